@@ -1,0 +1,40 @@
+/*
+ * Growable byte buffer, in the spirit of git's strbuf.
+ *
+ * Invariant: data is always NUL-terminated (data[len] == '\0') once the
+ * buffer has been written to; an initialised, never-written buffer has
+ * data == NULL and len == 0.  All growable text in uapid goes through
+ * this type.
+ */
+#ifndef UAPID_BUF_H
+#define UAPID_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct ud_buf {
+	char *data;
+	size_t len;
+	size_t alloc;
+};
+
+#define UD_BUF_INIT {NULL, 0, 0}
+
+void ud_buf_init(struct ud_buf *b);
+/* Frees the contents; the struct itself may be reused after ud_buf_init. */
+void ud_buf_free(struct ud_buf *b);
+/* Empties the buffer but keeps its storage. */
+void ud_buf_reset(struct ud_buf *b);
+/* Ensures room for 'extra' more bytes plus the terminating NUL. */
+void ud_buf_grow(struct ud_buf *b, size_t extra);
+void ud_buf_add(struct ud_buf *b, const void *data, size_t len);
+void ud_buf_addstr(struct ud_buf *b, const char *s);
+void ud_buf_addch(struct ud_buf *b, char c);
+void ud_buf_addf(struct ud_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ud_buf_vaddf(struct ud_buf *b, const char *fmt, va_list ap);
+/* Returns the text ("" when empty); the buffer still owns it. */
+const char *ud_buf_str(const struct ud_buf *b);
+/* Hands the storage to the caller (free() it); the buffer is left empty. */
+char *ud_buf_detach(struct ud_buf *b, size_t *len);
+
+#endif /* UAPID_BUF_H */

@@ -1,0 +1,55 @@
+/*
+ * Kbuild export lists: which headers a directory exports to userspace,
+ * and the edits a split makes to them.
+ *
+ * Pure buffer work (the tree module reads and writes the files).  The
+ * forms understood are those of the kernel's header export lists:
+ * "header-y += a.h b.h" (also opt-header, asm-headers; +=, := or =),
+ * backslash continuations, # comments, "include path/to/Kbuild.asm", and
+ * ifeq/ifneq/ifdef/ifndef .. else .. endif stanzas.  "header-y += dir/"
+ * names a subdirectory, not a header, and is ignored.
+ */
+#ifndef UAPID_KBUILD_H
+#define UAPID_KBUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "uapid/buf.h"
+
+struct ud_kbuild_entry {
+	char *name;	    /* "foo.h" */
+	unsigned line;	    /* physical line of the assignment holding it */
+	unsigned cond_line; /* first line of the innermost enclosing stanza, 0 if none */
+	bool included;	    /* found in a file named by an "include" line */
+};
+
+struct ud_kbuild {
+	struct ud_kbuild_entry *v;
+	size_t n, alloc;
+	char **includes; /* "include X" paths, as written */
+	size_t nincludes, aincludes;
+};
+
+#define UD_KBUILD_INIT {NULL, 0, 0, NULL, 0, 0}
+
+/* Parses a Kbuild file's text, appending to kb. */
+void ud_kbuild_parse(const char *buf, size_t len, struct ud_kbuild *kb);
+void ud_kbuild_free(struct ud_kbuild *kb);
+/* Index of the entry for name, or -1. */
+long ud_kbuild_find(const struct ud_kbuild *kb, const char *name);
+/*
+ * Removes name's export from the Kbuild text buf into out.  When the entry
+ * sits in a conditional stanza, *moved receives that stanza with only this
+ * entry in it (the stanza itself is removed too when nothing else is left
+ * in it); otherwise moved receives "header-y += NAME".  Returns 1 if the
+ * entry was found and removed, 0 if not (out is then a copy of buf).
+ */
+int ud_kbuild_remove(const char *buf, size_t len, const char *name, struct ud_buf *out,
+		     struct ud_buf *moved);
+/* Appends an export (text as made by ud_kbuild_remove) to a Kbuild text. */
+void ud_kbuild_append(struct ud_buf *kbuild, const char *moved);
+
+#define UD_KBUILD_UAPI_HEADER "# UAPI Header export list\n"
+
+#endif /* UAPID_KBUILD_H */

@@ -1,0 +1,38 @@
+/*
+ * Commands of the uapid program: one file per command, each an entry in
+ * the table of uapid.c.  Internal to the programs (not a public header).
+ */
+#ifndef UAPID_CMD_H
+#define UAPID_CMD_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "uapid/diag.h"
+
+/* Exit statuses shared by every command. */
+#define EXIT_OK 0
+#define EXIT_FINDINGS 1 /* some input had an error, or needs coaching */
+#define EXIT_USAGE 2	/* bad usage or an I/O error */
+
+struct cmd_entry {
+	const char *name;
+	const char *usage;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+};
+
+int cmd_classify(int argc, char **argv);
+int cmd_split(int argc, char **argv);
+int cmd_fix_includes(int argc, char **argv);
+
+/* Prints "path:line: severity: message" for each diagnostic. */
+void report_diags(FILE *f, const char *path, const struct ud_diags *d);
+/* The diagnostics as a JSON array (new reference). */
+json_t *report_diags_json(const struct ud_diags *d);
+/* Prints a JSON value as one line on stdout and drops the reference. */
+void report_json_line(json_t *v);
+/* "uapid: message" on stderr. */
+void report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* UAPID_CMD_H */

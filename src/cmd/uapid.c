@@ -1,0 +1,58 @@
+/*
+ * uapid: split Linux kernel headers into their kernel-only and userspace
+ * API parts, and keep that split current.  This file only dispatches to
+ * the command of the first argument.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static const struct cmd_entry commands[] = {
+	{"classify", "classify [--json] FILE...",
+	 "say, line range by line range, what of each header is kernel-only", cmd_classify},
+	{"split",
+	 "split [--in-place | --output DIR] [--markers FILE] [--dry-run] [--diff] [--json] TREE [PATH...]",
+	 "split exported headers into kernel and uapi/ parts", cmd_split},
+	{"fix-includes", "fix-includes [--in-place | --dry-run] TREE [PATH...]",
+	 "turn #include \"x.h\" into #include <dir/x.h> in tree headers", cmd_fix_includes},
+};
+
+static void
+usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: uapid [--version | --help] COMMAND [ARGS]\n\ncommands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  uapid %s\n      %s\n", commands[i].usage, commands[i].summary);
+	fprintf(f, "\nExit status: 0 when all went well, 1 when an input needs attention\n"
+		   "(an error diagnostic, a header that needs coaching), 2 for usage or I/O errors.\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("uapid %s\n", PACKAGE_VERSION);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	report_error("unknown command '%s' (see uapid --help)", argv[1]);
+	return EXIT_USAGE;
+}

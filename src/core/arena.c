@@ -1,0 +1,66 @@
+/*
+ * Bump allocator (see arena.h).
+ */
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uapid/arena.h"
+#include "uapid/xmalloc.h"
+
+#define ARENA_CHUNK 16384
+
+struct ud_arena_chunk {
+	struct ud_arena_chunk *next;
+	size_t used;
+	size_t size;
+	alignas(max_align_t) unsigned char data[];
+};
+
+void *
+ud_arena_alloc(struct ud_arena *a, size_t size)
+{
+	struct ud_arena_chunk *c = a->head;
+	size_t align = alignof(max_align_t);
+	void *p;
+
+	size = (size + align - 1) & ~(align - 1);
+	if (c == NULL || c->size - c->used < size) {
+		size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+
+		c = ud_xmalloc(sizeof(*c) + cap);
+		c->next = a->head;
+		c->used = 0;
+		c->size = cap;
+		a->head = c;
+	}
+	p = c->data + c->used;
+	c->used += size;
+	memset(p, 0, size);
+	return p;
+}
+
+char *
+ud_arena_strndup(struct ud_arena *a, const char *s, size_t n)
+{
+	char *p = ud_arena_alloc(a, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void
+ud_arena_free(struct ud_arena *a)
+{
+	struct ud_arena_chunk *c, *next;
+
+	if (a == NULL)
+		return;
+	for (c = a->head; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+	a->head = NULL;
+}

@@ -1,0 +1,80 @@
+/*
+ * Diagnostic lists (see diag.h).
+ */
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "uapid/buf.h"
+#include "uapid/diag.h"
+#include "uapid/xmalloc.h"
+
+static const char *const severity_names[] = {
+	[UD_SEV_NOTE] = "note",
+	[UD_SEV_WARNING] = "warning",
+	[UD_SEV_ERROR] = "error",
+};
+static_assert(sizeof(severity_names) / sizeof(severity_names[0]) == UD_SEV_ERROR + 1,
+	      "severity_names must name every enum ud_severity member");
+
+void
+ud_diags_add(struct ud_diags *d, unsigned line, enum ud_severity sev, const char *fmt, ...)
+{
+	struct ud_buf msg = UD_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	ud_buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	d->v = ud_xgrow(d->v, &d->alloc, d->n + 1, sizeof(*d->v));
+	d->v[d->n].line = line;
+	d->v[d->n].severity = sev;
+	d->v[d->n].message = ud_buf_detach(&msg, NULL);
+	d->n++;
+}
+
+size_t
+ud_diags_count(const struct ud_diags *d, enum ud_severity min)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->n; i++)
+		if (d->v[i].severity >= min)
+			n++;
+	return n;
+}
+
+void
+ud_diags_move(struct ud_diags *to, struct ud_diags *from)
+{
+	size_t i;
+
+	to->v = ud_xgrow(to->v, &to->alloc, to->n + from->n, sizeof(*to->v));
+	for (i = 0; i < from->n; i++)
+		to->v[to->n++] = from->v[i];
+	free(from->v);
+	from->v = NULL;
+	from->n = from->alloc = 0;
+}
+
+void
+ud_diags_free(struct ud_diags *d)
+{
+	size_t i;
+
+	if (d == NULL)
+		return;
+	for (i = 0; i < d->n; i++)
+		free(d->v[i].message);
+	free(d->v);
+	d->v = NULL;
+	d->n = d->alloc = 0;
+}
+
+const char *
+ud_severity_name(enum ud_severity sev)
+{
+	assert(sev <= UD_SEV_ERROR);
+	return severity_names[sev];
+}

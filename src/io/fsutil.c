@@ -1,0 +1,177 @@
+/*
+ * Whole-file reads and atomic writes (see fsutil.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "uapid/fsutil.h"
+#include "uapid/lex.h"
+#include "uapid/xmalloc.h"
+
+/* Sets *cause to "path: what: strerror(err)" and returns -err. */
+static int
+fail(char **cause, int err, const char *what, const char *path)
+{
+	if (cause != NULL)
+		*cause = ud_xasprintf("%s: %s: %s", path, what, strerror(err));
+	return -err;
+}
+
+int
+ud_read_file(const char *path, struct ud_buf *out, char **cause)
+{
+	struct stat st;
+	int fd, err;
+
+	ud_buf_reset(out);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(cause, errno, "cannot open", path);
+	if (fstat(fd, &st) < 0) {
+		err = errno;
+		close(fd);
+		return fail(cause, err, "cannot stat", path);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return fail(cause, EINVAL, "not a regular file", path);
+	}
+	if ((unsigned long long)st.st_size > UD_LEX_MAX_SIZE) {
+		close(fd);
+		return fail(cause, EFBIG, "larger than the 16 MiB limit", path);
+	}
+	ud_buf_grow(out, (size_t)st.st_size);
+	for (;;) {
+		ssize_t n;
+
+		ud_buf_grow(out, 4096);
+		n = read(fd, out->data + out->len, out->alloc - out->len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno;
+			close(fd);
+			return fail(cause, err, "read error", path);
+		}
+		if (n == 0)
+			break;
+		out->len += (size_t)n;
+		if (out->len > UD_LEX_MAX_SIZE) {
+			close(fd);
+			return fail(cause, EFBIG, "larger than the 16 MiB limit", path);
+		}
+	}
+	out->data[out->len] = '\0';
+	close(fd);
+	return 0;
+}
+
+int
+ud_write_atomic(const char *path, const void *data, size_t len, char **cause)
+{
+	char *tmp = ud_xasprintf("%s.uapid-XXXXXX", path);
+	const char *p = data;
+	struct stat st;
+	mode_t mode = 0644;
+	int fd, err;
+
+	if (stat(path, &st) == 0)
+		mode = st.st_mode & 07777;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = errno;
+		free(tmp);
+		return fail(cause, err, "cannot create a temporary file beside it", path);
+	}
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno;
+			goto bad;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (fchmod(fd, mode) < 0) {
+		err = errno;
+		goto bad;
+	}
+	if (close(fd) < 0) {
+		err = errno;
+		fd = -1;
+		goto bad;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0) {
+		err = errno;
+		goto bad;
+	}
+	free(tmp);
+	return 0;
+bad:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return fail(cause, err, "cannot write", path);
+}
+
+int
+ud_mkdir_p(const char *path, char **cause)
+{
+	char *p = ud_xstrdup(path), *s;
+	int err = 0;
+
+	for (s = p + 1;; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		if (s[-1] != '/') {
+			char c = *s;
+
+			*s = '\0';
+			if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+				err = errno;
+				break;
+			}
+			if (!ud_is_dir(p)) {
+				err = ENOTDIR;
+				break;
+			}
+			*s = c;
+		}
+		if (*s == '\0')
+			break;
+	}
+	if (err != 0) {
+		int rc = fail(cause, err, "cannot create directory", p);
+
+		free(p);
+		return rc;
+	}
+	free(p);
+	return 0;
+}
+
+bool
+ud_is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool
+ud_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
