@@ -45,12 +45,16 @@ struct kbuild_file {
 	bool existed, changed;
 };
 
+struct kbuild_include;
+
 struct split_run {
 	struct split_opts o;
 	struct ud_tree tree;
 	struct ud_markers markers;
 	struct kbuild_file *kb;
 	size_t nkb, akb;
+	struct kbuild_include *inc;
+	size_t ninc, ainc;
 	unsigned counts[UD_SPLIT__COUNT];
 	unsigned unchanged, failed;
 	struct ud_paths removed;
@@ -138,7 +142,36 @@ kbuild_get(struct split_run *r, const char *dir, bool create_uapi)
 	return k;
 }
 
-/* Is name exported by the Kbuild text of k (following includes)? */
+/* A Kbuild file named by an "include" line, parsed once per run. */
+struct kbuild_include {
+	char *rel;
+	struct ud_kbuild kb;
+};
+
+static const struct ud_kbuild *
+included_kbuild(struct split_run *r, const char *rel)
+{
+	struct kbuild_include *inc;
+	struct ud_buf t = UD_BUF_INIT;
+	char *abs;
+	size_t i;
+
+	for (i = 0; i < r->ninc; i++)
+		if (strcmp(r->inc[i].rel, rel) == 0)
+			return &r->inc[i].kb;
+	r->inc = ud_xgrow(r->inc, &r->ainc, r->ninc + 1, sizeof(*r->inc));
+	inc = &r->inc[r->ninc++];
+	inc->rel = ud_xstrdup(rel);
+	memset(&inc->kb, 0, sizeof(inc->kb));
+	abs = ud_tree_path(&r->tree, rel);
+	if (ud_read_file(abs, &t, NULL) == 0)
+		ud_kbuild_parse(t.data, t.len, &inc->kb);
+	ud_buf_free(&t);
+	free(abs);
+	return &inc->kb;
+}
+
+/* Is name exported by the Kbuild text of k, or a file it includes? */
 static bool
 kbuild_exports(struct split_run *r, const struct kbuild_file *k, const char *name)
 {
@@ -148,25 +181,8 @@ kbuild_exports(struct split_run *r, const struct kbuild_file *k, const char *nam
 
 	ud_kbuild_parse(k->text.data, k->text.len, &kb);
 	found = ud_kbuild_find(&kb, name) >= 0;
-	for (i = 0; !found && i < kb.nincludes; i++) {
-		struct ud_kbuild inc = UD_KBUILD_INIT;
-		char *dir = dir_of(kb.includes[i]);
-
-		/* includes name tree-relative files; read through ud_tree_kbuild's parser */
-		(void)dir;
-		{
-			char *abs = ud_tree_path(&r->tree, kb.includes[i]);
-			struct ud_buf t = UD_BUF_INIT;
-
-			if (ud_read_file(abs, &t, NULL) == 0)
-				ud_kbuild_parse(t.data, t.len, &inc);
-			ud_buf_free(&t);
-			free(abs);
-		}
-		found = ud_kbuild_find(&inc, name) >= 0;
-		ud_kbuild_free(&inc);
-		free(dir);
-	}
+	for (i = 0; !found && i < kb.nincludes; i++)
+		found = ud_kbuild_find(included_kbuild(r, kb.includes[i]), name) >= 0;
 	ud_kbuild_free(&kb);
 	return found;
 }
@@ -328,63 +344,72 @@ report_stale(struct split_run *r, const struct ud_paths *run)
 	}
 }
 
-/* Resolves the PATH arguments into the headers to split; false on bad input. */
+/* Is rel listed by its directory's Kbuild (or a file that one includes)? */
 static bool
-select_headers(struct split_run *r, int argc, char **argv, struct ud_paths *exported,
-	       struct ud_paths *run)
+is_exported(struct split_run *r, const char *rel, char **cached_dir, struct ud_kbuild *cached)
 {
-	size_t i;
+	char *dir = dir_of(rel);
+	const char *name = strrchr(rel, '/') + 1;
+
+	if (*cached_dir == NULL || strcmp(*cached_dir, dir) != 0) {
+		free(*cached_dir);
+		ud_kbuild_free(cached);
+		ud_tree_kbuild(&r->tree, dir, cached);
+		*cached_dir = dir;
+	} else {
+		free(dir);
+	}
+	return ud_kbuild_find(cached, name) >= 0;
+}
+
+/*
+ * Resolves the PATH arguments into the headers to split (every exported
+ * header when there are none); false on bad input, before anything ran.
+ */
+static bool
+select_headers(struct split_run *r, int argc, char **argv, struct ud_paths *run)
+{
+	struct ud_kbuild kb = UD_KBUILD_INIT;
+	char *kb_dir = NULL;
+	bool ok = true;
 	int a;
 
-	if (argc == 0) {
-		for (i = 0; i < exported->n; i++)
-			ud_paths_add(run, exported->v[i]);
-		return true;
-	}
-	for (a = 0; a < argc; a++) {
-		char *rel = NULL, *cause = NULL;
-		char *abs;
-		bool any = false;
+	if (argc == 0)
+		return ud_tree_exported(&r->tree, run, NULL) == 0;
+	for (a = 0; a < argc && ok; a++) {
+		char *rel = NULL, *cause = NULL, *abs;
 
 		if (ud_tree_relpath(&r->tree, argv[a], &rel, &cause) < 0) {
 			report_error("%s", cause);
 			free(cause);
-			return false;
+			ok = false;
+			break;
 		}
 		abs = ud_tree_path(&r->tree, rel);
 		if (ud_is_dir(abs)) {
-			size_t n = strlen(rel);
+			size_t before = run->n;
 
-			for (i = 0; i < exported->n; i++)
-				if (n == 0 || (strncmp(exported->v[i], rel, n) == 0 &&
-					       exported->v[i][n] == '/')) {
-					ud_paths_add(run, exported->v[i]);
-					any = true;
-				}
-			if (!any)
-				fprintf(stderr, "%s: note: no exported headers in this directory\n", rel);
+			ud_tree_exported_under(&r->tree, rel[0] ? rel : ".", run);
+			if (run->n == before)
+				fprintf(stderr, "%s: note: no exported headers in this directory\n",
+					rel[0] ? rel : ".");
 		} else if (ud_path_include_name(rel) == NULL) {
 			report_error("%s: not a header under include/ or arch/*/include/", argv[a]);
-			free(abs);
-			free(rel);
-			return false;
+			ok = false;
+		} else if (is_exported(r, rel, &kb_dir, &kb)) {
+			ud_paths_add(run, rel);
 		} else {
-			for (i = 0; i < exported->n; i++)
-				if (strcmp(exported->v[i], rel) == 0)
-					break;
-			if (i < exported->n) {
-				ud_paths_add(run, rel);
-			} else {
-				fprintf(stderr, "%s: note: not exported by its directory's Kbuild: left untouched\n",
-					rel);
-				r->unchanged++;
-			}
+			fprintf(stderr, "%s: note: not exported by its directory's Kbuild: left untouched\n",
+				rel);
+			r->unchanged++;
 		}
 		free(abs);
 		free(rel);
 	}
+	free(kb_dir);
+	ud_kbuild_free(&kb);
 	ud_paths_sort(run);
-	return true;
+	return ok;
 }
 
 static int
@@ -464,7 +489,7 @@ cmd_split(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0},
 	};
 	struct split_run r;
-	struct ud_paths exported = UD_PATHS_INIT, run = UD_PATHS_INIT;
+	struct ud_paths run = UD_PATHS_INIT;
 	char *cause = NULL;
 	int opt, status = EXIT_OK;
 	size_t i;
@@ -524,8 +549,7 @@ cmd_split(int argc, char **argv)
 	if (r.o.json)
 		r.files = json_array();
 	git_libgit2_init();
-	ud_tree_exported(&r.tree, &exported, NULL);
-	if (!select_headers(&r, argc - optind - 1, argv + optind + 1, &exported, &run)) {
+	if (!select_headers(&r, argc - optind - 1, argv + optind + 1, &run)) {
 		status = EXIT_USAGE;
 		goto out;
 	}
@@ -546,8 +570,12 @@ out:
 		ud_buf_free(&r.kb[i].text);
 	}
 	free(r.kb);
+	for (i = 0; i < r.ninc; i++) {
+		free(r.inc[i].rel);
+		ud_kbuild_free(&r.inc[i].kb);
+	}
+	free(r.inc);
 	ud_paths_free(&r.removed);
-	ud_paths_free(&exported);
 	ud_paths_free(&run);
 	ud_markers_free(&r.markers);
 	ud_tree_close(&r.tree);

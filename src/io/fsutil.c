@@ -127,9 +127,13 @@ bad:
 int
 ud_mkdir_p(const char *path, char **cause)
 {
-	char *p = ud_xstrdup(path), *s;
+	char *p, *s;
 	int err = 0;
 
+	/* the common case: the directory is there already */
+	if (mkdir(path, 0755) == 0 || (errno == EEXIST && ud_is_dir(path)))
+		return 0;
+	p = ud_xstrdup(path);
 	for (s = p + 1;; s++) {
 		if (*s != '/' && *s != '\0')
 			continue;

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -190,16 +191,21 @@ walk_exports(const struct ud_tree *t, const char *top, struct ud_paths *out)
 		if (d != NULL) {
 			while ((de = readdir(d)) != NULL) {
 				char *child;
-				struct stat st;
-				char *cabs;
+				bool dir = de->d_type == DT_DIR;
 
-				if (de->d_name[0] == '.')
+				if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
 					continue;
 				child = ud_xasprintf("%s/%s", rel, de->d_name);
-				cabs = ud_tree_path(t, child);
-				if (lstat(cabs, &st) == 0 && S_ISDIR(st.st_mode) && !in_uapi_dir(child))
+				if (de->d_type == DT_UNKNOWN) {
+					/* file systems without d_type: ask, without following links */
+					char *cabs = ud_tree_path(t, child);
+					struct stat st;
+
+					dir = lstat(cabs, &st) == 0 && S_ISDIR(st.st_mode);
+					free(cabs);
+				}
+				if (dir && !in_uapi_dir(child))
 					ud_paths_add(&todo, child);
-				free(cabs);
 				free(child);
 			}
 			closedir(d);
@@ -224,6 +230,14 @@ walk_exports(const struct ud_tree *t, const char *top, struct ud_paths *out)
 		free(rel);
 	}
 	ud_paths_free(&todo);
+}
+
+int
+ud_tree_exported_under(const struct ud_tree *t, const char *dir, struct ud_paths *out)
+{
+	walk_exports(t, dir, out);
+	ud_paths_sort(out);
+	return 0;
 }
 
 int
