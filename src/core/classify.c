@@ -511,6 +511,21 @@ mark_groups(struct classify_ctx *x)
 	}
 }
 
+/*
+ * The mark group gi is rendered with, inside a body rendered with pm.  A
+ * group holding no __KERNEL__ content goes only where its content goes:
+ * inside a conditional that spans both headers that is the uapi side (the
+ * 2012 scripts also left an empty copy of its directives in the kernel
+ * header).
+ */
+static unsigned
+group_mark(const struct classify_ctx *x, long gi, unsigned pm)
+{
+	if (x->km[gi] != 0)
+		return x->km[gi];
+	return (pm & KM_IU) ? KM_IU : pm;
+}
+
 /* Pass 3a: render marks of every body, top-down. */
 static void
 render_marks(struct classify_ctx *x)
@@ -521,7 +536,7 @@ render_marks(struct classify_ctx *x)
 	for (gi = 0; gi < (long)c->cond.ngroups; gi++) {
 		const struct ud_group *g = &c->cond.groups[gi];
 		unsigned pm = g->parent < 0 ? KM_IU : x->body_mark[g->parent][g->parent_clause];
-		unsigned m = x->km[gi] ? x->km[gi] : pm;
+		unsigned m = group_mark(x, gi, pm);
 		size_t ci;
 
 		x->user_clause[gi] = -1;
@@ -593,7 +608,7 @@ directive_line(struct classify_ctx *x, long gi, size_t li, unsigned pm)
 {
 	struct ud_classified *c = x->c;
 	const struct ud_group *g = &c->cond.groups[gi];
-	unsigned m = x->km[gi] ? x->km[gi] : pm;
+	unsigned m = group_mark(x, gi, pm);
 	bool is_if = li == g->if_line, is_endif = li == g->endif_line;
 
 	switch (x->kind[gi]) {

@@ -246,7 +246,7 @@ render(struct writer *w, const char *path)
 			emit_line(w, li, UD_TO_KERNEL);
 			olist_add(&w->k, "", 0);
 			if (strcmp(path, "include/linux/types.h") == 0)
-				olist_add(&w->k, "#define __EXPORTED_HEADERS__", 29);
+				add_gen(w, &w->k, "#define __EXPORTED_HEADERS__", "", "");
 			if (!c->include_marked) {
 				w->include_at = (long)w->k.n;
 				add_gen(w, &w->k, "#include <uapi/", w->incname, ">");

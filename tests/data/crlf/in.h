@@ -1,0 +1,9 @@
+#ifndef _LINUX_CRLF_H
+#define _LINUX_CRLF_H
+
+int shared;
+#ifdef __KERNEL__
+int k;
+#endif
+
+#endif

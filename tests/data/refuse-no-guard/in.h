@@ -1,0 +1,5 @@
+/* no guard here */
+int shared;
+#ifdef __KERNEL__
+int k;
+#endif

@@ -1,0 +1,1 @@
+#include <asm-generic/int-ll64.h>

@@ -1,0 +1,6 @@
+#ifndef Y
+#define Y
+#ifdef __KERNEL__
+int a;
+#endif
+#endif

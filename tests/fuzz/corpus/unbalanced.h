@@ -1,0 +1,7 @@
+#ifdef __KERNEL__
+#ifdef __KERNEL__
+#endif
+#endif
+#else
+#endif
+#if
