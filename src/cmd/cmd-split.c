@@ -91,16 +91,13 @@ print_diff(const char *old_rel, const char *old, size_t oldlen, const char *new_
 {
 	git_patch *patch = NULL;
 	git_buf out = {NULL, 0, 0};
-	char *a = old != NULL ? ud_xasprintf("a/%s", old_rel) : NULL;
-	char *b = new != NULL ? ud_xasprintf("b/%s", new_rel) : NULL;
-
-	if (git_patch_from_buffers(&patch, old, oldlen, a, new, newlen, b, NULL) == 0 &&
+	/* libgit2 adds the a/ and b/ prefixes itself */
+	if (git_patch_from_buffers(&patch, old, oldlen, old != NULL ? old_rel : NULL, new, newlen,
+				   new != NULL ? new_rel : NULL, NULL) == 0 &&
 	    git_patch_to_buf(&out, patch) == 0 && out.ptr != NULL)
 		fwrite(out.ptr, 1, out.size, stdout);
 	git_buf_dispose(&out);
 	git_patch_free(patch);
-	free(a);
-	free(b);
 }
 
 static int

@@ -29,7 +29,8 @@ ud_read_file(const char *path, struct ud_buf *out, char **cause)
 	int fd, err;
 
 	ud_buf_reset(out);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO named like a header must not hang the run */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return fail(cause, errno, "cannot open", path);
 	if (fstat(fd, &st) < 0) {

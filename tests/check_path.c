@@ -1,0 +1,40 @@
+/*
+ * Header path mapping tests.
+ */
+#include "testutil.h"
+#include "uapid/path.h"
+
+START_TEST(test_mapping)
+{
+	char *t;
+
+	ck_assert_str_eq(ud_path_include_name("include/linux/kernel.h"), "linux/kernel.h");
+	ck_assert_str_eq(ud_path_include_name("arch/x86/include/asm/ptrace.h"), "asm/ptrace.h");
+	ck_assert_str_eq(ud_path_include_name("arch/cris/include/arch-v10/arch/sv.h"),
+			 "arch-v10/arch/sv.h");
+	ck_assert_ptr_null(ud_path_include_name("drivers/foo.h"));
+	ck_assert_ptr_null(ud_path_include_name("arch/x86/kernel/foo.h"));
+	ck_assert_ptr_null(ud_path_include_name("arch//include/x.h"));
+	ck_assert_ptr_null(ud_path_include_name("include/"));
+	t = ud_path_uapi_twin("include/linux/kernel.h");
+	ck_assert_str_eq(t, "include/uapi/linux/kernel.h");
+	free(t);
+	t = ud_path_uapi_twin("arch/x86/include/asm/ptrace.h");
+	ck_assert_str_eq(t, "arch/x86/include/uapi/asm/ptrace.h");
+	free(t);
+	ck_assert_ptr_null(ud_path_uapi_twin("include/uapi/linux/kernel.h"));
+	ck_assert(ud_path_is_uapi("arch/x86/include/uapi/asm/ptrace.h"));
+	ck_assert(!ud_path_is_uapi("include/linux/uapi.h"));
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("path");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_mapping);
+	suite_add_tcase(s, tc);
+	return test_run(s);
+}

@@ -1,0 +1,7 @@
+#!/bin/sh
+# The fuzz target's invariants over the seed corpus and every fixture,
+# through the replay driver (no libFuzzer needed).
+. "${top_srcdir:-.}/tests/lib.sh"
+expect_status 0 "${top_builddir:-.}/tests/fuzz/replay" "$top_srcdir"/tests/fuzz/corpus/* "$top_srcdir"/tests/data/*/in.h
+expect_in "$WORK/out" "replayed"
+finish
