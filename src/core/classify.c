@@ -55,7 +55,9 @@ static const char R_KERNEL[] = "under #ifdef __KERNEL__";
 static const char R_KERNEL_ELSE[] = "#else branch of #ifndef __KERNEL__";
 static const char R_KDIR[] = "__KERNEL__ directive, removed by the split";
 static const char R_USER[] = "under #ifndef __KERNEL__, kept conditional in the uapi header";
-static const char R_USER_ELSE[] = "#else branch of #ifdef __KERNEL__, becomes #ifndef __KERNEL__";
+static const char R_USER_ELSE[] =
+	"#else branch of #ifdef __KERNEL__, kept under #ifndef __KERNEL__ in the uapi header";
+static const char R_TO_IFNDEF[] = "#ifdef __KERNEL__ with an #else, becomes #ifndef __KERNEL__ in the uapi header";
 static const char R_UDIR[] = "#ifndef __KERNEL__ directive, kept in the uapi header";
 static const char R_BOTH[] = "conditional around kernel-only content, kept on both sides";
 static const char R_MARKER[] = "coaching marker: the uapi #include goes here";
@@ -655,7 +657,7 @@ directive_line(struct classify_ctx *x, long gi, size_t li, unsigned pm)
 		if (g->nclauses >= 2 && li == g->clauses[1].line) {
 			set_line(c, li, UD_TO_NONE, UD_CLASS_KERNEL, R_KDIR);
 		} else if (is_if && x->kind[gi] == GK_KERNEL_ONLY) {
-			set_line(c, li, UD_TO_UAPI, UD_CLASS_USER, R_USER_ELSE);
+			set_line(c, li, UD_TO_UAPI, UD_CLASS_USER, R_TO_IFNDEF);
 			c->role[li] = UD_ROLE_TO_IFNDEF;
 		} else {
 			set_line(c, li, UD_TO_UAPI, UD_CLASS_USER, R_UDIR);

@@ -1,0 +1,45 @@
+# Shared set-up of run.sh, test.sh and CI (sourced, not run).
+#
+# Installs the Debian packages that are missing (and only those), then
+# configures and builds uapid out of tree in $UD_BUILD (default build/),
+# re-running autoreconf/configure only when they are needed.
+
+UD_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+UD_BUILD=${UD_BUILD:-$UD_TOP/build}
+UD_PACKAGES=(build-essential autoconf automake libtool pkg-config
+	libjansson-dev libgit2-dev check python3 util-linux)
+
+ud_say() { printf '==> %s\n' "$*"; }
+
+ud_install_deps() {
+	local missing=() p extra=("$@")
+	for p in "${UD_PACKAGES[@]}" "${extra[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	ud_say "installing: ${missing[*]}"
+	local sudo=
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+		"${missing[@]}" >/dev/null
+}
+
+# ud_build DIR [CONFIGURE-ARGS...]: configure (when needed) and build in DIR.
+ud_build() {
+	local dir=$1
+	shift
+	if [ ! -x "$UD_TOP/configure" ] || [ "$UD_TOP/configure.ac" -nt "$UD_TOP/configure" ] ||
+		[ "$UD_TOP/Makefile.am" -nt "$UD_TOP/Makefile.in" ]; then
+		ud_say "autoreconf"
+		(cd "$UD_TOP" && autoreconf -fi >/dev/null)
+	fi
+	mkdir -p "$dir"
+	if [ ! -f "$dir/Makefile" ] || [ "$UD_TOP/configure" -nt "$dir/config.status" ]; then
+		ud_say "configure $* (in ${dir#$UD_TOP/})"
+		(cd "$dir" && "$UD_TOP/configure" -q "$@")
+	fi
+	ud_say "make (in ${dir#$UD_TOP/})"
+	make -C "$dir" -s -j"$(nproc)" >/dev/null
+}

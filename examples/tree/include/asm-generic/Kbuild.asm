@@ -1,0 +1,1 @@
+header-y += sample_arch.h

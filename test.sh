@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# ./test.sh: install what is missing, build, and pass every test:
+#  1. make check (unit suites and integration scripts),
+#  2. the same under AddressSanitizer + UndefinedBehaviorSanitizer,
+#  3. the unit suites under valgrind (no errors, no leaks),
+#  4. make distcheck (the release tarball builds and passes too).
+# UD_QUICK=1 runs only step 1.
+set -euo pipefail
+. "$(dirname "$0")/.ci/setup.sh"
+
+ud_install_deps valgrind
+ud_build "$UD_BUILD"
+ud_say "make check"
+make -C "$UD_BUILD" -s -j"$(nproc)" check || { cat "$UD_BUILD"/tests/*.log >&2; exit 1; }
+[ "${UD_QUICK:-0}" = 1 ] && exit 0
+
+ud_build "$UD_TOP/build-asan" --enable-sanitizers
+ud_say "make check (ASan + UBSan)"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	make -C "$UD_TOP/build-asan" -s -j"$(nproc)" check ||
+	{ cat "$UD_TOP"/build-asan/tests/*.log >&2; exit 1; }
+
+ud_say "unit suites under valgrind"
+make -C "$UD_BUILD" -s check TESTS= >/dev/null
+for t in "$UD_BUILD"/tests/check_*; do
+	[ -x "$t" ] || continue
+	top_srcdir=$UD_TOP CK_FORK=no valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		--error-exitcode=1 "$t" >/dev/null || { echo "valgrind: $t failed" >&2; exit 1; }
+	echo "valgrind clean: ${t##*/}"
+done
+
+ud_say "make distcheck"
+make -C "$UD_BUILD" -s distcheck >/dev/null
+echo "test.sh: all passed"
