@@ -130,7 +130,8 @@ START_TEST(test_order_check)
 {
 	struct cls x;
 
-	classify(&x, "#ifndef _ASM_X_H\n#error \"no\"\n#endif\n#ifndef G\n#define G\n#endif\n", NULL, 0);
+	classify(&x, "#ifndef _ASM_X_H\n#error \"no\"\n#endif\n#ifndef G\n#define G\n#endif\n",
+		 NULL, 0);
 	ck_assert_int_eq(x.c.order_check, 0);
 	ck_assert_int_eq(x.c.guard, 1);
 	ck_assert_int_eq(class_at(&x, 2), UD_CLASS_UAPI);
@@ -147,10 +148,14 @@ START_TEST(test_stoppers)
 	ck_assert(!ud_classified_ok(&x.c));
 	ck_assert(has_diag(&x, UD_SEV_ERROR, 4, "#elif in a __KERNEL__ conditional"));
 	done(&x);
-	classify(&x, "#ifndef G\n#define G\n#if X\n#elif defined(__KERNEL__)\n#endif\n#endif\n", NULL, 0);
+	classify(&x, "#ifndef G\n#define G\n#if X\n#elif defined(__KERNEL__)\n#endif\n#endif\n",
+		 NULL, 0);
 	ck_assert(has_diag(&x, UD_SEV_ERROR, 4, "#elif mentions __KERNEL__"));
 	done(&x);
-	classify(&x, "#ifndef G\n#define G\n#ifdef __KERNEL__\n#ifdef __KERNEL__\n#endif\n#endif\n#endif\n", NULL, 0);
+	classify(
+		&x,
+		"#ifndef G\n#define G\n#ifdef __KERNEL__\n#ifdef __KERNEL__\n#endif\n#endif\n#endif\n",
+		NULL, 0);
 	ck_assert(has_diag(&x, UD_SEV_ERROR, 3, "nested in another"));
 	done(&x);
 	classify(&x, "int a;\n#ifdef __KERNEL__\nint b;\n#endif\n", NULL, 0);
@@ -170,7 +175,8 @@ START_TEST(test_construct)
 {
 	struct cls x;
 
-	classify(&x, "#ifndef G\n#define G\nenum e {\n#ifdef __KERNEL__\nK,\n#endif\n};\n#endif\n", NULL, 0);
+	classify(&x, "#ifndef G\n#define G\nenum e {\n#ifdef __KERNEL__\nK,\n#endif\n};\n#endif\n",
+		 NULL, 0);
 	ck_assert(ud_classified_ok(&x.c));
 	ck_assert(has_diag(&x, UD_SEV_WARNING, 4, "inside a C construct"));
 	ck_assert_int_eq(class_at(&x, 5), UD_CLASS_RETAINED);
@@ -189,8 +195,10 @@ START_TEST(test_markers)
 	ud_markers_add(&set, "f.h", UD_MARK_KERNEL, "#ifdef GONE", 1, "stale");
 	m[0] = &set.v[0];
 	m[1] = &set.v[1];
-	classify(&x, "#ifndef G\n#define G\n#ifdef __KERNEL__\nint a;\n#endif\n#ifdef __KERNEL__\nint b;\n#endif\n#endif\n",
-		 m, 2);
+	classify(
+		&x,
+		"#ifndef G\n#define G\n#ifdef __KERNEL__\nint a;\n#endif\n#ifdef __KERNEL__\nint b;\n#endif\n#endif\n",
+		m, 2);
 	ck_assert_int_eq(class_at(&x, 4), UD_CLASS_KERNEL);
 	ck_assert_int_eq(class_at(&x, 7), UD_CLASS_RETAINED);
 	ck_assert_uint_eq(set.v[0].hits, 1);

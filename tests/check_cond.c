@@ -32,7 +32,8 @@ START_TEST(test_groups_and_clauses)
 	const struct ud_group *g;
 	size_t lines[8];
 
-	build(&t, "#ifdef __KERNEL__\na\n#else\nb\n#endif\n#if X\n#ifndef __KERNEL__\nc\n#endif\n#elif Y\n#endif\n");
+	build(&t,
+	      "#ifdef __KERNEL__\na\n#else\nb\n#endif\n#if X\n#ifndef __KERNEL__\nc\n#endif\n#elif Y\n#endif\n");
 	ck_assert(t.cond.balanced);
 	ck_assert_uint_eq(t.cond.ngroups, 3);
 	g = &t.cond.groups[0];

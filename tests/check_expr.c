@@ -23,10 +23,14 @@ START_TEST(test_eval)
 	ck_assert_int_eq(ud_expr_eval("0x10UL", UD_KERNEL_DEFINED), UD_TRUE);
 	ck_assert_int_eq(ud_expr_eval("defined(X) && 0", UD_KERNEL_DEFINED), UD_FALSE);
 	ck_assert_int_eq(ud_expr_eval("defined(X) || 1", UD_KERNEL_DEFINED), UD_TRUE);
-	ck_assert_int_eq(ud_expr_eval("(defined(__KERNEL__) && 1) || 0", UD_KERNEL_DEFINED), UD_TRUE);
+	ck_assert_int_eq(ud_expr_eval("(defined(__KERNEL__) && 1) || 0", UD_KERNEL_DEFINED),
+			 UD_TRUE);
 	ck_assert_int_eq(ud_expr_eval("__KERNEL__", UD_KERNEL_UNDEFINED), UD_FALSE);
-	ck_assert_int_eq(ud_expr_eval("X > 2 && defined(__KERNEL__)", UD_KERNEL_UNDEFINED), UD_FALSE);
-	ck_assert_int_eq(ud_expr_eval("LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,0)", UD_KERNEL_DEFINED), UD_UNKNOWN);
+	ck_assert_int_eq(ud_expr_eval("X > 2 && defined(__KERNEL__)", UD_KERNEL_UNDEFINED),
+			 UD_FALSE);
+	ck_assert_int_eq(
+		ud_expr_eval("LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,0)", UD_KERNEL_DEFINED),
+		UD_UNKNOWN);
 	ck_assert_int_eq(ud_expr_eval("1 ? 0 : 1", UD_KERNEL_DEFINED), UD_FALSE);
 	ck_assert_int_eq(ud_expr_eval("'a'", UD_KERNEL_DEFINED), UD_UNKNOWN);
 }
@@ -34,12 +38,14 @@ END_TEST
 
 START_TEST(test_malformed_is_unknown)
 {
-	static const char *const bad[] = {"", "(", ")", "defined(", "defined()", "1 &&", "&& 1",
-					  "defined(__KERNEL__", "1 2", "@", "f(1,2", "1 ?"};
+	static const char *const bad[] = {"",	       "(",    ")",	"defined(",
+					  "defined()", "1 &&", "&& 1",	"defined(__KERNEL__",
+					  "1 2",       "@",    "f(1,2", "1 ?"};
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ck_assert_msg(ud_expr_eval(bad[i], UD_KERNEL_DEFINED) == UD_UNKNOWN, "'%s'", bad[i]);
+		ck_assert_msg(ud_expr_eval(bad[i], UD_KERNEL_DEFINED) == UD_UNKNOWN, "'%s'",
+			      bad[i]);
 }
 END_TEST
 

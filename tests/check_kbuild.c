@@ -76,12 +76,13 @@ END_TEST
 
 START_TEST(test_remove_stanza)
 {
-	static const char text[] = "header-y += a.h\n"
-				   "\n"
-				   "ifneq ($(wildcard $(srctree)/arch/$(SRCARCH)/include/asm/kvm.h),)\n"
-				   "header-y += kvm.h\n"
-				   "endif\n"
-				   "header-y += z.h\n";
+	static const char text[] =
+		"header-y += a.h\n"
+		"\n"
+		"ifneq ($(wildcard $(srctree)/arch/$(SRCARCH)/include/asm/kvm.h),)\n"
+		"header-y += kvm.h\n"
+		"endif\n"
+		"header-y += z.h\n";
 	struct ud_buf out = UD_BUF_INIT, moved = UD_BUF_INIT, uapi = UD_BUF_INIT;
 	struct ud_kbuild kb = UD_KBUILD_INIT;
 
@@ -122,7 +123,8 @@ START_TEST(test_append)
 
 	ud_buf_addstr(&b, "# UAPI Header export list\nheader-y += a.h");
 	ud_kbuild_append(&b, "header-y += b.h\n");
-	ck_assert_str_eq(ud_buf_str(&b), "# UAPI Header export list\nheader-y += a.h\nheader-y += b.h\n");
+	ck_assert_str_eq(ud_buf_str(&b),
+			 "# UAPI Header export list\nheader-y += a.h\nheader-y += b.h\n");
 	ud_buf_free(&b);
 }
 END_TEST

@@ -115,7 +115,8 @@ START_TEST(test_depth)
 	ck_assert_uint_eq(c.lx.lines[3].depth, 0);
 	done(&c);
 
-	lex(&c, "#ifdef A\nstruct a {\n#else\nstruct b {\n#endif\n\tint x;\n#ifdef __KERNEL__\n#endif\n};\n#if X\n");
+	lex(&c,
+	    "#ifdef A\nstruct a {\n#else\nstruct b {\n#endif\n\tint x;\n#ifdef __KERNEL__\n#endif\n};\n#if X\n");
 	ck_assert_uint_eq(c.lx.lines[3].depth, 0);
 	ck_assert_uint_eq(c.lx.lines[6].depth, 1);
 	ck_assert_uint_eq(c.lx.lines[9].depth, 0);

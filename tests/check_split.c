@@ -102,8 +102,9 @@ assert_no_line_lost(const char *name, const char *in, size_t len, const struct u
 			n--;
 		if (!blank(p, n) && !has_line(&r->kernel, p, n) && !has_line(&r->uapi, p, n)) {
 			char *l = ud_xstrndup(p, n);
-			bool allowed = strstr(l, "__KERNEL__") != NULL || strstr(l, "#endif") != NULL ||
-				       strstr(l, "#else") != NULL || strstr(l, "DISINTEGRATE") != NULL ||
+			bool allowed = strstr(l, "__KERNEL__") != NULL ||
+				       strstr(l, "#endif") != NULL || strstr(l, "#else") != NULL ||
+				       strstr(l, "DISINTEGRATE") != NULL ||
 				       strstr(l, "*/") != NULL || strstr(l, "#if defined") != NULL;
 
 			ck_assert_msg(allowed, "%s: line %u lost: %s", name, lineno, l);
@@ -169,7 +170,8 @@ run_case(const char *name)
 			      ud_split_outcome_name(r.outcome));
 		for (i = 0; i < r.diags.n; i++)
 			if (r.diags.v[i].severity == UD_SEV_ERROR &&
-			    strstr(r.diags.v[i].message, ud_buf_str(&exp)) != NULL && r.diags.v[i].line > 0)
+			    strstr(r.diags.v[i].message, ud_buf_str(&exp)) != NULL &&
+			    r.diags.v[i].line > 0)
 				found = true;
 		ck_assert_msg(found || strstr(ud_buf_str(&exp), "no include guard") != NULL,
 			      "%s: no error with a line saying '%s'", name, ud_buf_str(&exp));
@@ -178,10 +180,12 @@ run_case(const char *name)
 	} else if (case_read(name, "kernel.h", &exp)) {
 		ck_assert_msg(r.outcome == UD_SPLIT_SPLIT, "%s: expected split, got %s", name,
 			      ud_split_outcome_name(r.outcome));
-		ck_assert_msg(exp.len == r.kernel.len && memcmp(exp.data, r.kernel.data, exp.len) == 0,
+		ck_assert_msg(exp.len == r.kernel.len &&
+				      memcmp(exp.data, r.kernel.data, exp.len) == 0,
 			      "%s: kernel header differs:\n%s", name, ud_buf_str(&r.kernel));
 		ck_assert(case_read(name, "uapi.h", &exp));
-		ck_assert_msg(exp.len == r.uapi.len && memcmp(ud_buf_str(&exp), ud_buf_str(&r.uapi), exp.len) == 0,
+		ck_assert_msg(exp.len == r.uapi.len &&
+				      memcmp(ud_buf_str(&exp), ud_buf_str(&r.uapi), exp.len) == 0,
 			      "%s: uapi header differs:\n%s", name, ud_buf_str(&r.uapi));
 		assert_no_line_lost(name, in.data, in.len, &r);
 	} else {
@@ -194,11 +198,13 @@ run_case(const char *name)
 	if (case_read(name, "warnings", &exp)) {
 		char *save = NULL, *w;
 
-		for (w = strtok_r(exp.data, "\n", &save); w != NULL; w = strtok_r(NULL, "\n", &save)) {
+		for (w = strtok_r(exp.data, "\n", &save); w != NULL;
+		     w = strtok_r(NULL, "\n", &save)) {
 			bool found = false;
 
 			for (i = 0; i < r.diags.n; i++)
-				if (strstr(r.diags.v[i].message, w) != NULL && r.diags.v[i].line > 0)
+				if (strstr(r.diags.v[i].message, w) != NULL &&
+				    r.diags.v[i].line > 0)
 					found = true;
 			ck_assert_msg(found, "%s: no diagnostic with a line saying '%s'", name, w);
 		}

@@ -12,7 +12,10 @@ struct ud_arena {
 	struct ud_arena_chunk *head;
 };
 
-#define UD_ARENA_INIT {NULL}
+#define UD_ARENA_INIT                                                                              \
+	{                                                                                          \
+		NULL                                                                               \
+	}
 
 /* Returns zeroed memory aligned for any type; never NULL.  Owned by the arena. */
 void *ud_arena_alloc(struct ud_arena *a, size_t size);

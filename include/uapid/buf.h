@@ -18,7 +18,10 @@ struct ud_buf {
 	size_t alloc;
 };
 
-#define UD_BUF_INIT {NULL, 0, 0}
+#define UD_BUF_INIT                                                                                \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 
 void ud_buf_init(struct ud_buf *b);
 /* Frees the contents; the struct itself may be reused after ud_buf_init. */
@@ -31,7 +34,8 @@ void ud_buf_add(struct ud_buf *b, const void *data, size_t len);
 void ud_buf_addstr(struct ud_buf *b, const char *s);
 void ud_buf_addch(struct ud_buf *b, char c);
 void ud_buf_addf(struct ud_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void ud_buf_vaddf(struct ud_buf *b, const char *fmt, va_list ap);
+void ud_buf_vaddf(struct ud_buf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 /* Returns the text ("" when empty); the buffer still owns it. */
 const char *ud_buf_str(const struct ud_buf *b);
 /* Hands the storage to the caller (free() it); the buffer is left empty. */

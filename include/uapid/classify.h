@@ -34,7 +34,7 @@ enum ud_class {
 
 /* Where a logical line goes in a split. */
 enum ud_dest {
-	UD_TO_NONE = 0,	  /* removed (a __KERNEL__ directive, a coaching marker) */
+	UD_TO_NONE = 0, /* removed (a __KERNEL__ directive, a coaching marker) */
 	UD_TO_KERNEL = 1,
 	UD_TO_UAPI = 2,
 	UD_TO_BOTH = 3,
@@ -67,10 +67,10 @@ struct ud_classified {
 	bool lexed; /* false when the input was rejected (NUL byte, too large) */
 
 	/* per logical line */
-	unsigned char *dest;  /* enum ud_dest */
-	unsigned char *role;  /* enum ud_role */
-	unsigned char *cls;   /* enum ud_class */
-	const char **reason;  /* static text */
+	unsigned char *dest; /* enum ud_dest */
+	unsigned char *role; /* enum ud_role */
+	unsigned char *cls;  /* enum ud_class */
+	const char **reason; /* static text */
 
 	/*
 	 * The banner: logical lines [banner_first, banner_end), empty when

@@ -21,11 +21,11 @@
 #define UD_NO_LINE ((size_t)-1)
 
 struct ud_clause {
-	size_t line;	     /* logical line of the #if/#elif/#else directive */
+	size_t line; /* logical line of the #if/#elif/#else directive */
 	enum ud_dir dir;
-	size_t body_first;   /* body: logical lines [body_first, body_end) */
+	size_t body_first; /* body: logical lines [body_first, body_end) */
 	size_t body_end;
-	bool own_mentions;   /* this directive's own text names __KERNEL__ */
+	bool own_mentions; /* this directive's own text names __KERNEL__ */
 	/* the condition under which the body is compiled (earlier clauses false) */
 	enum ud_tri when_kernel, when_user;
 	enum ud_kclass kclass;
@@ -36,9 +36,9 @@ struct ud_group {
 	size_t endif_line; /* logical line of #endif, UD_NO_LINE if missing */
 	struct ud_clause *clauses;
 	size_t nclauses, aclauses;
-	long parent;	   /* enclosing group, -1 at top level */
-	long parent_clause; /* clause of the parent whose body holds this group */
-	unsigned nesting;  /* 0 at top level */
+	long parent;	      /* enclosing group, -1 at top level */
+	long parent_clause;   /* clause of the parent whose body holds this group */
+	unsigned nesting;     /* 0 at top level */
 	bool mentions_kernel; /* some clause names __KERNEL__ */
 };
 

@@ -27,7 +27,10 @@ struct ud_diags {
 	size_t alloc;
 };
 
-#define UD_DIAGS_INIT {NULL, 0, 0}
+#define UD_DIAGS_INIT                                                                              \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 
 void ud_diags_add(struct ud_diags *d, unsigned line, enum ud_severity sev, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -31,7 +31,10 @@ struct ud_kbuild {
 	size_t nincludes, aincludes;
 };
 
-#define UD_KBUILD_INIT {NULL, 0, 0, NULL, 0, 0}
+#define UD_KBUILD_INIT                                                                             \
+	{                                                                                          \
+		NULL, 0, 0, NULL, 0, 0                                                             \
+	}
 
 /* Parses a Kbuild file's text, appending to kb. */
 void ud_kbuild_parse(const char *buf, size_t len, struct ud_kbuild *kb);

@@ -44,12 +44,12 @@ enum ud_dir {
 };
 
 enum ud_line_flag {
-	UD_LINE_BLANK = 1 << 0,		 /* only white space */
-	UD_LINE_CODE = 1 << 1,		 /* has something outside comments */
-	UD_LINE_COMMENT = 1 << 2,	 /* has (part of) a comment */
+	UD_LINE_BLANK = 1 << 0,		    /* only white space */
+	UD_LINE_CODE = 1 << 1,		    /* has something outside comments */
+	UD_LINE_COMMENT = 1 << 2,	    /* has (part of) a comment */
 	UD_LINE_STARTS_IN_COMMENT = 1 << 3, /* begins inside a block comment */
 	UD_LINE_ENDS_IN_COMMENT = 1 << 4,   /* ends inside a block comment */
-	UD_LINE_CONTINUED = 1 << 5,	 /* joined by backslash-newline */
+	UD_LINE_CONTINUED = 1 << 5,	    /* joined by backslash-newline */
 };
 
 struct ud_line {
@@ -73,9 +73,9 @@ struct ud_lexed {
 	size_t len;
 	struct ud_line *lines;
 	size_t nlines;
-	unsigned nphys;	      /* physical lines */
-	bool crlf;	      /* the first line ends in CRLF */
-	bool final_newline;   /* the last line ends in a newline */
+	unsigned nphys;	    /* physical lines */
+	bool crlf;	    /* the first line ends in CRLF */
+	bool final_newline; /* the last line ends in a newline */
 	struct ud_arena arena;
 };
 

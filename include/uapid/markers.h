@@ -31,13 +31,13 @@ enum ud_marker_action {
 };
 
 struct ud_marker {
-	char *path;	/* tree-relative header path */
+	char *path; /* tree-relative header path */
 	enum ud_marker_action action;
-	char *selector; /* normalised directive text ("#ifdef __KERNEL__"), NULL if none */
+	char *selector;	     /* normalised directive text ("#ifdef __KERNEL__"), NULL if none */
 	unsigned occurrence; /* 1-based */
-	char *why;	/* NULL if none */
-	unsigned line;	/* line in the markers file */
-	unsigned hits;	/* set by the classifier: directives it matched */
+	char *why;	     /* NULL if none */
+	unsigned line;	     /* line in the markers file */
+	unsigned hits;	     /* set by the classifier: directives it matched */
 };
 
 struct ud_markers {
@@ -45,7 +45,10 @@ struct ud_markers {
 	size_t n, alloc;
 };
 
-#define UD_MARKERS_INIT {NULL, 0, 0}
+#define UD_MARKERS_INIT                                                                            \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 
 /*
  * Parses a markers file's text and appends to 'set'.  Problems are error
@@ -57,8 +60,7 @@ int ud_markers_parse(struct ud_markers *set, const char *buf, size_t len, struct
 void ud_markers_add(struct ud_markers *set, const char *path, enum ud_marker_action action,
 		    const char *selector, unsigned occurrence, const char *why);
 /* Collects the markers for 'path' into out[] (at most max); returns how many. */
-size_t ud_markers_for(struct ud_markers *set, const char *path, struct ud_marker **out,
-		      size_t max);
+size_t ud_markers_for(struct ud_markers *set, const char *path, struct ud_marker **out, size_t max);
 void ud_markers_free(struct ud_markers *set);
 const char *ud_marker_action_name(enum ud_marker_action a);
 /* Normalises directive text for selector matching: "#" + collapsed words. */

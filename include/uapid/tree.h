@@ -18,7 +18,10 @@ struct ud_paths {
 	size_t n, alloc;
 };
 
-#define UD_PATHS_INIT {NULL, 0, 0}
+#define UD_PATHS_INIT                                                                              \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 
 int ud_tree_open(struct ud_tree *t, const char *path, char **cause);
 void ud_tree_close(struct ud_tree *t);

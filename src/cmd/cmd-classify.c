@@ -20,7 +20,8 @@ print_text(const char *path, const struct ud_classified *c)
 
 	printf("%s\n", path);
 	for (i = 0; i < n; i++)
-		printf("%u-%u %s %s\n", b[i].first, b[i].last, ud_class_name(b[i].cls), b[i].reason);
+		printf("%u-%u %s %s\n", b[i].first, b[i].last, ud_class_name(b[i].cls),
+		       b[i].reason);
 	free(b);
 	fflush(stdout);
 	report_diags(stderr, path, &c->diags);
@@ -34,10 +35,10 @@ print_json(const char *path, const struct ud_classified *c)
 	json_t *blocks = json_array();
 
 	for (i = 0; i < n; i++)
-		json_array_append_new(blocks, json_pack("{s:i, s:i, s:s, s:s}", "first",
-							(json_int_t)b[i].first, "last",
-							(json_int_t)b[i].last, "class",
-							ud_class_name(b[i].cls), "reason", b[i].reason));
+		json_array_append_new(
+			blocks, json_pack("{s:i, s:i, s:s, s:s}", "first", (json_int_t)b[i].first,
+					  "last", (json_int_t)b[i].last, "class",
+					  ud_class_name(b[i].cls), "reason", b[i].reason));
 	free(b);
 	report_json_line(json_pack("{s:s, s:o, s:o}", "path", path, "blocks", blocks, "diagnostics",
 				   report_diags_json(&c->diags)));

@@ -19,7 +19,8 @@
 #include "uapid/tree.h"
 #include "uapid/xmalloc.h"
 
-static const char fix_usage[] = "usage: uapid fix-includes [--in-place | --dry-run] TREE [PATH...]\n";
+static const char fix_usage[] =
+	"usage: uapid fix-includes [--in-place | --dry-run] TREE [PATH...]\n";
 
 struct resolve_ctx {
 	const struct ud_tree *tree;
@@ -105,7 +106,8 @@ collect(const struct ud_tree *t, const char *rel, struct ud_paths *out)
 
 			if (de->d_name[0] == '.')
 				continue;
-			child = d[0] ? ud_xasprintf("%s/%s", d, de->d_name) : ud_xstrdup(de->d_name);
+			child = d[0] ? ud_xasprintf("%s/%s", d, de->d_name)
+				     : ud_xstrdup(de->d_name);
 			cabs = ud_tree_path(t, child);
 			if (ud_is_dir(cabs))
 				ud_paths_add(&todo, child);

@@ -193,8 +193,7 @@ move_export(struct split_run *r, const char *rel, const char *twin)
 	struct kbuild_file *k = kbuild_get(r, dir, false), *u;
 	struct ud_buf out = UD_BUF_INIT, moved = UD_BUF_INIT;
 
-	if (k->existed &&
-	    ud_kbuild_remove(k->text.data, k->text.len, name, &out, &moved) == 1) {
+	if (k->existed && ud_kbuild_remove(k->text.data, k->text.len, name, &out, &moved) == 1) {
 		ud_buf_free(&k->text);
 		k->text = out;
 		ud_buf_init(&out);
@@ -220,9 +219,9 @@ file_json(struct split_run *r, const char *rel, const char *outcome, const char 
 {
 	if (!r->o.json)
 		return;
-	json_array_append_new(r->files, json_pack("{s:s, s:s, s:s?, s:o}", "path", rel, "outcome",
-						  outcome, "uapi_path", twin, "diagnostics",
-						  report_diags_json(d)));
+	json_array_append_new(r->files,
+			      json_pack("{s:s, s:s, s:s?, s:o}", "path", rel, "outcome", outcome,
+					"uapi_path", twin, "diagnostics", report_diags_json(d)));
 }
 
 static void
@@ -396,7 +395,8 @@ select_headers(struct split_run *r, int argc, char **argv, struct ud_paths *run)
 		} else if (is_exported(r, rel, &kb_dir, &kb)) {
 			ud_paths_add(run, rel);
 		} else {
-			fprintf(stderr, "%s: note: not exported by its directory's Kbuild: left untouched\n",
+			fprintf(stderr,
+				"%s: note: not exported by its directory's Kbuild: left untouched\n",
 				rel);
 			r->unchanged++;
 		}
@@ -447,14 +447,15 @@ print_summary(struct split_run *r)
 			"{s:s, s:{s:i, s:i, s:i, s:i, s:i, s:i}, s:o, s:o}", "tree", r->tree.root,
 			"summary", "split", r->counts[UD_SPLIT_SPLIT], "moved",
 			r->counts[UD_SPLIT_MOVED], "unchanged", r->unchanged, "needs_coaching",
-			r->counts[UD_SPLIT_REFUSED], "skipped", r->counts[UD_SPLIT_SKIPPED], "errors",
-			r->failed, "files", r->files, "removed", removed));
+			r->counts[UD_SPLIT_REFUSED], "skipped", r->counts[UD_SPLIT_SKIPPED],
+			"errors", r->failed, "files", r->files, "removed", removed));
 		r->files = NULL;
 		return;
 	}
 	fflush(stdout);
-	printf("split: %u\nmoved: %u\nunchanged: %u\nneeds coaching: %u\n", r->counts[UD_SPLIT_SPLIT],
-	       r->counts[UD_SPLIT_MOVED], r->unchanged, r->counts[UD_SPLIT_REFUSED]);
+	printf("split: %u\nmoved: %u\nunchanged: %u\nneeds coaching: %u\n",
+	       r->counts[UD_SPLIT_SPLIT], r->counts[UD_SPLIT_MOVED], r->unchanged,
+	       r->counts[UD_SPLIT_REFUSED]);
 	if (r->counts[UD_SPLIT_SKIPPED] > 0)
 		printf("skipped: %u\n", r->counts[UD_SPLIT_SKIPPED]);
 	if (r->failed > 0)
@@ -480,10 +481,10 @@ int
 cmd_split(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"in-place", no_argument, NULL, 'i'}, {"output", required_argument, NULL, 'o'},
+		{"in-place", no_argument, NULL, 'i'},	   {"output", required_argument, NULL, 'o'},
 		{"markers", required_argument, NULL, 'm'}, {"dry-run", no_argument, NULL, 'n'},
-		{"diff", no_argument, NULL, 'd'},	  {"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0},
+		{"diff", no_argument, NULL, 'd'},	   {"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},	   {NULL, 0, NULL, 0},
 	};
 	struct split_run r;
 	struct ud_paths run = UD_PATHS_INIT;

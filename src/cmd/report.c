@@ -29,9 +29,10 @@ report_diags_json(const struct ud_diags *d)
 	size_t i;
 
 	for (i = 0; i < d->n; i++)
-		json_array_append_new(a, json_pack("{s:i, s:s, s:s}", "line", (json_int_t)d->v[i].line,
-						   "severity", ud_severity_name(d->v[i].severity),
-						   "message", d->v[i].message));
+		json_array_append_new(a,
+				      json_pack("{s:i, s:s, s:s}", "line", (json_int_t)d->v[i].line,
+						"severity", ud_severity_name(d->v[i].severity),
+						"message", d->v[i].message));
 	return a;
 }
 

@@ -116,8 +116,10 @@ int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"socket", required_argument, NULL, 's'}, {"timeout", required_argument, NULL, 't'},
-		{"version", no_argument, NULL, 'V'},	  {"help", no_argument, NULL, 'h'},
+		{"socket", required_argument, NULL, 's'},
+		{"timeout", required_argument, NULL, 't'},
+		{"version", no_argument, NULL, 'V'},
+		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	char *sock = NULL, *req_text;

@@ -28,8 +28,9 @@ usage(FILE *f)
 	fprintf(f, "usage: uapid [--version | --help] COMMAND [ARGS]\n\ncommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  uapid %s\n      %s\n", commands[i].usage, commands[i].summary);
-	fprintf(f, "\nExit status: 0 when all went well, 1 when an input needs attention\n"
-		   "(an error diagnostic, a header that needs coaching), 2 for usage or I/O errors.\n");
+	fprintf(f,
+		"\nExit status: 0 when all went well, 1 when an input needs attention\n"
+		"(an error diagnostic, a header that needs coaching), 2 for usage or I/O errors.\n");
 }
 
 int

@@ -21,10 +21,10 @@
 #include "uapid/classify.h"
 #include "uapid/xmalloc.h"
 
-#define KM_KO 1	 /* #ifdef __KERNEL__ group */
-#define KM_UO 2	 /* #ifndef __KERNEL__ group */
-#define KM_IK 4	 /* content for the kernel header */
-#define KM_IU 8	 /* content for the uapi header */
+#define KM_KO 1 /* #ifdef __KERNEL__ group */
+#define KM_UO 2 /* #ifndef __KERNEL__ group */
+#define KM_IK 4 /* content for the kernel header */
+#define KM_IU 8 /* content for the uapi header */
 #define KM_ALL 15
 
 enum group_kind {
@@ -39,8 +39,8 @@ enum group_kind {
 };
 
 static const char *const class_names[] = {
-	[UD_CLASS_BANNER] = "banner", [UD_CLASS_GUARD] = "guard",
-	[UD_CLASS_UAPI] = "uapi",     [UD_CLASS_KERNEL] = "kernel",
+	[UD_CLASS_BANNER] = "banner",  [UD_CLASS_GUARD] = "guard",
+	[UD_CLASS_UAPI] = "uapi",      [UD_CLASS_KERNEL] = "kernel",
 	[UD_CLASS_USER] = "user-only", [UD_CLASS_RETAINED] = "retained",
 };
 static_assert(sizeof(class_names) / sizeof(class_names[0]) == UD_CLASS__COUNT,
@@ -57,7 +57,8 @@ static const char R_KDIR[] = "__KERNEL__ directive, removed by the split";
 static const char R_USER[] = "under #ifndef __KERNEL__, kept conditional in the uapi header";
 static const char R_USER_ELSE[] =
 	"#else branch of #ifdef __KERNEL__, kept under #ifndef __KERNEL__ in the uapi header";
-static const char R_TO_IFNDEF[] = "#ifdef __KERNEL__ with an #else, becomes #ifndef __KERNEL__ in the uapi header";
+static const char R_TO_IFNDEF[] =
+	"#ifdef __KERNEL__ with an #else, becomes #ifndef __KERNEL__ in the uapi header";
 static const char R_UDIR[] = "#ifndef __KERNEL__ directive, kept in the uapi header";
 static const char R_BOTH[] = "conditional around kernel-only content, kept on both sides";
 static const char R_MARKER[] = "coaching marker: the uapi #include goes here";
@@ -74,10 +75,10 @@ struct classify_ctx {
 	struct ud_classified *c;
 	struct ud_marker **markers;
 	size_t nmarkers;
-	unsigned char *kind;  /* per group: enum group_kind */
-	unsigned *km;	      /* per group: kernel mark */
-	unsigned **clause_k;  /* per group, per clause: children's marks */
-	unsigned **body_mark; /* per group, per clause: render mark of the body */
+	unsigned char *kind;	    /* per group: enum group_kind */
+	unsigned *km;		    /* per group: kernel mark */
+	unsigned **clause_k;	    /* per group, per clause: children's marks */
+	unsigned **body_mark;	    /* per group, per clause: render mark of the body */
 	const char **retain_reason; /* per group: why retained (self or ancestor) */
 	bool *anc_user;		    /* per group: some enclosing body is user-only */
 	long *user_clause;	    /* per group: its user-only clause, or -1 */
@@ -214,7 +215,8 @@ find_late_banner(struct ud_classified *c)
 
 	if (c->banner_end > 0 || c->guard < 0)
 		return;
-	for (li = c->guard_define + 1; li < lx->nlines && (lx->lines[li].flags & UD_LINE_BLANK); li++)
+	for (li = c->guard_define + 1; li < lx->nlines && (lx->lines[li].flags & UD_LINE_BLANK);
+	     li++)
 		;
 	if (li >= lx->nlines || c->cond.line_group[li] != c->guard)
 		return;
@@ -391,13 +393,16 @@ decide_kinds(struct classify_ctx *x)
 			break;
 		case UD_MARK_SPLIT_COMPOUND: {
 			const struct ud_group *gr = &c->cond.groups[g];
-			const char *rest = lx->lines[li].dir == UD_DIR_IF
-						   ? strip_kernel_conjunct(&c->lx.arena, lx->lines[li].arg)
-						   : NULL;
+			const char *rest =
+				lx->lines[li].dir == UD_DIR_IF
+					? strip_kernel_conjunct(&c->lx.arena, lx->lines[li].arg)
+					: NULL;
 
-			if (rest == NULL || gr->nclauses != 1 || gr->clauses[0].when_user != UD_FALSE) {
-				ud_diags_add(&c->diags, lx->lines[li].first, UD_SEV_ERROR,
-					     "split-compound needs '#if defined(__KERNEL__) && X' with no #else or #elif");
+			if (rest == NULL || gr->nclauses != 1 ||
+			    gr->clauses[0].when_user != UD_FALSE) {
+				ud_diags_add(
+					&c->diags, lx->lines[li].first, UD_SEV_ERROR,
+					"split-compound needs '#if defined(__KERNEL__) && X' with no #else or #elif");
 				break;
 			}
 			x->kind[g] = GK_SPLIT_COMPOUND;
@@ -443,17 +448,19 @@ decide_kinds(struct classify_ctx *x)
 		else {
 			x->kind[gi] = GK_RETAINED;
 			x->retain_reason[gi] = R_COMPOUND;
-			ud_diags_add(&c->diags, ifl->first, UD_SEV_WARNING,
-				     "'#%s' mixes __KERNEL__ with other conditions: kept unsplit in the uapi header (a split-compound marker can split it)",
-				     ifl->dtext);
+			ud_diags_add(
+				&c->diags, ifl->first, UD_SEV_WARNING,
+				"'#%s' mixes __KERNEL__ with other conditions: kept unsplit in the uapi header (a split-compound marker can split it)",
+				ifl->dtext);
 			continue;
 		}
 		if (ifl->depth > 0) {
 			x->kind[gi] = GK_RETAINED;
 			x->retain_reason[gi] = R_CONSTRUCT;
-			ud_diags_add(&c->diags, ifl->first, UD_SEV_WARNING,
-				     "'#%s' sits inside a C construct (a struct, enum or initializer): kept unsplit in the uapi header",
-				     ifl->dtext);
+			ud_diags_add(
+				&c->diags, ifl->first, UD_SEV_WARNING,
+				"'#%s' sits inside a C construct (a struct, enum or initializer): kept unsplit in the uapi header",
+				ifl->dtext);
 		}
 	}
 }
@@ -477,10 +484,11 @@ mark_groups(struct classify_ctx *x)
 			km = KM_UO | KM_IU;
 		if (km != 0 && g->nclauses > 1) {
 			if (g->nclauses > 2 || g->clauses[1].dir == UD_DIR_ELIF) {
-				ud_diags_add(&c->diags, lx->lines[g->clauses[1].line].first,
-					     UD_SEV_ERROR,
-					     "#elif in a __KERNEL__ conditional (opened at line %u): cannot split",
-					     lx->lines[g->if_line].first);
+				ud_diags_add(
+					&c->diags, lx->lines[g->clauses[1].line].first,
+					UD_SEV_ERROR,
+					"#elif in a __KERNEL__ conditional (opened at line %u): cannot split",
+					lx->lines[g->if_line].first);
 			}
 			km = KM_ALL;
 		}
@@ -493,10 +501,10 @@ mark_groups(struct classify_ctx *x)
 					     "#elif mentions __KERNEL__: cannot split");
 			if (k != 0) {
 				if (km & (KM_KO | KM_UO))
-					ud_diags_add(&c->diags, lx->lines[cl->line].first,
-						     UD_SEV_ERROR,
-						     "__KERNEL__ conditional nested in another (opened at line %u): cannot split",
-						     lx->lines[g->if_line].first);
+					ud_diags_add(
+						&c->diags, lx->lines[cl->line].first, UD_SEV_ERROR,
+						"__KERNEL__ conditional nested in another (opened at line %u): cannot split",
+						lx->lines[g->if_line].first);
 				else
 					km = k | KM_IU;
 			}
@@ -616,7 +624,9 @@ directive_line(struct classify_ctx *x, long gi, size_t li, unsigned pm)
 	switch (x->kind[gi]) {
 	case GK_GUARD:
 		set_line(c, li, UD_TO_BOTH, UD_CLASS_GUARD, R_GUARD);
-		c->role[li] = is_if ? UD_ROLE_GUARD_IF : is_endif ? UD_ROLE_GUARD_ENDIF : UD_ROLE_TEXT;
+		c->role[li] = is_if	 ? UD_ROLE_GUARD_IF
+			      : is_endif ? UD_ROLE_GUARD_ENDIF
+					 : UD_ROLE_TEXT;
 		return;
 	case GK_ORDER_CHECK:
 		set_line(c, li, UD_TO_UAPI, UD_CLASS_UAPI, R_ORDER);
@@ -722,14 +732,15 @@ assign_lines(struct classify_ctx *x)
 			bool else_of_uo = x->kernel_clause[gi] == ci && ci > 0;
 
 			set_line(c, li, UD_TO_KERNEL, UD_CLASS_KERNEL,
-				 x->kind[gi] == GK_FORCE_KERNEL	   ? R_FORCE_K
+				 x->kind[gi] == GK_FORCE_KERNEL	    ? R_FORCE_K
 				 : x->kind[gi] == GK_SPLIT_COMPOUND ? R_SPLIT_C
-				 : else_of_uo			   ? R_KERNEL_ELSE
-								   : R_KERNEL);
+				 : else_of_uo			    ? R_KERNEL_ELSE
+								    : R_KERNEL);
 		} else if (x->user_clause[gi] == ci || x->anc_user[gi]) {
 			bool else_of_ko = x->user_clause[gi] == ci && ci > 0;
 
-			set_line(c, li, UD_TO_UAPI, UD_CLASS_USER, else_of_ko ? R_USER_ELSE : R_USER);
+			set_line(c, li, UD_TO_UAPI, UD_CLASS_USER,
+				 else_of_ko ? R_USER_ELSE : R_USER);
 		} else if (x->retain_reason[gi] != NULL) {
 			set_line(c, li, UD_TO_UAPI, UD_CLASS_RETAINED, x->retain_reason[gi]);
 		} else {
@@ -746,14 +757,16 @@ check_guard(struct ud_classified *c)
 
 	if (c->guard < 0) {
 		if (c->needs_split)
-			ud_diags_add(&c->diags, 0, UD_SEV_ERROR,
-				     "no include guard (#ifndef X / #define X around the file): cannot split");
+			ud_diags_add(
+				&c->diags, 0, UD_SEV_ERROR,
+				"no include guard (#ifndef X / #define X around the file): cannot split");
 		return;
 	}
 	for (li = c->cond.groups[c->guard].endif_line + 1; li < lx->nlines; li++)
 		if (lx->lines[li].flags & UD_LINE_CODE) {
-			ud_diags_add(&c->diags, lx->lines[li].first, UD_SEV_WARNING,
-				     "code after the include guard's #endif: it goes to the uapi header");
+			ud_diags_add(
+				&c->diags, lx->lines[li].first, UD_SEV_WARNING,
+				"code after the include guard's #endif: it goes to the uapi header");
 			return;
 		}
 }

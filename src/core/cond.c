@@ -21,11 +21,11 @@ directive_value(const struct ud_line *l, enum ud_kstate k)
 		return ud_expr_eval(a, k);
 	case UD_DIR_IFDEF:
 	case UD_DIR_IFNDEF:
-		while (a[n] == '_' || (a[n] >= 'a' && a[n] <= 'z') || (a[n] >= 'A' && a[n] <= 'Z') ||
-		       (a[n] >= '0' && a[n] <= '9'))
+		while (a[n] == '_' || (a[n] >= 'a' && a[n] <= 'z') ||
+		       (a[n] >= 'A' && a[n] <= 'Z') || (a[n] >= '0' && a[n] <= '9'))
 			n++;
 		if (n == 10 && memcmp(a, "__KERNEL__", 10) == 0)
-			v = k == UD_KERNEL_DEFINED ? UD_TRUE
+			v = k == UD_KERNEL_DEFINED     ? UD_TRUE
 			    : k == UD_KERNEL_UNDEFINED ? UD_FALSE
 						       : UD_UNKNOWN;
 		else

@@ -23,11 +23,11 @@ enum tok {
 	T_NOT,
 	T_AND,
 	T_OR,
-	T_BINOP,    /* any other binary operator: result unknown */
-	T_UNARY,    /* - + ~ (also binary - and +): result unknown */
+	T_BINOP, /* any other binary operator: result unknown */
+	T_UNARY, /* - + ~ (also binary - and +): result unknown */
 	T_QUESTION,
 	T_COLON,
-	T_OTHER,    /* a character literal or anything unexpected as a value */
+	T_OTHER, /* a character literal or anything unexpected as a value */
 	T_BAD,
 };
 
@@ -43,8 +43,8 @@ struct parser {
 };
 
 static const char *const kclass_names[] = {
-	[UD_KC_NONE] = "none",	   [UD_KC_KERNEL] = "kernel-only", [UD_KC_USER] = "user-only",
-	[UD_KC_ALWAYS] = "both",   [UD_KC_NEVER] = "never",	   [UD_KC_COMPOUND] = "compound",
+	[UD_KC_NONE] = "none",	 [UD_KC_KERNEL] = "kernel-only", [UD_KC_USER] = "user-only",
+	[UD_KC_ALWAYS] = "both", [UD_KC_NEVER] = "never",	 [UD_KC_COMPOUND] = "compound",
 };
 static_assert(sizeof(kclass_names) / sizeof(kclass_names[0]) == UD_KC__COUNT,
 	      "kclass_names must name every enum ud_kclass member");
@@ -77,7 +77,7 @@ next(struct parser *ps)
 		while (ident_char((unsigned char)*p))
 			p++;
 		ps->tok = (p - ps->tstart == 7 && memcmp(ps->tstart, "defined", 7) == 0) ? T_DEFINED
-											  : T_IDENT;
+											 : T_IDENT;
 	} else if (*p >= '0' && *p <= '9') {
 		while (ident_char((unsigned char)*p) || *p == '.')
 			p++;
@@ -95,12 +95,14 @@ next(struct parser *ps)
 			enum tok tok;
 			int prec;
 		} ops[] = {
-			{"&&", T_AND, 3},   {"||", T_OR, 2},	 {"==", T_BINOP, 7}, {"!=", T_BINOP, 7},
-			{"<=", T_BINOP, 8}, {">=", T_BINOP, 8}, {"<<", T_BINOP, 9}, {">>", T_BINOP, 9},
-			{"(", T_LPAREN, 0}, {")", T_RPAREN, 0}, {"!", T_NOT, 0},    {"?", T_QUESTION, 1},
-			{":", T_COLON, 0},  {"<", T_BINOP, 8},	 {">", T_BINOP, 8},  {"|", T_BINOP, 4},
-			{"^", T_BINOP, 5},  {"&", T_BINOP, 6},	 {"*", T_BINOP, 11}, {"/", T_BINOP, 11},
-			{"%", T_BINOP, 11}, {"+", T_UNARY, 10}, {"-", T_UNARY, 10}, {"~", T_UNARY, 0},
+			{"&&", T_AND, 3},   {"||", T_OR, 2},	{"==", T_BINOP, 7},
+			{"!=", T_BINOP, 7}, {"<=", T_BINOP, 8}, {">=", T_BINOP, 8},
+			{"<<", T_BINOP, 9}, {">>", T_BINOP, 9}, {"(", T_LPAREN, 0},
+			{")", T_RPAREN, 0}, {"!", T_NOT, 0},	{"?", T_QUESTION, 1},
+			{":", T_COLON, 0},  {"<", T_BINOP, 8},	{">", T_BINOP, 8},
+			{"|", T_BINOP, 4},  {"^", T_BINOP, 5},	{"&", T_BINOP, 6},
+			{"*", T_BINOP, 11}, {"/", T_BINOP, 11}, {"%", T_BINOP, 11},
+			{"+", T_UNARY, 10}, {"-", T_UNARY, 10}, {"~", T_UNARY, 0},
 			{",", T_BINOP, 1},
 		};
 		size_t i;
@@ -287,8 +289,8 @@ parse_binary(struct parser *ps, int min_prec)
 			lhs = lhs == UD_TRUE ? a : lhs == UD_FALSE ? b : (a == b ? a : UD_UNKNOWN);
 			continue;
 		}
-		if ((op != T_AND && op != T_OR && op != T_BINOP && op != T_UNARY) || prec < min_prec ||
-		    prec == 0)
+		if ((op != T_AND && op != T_OR && op != T_BINOP && op != T_UNARY) ||
+		    prec < min_prec || prec == 0)
 			break;
 		next(ps);
 		rhs = parse_binary(ps, prec + 1);

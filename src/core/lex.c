@@ -26,20 +26,20 @@ enum lex_state {
 };
 
 static const char *const dir_names[] = {
-	[UD_DIR_NONE] = "none",	    [UD_DIR_IF] = "if",	      [UD_DIR_IFDEF] = "ifdef",
-	[UD_DIR_IFNDEF] = "ifndef", [UD_DIR_ELIF] = "elif",   [UD_DIR_ELSE] = "else",
-	[UD_DIR_ENDIF] = "endif",   [UD_DIR_DEFINE] = "define", [UD_DIR_UNDEF] = "undef",
-	[UD_DIR_INCLUDE] = "include", [UD_DIR_ERROR] = "error", [UD_DIR_OTHER] = "other",
+	[UD_DIR_NONE] = "none",	      [UD_DIR_IF] = "if",	  [UD_DIR_IFDEF] = "ifdef",
+	[UD_DIR_IFNDEF] = "ifndef",   [UD_DIR_ELIF] = "elif",	  [UD_DIR_ELSE] = "else",
+	[UD_DIR_ENDIF] = "endif",     [UD_DIR_DEFINE] = "define", [UD_DIR_UNDEF] = "undef",
+	[UD_DIR_INCLUDE] = "include", [UD_DIR_ERROR] = "error",	  [UD_DIR_OTHER] = "other",
 };
 static_assert(sizeof(dir_names) / sizeof(dir_names[0]) == UD_DIR__COUNT,
 	      "dir_names must name every enum ud_dir member");
 
 /* One open conditional, for the bracket-depth bookkeeping. */
 struct cond_frame {
-	size_t depth_at_if;	 /* bracket stack height at the #if */
+	size_t depth_at_if;	  /* bracket stack height at the #if */
 	size_t depth_after_first; /* height at the end of the first branch */
-	bool had_else;		 /* an #else or #elif was seen */
-	bool dead;		 /* the current branch is "#if 0" */
+	bool had_else;		  /* an #else or #elif was seen */
+	bool dead;		  /* the current branch is "#if 0" */
 };
 
 struct lexer {
@@ -167,10 +167,12 @@ directive_kind(const char *name, size_t n)
 		const char *name;
 		enum ud_dir dir;
 	} table[] = {
-		{"if", UD_DIR_IF},	     {"ifdef", UD_DIR_IFDEF},	{"ifndef", UD_DIR_IFNDEF},
-		{"elif", UD_DIR_ELIF},	     {"else", UD_DIR_ELSE},	{"endif", UD_DIR_ENDIF},
-		{"define", UD_DIR_DEFINE},   {"undef", UD_DIR_UNDEF},	{"include", UD_DIR_INCLUDE},
-		{"include_next", UD_DIR_INCLUDE}, {"error", UD_DIR_ERROR}, {"warning", UD_DIR_ERROR},
+		{"if", UD_DIR_IF},	     {"ifdef", UD_DIR_IFDEF},
+		{"ifndef", UD_DIR_IFNDEF},   {"elif", UD_DIR_ELIF},
+		{"else", UD_DIR_ELSE},	     {"endif", UD_DIR_ENDIF},
+		{"define", UD_DIR_DEFINE},   {"undef", UD_DIR_UNDEF},
+		{"include", UD_DIR_INCLUDE}, {"include_next", UD_DIR_INCLUDE},
+		{"error", UD_DIR_ERROR},     {"warning", UD_DIR_ERROR},
 	};
 	size_t i;
 
@@ -361,7 +363,8 @@ lex_line(struct lexer *lx, struct ud_lexed *out, struct ud_line *l)
 				p += 2;
 				continue;
 			}
-			if ((c == '"' && lx->state == ST_STRING) || (c == '\'' && lx->state == ST_CHAR))
+			if ((c == '"' && lx->state == ST_STRING) ||
+			    (c == '\'' && lx->state == ST_CHAR))
 				lx->state = ST_CODE;
 			p++;
 			continue;
@@ -401,8 +404,9 @@ ud_lex(const char *buf, size_t len, struct ud_lexed *out, struct ud_diags *diags
 	out->len = len;
 	out->final_newline = true;
 	if (len > UD_LEX_MAX_SIZE) {
-		ud_diags_add(diags, 0, UD_SEV_ERROR, "file is %zu bytes, larger than the %u MiB limit",
-			     len, UD_LEX_MAX_SIZE / (1024 * 1024));
+		ud_diags_add(diags, 0, UD_SEV_ERROR,
+			     "file is %zu bytes, larger than the %u MiB limit", len,
+			     UD_LEX_MAX_SIZE / (1024 * 1024));
 		return -EINVAL;
 	}
 	if ((nul = memchr(buf, '\0', len)) != NULL) {

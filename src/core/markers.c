@@ -11,9 +11,9 @@
 #include "uapid/xmalloc.h"
 
 static const char *const action_names[] = {
-	[UD_MARK_RETAIN] = "retain",		 [UD_MARK_KERNEL] = "kernel",
-	[UD_MARK_UAPI] = "uapi",		 [UD_MARK_INCLUDE_HERE] = "include-here",
-	[UD_MARK_SKIP] = "skip",		 [UD_MARK_SPLIT_COMPOUND] = "split-compound",
+	[UD_MARK_RETAIN] = "retain", [UD_MARK_KERNEL] = "kernel",
+	[UD_MARK_UAPI] = "uapi",     [UD_MARK_INCLUDE_HERE] = "include-here",
+	[UD_MARK_SKIP] = "skip",     [UD_MARK_SPLIT_COMPOUND] = "split-compound",
 };
 static_assert(sizeof(action_names) / sizeof(action_names[0]) == UD_MARK__COUNT,
 	      "action_names must name every enum ud_marker_action member");
@@ -109,13 +109,15 @@ parse_line(struct ud_markers *set, const char *p, const char *e, unsigned lineno
 		p++;
 	nact = (size_t)(p - act);
 	if (nact == 0) {
-		ud_diags_add(diags, lineno, UD_SEV_ERROR, "marker has no action (want PATH ACTION [SELECTOR] [# why])");
+		ud_diags_add(diags, lineno, UD_SEV_ERROR,
+			     "marker has no action (want PATH ACTION [SELECTOR] [# why])");
 		return -1;
 	}
 	if (parse_action(act, nact, &action) < 0) {
-		ud_diags_add(diags, lineno, UD_SEV_ERROR,
-			     "unknown marker action '%.*s' (want retain, kernel, uapi, include-here, skip or split-compound)",
-			     (int)nact, act);
+		ud_diags_add(
+			diags, lineno, UD_SEV_ERROR,
+			"unknown marker action '%.*s' (want retain, kernel, uapi, include-here, skip or split-compound)",
+			(int)nact, act);
 		return -1;
 	}
 	while (p < e && (*p == ' ' || *p == '\t'))
@@ -136,7 +138,8 @@ parse_line(struct ud_markers *set, const char *p, const char *e, unsigned lineno
 			unsigned long n = strtoul(p + 1, &end, 10);
 
 			if (n == 0 || n > 1000000) {
-				ud_diags_add(diags, lineno, UD_SEV_ERROR, "selector occurrence must be 1 or more");
+				ud_diags_add(diags, lineno, UD_SEV_ERROR,
+					     "selector occurrence must be 1 or more");
 				free(sel);
 				return -1;
 			}
@@ -153,13 +156,16 @@ parse_line(struct ud_markers *set, const char *p, const char *e, unsigned lineno
 		p = e;
 	}
 	if (p != e) {
-		ud_diags_add(diags, lineno, UD_SEV_ERROR, "unexpected text '%.*s' after the marker (quote the selector: '#ifdef X'#2)",
-			     (int)(e - p), p);
+		ud_diags_add(
+			diags, lineno, UD_SEV_ERROR,
+			"unexpected text '%.*s' after the marker (quote the selector: '#ifdef X'#2)",
+			(int)(e - p), p);
 		free(sel);
 		return -1;
 	}
 	if (sel == NULL && action != UD_MARK_SKIP) {
-		ud_diags_add(diags, lineno, UD_SEV_ERROR, "marker action '%s' needs a selector naming a directive",
+		ud_diags_add(diags, lineno, UD_SEV_ERROR,
+			     "marker action '%s' needs a selector naming a directive",
 			     action_names[action]);
 		return -1;
 	}

@@ -328,7 +328,8 @@ slide_include(struct writer *w)
 				for (b = a + 1; b < n && s[b] != '>'; b++)
 					;
 				if (b < n) {
-					if (b - a - 1 == 25 && memcmp(s + a + 1, "linux/byteorder/generic.h", 25) == 0)
+					if (b - a - 1 == 25 &&
+					    memcmp(s + a + 1, "linux/byteorder/generic.h", 25) == 0)
 						break;
 					if (level == 0)
 						here = l;
@@ -379,7 +380,8 @@ squeeze(struct ud_buf *b)
 	for (i = 0; i < b->len; i++) {
 		char ch = b->data[i];
 
-		if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v') {
+		if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' ||
+		    ch == '\v') {
 			space = o > 0;
 			continue;
 		}
@@ -430,7 +432,8 @@ reduce(const struct olist *lines)
 				char *cl = strstr(o + 2, "*/");
 
 				if (cl != NULL) {
-					size_t from = (size_t)(o - b.data), to = (size_t)(cl + 2 - b.data);
+					size_t from = (size_t)(o - b.data),
+					       to = (size_t)(cl + 2 - b.data);
 
 					memmove(b.data + from, b.data + to, b.len - to + 1);
 					b.len -= to - from;
@@ -464,7 +467,8 @@ reduce(const struct olist *lines)
 
 					while (n < sizeof(guard) - 1 &&
 					       (g[n] == '_' || (g[n] >= 'A' && g[n] <= 'Z') ||
-						(g[n] >= 'a' && g[n] <= 'z') || (g[n] >= '0' && g[n] <= '9')))
+						(g[n] >= 'a' && g[n] <= 'z') ||
+						(g[n] >= '0' && g[n] <= '9')))
 						n++;
 					memcpy(guard, g, n);
 					guard[n] = '\0';
@@ -476,7 +480,8 @@ reduce(const struct olist *lines)
 			} else if (starts_directive(s, "endif") || starts_directive(s, "else") ||
 				   starts_directive(s, "elif")) {
 				continue;
-			} else if ((long)l == guarddef && starts_directive(s, "define ") && guard[0] != '\0' &&
+			} else if ((long)l == guarddef && starts_directive(s, "define ") &&
+				   guard[0] != '\0' &&
 				   strncmp(s + (s[1] == ' ' ? 9 : 8), guard, strlen(guard)) == 0) {
 				continue;
 			} else if (starts_directive(s, "include <uapi/")) {
@@ -484,7 +489,8 @@ reduce(const struct olist *lines)
 			} else if (starts_directive(s, "include")) {
 				includes++;
 				continue;
-			} else if (strncmp(s, "#error only arch headers may be included in asm", 47) == 0) {
+			} else if (strncmp(s, "#error only arch headers may be included in asm",
+					   47) == 0) {
 				continue;
 			}
 		} else if (b.len == 0) {
@@ -680,13 +686,13 @@ single_include(const struct ud_classified *c)
 {
 	const struct ud_line *l = c->lx.nlines == 1 ? &c->lx.lines[0] : NULL;
 
-	return l != NULL && c->lx.nphys == 1 && l->dir == UD_DIR_INCLUDE &&
-	       l->arg[0] == '<' && strchr(l->arg, '>') != NULL && c->lx.buf[0] == '#';
+	return l != NULL && c->lx.nphys == 1 && l->dir == UD_DIR_INCLUDE && l->arg[0] == '<' &&
+	       strchr(l->arg, '>') != NULL && c->lx.buf[0] == '#';
 }
 
 int
-ud_split(const char *path, const char *buf, size_t len, struct ud_marker **markers,
-	 size_t nmarkers, struct ud_split_result *res)
+ud_split(const char *path, const char *buf, size_t len, struct ud_marker **markers, size_t nmarkers,
+	 struct ud_split_result *res)
 {
 	struct ud_classified c;
 	struct writer w;
@@ -698,8 +704,9 @@ ud_split(const char *path, const char *buf, size_t len, struct ud_marker **marke
 	memset(res, 0, sizeof(*res));
 	res->outcome = UD_SPLIT_REFUSED;
 	if (ud_path_include_name(path) == NULL) {
-		ud_diags_add(&res->diags, 0, UD_SEV_ERROR,
-			     "not a header under include/ or arch/*/include/: cannot place its uapi twin");
+		ud_diags_add(
+			&res->diags, 0, UD_SEV_ERROR,
+			"not a header under include/ or arch/*/include/: cannot place its uapi twin");
 		return -EINVAL;
 	}
 	if (ud_path_is_uapi(path)) {
@@ -742,8 +749,9 @@ again:
 	render(&w, path);
 	lost = lost_line(&w);
 	if (lost != 0) {
-		ud_diags_add(&res->diags, lost, UD_SEV_ERROR,
-			     "internal check: this line would be lost by the split; file left untouched");
+		ud_diags_add(
+			&res->diags, lost, UD_SEV_ERROR,
+			"internal check: this line would be lost by the split; file left untouched");
 		goto out;
 	}
 	if (!c.include_marked)

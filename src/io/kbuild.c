@@ -33,7 +33,8 @@ next_kline(const char *buf, size_t len, size_t pos, unsigned *phys, struct kline
 		p = nl != NULL ? e + 1 : len;
 		(*phys)++;
 		/* a comment ends the logical line; otherwise a backslash continues it */
-		if (t > kl->start && buf[t - 1] == '\\' && memchr(buf + kl->start, '#', t - kl->start) == NULL)
+		if (t > kl->start && buf[t - 1] == '\\' &&
+		    memchr(buf + kl->start, '#', t - kl->start) == NULL)
 			continue;
 		break;
 	}
@@ -139,7 +140,8 @@ ud_kbuild_parse(const char *buf, size_t len, struct ud_kbuild *kb)
 				if (n > 0 && p[n - 1] != '/' && memchr(p, '$', n) == NULL) {
 					struct ud_kbuild_entry *en;
 
-					kb->v = ud_xgrow(kb->v, &kb->alloc, kb->n + 1, sizeof(*kb->v));
+					kb->v = ud_xgrow(kb->v, &kb->alloc, kb->n + 1,
+							 sizeof(*kb->v));
 					en = &kb->v[kb->n++];
 					en->name = ud_xstrndup(p, n);
 					en->line = kl.first;
@@ -200,7 +202,8 @@ remove_word(const char *buf, const struct kline *kl, const char *name, struct ud
 
 		if (!found && at_word) {
 			/* drop the preceding blanks too */
-			while (out->len > mark && (out->data[out->len - 1] == ' ' || out->data[out->len - 1] == '\t'))
+			while (out->len > mark &&
+			       (out->data[out->len - 1] == ' ' || out->data[out->len - 1] == '\t'))
 				out->len--;
 			i += n;
 			found = true;
@@ -270,8 +273,8 @@ ud_kbuild_remove(const char *buf, size_t len, const char *name, struct ud_buf *o
 		for (i = cond; i < nlines; i++) {
 			char *t = kline_text(buf, &lines[i]);
 
-			if (starts_word(t, "ifeq") || starts_word(t, "ifneq") || starts_word(t, "ifdef") ||
-			    starts_word(t, "ifndef"))
+			if (starts_word(t, "ifeq") || starts_word(t, "ifneq") ||
+			    starts_word(t, "ifdef") || starts_word(t, "ifndef"))
 				level++;
 			else if (starts_word(t, "endif") && --level == 0)
 				cond_end = i;
@@ -297,11 +300,13 @@ ud_kbuild_remove(const char *buf, size_t len, const char *name, struct ud_buf *o
 			char *t = kline_text(buf, &lines[i]);
 
 			if (export_values(t) == NULL && t[0] != '\0')
-				ud_buf_add(moved, buf + lines[i].start, lines[i].end - lines[i].start);
+				ud_buf_add(moved, buf + lines[i].start,
+					   lines[i].end - lines[i].start);
 			free(t);
 		}
 		ud_buf_addf(moved, "header-y += %s\n", name);
-		ud_buf_add(moved, buf + lines[cond_end].start, lines[cond_end].end - lines[cond_end].start);
+		ud_buf_add(moved, buf + lines[cond_end].start,
+			   lines[cond_end].end - lines[cond_end].start);
 		if (moved->len > 0 && moved->data[moved->len - 1] != '\n')
 			ud_buf_addch(moved, '\n');
 	}

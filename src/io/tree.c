@@ -79,7 +79,8 @@ ud_tree_relpath(const struct ud_tree *t, const char *arg, char **rel, char **cau
 	}
 	if (strncmp(r, t->root, n) != 0 || r[n] != '/') {
 		if (cause != NULL)
-			*cause = ud_xasprintf("%s: outside the tree %s (resolves to %s)", arg, t->root, r);
+			*cause = ud_xasprintf("%s: outside the tree %s (resolves to %s)", arg,
+					      t->root, r);
 		free(r);
 		return -EXDEV;
 	}
@@ -172,7 +173,8 @@ static bool
 in_uapi_dir(const char *rel)
 {
 	return strncmp(rel, "uapi/", 5) == 0 || strstr(rel, "/uapi/") != NULL ||
-	       strcmp(rel, "uapi") == 0 || (strlen(rel) >= 5 && strcmp(rel + strlen(rel) - 5, "/uapi") == 0);
+	       strcmp(rel, "uapi") == 0 ||
+	       (strlen(rel) >= 5 && strcmp(rel + strlen(rel) - 5, "/uapi") == 0);
 }
 
 /* Walks the directory rel (tree-relative) without recursion on the call stack. */
@@ -193,11 +195,13 @@ walk_exports(const struct ud_tree *t, const char *top, struct ud_paths *out)
 				char *child;
 				bool dir = de->d_type == DT_DIR;
 
-				if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
+				if (de->d_name[0] == '.' ||
+				    (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
 					continue;
 				child = ud_xasprintf("%s/%s", rel, de->d_name);
 				if (de->d_type == DT_UNKNOWN) {
-					/* file systems without d_type: ask, without following links */
+					/* file systems without d_type: ask, without following links
+					 */
 					char *cabs = ud_tree_path(t, child);
 					struct stat st;
 

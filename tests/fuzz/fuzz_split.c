@@ -27,8 +27,8 @@ check_blocks(const struct ud_classified *c)
 
 	for (i = 0; i < n; i++) {
 		if (b[i].first != next || b[i].last < b[i].first) {
-			fprintf(stderr, "block %zu: %u-%u, expected to start at %u\n", i, b[i].first,
-				b[i].last, next);
+			fprintf(stderr, "block %zu: %u-%u, expected to start at %u\n", i,
+				b[i].first, b[i].last, next);
 			abort();
 		}
 		next = b[i].last + 1;
