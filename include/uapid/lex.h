@@ -25,7 +25,7 @@
 #include "uapid/diag.h"
 
 /* Largest input accepted; kernel headers are far below this. */
-#define UD_LEX_MAX_SIZE (16u * 1024 * 1024)
+#define UD_LEX_MAX_SIZE ((size_t)16 * 1024 * 1024)
 
 enum ud_dir {
 	UD_DIR_NONE,	/* not a directive: ordinary code, comment or blank */

@@ -53,7 +53,7 @@ connect_socket(const char *path, unsigned timeout)
 			sizeof(sun.sun_path) - 1);
 		return -1;
 	}
-	strcpy(sun.sun_path, path);
+	memcpy(sun.sun_path, path, strlen(path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		fprintf(stderr, "uapictl: socket: %s\n", strerror(errno));
@@ -107,7 +107,7 @@ read_line(int fd, struct ud_buf *b)
 			b->data[b->len] = '\0';
 			return 0;
 		}
-		if (b->len > 64u * 1024 * 1024)
+		if (b->len > (size_t)64 * 1024 * 1024)
 			return -1;
 	}
 }

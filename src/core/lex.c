@@ -405,8 +405,8 @@ ud_lex(const char *buf, size_t len, struct ud_lexed *out, struct ud_diags *diags
 	out->final_newline = true;
 	if (len > UD_LEX_MAX_SIZE) {
 		ud_diags_add(diags, 0, UD_SEV_ERROR,
-			     "file is %zu bytes, larger than the %u MiB limit", len,
-			     UD_LEX_MAX_SIZE / (1024 * 1024));
+			     "file is %zu bytes, larger than the %zu MiB limit", len,
+			     UD_LEX_MAX_SIZE / ((size_t)1024 * 1024));
 		return -EINVAL;
 	}
 	if ((nul = memchr(buf, '\0', len)) != NULL) {

@@ -135,6 +135,7 @@ add_gen(struct writer *w, struct olist *l, const char *prefix, const char *mid, 
 	memcpy(p, prefix, a);
 	memcpy(p + a, mid, b);
 	memcpy(p + a + b, suffix, c);
+	p[a + b + c] = '\0';
 	olist_add(l, p, a + b + c);
 }
 
@@ -222,7 +223,8 @@ render(struct writer *w, const char *path)
 			struct oline ph;
 			size_t e;
 
-			phys_lines(lx, li, &ph, 1);
+			if (phys_lines(lx, li, &ph, 1) == 0)
+				continue;
 			e = ph.n;
 			while (e > 0 && (ph.p[e - 1] == ' ' || ph.p[e - 1] == '\t'))
 				e--;
@@ -478,19 +480,18 @@ reduce(const struct olist *lines)
 				}
 				first_if = false;
 			} else if (starts_directive(s, "endif") || starts_directive(s, "else") ||
-				   starts_directive(s, "elif")) {
-				continue;
-			} else if ((long)l == guarddef && starts_directive(s, "define ") &&
-				   guard[0] != '\0' &&
-				   strncmp(s + (s[1] == ' ' ? 9 : 8), guard, strlen(guard)) == 0) {
-				continue;
-			} else if (starts_directive(s, "include <uapi/")) {
+				   starts_directive(s, "elif") ||
+				   starts_directive(s, "include <uapi/") ||
+				   ((long)l == guarddef && starts_directive(s, "define ") &&
+				    guard[0] != '\0' &&
+				    strncmp(s + (s[1] == ' ' ? 9 : 8), guard, strlen(guard)) ==
+					    0) ||
+				   strncmp(s, "#error only arch headers may be included in asm",
+					   47) == 0) {
+				/* clause ends, the guard's #define, the uapi include, asm notice */
 				continue;
 			} else if (starts_directive(s, "include")) {
 				includes++;
-				continue;
-			} else if (strncmp(s, "#error only arch headers may be included in asm",
-					   47) == 0) {
 				continue;
 			}
 		} else if (b.len == 0) {
