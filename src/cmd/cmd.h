@@ -25,6 +25,9 @@ struct cmd_entry {
 int cmd_classify(int argc, char **argv);
 int cmd_split(int argc, char **argv);
 int cmd_fix_includes(int argc, char **argv);
+int cmd_install(int argc, char **argv);
+/* The host's kernel ARCH name (x86, arm64, ...). */
+const char *cmd_default_arch(void);
 
 /* Prints "path:line: severity: message" for each diagnostic. */
 void report_diags(FILE *f, const char *path, const struct ud_diags *d);

@@ -16,6 +16,8 @@ static const struct cmd_entry commands[] = {
 	{"split",
 	 "split [--in-place | --output DIR] [--markers FILE] [--dry-run] [--diff] [--json] TREE [PATH...]",
 	 "split exported headers into kernel and uapi/ parts", cmd_split},
+	{"install", "install [--arch ARCH] TREE OUTDIR",
+	 "write the installed userspace headers, as make headers_install does", cmd_install},
 	{"fix-includes", "fix-includes [--in-place | --dry-run] TREE [PATH...]",
 	 "turn #include \"x.h\" into #include <dir/x.h> in tree headers", cmd_fix_includes},
 };

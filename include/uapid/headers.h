@@ -1,0 +1,63 @@
+/*
+ * The installed-headers set of a split tree, as `make ARCH=... headers_install`
+ * computes it, and writing it to a directory.
+ *
+ * Sources: every .h below the subdirectories of include/uapi/ and of
+ * arch/SRCARCH/include/uapi/, less the no-export-headers of
+ * include/uapi/Kbuild; generated files: linux/version.h from the top
+ * Makefile, an asm/ wrapper ("#include <asm-generic/X.h>") for every
+ * generic-y entry and every mandatory-y entry the architecture lacks, and
+ * for x86 asm/unistd_{32,64,x32}.h from the syscall tables.  Each goes
+ * through ud_install_header.
+ */
+#ifndef UAPID_HEADERS_H
+#define UAPID_HEADERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "uapid/buf.h"
+#include "uapid/diag.h"
+#include "uapid/install.h"
+#include "uapid/tree.h"
+
+struct ud_hdr_file {
+	char *dst;	/* below OUTDIR/include/: "linux/types.h", "asm/unistd_64.h" */
+	char *src;	/* tree-relative source, or the kernel's generated path */
+	bool generated; /* text is in gen, not in the tree */
+	struct ud_buf gen;
+};
+
+struct ud_hdr_plan {
+	char *srcarch;
+	struct ud_hdr_file *v;
+	size_t n, alloc;
+	struct ud_install_rules rules; /* from the tree's scripts/headers_install.sh */
+};
+
+/* The SRCARCH directory name for an ARCH value (x86_64 -> x86, ...). */
+const char *ud_headers_srcarch(const char *arch);
+/*
+ * Computes the installed set for ARCH.  Returns 0, or a negative errno
+ * with *cause set (no such architecture, unreadable Makefile or tables).
+ */
+int ud_headers_plan(const struct ud_tree *t, const char *arch, struct ud_hdr_plan *plan,
+		    char **cause);
+void ud_headers_plan_free(struct ud_hdr_plan *plan);
+
+struct ud_install_stats {
+	unsigned files, written, unchanged, removed, failed;
+};
+
+/*
+ * Installs every planned header under OUTDIR/include/: files whose content
+ * is unchanged are not touched (mtimes too), others are written
+ * atomically, and .h files there that the plan no longer has are removed.
+ * Per-file problems are reported to report(path, diags, ctx) and counted;
+ * returns 0, or a negative errno (with *cause) when OUTDIR is unusable.
+ */
+int ud_headers_install(const struct ud_tree *t, const struct ud_hdr_plan *plan, const char *outdir,
+		       void (*report)(const char *path, const struct ud_diags *d, void *ctx),
+		       void *ctx, struct ud_install_stats *stats, char **cause);
+
+#endif /* UAPID_HEADERS_H */

@@ -1,0 +1,48 @@
+/*
+ * Installing one uapi header: what the kernel's scripts/headers_install.sh
+ * does to it on its way to userspace, so the result is byte-identical.
+ *
+ *  1. refuse a GPL SPDX line without "WITH Linux-syscall-note";
+ *  2. the script's sed edits: drop __user/__force/__iomem and
+ *     __attribute_const__, drop the linux/compiler.h include, spell out
+ *     __packed, add underscores around inline/asm/volatile, and strip the
+ *     _UAPI prefix from guards;
+ *  3. resolve __KERNEL__ (undefined) and __EXPORTED_HEADERS__ (defined)
+ *     with ud_select;
+ *  4. refuse CONFIG_ symbols left in code (not comments), except the
+ *     grandfathered ones the tree's own script lists.
+ *
+ * Pure: buffers in, buffer out.
+ */
+#ifndef UAPID_INSTALL_H
+#define UAPID_INSTALL_H
+
+#include <stddef.h>
+
+#include "uapid/buf.h"
+#include "uapid/diag.h"
+
+struct ud_install_rules {
+	/* "path:CONFIG_X" entries; a leak is allowed when "PATH:SYM" ends with one */
+	char **leak_ignores;
+	size_t nleak_ignores;
+};
+
+/*
+ * Installs the header at tree-relative 'path' (its text in buf) into out.
+ * Returns 0, or -EINVAL with error diagnostics naming the line.
+ */
+int ud_install_header(const char *path, const char *buf, size_t len,
+		      const struct ud_install_rules *rules, struct ud_buf *out,
+		      struct ud_diags *diags);
+/* Step 2 alone, on one line without its newline (for tests and tools). */
+void ud_install_sed_line(const char *line, size_t len, struct ud_buf *out);
+/*
+ * Reads the grandfathered CONFIG_ leaks from the text of a tree's
+ * scripts/headers_install.sh (its config_leak_ignores="..." list) into
+ * rules; returns how many.
+ */
+size_t ud_install_rules_parse(const char *script, size_t len, struct ud_install_rules *rules);
+void ud_install_rules_free(struct ud_install_rules *rules);
+
+#endif /* UAPID_INSTALL_H */

@@ -1,0 +1,36 @@
+/*
+ * Conditional selection: resolve the preprocessor conditionals that depend
+ * on a few known symbols and keep everything else, line for line, the way
+ * the kernel's headers_install does it with unifdef 2.5 (-U__KERNEL__
+ * -D__EXPORTED_HEADERS__), so installed headers come out byte-identical.
+ *
+ * Known-false groups are dropped, known-true directives are removed and
+ * their bodies kept, conditions that stay unknown (or that are constant,
+ * like "#if 0") are kept verbatim; an #elif that becomes the first kept
+ * clause turns into "#if", one that becomes known-true into "#else".
+ *
+ * Pure: a buffer in, a buffer out, own implementation of those semantics.
+ */
+#ifndef UAPID_SELECT_H
+#define UAPID_SELECT_H
+
+#include <stddef.h>
+
+#include "uapid/buf.h"
+#include "uapid/diag.h"
+
+struct ud_select_sym {
+	const char *name;
+	const char *value; /* NULL: undefined (-U); "1" for a plain -D */
+};
+
+/*
+ * Selects buf[0..len) into out.  Returns 0, or -EINVAL with an error
+ * diagnostic naming the line (unbalanced or obfuscated conditionals, an
+ * unterminated literal, a comment open at the end of the file); out is
+ * then incomplete and must not be used.
+ */
+int ud_select(const char *buf, size_t len, const struct ud_select_sym *syms, size_t nsyms,
+	      struct ud_buf *out, struct ud_diags *diags);
+
+#endif /* UAPID_SELECT_H */

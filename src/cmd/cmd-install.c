@@ -1,0 +1,105 @@
+/*
+ * uapid install [--arch ARCH] TREE OUTDIR: the tree's installed userspace
+ * headers, byte for byte what `make ARCH=ARCH headers_install
+ * INSTALL_HDR_PATH=OUTDIR` writes, rewriting only files that change.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "cmd.h"
+#include "uapid/headers.h"
+#include "uapid/tree.h"
+
+static const char install_usage[] = "usage: uapid install [--arch ARCH] TREE OUTDIR\n";
+
+static void
+report_file(const char *path, const struct ud_diags *d, void *ctx)
+{
+	(void)ctx;
+	report_diags(stderr, path, d);
+}
+
+/* The host's ARCH name, as the kernel's Makefile would guess it. */
+const char *
+cmd_default_arch(void)
+{
+	static struct utsname u;
+
+	if (uname(&u) < 0)
+		return "x86";
+	if (strcmp(u.machine, "aarch64") == 0)
+		return "arm64";
+	if (strncmp(u.machine, "riscv", 5) == 0)
+		return "riscv";
+	if (strcmp(u.machine, "x86_64") == 0 || u.machine[0] == 'i')
+		return "x86";
+	return u.machine;
+}
+
+int
+cmd_install(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"arch", required_argument, NULL, 'a'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *arch = NULL;
+	struct ud_tree tree;
+	struct ud_hdr_plan plan;
+	struct ud_install_stats st;
+	char *cause = NULL;
+	int opt, status = EXIT_OK;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "a:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'a':
+			arch = optarg;
+			break;
+		case 'h':
+			fputs(install_usage, stdout);
+			return EXIT_OK;
+		default:
+			fputs(install_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		fputs(install_usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (arch == NULL)
+		arch = cmd_default_arch();
+	if (ud_tree_open(&tree, argv[optind], &cause) < 0) {
+		report_error("%s", cause);
+		free(cause);
+		return EXIT_USAGE;
+	}
+	if (ud_headers_plan(&tree, arch, &plan, &cause) < 0) {
+		report_error("%s", cause);
+		free(cause);
+		ud_headers_plan_free(&plan);
+		ud_tree_close(&tree);
+		return EXIT_USAGE;
+	}
+	if (ud_headers_install(&tree, &plan, argv[optind + 1], report_file, NULL, &st, &cause) <
+	    0) {
+		report_error("%s", cause);
+		free(cause);
+		status = EXIT_USAGE;
+	} else {
+		printf("installed %u headers for %s in %s/include: %u written, %u unchanged, %u "
+		       "removed, %u failed\n",
+		       st.files - st.failed, plan.srcarch, argv[optind + 1], st.written,
+		       st.unchanged, st.removed, st.failed);
+		if (st.failed > 0)
+			status = EXIT_FINDINGS;
+	}
+	ud_headers_plan_free(&plan);
+	ud_tree_close(&tree);
+	return status;
+}

@@ -1,0 +1,448 @@
+/*
+ * Installing one uapi header (see install.h).
+ *
+ * The sed edits of headers_install.sh are matched by hand rather than with
+ * a regex engine: each is a fixed shape (a context character, a keyword, a
+ * context character), so a substring test rejects almost every line at
+ * once.  The semantics are sed's: POSIX leftmost-longest matches, "g"
+ * continues after the end of the previous match (so a context character
+ * consumed by one match cannot serve the next), and "^" only matches at
+ * the start of the line.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uapid/install.h"
+#include "uapid/select.h"
+#include "uapid/xmalloc.h"
+
+static bool
+is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+static bool
+is_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static bool
+has(const char *s, size_t n, const char *word)
+{
+	return memmem(s, n, word, strlen(word)) != NULL;
+}
+
+/* The keyword of words[] that starts at s[p..n), or NULL. */
+static const char *
+keyword_at(const char *s, size_t n, size_t p, const char *const *words)
+{
+	for (; *words != NULL; words++) {
+		size_t k = strlen(*words);
+
+		if (p + k <= n && memcmp(s + p, *words, k) == 0)
+			return *words;
+	}
+	return NULL;
+}
+
+/*
+ * One "s/(BEFORE)(WORDS)(AFTER)/REPL/g" edit where BEFORE is a context
+ * character (or the line start when at_bol allows it) and AFTER a context
+ * character or the line end.  How the match is rewritten is given by
+ * keep_word (replace the word with __word__) or drop (remove word and the
+ * after character, keep the before character).
+ */
+enum edit_kind {
+	EDIT_DROP_WORD,	  /* \1: keep the before char, drop word and after char */
+	EDIT_UNDERSCORES, /* \1__\2__\3 */
+	EDIT_PACKED,	  /* \1__attribute__((packed))\2 */
+};
+
+static void
+edit(struct ud_buf *line, const char *const *words, bool (*before)(char), bool bol_ok,
+     bool (*after)(char), bool eol_ok, enum edit_kind kind)
+{
+	struct ud_buf out = UD_BUF_INIT;
+	const char *s = line->data;
+	size_t n = line->len, p = 0, copied = 0;
+
+	while (p < n) {
+		size_t start = p, wpos, wend;
+		const char *w = NULL;
+
+		/* leftmost start: the line start (p == 0) or a context character */
+		if (p == 0 && bol_ok && (w = keyword_at(s, n, 0, words)) != NULL)
+			wpos = 0;
+		else if (before(s[p]) && (w = keyword_at(s, n, p + 1, words)) != NULL)
+			wpos = p + 1;
+		if (w == NULL) {
+			p++;
+			continue;
+		}
+		wend = wpos + strlen(w);
+		if (!((wend < n && after(s[wend])) || (wend == n && eol_ok))) {
+			p++;
+			continue;
+		}
+		ud_buf_add(&out, s + copied, start - copied);
+		ud_buf_add(&out, s + start, wpos - start); /* \1 */
+		switch (kind) {
+		case EDIT_DROP_WORD:
+			break;
+		case EDIT_UNDERSCORES:
+			ud_buf_addstr(&out, "__");
+			ud_buf_addstr(&out, w);
+			ud_buf_addstr(&out, "__");
+			if (wend < n)
+				ud_buf_addch(&out, s[wend]);
+			break;
+		case EDIT_PACKED:
+			ud_buf_addstr(&out, "__attribute__((packed))");
+			if (wend < n)
+				ud_buf_addch(&out, s[wend]);
+			break;
+		}
+		p = copied = wend < n ? wend + 1 : n;
+	}
+	if (copied == 0) {
+		ud_buf_free(&out);
+		return;
+	}
+	ud_buf_add(&out, s + copied, n - copied);
+	ud_buf_free(line);
+	*line = out;
+}
+
+static bool
+space_or_paren(char c)
+{
+	return is_space(c) || c == '(';
+}
+
+static bool
+not_alnum(char c)
+{
+	return !is_alnum(c);
+}
+
+static bool
+not_ident(char c)
+{
+	return !is_alnum(c) && c != '_';
+}
+
+/* s/__attribute_const__([[:space:]]|$)/\1/g */
+static void
+edit_attribute_const(struct ud_buf *line)
+{
+	static const char word[] = "__attribute_const__";
+	const size_t k = sizeof(word) - 1;
+	struct ud_buf out = UD_BUF_INIT;
+	const char *s = line->data;
+	size_t n = line->len, p = 0, copied = 0;
+
+	while (p + k <= n) {
+		const char *hit = memmem(s + p, n - p, word, k);
+		size_t at, e;
+
+		if (hit == NULL)
+			break;
+		at = (size_t)(hit - s);
+		e = at + k;
+		if (e < n && !is_space(s[e])) {
+			p = at + 1;
+			continue;
+		}
+		ud_buf_add(&out, s + copied, at - copied);
+		if (e < n)
+			ud_buf_addch(&out, s[e]);
+		p = copied = e < n ? e + 1 : n;
+	}
+	if (copied == 0) {
+		ud_buf_free(&out);
+		return;
+	}
+	ud_buf_add(&out, s + copied, n - copied);
+	ud_buf_free(line);
+	*line = out;
+}
+
+/* s@^#include <linux/compiler(|_types).h>@@ (the longest alternative wins) */
+static void
+edit_compiler_include(struct ud_buf *line)
+{
+	static const char pre[] = "#include <linux/compiler";
+	const size_t k = sizeof(pre) - 1;
+	size_t n = line->len, m = 0;
+	const char *s = line->data;
+
+	if (n < k || memcmp(s, pre, k) != 0)
+		return;
+	if (n >= k + 6 + 3 && memcmp(s + k, "_types", 6) == 0 && memcmp(s + k + 7, "h>", 2) == 0)
+		m = k + 6 + 3;
+	else if (n >= k + 3 && memcmp(s + k + 1, "h>", 2) == 0)
+		m = k + 3;
+	if (m == 0)
+		return;
+	memmove(line->data, s + m, n - m + 1);
+	line->len = n - m;
+}
+
+/* s@#(ifndef|define|endif[[:space:]]*\/[*])[[:space:]]*_UAPI@#\1 @ (first match) */
+static void
+edit_uapi_guard(struct ud_buf *line)
+{
+	const char *s = line->data;
+	size_t n = line->len, p;
+
+	for (p = 0; p < n; p++) {
+		size_t q = p + 1, g1;
+
+		if (s[p] != '#')
+			continue;
+		if (q + 6 <= n && memcmp(s + q, "ifndef", 6) == 0) {
+			q += 6;
+		} else if (q + 6 <= n && memcmp(s + q, "define", 6) == 0) {
+			q += 6;
+		} else if (q + 5 <= n && memcmp(s + q, "endif", 5) == 0) {
+			q += 5;
+			while (q < n && is_space(s[q]))
+				q++;
+			if (q + 2 > n || s[q] != '/' || s[q + 1] != '*')
+				continue;
+			q += 2;
+		} else {
+			continue;
+		}
+		g1 = q;
+		while (q < n && is_space(s[q]))
+			q++;
+		if (q + 5 > n || memcmp(s + q, "_UAPI", 5) != 0)
+			continue;
+		{
+			struct ud_buf out = UD_BUF_INIT;
+
+			ud_buf_add(&out, s, g1);
+			ud_buf_addch(&out, ' ');
+			ud_buf_add(&out, s + q + 5, n - q - 5);
+			ud_buf_free(line);
+			*line = out;
+		}
+		return;
+	}
+}
+
+void
+ud_install_sed_line(const char *text, size_t len, struct ud_buf *out)
+{
+	static const char *const user_words[] = {"__user", "__force", "__iomem", NULL};
+	static const char *const packed[] = {"__packed", NULL};
+	static const char *const kw[] = {"inline", "asm", "volatile", NULL};
+	struct ud_buf line = UD_BUF_INIT;
+
+	ud_buf_add(&line, text, len);
+	if (has(text, len, "__user") || has(text, len, "__force") || has(text, len, "__iomem"))
+		edit(&line, user_words, space_or_paren, false, is_space, false, EDIT_DROP_WORD);
+	if (has(line.data, line.len, "__attribute_const__"))
+		edit_attribute_const(&line);
+	edit_compiler_include(&line);
+	if (has(line.data, line.len, "__packed"))
+		edit(&line, packed, not_alnum, true, not_ident, true, EDIT_PACKED);
+	if (has(line.data, line.len, "inline") || has(line.data, line.len, "asm") ||
+	    has(line.data, line.len, "volatile"))
+		edit(&line, kw, space_or_paren, true, space_or_paren, true, EDIT_UNDERSCORES);
+	if (has(line.data, line.len, "_UAPI"))
+		edit_uapi_guard(&line);
+	ud_buf_add(out, ud_buf_str(&line), line.len);
+	ud_buf_free(&line);
+}
+
+/* The script's SPDX rule: "SPDX-License-Identifier:.*GPL-" needs the syscall note. */
+static int
+check_spdx(const char *buf, size_t len, struct ud_diags *diags)
+{
+	const char *p = buf, *end = buf + len;
+	unsigned lineno = 0;
+	int rc = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *id = memmem(p, n, "SPDX-License-Identifier:", 24);
+
+		lineno++;
+		if (id != NULL && memmem(id, n - (size_t)(id - p), "GPL-", 4) != NULL &&
+		    memmem(p, n, "WITH Linux-syscall-note", 23) == NULL) {
+			ud_diags_add(
+				diags, lineno, UD_SEV_ERROR,
+				"missing \"WITH Linux-syscall-note\" for SPDX-License-Identifier");
+			rc = -EINVAL;
+		}
+		p = nl != NULL ? nl + 1 : end;
+	}
+	return rc;
+}
+
+/* The first line of text on which word stands as a whole identifier, or 0. */
+static unsigned
+line_of_word(const char *buf, size_t len, const char *word, size_t wlen)
+{
+	const char *p = buf, *end = buf + len;
+
+	while ((p = memmem(p, (size_t)(end - p), word, wlen)) != NULL) {
+		bool b = p > buf && (is_alnum(p[-1]) || p[-1] == '_');
+		bool a = p + wlen < end && (is_alnum(p[wlen]) || p[wlen] == '_');
+
+		if (!a && !b) {
+			unsigned n = 1;
+			const char *q;
+
+			for (q = buf; q < p; q++)
+				n += *q == '\n';
+			return n;
+		}
+		p += wlen;
+	}
+	return 0;
+}
+
+static bool
+leak_ignored(const char *path, const char *sym, size_t n, const struct ud_install_rules *rules)
+{
+	char *key = ud_xasprintf("%s:%.*s", path, (int)n, sym);
+	size_t i, k = strlen(key);
+	bool ok = false;
+
+	for (i = 0; rules != NULL && i < rules->nleak_ignores && !ok; i++) {
+		size_t m = strlen(rules->leak_ignores[i]);
+
+		ok = m <= k && strcmp(key + k - m, rules->leak_ignores[i]) == 0;
+	}
+	free(key);
+	return ok;
+}
+
+/*
+ * CONFIG_ symbols in code: comments (slash-star only, as the script's sed
+ * removes them) become a space, then every identifier-character run that
+ * starts with CONFIG_ is a leak unless the tree grandfathers it.
+ */
+static int
+check_leaks(const char *path, const char *src, size_t srclen, const struct ud_buf *out,
+	    const struct ud_install_rules *rules, struct ud_diags *diags)
+{
+	const char *s = ud_buf_str(out), *end = s + out->len, *p = s;
+	int rc = 0;
+
+	while (p < end) {
+		if (p + 1 < end && p[0] == '/' && p[1] == '*') {
+			const char *close = memmem(p + 2, (size_t)(end - p - 2), "*/", 2);
+
+			p = close != NULL ? close + 2 : end;
+			continue;
+		}
+		if (is_alnum(*p) || *p == '_') {
+			const char *t = p;
+
+			while (p < end && (is_alnum(*p) || *p == '_'))
+				p++;
+			if (p - t >= 7 && memcmp(t, "CONFIG_", 7) == 0 &&
+			    !leak_ignored(path, t, (size_t)(p - t), rules)) {
+				ud_diags_add(diags, line_of_word(src, srclen, t, (size_t)(p - t)),
+					     UD_SEV_ERROR, "leaks %.*s to user space", (int)(p - t),
+					     t);
+				rc = -EINVAL;
+			}
+			continue;
+		}
+		p++;
+	}
+	return rc;
+}
+
+int
+ud_install_header(const char *path, const char *buf, size_t len,
+		  const struct ud_install_rules *rules, struct ud_buf *out, struct ud_diags *diags)
+{
+	static const struct ud_select_sym syms[] = {
+		{"__KERNEL__", NULL},
+		{"__EXPORTED_HEADERS__", "1"},
+	};
+	struct ud_buf sedded = UD_BUF_INIT;
+	const char *p = buf, *end = buf + len;
+	int rc;
+
+	ud_buf_reset(out);
+	if (memchr(buf, '\0', len) != NULL) {
+		ud_diags_add(diags, 0, UD_SEV_ERROR, "NUL byte in input: not a text header");
+		return -EINVAL;
+	}
+	if (check_spdx(buf, len, diags) < 0)
+		return -EINVAL;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+
+		ud_install_sed_line(p, n, &sedded);
+		if (nl != NULL)
+			ud_buf_addch(&sedded, '\n');
+		p = nl != NULL ? nl + 1 : end;
+	}
+	rc = ud_select(ud_buf_str(&sedded), sedded.len, syms, sizeof(syms) / sizeof(syms[0]), out,
+		       diags);
+	ud_buf_free(&sedded);
+	if (rc < 0)
+		return rc;
+	return check_leaks(path, buf, len, out, rules, diags);
+}
+
+size_t
+ud_install_rules_parse(const char *script, size_t len, struct ud_install_rules *rules)
+{
+	static const char start[] = "config_leak_ignores=\"";
+	const char *p = memmem(script, len, start, sizeof(start) - 1), *end;
+	size_t alloc = 0, n = 0;
+
+	rules->leak_ignores = NULL;
+	rules->nleak_ignores = 0;
+	if (p == NULL)
+		return 0;
+	p += sizeof(start) - 1;
+	end = memchr(p, '"', len - (size_t)(p - script));
+	if (end == NULL)
+		return 0;
+	while (p < end) {
+		const char *w;
+
+		while (p < end && is_space(*p))
+			p++;
+		w = p;
+		while (p < end && !is_space(*p))
+			p++;
+		if (p > w) {
+			rules->leak_ignores =
+				ud_xgrow(rules->leak_ignores, &alloc, n + 1, sizeof(char *));
+			rules->leak_ignores[n++] = ud_xstrndup(w, (size_t)(p - w));
+		}
+	}
+	rules->nleak_ignores = n;
+	return n;
+}
+
+void
+ud_install_rules_free(struct ud_install_rules *rules)
+{
+	size_t i;
+
+	if (rules == NULL)
+		return;
+	for (i = 0; i < rules->nleak_ignores; i++)
+		free(rules->leak_ignores[i]);
+	free(rules->leak_ignores);
+	rules->leak_ignores = NULL;
+	rules->nleak_ignores = 0;
+}

@@ -1,0 +1,781 @@
+/*
+ * Conditional selection with unifdef 2.5 semantics (see select.h).
+ *
+ * Like unifdef, this is a state machine over physical lines: each line is
+ * parsed into a line type (a conditional directive whose value is true,
+ * false or unknown, or a plain line), and a table indexed by the current
+ * state and the line type says what to do: keep or drop the line, maybe
+ * edit its keyword, and move to another state.  A directive is "dodgy"
+ * when a comment around it spans lines; unifdef refuses to change such a
+ * directive's output, and so do we.  Comment and literal state is carried
+ * from line to line exactly as unifdef carries it, because that decides
+ * which lines are directives.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uapid/select.h"
+#include "uapid/xmalloc.h"
+
+#define MAX_DEPTH 64	     /* unifdef's nesting limit */
+#define MAX_EXPR_NESTING 256 /* our own guard against hostile input */
+
+/* Line types: the value of a conditional directive, or a plain line. */
+enum ltype {
+	LT_IF,			 /* #if/#ifdef/#ifndef whose value is unknown */
+	LT_TRUE,		 /* ... known true */
+	LT_FALSE,		 /* ... known false */
+	LT_ELIF,		 /* #elif, unknown */
+	LT_ELTRUE,		 /* #elif, true */
+	LT_ELFALSE,		 /* #elif, false */
+	LT_ELSE,		 /* #else */
+	LT_ENDIF,		 /* #endif */
+	LT_DODGY,		 /* offset: the same, with a comment spanning lines around it */
+	LT_PLAIN = 2 * LT_DODGY, /* anything else */
+	LT_EOF,			 /* end of input */
+	LT__COUNT
+};
+
+/* Where we are in the current group. */
+enum istate {
+	IS_OUTSIDE,	  /* not in a conditional */
+	IS_FALSE_PREFIX,  /* false #if so far: dropping, looking for a way in */
+	IS_TRUE_PREFIX,	  /* true #if, its directive removed: keeping */
+	IS_PASS_MIDDLE,	  /* unknown #if or #elif kept: keeping */
+	IS_FALSE_MIDDLE,  /* kept group, false #elif: dropping */
+	IS_TRUE_MIDDLE,	  /* kept group, true #elif made #else: keeping */
+	IS_PASS_ELSE,	  /* kept group, #else kept: keeping */
+	IS_FALSE_ELSE,	  /* #else after a true clause: dropping */
+	IS_TRUE_ELSE,	  /* #else after false clauses only: keeping */
+	IS_FALSE_TRAILER, /* after a true clause: dropping the rest */
+	IS__COUNT
+};
+
+/* Comment and literal state carried between lines. */
+enum cstate {
+	CS_NONE,
+	CS_C,	      /* inside slash-star */
+	CS_CXX,	      /* inside slash-slash */
+	CS_STARTING,  /* a slash at the end of a continued line */
+	CS_FINISHING, /* a star at the end of a continued line */
+	CS_CHAR,      /* inside '...' */
+	CS_STRING,    /* inside "..." */
+};
+
+/* Where in a line the directive parser is. */
+enum lstate {
+	LS_START, /* only white space and comments so far */
+	LS_HASH,  /* a '#' was seen: this is a directive */
+	LS_DIRTY, /* other text was seen */
+};
+
+/* What a transition does. */
+enum action {
+	A_PRINT,  /* keep the line */
+	A_DROP,	  /* drop the line */
+	A_FPASS,  /* nest, keep, -> PASS_MIDDLE */
+	A_FTRUE,  /* nest, drop, -> TRUE_PREFIX */
+	A_FFALSE, /* nest, drop, -> FALSE_PREFIX */
+	A_FDROP,  /* nest, drop, -> FALSE_TRAILER */
+	A_STRUE,  /* drop, -> TRUE_PREFIX */
+	A_SFALSE, /* drop, -> FALSE_PREFIX */
+	A_SELSE,  /* drop, -> TRUE_ELSE */
+	A_PELIF,  /* keep, -> PASS_MIDDLE */
+	A_PELSE,  /* keep, -> PASS_ELSE */
+	A_PENDIF, /* keep, unnest */
+	A_DFALSE, /* drop, -> FALSE_TRAILER */
+	A_DELIF,  /* drop, -> FALSE_MIDDLE */
+	A_DELSE,  /* drop, -> FALSE_ELSE */
+	A_DENDIF, /* drop, unnest */
+	A_MPASS,  /* "elif" -> "if  ", keep, -> PASS_MIDDLE */
+	A_MTRUE,  /* keyword -> "else", keep, -> TRUE_MIDDLE */
+	A_MELIF,  /* keyword -> "endif", keep, -> FALSE_TRAILER */
+	A_MELSE,  /* keyword -> "endif", keep, -> FALSE_ELSE */
+	A_EELIF,  /* error: misplaced #elif */
+	A_EELSE,  /* error: misplaced #else */
+	A_EENDIF, /* error: misplaced #endif */
+	A_EEOF,	  /* error: end of file inside a conditional */
+	A_EDODGY, /* error: a dodgy directive would change the output */
+	A_DONE,	  /* end of input, all closed */
+};
+
+#define P A_PRINT
+#define D A_DROP
+/* Columns: IF TRUE FALSE ELIF ELTRUE ELFALSE ELSE ENDIF, then the same dodgy, then PLAIN EOF */
+static const unsigned char trans[IS__COUNT][LT__COUNT] = {
+	[IS_OUTSIDE] = {A_FPASS, A_FTRUE, A_FFALSE, A_EELIF, A_EELIF, A_EELIF, A_EELSE, A_EENDIF,
+			A_FPASS, A_EDODGY, A_EDODGY, A_EELIF, A_EELIF, A_EELIF, A_EELSE, A_EENDIF,
+			P, A_DONE},
+	[IS_FALSE_PREFIX] = {A_FDROP, A_FDROP, A_FDROP, A_MPASS, A_STRUE, A_SFALSE, A_SELSE,
+			     A_DENDIF, A_FDROP, A_FDROP, A_FDROP, A_MPASS, A_EDODGY, A_EDODGY,
+			     A_EDODGY, A_EDODGY, D, A_EEOF},
+	[IS_TRUE_PREFIX] = {A_FPASS, A_FTRUE, A_FFALSE, A_DFALSE, A_DFALSE, A_DFALSE, A_DELSE,
+			    A_DENDIF, A_FPASS, A_EDODGY, A_EDODGY, A_EDODGY, A_EDODGY, A_EDODGY,
+			    A_EDODGY, A_EDODGY, P, A_EEOF},
+	[IS_PASS_MIDDLE] = {A_FPASS, A_FTRUE, A_FFALSE, A_PELIF, A_MTRUE, A_DELIF, A_PELSE,
+			    A_PENDIF, A_FPASS, A_EDODGY, A_EDODGY, A_PELIF, A_EDODGY, A_EDODGY,
+			    A_PELSE, A_PENDIF, P, A_EEOF},
+	[IS_FALSE_MIDDLE] = {A_FDROP, A_FDROP, A_FDROP, A_PELIF, A_MTRUE, A_DELIF, A_PELSE,
+			     A_PENDIF, A_FDROP, A_FDROP, A_FDROP, A_EDODGY, A_EDODGY, A_EDODGY,
+			     A_EDODGY, A_EDODGY, D, A_EEOF},
+	[IS_TRUE_MIDDLE] = {A_FPASS, A_FTRUE, A_FFALSE, A_MELIF, A_MELIF, A_MELIF, A_MELSE,
+			    A_PENDIF, A_FPASS, A_EDODGY, A_EDODGY, A_EDODGY, A_EDODGY, A_EDODGY,
+			    A_EDODGY, A_PENDIF, P, A_EEOF},
+	[IS_PASS_ELSE] = {A_FPASS, A_FTRUE, A_FFALSE, A_EELIF, A_EELIF, A_EELIF, A_EELSE, A_PENDIF,
+			  A_FPASS, A_EDODGY, A_EDODGY, A_EELIF, A_EELIF, A_EELIF, A_EELSE, A_PENDIF,
+			  P, A_EEOF},
+	[IS_FALSE_ELSE] = {A_FDROP, A_FDROP, A_FDROP, A_EELIF, A_EELIF, A_EELIF, A_EELSE, A_DENDIF,
+			   A_FDROP, A_FDROP, A_FDROP, A_EELIF, A_EELIF, A_EELIF, A_EELSE, A_EDODGY,
+			   D, A_EEOF},
+	[IS_TRUE_ELSE] = {A_FPASS, A_FTRUE, A_FFALSE, A_EELIF, A_EELIF, A_EELIF, A_EELSE, A_DENDIF,
+			  A_FPASS, A_EDODGY, A_EDODGY, A_EELIF, A_EELIF, A_EELIF, A_EELSE, A_EDODGY,
+			  P, A_EEOF},
+	[IS_FALSE_TRAILER] = {A_FDROP, A_FDROP, A_FDROP, A_DFALSE, A_DFALSE, A_DFALSE, A_DELSE,
+			      A_DENDIF, A_FDROP, A_FDROP, A_FDROP, A_DFALSE, A_DFALSE, A_DFALSE,
+			      A_DELSE, A_EDODGY, D, A_EEOF},
+};
+#undef P
+#undef D
+
+/* Expression values, as unifdef's evaluator returns them. */
+enum eval {
+	EV_FALSE,
+	EV_TRUE,
+	EV_UNKNOWN,
+	EV_ERROR,
+};
+
+struct selector {
+	const char *buf, *end;
+	const char *pos; /* next unread byte */
+	unsigned lineno;
+	const struct ud_select_sym *syms;
+	size_t nsyms;
+	enum cstate cs;
+	enum lstate ls;
+	enum istate stack[MAX_DEPTH];
+	unsigned depth;
+	struct ud_buf line; /* the current line, editable */
+	size_t keyword;	    /* offset of the directive keyword in line */
+	bool constexpr_;    /* the #if expression used no symbol */
+	unsigned nesting;
+	struct ud_diags *diags;
+	struct ud_buf *out;
+	bool failed;
+	const char *newline; /* "\n" or "\r\n", from the first line */
+};
+
+static bool
+endsym(char c)
+{
+	return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		 c == '_');
+}
+
+static void
+fail(struct selector *s, const char *msg)
+{
+	if (!s->failed)
+		ud_diags_add(s->diags, s->lineno, UD_SEV_ERROR, "%s", msg);
+	s->failed = true;
+}
+
+/*
+ * Skips white space, comments and literals from cp, updating the comment
+ * and line state; stops at the first other character or the line's end.
+ */
+static const char *
+skipcomment(struct selector *s, const char *cp)
+{
+	while (*cp != '\0') {
+		if (strncmp(cp, "\\\r\n", 3) == 0) {
+			cp += 3; /* a continuation does not end the line */
+			continue;
+		}
+		if (strncmp(cp, "\\\n", 2) == 0) {
+			cp += 2;
+			continue;
+		}
+		switch (s->cs) {
+		case CS_NONE:
+			if (strncmp(cp, "/\\\r\n", 4) == 0) {
+				s->cs = CS_STARTING;
+				cp += 4;
+			} else if (strncmp(cp, "/\\\n", 3) == 0) {
+				s->cs = CS_STARTING;
+				cp += 3;
+			} else if (strncmp(cp, "/*", 2) == 0) {
+				s->cs = CS_C;
+				cp += 2;
+			} else if (strncmp(cp, "//", 2) == 0) {
+				s->cs = CS_CXX;
+				cp += 2;
+			} else if (*cp == '\'') {
+				s->cs = CS_CHAR;
+				s->ls = LS_DIRTY;
+				cp++;
+			} else if (*cp == '"') {
+				s->cs = CS_STRING;
+				s->ls = LS_DIRTY;
+				cp++;
+			} else if (*cp == '\n') {
+				s->ls = LS_START;
+				cp++;
+			} else if (*cp == ' ' || *cp == '\r' || *cp == '\t') {
+				cp++;
+			} else {
+				return cp;
+			}
+			continue;
+		case CS_CXX:
+			if (*cp == '\n') {
+				s->cs = CS_NONE;
+				s->ls = LS_START;
+			}
+			cp++;
+			continue;
+		case CS_CHAR:
+		case CS_STRING:
+			if ((s->cs == CS_CHAR && *cp == '\'') ||
+			    (s->cs == CS_STRING && *cp == '"')) {
+				s->cs = CS_NONE;
+				cp++;
+			} else if (*cp == '\\') {
+				cp += cp[1] == '\0' ? 1 : 2;
+			} else if (*cp == '\n') {
+				fail(s, s->cs == CS_CHAR ? "unterminated char literal"
+							 : "unterminated string literal");
+				return cp + strlen(cp);
+			} else {
+				cp++;
+			}
+			continue;
+		case CS_C:
+			if (strncmp(cp, "*\\\r\n", 4) == 0) {
+				s->cs = CS_FINISHING;
+				cp += 4;
+			} else if (strncmp(cp, "*\\\n", 3) == 0) {
+				s->cs = CS_FINISHING;
+				cp += 3;
+			} else if (strncmp(cp, "*/", 2) == 0) {
+				s->cs = CS_NONE;
+				cp += 2;
+			} else {
+				cp++;
+			}
+			continue;
+		case CS_STARTING:
+			if (*cp == '*') {
+				s->cs = CS_C;
+				cp++;
+			} else if (*cp == '/') {
+				s->cs = CS_CXX;
+				cp++;
+			} else {
+				s->cs = CS_NONE;
+				s->ls = LS_DIRTY;
+			}
+			continue;
+		case CS_FINISHING:
+			if (*cp == '/') {
+				s->cs = CS_NONE;
+				cp++;
+			} else {
+				s->cs = CS_C;
+			}
+			continue;
+		}
+	}
+	return cp;
+}
+
+static const char *
+skipsym(const char *cp)
+{
+	while (!endsym(*cp))
+		cp++;
+	return cp;
+}
+
+/* The known symbol spelled at str, or NULL. */
+static const struct ud_select_sym *
+findsym(const struct selector *s, const char *str)
+{
+	size_t n = (size_t)(skipsym(str) - str), i;
+
+	if (n == 0)
+		return NULL;
+	for (i = 0; i < s->nsyms; i++)
+		if (strlen(s->syms[i].name) == n && memcmp(s->syms[i].name, str, n) == 0)
+			return &s->syms[i];
+	return NULL;
+}
+
+/* Skips a macro's argument list; returns cp unchanged when it is unbalanced. */
+static const char *
+skipargs(struct selector *s, const char *cp)
+{
+	const char *start = cp;
+	int level = 0;
+
+	cp = skipcomment(s, cp);
+	if (*cp != '(')
+		return cp;
+	do {
+		if (*cp == '(')
+			level++;
+		if (*cp == ')')
+			level--;
+		cp = skipcomment(s, cp + 1);
+	} while (level != 0 && *cp != '\0');
+	return level == 0 ? cp : start;
+}
+
+static enum eval eval_level(struct selector *s, int level, long *val, const char **cpp);
+
+/* The value of a known symbol used as a number. */
+static enum eval
+symbol_value(const struct ud_select_sym *sym, long *val)
+{
+	char *ep;
+
+	if (sym->value == NULL) {
+		*val = 0;
+		return EV_FALSE;
+	}
+	*val = strtol(sym->value, &ep, 0);
+	if (*ep != '\0' || ep == sym->value)
+		return EV_ERROR;
+	return *val ? EV_TRUE : EV_FALSE;
+}
+
+/* !x, (x), numbers, defined(X), symbols (with their arguments). */
+static enum eval
+eval_unary(struct selector *s, long *val, const char **cpp)
+{
+	const char *cp = skipcomment(s, *cpp);
+	const struct ud_select_sym *sym;
+	enum eval ev;
+	char *ep;
+
+	if (++s->nesting > MAX_EXPR_NESTING)
+		return EV_ERROR;
+	if (*cp == '!') {
+		cp++;
+		ev = eval_unary(s, val, &cp);
+		if (ev == EV_ERROR)
+			return EV_ERROR;
+		if (ev != EV_UNKNOWN) {
+			*val = !*val;
+			ev = *val ? EV_TRUE : EV_FALSE;
+		}
+	} else if (*cp == '(') {
+		cp++;
+		ev = eval_level(s, 0, val, &cp);
+		if (ev == EV_ERROR)
+			return EV_ERROR;
+		cp = skipcomment(s, cp);
+		if (*cp++ != ')')
+			return EV_ERROR;
+	} else if (*cp >= '0' && *cp <= '9') {
+		*val = strtol(cp, &ep, 0);
+		if (ep == cp)
+			return EV_ERROR;
+		ev = *val ? EV_TRUE : EV_FALSE;
+		cp = skipsym(cp);
+	} else if (strncmp(cp, "defined", 7) == 0 && endsym(cp[7])) {
+		bool paren;
+
+		cp = skipcomment(s, cp + 7);
+		paren = *cp == '(';
+		if (paren)
+			cp = skipcomment(s, cp + 1);
+		sym = findsym(s, cp);
+		if (sym == NULL) {
+			ev = EV_UNKNOWN;
+		} else {
+			*val = sym->value != NULL;
+			ev = *val ? EV_TRUE : EV_FALSE;
+		}
+		cp = skipcomment(s, skipsym(cp));
+		if (paren && *cp++ != ')')
+			return EV_ERROR;
+		s->constexpr_ = false;
+	} else if (!endsym(*cp)) {
+		sym = findsym(s, cp);
+		cp = skipsym(cp);
+		if (sym == NULL) {
+			ev = EV_UNKNOWN;
+			cp = skipargs(s, cp);
+		} else {
+			ev = symbol_value(sym, val);
+			if (ev == EV_ERROR)
+				return EV_ERROR;
+			if (sym->value != NULL)
+				cp = skipargs(s, cp);
+		}
+		s->constexpr_ = false;
+	} else {
+		return EV_ERROR;
+	}
+	s->nesting--;
+	*cpp = cp;
+	return ev;
+}
+
+/*
+ * Binary operators by precedence level: 0 ||, 1 &&, 2 == !=, 3 <= >= < >.
+ * && and || are not strict: a known false (true) side decides.
+ */
+static enum eval
+eval_level(struct selector *s, int level, long *val, const char **cpp)
+{
+	static const char *const ops[4][4] = {{"||"}, {"&&"}, {"==", "!="}, {"<=", ">=", "<", ">"}};
+	const char *cp = *cpp;
+	enum eval lt, rt;
+	long rv = 0;
+
+	if (++s->nesting > MAX_EXPR_NESTING)
+		return EV_ERROR;
+	lt = level == 3 ? eval_unary(s, val, &cp) : eval_level(s, level + 1, val, &cp);
+	if (lt == EV_ERROR)
+		return EV_ERROR;
+	for (;;) {
+		const char *op = NULL;
+		int i;
+
+		cp = skipcomment(s, cp);
+		for (i = 0; i < 4 && ops[level][i] != NULL; i++)
+			if (strncmp(cp, ops[level][i], strlen(ops[level][i])) == 0) {
+				op = ops[level][i];
+				break;
+			}
+		if (op == NULL)
+			break;
+		cp += strlen(op);
+		rt = level == 3 ? eval_unary(s, &rv, &cp) : eval_level(s, level + 1, &rv, &cp);
+		if (rt == EV_ERROR)
+			return EV_ERROR;
+		if (level == 0 && (lt == EV_TRUE || rt == EV_TRUE)) {
+			*val = 1;
+			lt = EV_TRUE;
+		} else if (level == 1 && (lt == EV_FALSE || rt == EV_FALSE)) {
+			*val = 0;
+			lt = EV_FALSE;
+		} else if (lt == EV_UNKNOWN || rt == EV_UNKNOWN) {
+			lt = EV_UNKNOWN;
+		} else {
+			long a = *val, b = rv, r;
+
+			if (level == 0)
+				r = a || b;
+			else if (level == 1)
+				r = a && b;
+			else if (op[0] == '=')
+				r = a == b;
+			else if (op[0] == '!')
+				r = a != b;
+			else if (op[0] == '<')
+				r = op[1] == '=' ? a <= b : a < b;
+			else
+				r = op[1] == '=' ? a >= b : a > b;
+			*val = r;
+			lt = r ? EV_TRUE : EV_FALSE;
+		}
+	}
+	s->nesting--;
+	*cpp = cp;
+	return lt;
+}
+
+/* The line type of an #if/#elif expression: constant ones stay unknown. */
+static enum ltype
+ifeval(struct selector *s, const char **cpp, bool elif)
+{
+	long val = 0;
+	enum eval ev;
+
+	s->constexpr_ = true;
+	s->nesting = 0;
+	ev = eval_level(s, 0, &val, cpp);
+	if (s->constexpr_ || ev == EV_ERROR || ev == EV_UNKNOWN)
+		return elif ? LT_ELIF : LT_IF;
+	if (ev == EV_TRUE)
+		return elif ? LT_ELTRUE : LT_TRUE;
+	return elif ? LT_ELFALSE : LT_FALSE;
+}
+
+/* Reads the next physical line (with its newline) onto the end of s->line. */
+static bool
+read_line(struct selector *s)
+{
+	const char *nl;
+	size_t n;
+
+	if (s->pos >= s->end)
+		return false;
+	nl = memchr(s->pos, '\n', (size_t)(s->end - s->pos));
+	n = nl != NULL ? (size_t)(nl + 1 - s->pos) : (size_t)(s->end - s->pos);
+	ud_buf_add(&s->line, s->pos, n);
+	s->pos += n;
+	return true;
+}
+
+static bool
+kwis(const char *kw, size_t n, const char *word)
+{
+	return strlen(word) == n && memcmp(kw, word, n) == 0;
+}
+
+/* Parses the next line into s->line and returns its type. */
+static enum ltype
+parseline(struct selector *s)
+{
+	enum ltype lt = LT_PLAIN;
+	enum cstate was;
+	const char *cp;
+
+	ud_buf_reset(&s->line);
+	if (!read_line(s))
+		return LT_EOF;
+	s->lineno++;
+	if (s->newline == NULL) {
+		const char *l = ud_buf_str(&s->line);
+		size_t n = s->line.len;
+
+		s->newline = n >= 2 && l[n - 1] == '\n' && l[n - 2] == '\r' ? "\r\n" : "\n";
+	}
+	was = s->cs;
+	cp = skipcomment(s, ud_buf_str(&s->line));
+	if (s->ls == LS_START) {
+		if (*cp == '#') {
+			s->ls = LS_HASH;
+			cp = skipcomment(s, cp + 1);
+		} else if (*cp != '\0') {
+			s->ls = LS_DIRTY;
+		}
+	}
+	if (s->cs == CS_NONE && s->ls == LS_HASH) {
+		const char *kw = cp;
+		size_t kwlen;
+
+		s->keyword = (size_t)(kw - s->line.data);
+		cp = skipsym(cp);
+		kwlen = (size_t)(cp - kw);
+		if (strncmp(cp, "\\\r\n", 3) == 0 || strncmp(cp, "\\\n", 2) == 0)
+			fail(s, "a line continuation inside a directive keyword");
+		if (kwis(kw, kwlen, "ifdef") || kwis(kw, kwlen, "ifndef")) {
+			const struct ud_select_sym *sym;
+
+			cp = skipcomment(s, cp);
+			sym = findsym(s, cp);
+			if (sym == NULL) {
+				lt = LT_IF;
+			} else {
+				bool defined = sym->value != NULL;
+
+				lt = (kw[2] == 'n') != defined ? LT_TRUE : LT_FALSE;
+			}
+			cp = skipsym(cp);
+		} else if (kwis(kw, kwlen, "if")) {
+			lt = ifeval(s, &cp, false);
+		} else if (kwis(kw, kwlen, "elif")) {
+			lt = ifeval(s, &cp, true);
+		} else if (kwis(kw, kwlen, "else")) {
+			lt = LT_ELSE;
+		} else if (kwis(kw, kwlen, "endif")) {
+			lt = LT_ENDIF;
+		} else {
+			s->ls = LS_DIRTY;
+			lt = LT_PLAIN;
+		}
+		cp = skipcomment(s, cp);
+		if (*cp != '\0') {
+			s->ls = LS_DIRTY;
+			if (lt == LT_TRUE || lt == LT_FALSE)
+				lt = LT_IF;
+			if (lt == LT_ELTRUE || lt == LT_ELFALSE)
+				lt = LT_ELIF;
+		}
+		if (lt != LT_PLAIN && (was != CS_NONE || s->cs != CS_NONE)) {
+			lt = (enum ltype)(lt + LT_DODGY);
+			if (s->cs != CS_NONE)
+				s->ls = LS_DIRTY;
+		}
+		if (s->ls == LS_HASH) {
+			/* a continued directive: its next line travels with it */
+			size_t off = (size_t)(cp - s->line.data);
+
+			if (!read_line(s)) {
+				ud_buf_addstr(&s->line, s->newline);
+				s->ls = LS_START;
+			} else {
+				s->lineno++;
+				s->ls = LS_DIRTY;
+			}
+			cp = s->line.data + off;
+		}
+	}
+	if (s->ls == LS_DIRTY)
+		while (*cp != '\0')
+			cp = skipcomment(s, cp + 1);
+	return lt;
+}
+
+/* Replaces the directive from its keyword on with word and a newline. */
+static void
+keyword_edit(struct selector *s, const char *word)
+{
+	s->line.len = s->keyword;
+	s->line.data[s->line.len] = '\0';
+	ud_buf_addstr(&s->line, word);
+	ud_buf_addstr(&s->line, s->newline);
+}
+
+static void
+nest(struct selector *s)
+{
+	if (s->depth + 1 >= MAX_DEPTH) {
+		fail(s, "too many levels of nesting");
+		return;
+	}
+	s->depth++;
+}
+
+static void
+run(struct selector *s, enum ltype lt)
+{
+	enum action a = (enum action)trans[s->stack[s->depth]][lt];
+	bool keep = false;
+	enum istate next = s->stack[s->depth];
+
+	switch (a) {
+	case A_PRINT:
+		keep = true;
+		break;
+	case A_DROP:
+		break;
+	case A_FPASS:
+		nest(s);
+		keep = true;
+		next = IS_PASS_MIDDLE;
+		break;
+	case A_FTRUE:
+		nest(s);
+		next = IS_TRUE_PREFIX;
+		break;
+	case A_FFALSE:
+		nest(s);
+		next = IS_FALSE_PREFIX;
+		break;
+	case A_FDROP:
+		nest(s);
+		next = IS_FALSE_TRAILER;
+		break;
+	case A_STRUE:
+		next = IS_TRUE_PREFIX;
+		break;
+	case A_SFALSE:
+		next = IS_FALSE_PREFIX;
+		break;
+	case A_SELSE:
+		next = IS_TRUE_ELSE;
+		break;
+	case A_PELIF:
+		keep = true;
+		next = IS_PASS_MIDDLE;
+		break;
+	case A_PELSE:
+		keep = true;
+		next = IS_PASS_ELSE;
+		break;
+	case A_PENDIF:
+	case A_DENDIF:
+		keep = a == A_PENDIF;
+		s->depth--;
+		next = s->stack[s->depth];
+		break;
+	case A_DFALSE:
+		next = IS_FALSE_TRAILER;
+		break;
+	case A_DELIF:
+		next = IS_FALSE_MIDDLE;
+		break;
+	case A_DELSE:
+		next = IS_FALSE_ELSE;
+		break;
+	case A_MPASS:
+		memcpy(s->line.data + s->keyword, "if  ", 4);
+		keep = true;
+		next = IS_PASS_MIDDLE;
+		break;
+	case A_MTRUE:
+		keyword_edit(s, "else");
+		keep = true;
+		next = IS_TRUE_MIDDLE;
+		break;
+	case A_MELIF:
+		keyword_edit(s, "endif");
+		keep = true;
+		next = IS_FALSE_TRAILER;
+		break;
+	case A_MELSE:
+		keyword_edit(s, "endif");
+		keep = true;
+		next = IS_FALSE_ELSE;
+		break;
+	case A_EELIF:
+		fail(s, "#elif without a matching #if");
+		return;
+	case A_EELSE:
+		fail(s, "#else without a matching #if, or a second #else");
+		return;
+	case A_EENDIF:
+		fail(s, "#endif without a matching #if");
+		return;
+	case A_EEOF:
+		fail(s, "end of file inside a conditional");
+		return;
+	case A_EDODGY:
+		fail(s, "a comment spans the lines of a directive whose value changes the output");
+		return;
+	case A_DONE:
+		return;
+	}
+	s->stack[s->depth] = next;
+	if (keep)
+		ud_buf_add(s->out, s->line.data, s->line.len);
+}
+
+int
+ud_select(const char *buf, size_t len, const struct ud_select_sym *syms, size_t nsyms,
+	  struct ud_buf *out, struct ud_diags *diags)
+{
+	struct selector s;
+	enum ltype lt;
+
+	memset(&s, 0, sizeof(s));
+	s.buf = s.pos = buf;
+	s.end = buf + len;
+	s.syms = syms;
+	s.nsyms = nsyms;
+	s.diags = diags;
+	s.out = out;
+	s.stack[0] = IS_OUTSIDE;
+	ud_buf_reset(out);
+	if (memchr(buf, '\0', len) != NULL) {
+		ud_diags_add(diags, 0, UD_SEV_ERROR, "NUL byte in input");
+		return -EINVAL;
+	}
+	do {
+		lt = parseline(&s);
+		run(&s, lt);
+	} while (lt != LT_EOF && !s.failed);
+	if (!s.failed && s.cs != CS_NONE && s.cs != CS_CXX)
+		fail(&s, "end of file inside a comment or literal");
+	ud_buf_free(&s.line);
+	return s.failed ? -EINVAL : 0;
+}
