@@ -21,6 +21,7 @@
 
 #include "uapid/buf.h"
 #include "uapid/diag.h"
+#include "uapid/select.h"
 
 struct ud_install_rules {
 	/* "path:CONFIG_X" entries; a leak is allowed when "PATH:SYM" ends with one */
@@ -34,7 +35,7 @@ struct ud_install_rules {
  */
 int ud_install_header(const char *path, const char *buf, size_t len,
 		      const struct ud_install_rules *rules, struct ud_buf *out,
-		      struct ud_diags *diags);
+		      struct ud_linemap *map, struct ud_diags *diags);
 /* Step 2 alone, on one line without its newline (for tests and tools). */
 void ud_install_sed_line(const char *line, size_t len, struct ud_buf *out);
 /*

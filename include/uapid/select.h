@@ -19,6 +19,14 @@
 #include "uapid/buf.h"
 #include "uapid/diag.h"
 
+/* For each output line, the input line it came from (1-based). */
+struct ud_linemap {
+	unsigned *v;
+	size_t n, alloc;
+};
+
+void ud_linemap_free(struct ud_linemap *m);
+
 struct ud_select_sym {
 	const char *name;
 	const char *value; /* NULL: undefined (-U); "1" for a plain -D */
@@ -31,6 +39,6 @@ struct ud_select_sym {
  * then incomplete and must not be used.
  */
 int ud_select(const char *buf, size_t len, const struct ud_select_sym *syms, size_t nsyms,
-	      struct ud_buf *out, struct ud_diags *diags);
+	      struct ud_buf *out, struct ud_linemap *map, struct ud_diags *diags);
 
 #endif /* UAPID_SELECT_H */

@@ -366,7 +366,8 @@ check_leaks(const char *path, const char *src, size_t srclen, const struct ud_bu
 
 int
 ud_install_header(const char *path, const char *buf, size_t len,
-		  const struct ud_install_rules *rules, struct ud_buf *out, struct ud_diags *diags)
+		  const struct ud_install_rules *rules, struct ud_buf *out, struct ud_linemap *map,
+		  struct ud_diags *diags)
 {
 	static const struct ud_select_sym syms[] = {
 		{"__KERNEL__", NULL},
@@ -393,7 +394,7 @@ ud_install_header(const char *path, const char *buf, size_t len,
 		p = nl != NULL ? nl + 1 : end;
 	}
 	rc = ud_select(ud_buf_str(&sedded), sedded.len, syms, sizeof(syms) / sizeof(syms[0]), out,
-		       diags);
+		       map, diags);
 	ud_buf_free(&sedded);
 	if (rc < 0)
 		return rc;

@@ -164,6 +164,8 @@ struct selector {
 	unsigned nesting;
 	struct ud_diags *diags;
 	struct ud_buf *out;
+	struct ud_linemap *map; /* may be NULL */
+	unsigned unit_first;	/* input line where the current line unit starts */
 	bool failed;
 	const char *newline; /* "\n" or "\r\n", from the first line */
 };
@@ -542,6 +544,7 @@ parseline(struct selector *s)
 	if (!read_line(s))
 		return LT_EOF;
 	s->lineno++;
+	s->unit_first = s->lineno;
 	if (s->newline == NULL) {
 		const char *l = ud_buf_str(&s->line);
 		size_t n = s->line.len;
@@ -746,13 +749,33 @@ run(struct selector *s, enum ltype lt)
 		return;
 	}
 	s->stack[s->depth] = next;
-	if (keep)
+	if (keep) {
+		size_t i;
+		unsigned ln = s->unit_first;
+
 		ud_buf_add(s->out, s->line.data, s->line.len);
+		for (i = 0; s->map != NULL && i < s->line.len; i++)
+			if (s->line.data[i] == '\n' || i + 1 == s->line.len) {
+				s->map->v = ud_xgrow(s->map->v, &s->map->alloc, s->map->n + 1,
+						     sizeof(unsigned));
+				s->map->v[s->map->n++] = ln++;
+			}
+	}
+}
+
+void
+ud_linemap_free(struct ud_linemap *m)
+{
+	if (m == NULL)
+		return;
+	free(m->v);
+	m->v = NULL;
+	m->n = m->alloc = 0;
 }
 
 int
 ud_select(const char *buf, size_t len, const struct ud_select_sym *syms, size_t nsyms,
-	  struct ud_buf *out, struct ud_diags *diags)
+	  struct ud_buf *out, struct ud_linemap *map, struct ud_diags *diags)
 {
 	struct selector s;
 	enum ltype lt;
@@ -764,6 +787,9 @@ ud_select(const char *buf, size_t len, const struct ud_select_sym *syms, size_t 
 	s.nsyms = nsyms;
 	s.diags = diags;
 	s.out = out;
+	s.map = map;
+	if (map != NULL)
+		map->n = 0;
 	s.stack[0] = IS_OUTSIDE;
 	ud_buf_reset(out);
 	if (memchr(buf, '\0', len) != NULL) {
