@@ -44,6 +44,13 @@ const char *ud_headers_srcarch(const char *arch);
 int ud_headers_plan(const struct ud_tree *t, const char *arch, struct ud_hdr_plan *plan,
 		    char **cause);
 void ud_headers_plan_free(struct ud_hdr_plan *plan);
+/*
+ * The words assigned to VAR (with +=, := or =) in the tree-relative
+ * Kbuild or Makefile fragment REL, evaluating the ifeq/ifneq conditions
+ * uapi Kbuild files use ($(wildcard ...), $(SRCARCH)); appended to out.
+ */
+void ud_headers_make_list(const struct ud_tree *t, const char *srcarch, const char *rel,
+			  const char *var, struct ud_paths *out);
 
 struct ud_install_stats {
 	unsigned files, written, unchanged, removed, failed;

@@ -18,6 +18,8 @@ static const struct cmd_entry commands[] = {
 	 "split exported headers into kernel and uapi/ parts", cmd_split},
 	{"install", "install [--arch ARCH] TREE OUTDIR",
 	 "write the installed userspace headers, as make headers_install does", cmd_install},
+	{"check", "check [--arch ARCH] [--jobs N] [--json] TREE",
+	 "the kernel's header checks and compile test, in one pass", cmd_check},
 	{"fix-includes", "fix-includes [--in-place | --dry-run] TREE [PATH...]",
 	 "turn #include \"x.h\" into #include <dir/x.h> in tree headers", cmd_fix_includes},
 };

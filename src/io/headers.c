@@ -200,6 +200,20 @@ read_vars(const struct kb_ctx *k, const char *rel, const char *var, struct names
 	free(abs);
 }
 
+void
+ud_headers_make_list(const struct ud_tree *t, const char *srcarch, const char *rel, const char *var,
+		     struct ud_paths *out)
+{
+	struct kb_ctx k = {t, srcarch, NULL};
+	struct names l = {0};
+	size_t i;
+
+	read_vars(&k, rel, var, &l);
+	for (i = 0; i < l.n; i++)
+		ud_paths_add(out, l.v[i]);
+	names_free(&l);
+}
+
 static struct ud_hdr_file *
 plan_add(struct ud_hdr_plan *plan, const char *dst, const char *src, bool generated)
 {

@@ -1,0 +1,26 @@
+/*
+ * Compile tests: run the C compiler on many inputs at once, N in parallel,
+ * and collect what each printed.  The io side of `uapid check`.
+ */
+#ifndef UAPID_COMPILE_H
+#define UAPID_COMPILE_H
+
+#include <stddef.h>
+
+#include "uapid/buf.h"
+
+struct ud_compile_job {
+	char **argv;	      /* NULL-terminated; argv[0] is looked up in PATH */
+	int status;	      /* exit status, or -1 if it could not run */
+	struct ud_buf output; /* what it printed on stdout and stderr */
+};
+
+/*
+ * Runs every job, at most 'parallel' at a time; scratch is a private
+ * directory for the jobs' output files.  Returns 0, or a negative errno
+ * with *cause when jobs could not be started at all.
+ */
+int ud_compile_run(struct ud_compile_job *jobs, size_t njobs, unsigned parallel,
+		   const char *scratch, char **cause);
+
+#endif /* UAPID_COMPILE_H */

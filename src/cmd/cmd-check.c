@@ -1,0 +1,393 @@
+/*
+ * uapid check [--arch ARCH] [--jobs N] [--json] TREE: the kernel's header
+ * checks in one pass: install into a private directory (SPDX and CONFIG_
+ * rules included), run the headers_check.pl rules and the kernel-only
+ * leftovers check on every installed header, then compile each header
+ * alone, twice included, with cc -std=c90 as CONFIG_UAPI_HEADER_TEST does,
+ * N at a time.  Every finding points at the source file and line.
+ */
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "uapid/compile.h"
+#include "uapid/fsutil.h"
+#include "uapid/hcheck.h"
+#include "uapid/headers.h"
+#include "uapid/xmalloc.h"
+
+static const char check_usage[] = "usage: uapid check [--arch ARCH] [--jobs N] [--json] TREE\n";
+
+struct checked {
+	const struct ud_hdr_file *f;
+	struct ud_buf src;     /* source text */
+	struct ud_buf out;     /* installed text */
+	struct ud_linemap map; /* installed line -> source line */
+	struct ud_diags diags;
+	bool installed;
+};
+
+struct check_run {
+	struct checked *v;
+	size_t n;
+	size_t *by_dst; /* indices sorted by installed name */
+	char *tmp;
+};
+
+static struct check_run *sort_run; /* qsort has no context argument */
+
+static int
+cmp_dst(const void *a, const void *b)
+{
+	return strcmp(sort_run->v[*(const size_t *)a].f->dst,
+		      sort_run->v[*(const size_t *)b].f->dst);
+}
+
+static struct checked *
+find_dst(const struct check_run *r, const char *dst)
+{
+	size_t lo = 0, hi = r->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(r->v[r->by_dst[mid]].f->dst, dst);
+
+		if (c == 0)
+			return &r->v[r->by_dst[mid]];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static const char *
+lookup_cb(const char *name, size_t *len, void *ctx)
+{
+	struct checked *c = find_dst(ctx, name);
+
+	if (c == NULL || !c->installed)
+		return NULL;
+	*len = c->out.len;
+	return ud_buf_str(&c->out);
+}
+
+static int
+rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static bool
+no_header_test(const struct ud_paths *skip, const char *dst)
+{
+	size_t i;
+
+	for (i = 0; i < skip->n; i++) {
+		const char *pct = strchr(skip->v[i], '%');
+
+		if (pct != NULL ? strncmp(dst, skip->v[i], (size_t)(pct - skip->v[i])) == 0
+				: strcmp(dst, skip->v[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* "FILE:LINE:COL: error: MSG" from a compiler's output, mapped to the source. */
+static void
+report_compile(struct check_run *r, struct checked *c, const struct ud_buf *output)
+{
+	const char *p = ud_buf_str(output), *end = p + output->len;
+	size_t tlen = strlen(r->tmp);
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
+		const char *err = memmem(p, (size_t)(e - p), ": error: ", 9);
+		const char *fatal = memmem(p, (size_t)(e - p), ": fatal error: ", 15);
+		const char *at = err != NULL ? err : fatal;
+
+		if (at != NULL) {
+			const char *colon = memchr(p, ':', (size_t)(at - p));
+			char *file = colon ? ud_xstrndup(p, (size_t)(colon - p)) : ud_xstrdup("");
+			unsigned line = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
+			const char *msg = at + (err != NULL ? 9 : 15);
+			struct checked *where = c;
+
+			if (strncmp(file, r->tmp, tlen) == 0 &&
+			    strncmp(file + tlen, "/include/", 9) == 0)
+				where = find_dst(r, file + tlen + 9);
+			if (where == NULL)
+				where = c;
+			if (where->map.n > 0 && line >= 1 && line <= where->map.n)
+				line = where->map.v[line - 1];
+			if (where == c)
+				ud_diags_add(&c->diags, line, UD_SEV_ERROR,
+					     "does not compile alone: %.*s", (int)(e - msg), msg);
+			else
+				ud_diags_add(&c->diags, 0, UD_SEV_ERROR,
+					     "does not compile alone: %s:%u: %.*s", where->f->src,
+					     line, (int)(e - msg), msg);
+			free(file);
+			return;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	ud_diags_add(&c->diags, 0, UD_SEV_ERROR, "does not compile alone: %.*s",
+		     (int)(output->len > 200 ? 200 : output->len), ud_buf_str(output));
+}
+
+/* Compiles every header that no-header-test allows; returns how many ran. */
+static size_t
+compile_all(struct check_run *r, const struct ud_tree *t, const char *srcarch, unsigned jobs,
+	    size_t *skipped)
+{
+	struct ud_paths skip = UD_PATHS_INIT;
+	struct ud_compile_job *cj = ud_xcalloc(r->n ? r->n : 1, sizeof(*cj));
+	size_t *which = ud_xcalloc(r->n ? r->n : 1, sizeof(size_t)), n = 0, i;
+	const char *cc = getenv("CC") != NULL && *getenv("CC") != '\0' ? getenv("CC") : "cc";
+	char *inc = ud_xasprintf("%s/include", r->tmp),
+	     *dummy = ud_tree_path(t, "usr/dummy-include");
+	char *cause = NULL;
+
+	ud_headers_make_list(t, srcarch, "usr/include/Makefile", "no-header-test", &skip);
+	*skipped = 0;
+	for (i = 0; i < r->n; i++) {
+		struct checked *c = &r->v[i];
+		char *h;
+
+		if (!c->installed)
+			continue;
+		if (no_header_test(&skip, c->f->dst)) {
+			(*skipped)++;
+			continue;
+		}
+		h = ud_xasprintf("%s/%s", inc, c->f->dst);
+		cj[n].argv = ud_xcalloc(20, sizeof(char *));
+		cj[n].argv[0] = ud_xstrdup(cc);
+		cj[n].argv[1] = ud_xstrdup("-std=c90");
+		cj[n].argv[2] = ud_xstrdup("-Wall");
+		cj[n].argv[3] = ud_xstrdup("-Werror=implicit-function-declaration");
+		cj[n].argv[4] = ud_xstrdup("-I");
+		cj[n].argv[5] = ud_xstrdup(inc);
+		cj[n].argv[6] = ud_xstrdup("-I");
+		cj[n].argv[7] = ud_xstrdup(dummy);
+		cj[n].argv[8] = ud_xstrdup("-fsyntax-only");
+		cj[n].argv[9] = ud_xstrdup("-x");
+		cj[n].argv[10] = ud_xstrdup("c");
+		cj[n].argv[11] = ud_xstrdup("/dev/null");
+		cj[n].argv[12] = ud_xstrdup("-include");
+		cj[n].argv[13] = ud_xstrdup(h);
+		cj[n].argv[14] = ud_xstrdup("-include");
+		cj[n].argv[15] = h;
+		which[n++] = i;
+	}
+	if (ud_compile_run(cj, n, jobs, r->tmp, &cause) < 0) {
+		report_error("compile test: %s", cause);
+		free(cause);
+		for (i = 0; i < n; i++)
+			cj[i].status = 0;
+	}
+	for (i = 0; i < n; i++) {
+		char **a;
+
+		if (cj[i].status != 0)
+			report_compile(r, &r->v[which[i]], &cj[i].output);
+		for (a = cj[i].argv; *a != NULL; a++)
+			free(*a);
+		free(cj[i].argv);
+		ud_buf_free(&cj[i].output);
+	}
+	free(cj);
+	free(which);
+	free(inc);
+	free(dummy);
+	ud_paths_free(&skip);
+	return n;
+}
+
+int
+cmd_check(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"arch", required_argument, NULL, 'a'},
+		{"jobs", required_argument, NULL, 'j'},
+		{"json", no_argument, NULL, 'J'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *arch = NULL, *tmpdir = getenv("TMPDIR");
+	unsigned jobs = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	struct ud_tree tree;
+	struct ud_hdr_plan plan;
+	struct check_run r;
+	bool json = false, can_compile;
+	size_t i, compiled = 0, skipped = 0, errors = 0, warnings = 0;
+	char *cause = NULL;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "a:j:Jh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'a':
+			arch = optarg;
+			break;
+		case 'j':
+			jobs = (unsigned)strtoul(optarg, NULL, 10);
+			break;
+		case 'J':
+			json = true;
+			break;
+		case 'h':
+			fputs(check_usage, stdout);
+			return EXIT_OK;
+		default:
+			fputs(check_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		fputs(check_usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (arch == NULL)
+		arch = cmd_default_arch();
+	if (ud_tree_open(&tree, argv[optind], &cause) < 0) {
+		report_error("%s", cause);
+		free(cause);
+		return EXIT_USAGE;
+	}
+	if (ud_headers_plan(&tree, arch, &plan, &cause) < 0) {
+		report_error("%s", cause);
+		free(cause);
+		ud_headers_plan_free(&plan);
+		ud_tree_close(&tree);
+		return EXIT_USAGE;
+	}
+	memset(&r, 0, sizeof(r));
+	r.tmp = ud_xasprintf("%s/uapid-check.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (mkdtemp(r.tmp) == NULL) {
+		report_error("%s: cannot create a scratch directory", r.tmp);
+		free(r.tmp);
+		ud_headers_plan_free(&plan);
+		ud_tree_close(&tree);
+		return EXIT_USAGE;
+	}
+
+	/* install every header into the scratch directory, keeping line maps */
+	r.n = plan.n;
+	r.v = ud_xcalloc(r.n ? r.n : 1, sizeof(*r.v));
+	r.by_dst = ud_xcalloc(r.n ? r.n : 1, sizeof(size_t));
+	for (i = 0; i < r.n; i++) {
+		struct checked *c = &r.v[i];
+		char *dst, *slash;
+
+		c->f = &plan.v[i];
+		r.by_dst[i] = i;
+		if (c->f->generated) {
+			ud_buf_add(&c->src, ud_buf_str(&c->f->gen), c->f->gen.len);
+		} else {
+			char *abs = ud_tree_path(&tree, c->f->src);
+
+			if (ud_read_file(abs, &c->src, &cause) < 0) {
+				ud_diags_add(&c->diags, 0, UD_SEV_ERROR, "%s", cause);
+				free(cause);
+				cause = NULL;
+				free(abs);
+				continue;
+			}
+			free(abs);
+		}
+		if (ud_install_header(c->f->src, ud_buf_str(&c->src), c->src.len, &plan.rules,
+				      &c->out, &c->map, &c->diags) < 0)
+			continue;
+		dst = ud_xasprintf("%s/include/%s", r.tmp, c->f->dst);
+		slash = strrchr(dst, '/');
+		*slash = '\0';
+		ud_mkdir_p(dst, NULL);
+		*slash = '/';
+		c->installed = ud_write_atomic(dst, ud_buf_str(&c->out), c->out.len, NULL) == 0;
+		free(dst);
+	}
+	sort_run = &r;
+	qsort(r.by_dst, r.n, sizeof(size_t), cmp_dst);
+
+	/* the text checks */
+	for (i = 0; i < r.n; i++) {
+		struct checked *c = &r.v[i];
+		struct ud_hcheck_input in;
+
+		if (!c->installed)
+			continue;
+		memset(&in, 0, sizeof(in));
+		in.dst = c->f->dst;
+		in.text = ud_buf_str(&c->out);
+		in.len = c->out.len;
+		in.src = c->f->generated ? NULL : ud_buf_str(&c->src);
+		in.srclen = c->src.len;
+		in.map = c->f->generated ? NULL : &c->map;
+		in.srcarch = plan.srcarch;
+		in.lookup = lookup_cb;
+		in.ctx = &r;
+		ud_hcheck(&in, &c->diags);
+	}
+
+	/* the compile test, with the host compiler unless CC names another */
+	can_compile = strcmp(plan.srcarch, ud_headers_srcarch(cmd_default_arch())) == 0 ||
+		      getenv("CC") != NULL;
+	if (can_compile)
+		compiled = compile_all(&r, &tree, plan.srcarch, jobs, &skipped);
+
+	for (i = 0; i < r.n; i++) {
+		errors += ud_diags_count(&r.v[i].diags, UD_SEV_ERROR);
+		warnings += ud_diags_count(&r.v[i].diags, UD_SEV_WARNING) -
+			    ud_diags_count(&r.v[i].diags, UD_SEV_ERROR);
+	}
+	if (json) {
+		json_t *files = json_array();
+
+		for (i = 0; i < r.n; i++)
+			if (r.v[i].diags.n > 0)
+				json_array_append_new(
+					files, json_pack("{s:s, s:s, s:o}", "path", r.v[i].f->src,
+							 "installed", r.v[i].f->dst, "diagnostics",
+							 report_diags_json(&r.v[i].diags)));
+		report_json_line(json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:o}", "arch",
+					   plan.srcarch, "headers", (json_int_t)r.n, "compiled",
+					   (json_int_t)compiled, "skipped", (json_int_t)skipped,
+					   "errors", (json_int_t)errors, "warnings",
+					   (json_int_t)warnings, "files", files));
+	} else {
+		for (i = 0; i < r.n; i++)
+			report_diags(stderr, r.v[i].f->src, &r.v[i].diags);
+		printf("checked %zu headers for %s: %zu errors, %zu warnings; ", r.n, plan.srcarch,
+		       errors, warnings);
+		if (can_compile)
+			printf("%zu compiled alone (%zu excluded by no-header-test)\n", compiled,
+			       skipped);
+		else
+			printf("compile test skipped: no compiler for %s (set CC)\n", plan.srcarch);
+	}
+
+	nftw(r.tmp, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+	for (i = 0; i < r.n; i++) {
+		ud_buf_free(&r.v[i].src);
+		ud_buf_free(&r.v[i].out);
+		ud_linemap_free(&r.v[i].map);
+		ud_diags_free(&r.v[i].diags);
+	}
+	free(r.v);
+	free(r.by_dst);
+	free(r.tmp);
+	ud_headers_plan_free(&plan);
+	ud_tree_close(&tree);
+	return errors > 0 ? EXIT_FINDINGS : EXIT_OK;
+}
