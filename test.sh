@@ -3,12 +3,14 @@
 #  1. make check (unit suites and integration scripts),
 #  2. the same under AddressSanitizer + UndefinedBehaviorSanitizer,
 #  3. the unit suites under valgrind (no errors, no leaks),
-#  4. make distcheck (the release tarball builds and passes too).
+#  4. make distcheck (the release tarball builds and passes too),
+#  5. uapid install/check on Debian's linux-source-6.1 against the kernel's
+#     own make headers_install and linux-libc-dev.
 # UD_QUICK=1 runs only step 1.
 set -euo pipefail
 . "$(dirname "$0")/.ci/setup.sh"
 
-ud_install_deps valgrind
+ud_install_deps valgrind linux-source-6.1 rsync xz-utils bc
 ud_build "$UD_BUILD"
 ud_say "make check"
 make -C "$UD_BUILD" -s -j"$(nproc)" check || { cat "$UD_BUILD"/tests/*.log >&2; exit 1; }
@@ -31,4 +33,7 @@ done
 
 ud_say "make distcheck"
 make -C "$UD_BUILD" -s distcheck >/dev/null
+
+ud_say "installed headers on Debian's linux-source-6.1 (x86, arm64, riscv)"
+top_srcdir=$UD_TOP UAPID=$UD_BUILD/src/uapid sh "$UD_TOP/tests/kernel-headers.sh"
 echo "test.sh: all passed"

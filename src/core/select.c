@@ -157,6 +157,7 @@ struct selector {
 	enum cstate cs;
 	enum lstate ls;
 	enum istate stack[MAX_DEPTH];
+	unsigned opened[MAX_DEPTH]; /* line of each open group's #if */
 	unsigned depth;
 	struct ud_buf line; /* the current line, editable */
 	size_t keyword;	    /* offset of the directive keyword in line */
@@ -646,6 +647,7 @@ nest(struct selector *s)
 		return;
 	}
 	s->depth++;
+	s->opened[s->depth] = s->unit_first;
 }
 
 static void
@@ -740,7 +742,8 @@ run(struct selector *s, enum ltype lt)
 		fail(s, "#endif without a matching #if");
 		return;
 	case A_EEOF:
-		fail(s, "end of file inside a conditional");
+		s->lineno = s->opened[s->depth];
+		fail(s, "end of file inside this conditional: no #endif");
 		return;
 	case A_EDODGY:
 		fail(s, "a comment spans the lines of a directive whose value changes the output");

@@ -72,6 +72,71 @@ ud_read_file(const char *path, struct ud_buf *out, char **cause)
 	return 0;
 }
 
+/* Writes all of data to fd; 0 or an errno. */
+static int
+write_all(int fd, const char *p, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * For a file that does not exist yet: an unnamed file in its directory
+ * (O_TMPFILE), written whole, then linked to its name.  The name appears
+ * only complete, and it costs one directory operation instead of a
+ * temporary name and a rename.  Returns 0, 1 when this way is unavailable
+ * or the file exists (the caller falls back), or an errno.
+ */
+static int
+write_new_file(const char *path, const void *data, size_t len)
+{
+#ifdef O_TMPFILE
+	char *dir = ud_xstrdup(path), *slash = strrchr(dir, '/');
+	char proc[64];
+	int fd, err;
+
+	if (slash == NULL) {
+		free(dir);
+		return 1;
+	}
+	*slash = '\0';
+	fd = open(slash == dir ? "/" : dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+	free(dir);
+	if (fd < 0)
+		return 1; /* file system or kernel without O_TMPFILE */
+	err = write_all(fd, data, len);
+	if (err == 0 && fchmod(fd, 0644) < 0)
+		err = errno;
+	if (err != 0) {
+		close(fd);
+		return err;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) < 0) {
+		err = errno;
+		close(fd);
+		return err == EEXIST || err == ENOENT ? 1 : err; /* exists, or no /proc */
+	}
+	close(fd);
+	return 0;
+#else
+	(void)path;
+	(void)data;
+	(void)len;
+	return 1;
+#endif
+}
+
 int
 ud_write_atomic(const char *path, const void *data, size_t len, char **cause)
 {
@@ -81,26 +146,28 @@ ud_write_atomic(const char *path, const void *data, size_t len, char **cause)
 	mode_t mode = 0644;
 	int fd, err;
 
-	if (stat(path, &st) == 0)
+	if (stat(path, &st) == 0) {
 		mode = st.st_mode & 07777;
+	} else if (errno == ENOENT) {
+		int rc = write_new_file(path, data, len);
+
+		if (rc == 0) {
+			free(tmp);
+			return 0;
+		}
+		if (rc != 1) {
+			free(tmp);
+			return fail(cause, rc, "cannot write", path);
+		}
+	}
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		err = errno;
 		free(tmp);
 		return fail(cause, err, "cannot create a temporary file beside it", path);
 	}
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = errno;
-			goto bad;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
+	if ((err = write_all(fd, p, len)) != 0)
+		goto bad;
 	if (fchmod(fd, mode) < 0) {
 		err = errno;
 		goto bad;

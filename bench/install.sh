@@ -1,0 +1,64 @@
+#!/bin/sh
+# make bench-install [BENCH_KERNEL=DIR]: uapid install --arch x86 on a full
+# kernel tree (Makefile, scripts/, include/, arch/), beside the kernel's own
+# make headers_install and unifdef run once per uapi header, in one run.
+# Prints seconds (best of N where cheap); asserts nothing.
+set -eu
+K=$(realpath "${1:?usage: bench/install.sh KERNEL-TREE [UAPID]}")
+uapid=$(realpath "${2:-src/uapid}")
+jobs=${JOBS:-2}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+now() { date +%s.%N; }
+best() { # best SECONDS of N runs of "$@" RUN-NUMBER; setup_$1 runs untimed first
+	n=$1; shift; b=999
+	for i in $(seq "$n"); do
+		if command -v "setup_$1" >/dev/null 2>&1; then "setup_$1" "$i"; fi
+		t0=$(now); "$@" "$i" >/dev/null 2>&1; t1=$(now)
+		b=$(echo "t = $t1 - $t0; if (t < $b) t else $b" | bc)
+	done
+	echo "$b"
+}
+setup_fresh() { rm -rf "$work/ours"; sync; }
+fresh() { "$uapid" install --arch x86 "$K" "$work/ours"; }
+again() { "$uapid" install --arch x86 "$K" "$work/ours"; }
+setup_kmake() {
+	# drop make's own staging copy so every header goes through headers_install.sh again
+	find "$K/usr/include" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
+	rm -rf "$work/ref"
+	sync
+}
+kmake() { make -s -C "$K" ARCH=x86 headers_install INSTALL_HDR_PATH="$work/ref" -j"$jobs"; }
+
+shm=$(mktemp -d /dev/shm/uapid-bench.XXXXXX 2>/dev/null || true)
+trap 'rm -rf "$work" ${shm:+"$shm"}' EXIT
+setup_fresh_shm() { rm -rf "$shm/ours"; }
+fresh_shm() { "$uapid" install --arch x86 "$K" "$shm/ours"; }
+cpu() { # user+sys seconds of one fresh run
+	rm -rf "$work/cpu"
+	/usr/bin/time -f "%U %S" "$uapid" install --arch x86 "$K" "$work/cpu" 2>&1 >/dev/null | tail -1 |
+		awk '{ print $1 + $2 }'
+}
+
+make -s -C "$K" ARCH=x86 headers_install INSTALL_HDR_PATH="$work/ref" -j"$jobs" >/dev/null 2>&1
+uapi=$(cd "$K" && find include/uapi arch/x86/include/uapi -name '*.h' | wc -l)
+per_file() {
+	(cd "$K" && find include/uapi arch/x86/include/uapi -name '*.h' | while read -r f; do
+		scripts/unifdef -U__KERNEL__ -D__EXPORTED_HEADERS__ "$f" >/dev/null || true
+	done)
+}
+
+printf '%-46s %8s\n' "what (Linux $(sed -n 's/^VERSION = //p' "$K/Makefile").x, x86)" "seconds"
+printf '%-46s %8.3f\n' "uapid install, empty OUTDIR (best of 3)" "$(best 3 fresh)"
+[ -n "$shm" ] && printf '%-46s %8.3f\n' "  the same, OUTDIR on tmpfs (best of 3)" "$(best 3 fresh_shm)"
+printf '%-46s %8.3f\n' "  uapid's own CPU time (user + sys)" "$(cpu)"
+fresh >/dev/null
+printf '%-46s %8.3f\n' "uapid install, nothing changed (best of 5)" "$(best 5 again)"
+printf '%-46s %8.3f\n' "make headers_install -j$jobs (best of 2)" "$(best 2 kmake)"
+printf '%-46s %8.3f\n' "unifdef once per uapi header ($uapi files)" "$(best 1 per_file)"
+if diff -r "$work/ref/include" "$work/ours/include" >/dev/null; then
+	echo "outputs identical: yes"
+else
+	echo "outputs identical: NO"
+fi

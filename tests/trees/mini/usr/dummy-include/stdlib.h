@@ -1,0 +1,1 @@
+#error "Please do not include <stdlib.h> from exported headers"
