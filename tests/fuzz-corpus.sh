@@ -4,4 +4,8 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 expect_status 0 "${top_builddir:-.}/tests/fuzz/replay" "$top_srcdir"/tests/fuzz/corpus/* "$top_srcdir"/tests/data/*/in.h
 expect_in "$WORK/out" "replayed"
+expect_status 0 "${top_builddir:-.}/tests/fuzz/replay_install" "$top_srcdir"/tests/fuzz/corpus/* \
+	"$top_srcdir"/tests/data/*/in.h "$top_srcdir"/tests/trees/mini/include/uapi/linux/*.h \
+	"$top_srcdir"/tests/trees/faults/*.h
+expect_in "$WORK/out" "replayed"
 finish
