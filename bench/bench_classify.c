@@ -10,12 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "uapid/buf.h"
 #include "uapid/classify.h"
 #include "uapid/fsutil.h"
+#include "uapid/tree.h"
 #include "uapid/xmalloc.h"
 
 struct file {
@@ -35,33 +35,21 @@ now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Adds every .h below dir to the file list. */
 static void
 walk(const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
+	struct ud_paths found = UD_PATHS_INIT;
+	size_t i;
 
-	if (d == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		char *p;
-		size_t n = strlen(de->d_name);
-
-		if (de->d_name[0] == '.')
-			continue;
-		p = ud_xasprintf("%s/%s", dir, de->d_name);
-		if (de->d_type == DT_DIR) {
-			walk(p);
-		} else if (de->d_type == DT_REG && n > 2 && strcmp(de->d_name + n - 2, ".h") == 0) {
-			files = ud_xgrow(files, &afiles, nfiles + 1, sizeof(*files));
-			files[nfiles].path = p;
-			ud_buf_init(&files[nfiles].text);
-			nfiles++;
-			continue;
-		}
-		free(p);
+	ud_dir_headers(dir, &found);
+	for (i = 0; i < found.n; i++) {
+		files = ud_xgrow(files, &afiles, nfiles + 1, sizeof(*files));
+		files[nfiles].path = ud_xasprintf("%s/%s", dir, found.v[i]);
+		ud_buf_init(&files[nfiles].text);
+		nfiles++;
 	}
-	closedir(d);
+	ud_paths_free(&found);
 }
 
 int

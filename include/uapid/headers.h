@@ -44,6 +44,8 @@ const char *ud_headers_srcarch(const char *arch);
 int ud_headers_plan(const struct ud_tree *t, const char *arch, struct ud_hdr_plan *plan,
 		    char **cause);
 void ud_headers_plan_free(struct ud_hdr_plan *plan);
+/* Does the plan install a header named dst ("linux/types.h")? */
+bool ud_headers_plan_has(const struct ud_hdr_plan *plan, const char *dst);
 /*
  * The words assigned to VAR (with +=, := or =) in the tree-relative
  * Kbuild or Makefile fragment REL, evaluating the ifeq/ifneq conditions

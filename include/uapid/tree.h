@@ -43,6 +43,13 @@ int ud_tree_exported_under(const struct ud_tree *t, const char *dir, struct ud_p
 /* Parses DIR/Kbuild (tree-relative dir) and the files it includes into kb; 0 if no Kbuild. */
 int ud_tree_kbuild(const struct ud_tree *t, const char *dir, struct ud_kbuild *kb);
 
+/*
+ * Every .h file below the absolute directory dir, as paths relative to it
+ * ("linux/types.h"), sorted; symlinks are not followed.  A missing
+ * directory adds nothing.
+ */
+void ud_dir_headers(const char *dir, struct ud_paths *out);
+
 void ud_paths_add(struct ud_paths *p, const char *s);
 void ud_paths_sort(struct ud_paths *p);
 void ud_paths_free(struct ud_paths *p);

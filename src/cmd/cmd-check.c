@@ -258,20 +258,8 @@ cmd_check(int argc, char **argv)
 		fputs(check_usage, stderr);
 		return EXIT_USAGE;
 	}
-	if (arch == NULL)
-		arch = cmd_default_arch();
-	if (ud_tree_open(&tree, argv[optind], &cause) < 0) {
-		report_error("%s", cause);
-		free(cause);
+	if (cmd_open_plan(argv[optind], arch, &tree, &plan) < 0)
 		return EXIT_USAGE;
-	}
-	if (ud_headers_plan(&tree, arch, &plan, &cause) < 0) {
-		report_error("%s", cause);
-		free(cause);
-		ud_headers_plan_free(&plan);
-		ud_tree_close(&tree);
-		return EXIT_USAGE;
-	}
 	memset(&r, 0, sizeof(r));
 	r.tmp = ud_xasprintf("%s/uapid-check.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (mkdtemp(r.tmp) == NULL) {

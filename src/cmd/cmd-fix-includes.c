@@ -4,7 +4,6 @@
  * the 2012 split: once a header's uapi part moves, quoted includes stop
  * finding their neighbours).
  */
-#include <dirent.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -80,49 +79,30 @@ resolve_quoted(const char *quoted, void *arg)
 	return res;
 }
 
-/* Collects the .h files under a tree-relative directory (or the file itself). */
+/* Collects the headers under a tree-relative directory (or the file itself). */
 static void
 collect(const struct ud_tree *t, const char *rel, struct ud_paths *out)
 {
-	struct ud_paths todo = UD_PATHS_INIT;
+	struct ud_paths found = UD_PATHS_INIT;
 	char *abs = ud_tree_path(t, rel);
+	size_t i;
 
 	if (ud_is_file(abs)) {
 		ud_paths_add(out, rel);
 		free(abs);
 		return;
 	}
-	free(abs);
-	ud_paths_add(&todo, rel);
-	while (todo.n > 0) {
-		char *d = todo.v[--todo.n];
-		char *dabs = ud_tree_path(t, d);
-		DIR *dh = opendir(dabs);
-		struct dirent *de;
+	ud_dir_headers(abs, &found);
+	for (i = 0; i < found.n; i++) {
+		char *child =
+			rel[0] ? ud_xasprintf("%s/%s", rel, found.v[i]) : ud_xstrdup(found.v[i]);
 
-		while (dh != NULL && (de = readdir(dh)) != NULL) {
-			size_t n = strlen(de->d_name);
-			char *child, *cabs;
-
-			if (de->d_name[0] == '.')
-				continue;
-			child = d[0] ? ud_xasprintf("%s/%s", d, de->d_name)
-				     : ud_xstrdup(de->d_name);
-			cabs = ud_tree_path(t, child);
-			if (ud_is_dir(cabs))
-				ud_paths_add(&todo, child);
-			else if (n > 2 && strcmp(de->d_name + n - 2, ".h") == 0 &&
-				 ud_path_include_name(child) != NULL)
-				ud_paths_add(out, child);
-			free(cabs);
-			free(child);
-		}
-		if (dh != NULL)
-			closedir(dh);
-		free(dabs);
-		free(d);
+		if (ud_path_include_name(child) != NULL)
+			ud_paths_add(out, child);
+		free(child);
 	}
-	ud_paths_free(&todo);
+	ud_paths_free(&found);
+	free(abs);
 }
 
 int

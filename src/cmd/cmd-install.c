@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "cmd.h"
 #include "uapid/headers.h"
@@ -20,23 +19,6 @@ report_file(const char *path, const struct ud_diags *d, void *ctx)
 {
 	(void)ctx;
 	report_diags(stderr, path, d);
-}
-
-/* The host's ARCH name, as the kernel's Makefile would guess it. */
-const char *
-cmd_default_arch(void)
-{
-	static struct utsname u;
-
-	if (uname(&u) < 0)
-		return "x86";
-	if (strcmp(u.machine, "aarch64") == 0)
-		return "arm64";
-	if (strncmp(u.machine, "riscv", 5) == 0)
-		return "riscv";
-	if (strcmp(u.machine, "x86_64") == 0 || u.machine[0] == 'i')
-		return "x86";
-	return u.machine;
 }
 
 int
@@ -72,20 +54,8 @@ cmd_install(int argc, char **argv)
 		fputs(install_usage, stderr);
 		return EXIT_USAGE;
 	}
-	if (arch == NULL)
-		arch = cmd_default_arch();
-	if (ud_tree_open(&tree, argv[optind], &cause) < 0) {
-		report_error("%s", cause);
-		free(cause);
+	if (cmd_open_plan(argv[optind], arch, &tree, &plan) < 0)
 		return EXIT_USAGE;
-	}
-	if (ud_headers_plan(&tree, arch, &plan, &cause) < 0) {
-		report_error("%s", cause);
-		free(cause);
-		ud_headers_plan_free(&plan);
-		ud_tree_close(&tree);
-		return EXIT_USAGE;
-	}
 	if (ud_headers_install(&tree, &plan, argv[optind + 1], report_file, NULL, &st, &cause) <
 	    0) {
 		report_error("%s", cause);

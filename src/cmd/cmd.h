@@ -9,6 +9,8 @@
 #include <stdio.h>
 
 #include "uapid/diag.h"
+#include "uapid/headers.h"
+#include "uapid/tree.h"
 
 /* Exit statuses shared by every command. */
 #define EXIT_OK 0
@@ -29,6 +31,13 @@ int cmd_install(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 /* The host's kernel ARCH name (x86, arm64, ...). */
 const char *cmd_default_arch(void);
+/*
+ * Opens the tree and computes its installed-headers plan for arch (the
+ * host's when NULL); on failure reports why and returns -1 with nothing
+ * left to free.
+ */
+int cmd_open_plan(const char *tree_arg, const char *arch, struct ud_tree *tree,
+		  struct ud_hdr_plan *plan);
 
 /* Prints "path:line: severity: message" for each diagnostic. */
 void report_diags(FILE *f, const char *path, const struct ud_diags *d);

@@ -1,15 +1,10 @@
 /*
  * The installed-headers set and its installation (see headers.h).
  */
-#include "config.h"
-
-#include <dirent.h>
-#include <stdint.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "uapid/fsutil.h"
@@ -228,8 +223,8 @@ plan_add(struct ud_hdr_plan *plan, const char *dst, const char *src, bool genera
 	return f;
 }
 
-static bool
-plan_has_dst(const struct ud_hdr_plan *plan, const char *dst)
+bool
+ud_headers_plan_has(const struct ud_hdr_plan *plan, const char *dst)
 {
 	size_t i;
 
@@ -237,40 +232,6 @@ plan_has_dst(const struct ud_hdr_plan *plan, const char *dst)
 		if (strcmp(plan->v[i].dst, dst) == 0)
 			return true;
 	return false;
-}
-
-/* Every .h below dir (tree-relative), as paths relative to dir, like find -name '*.h'. */
-static void
-find_headers(const struct ud_tree *t, const char *dir, const char *sub, struct names *out)
-{
-	char *abs = sub[0] ? ud_xasprintf("%s/%s/%s", t->root, dir, sub)
-			   : ud_xasprintf("%s/%s", t->root, dir);
-	DIR *d = opendir(abs);
-	struct dirent *de;
-
-	free(abs);
-	if (d == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		size_t n = strlen(de->d_name);
-		char *rel;
-
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		rel = sub[0] ? ud_xasprintf("%s/%s", sub, de->d_name) : ud_xstrdup(de->d_name);
-		if (de->d_type == DT_DIR)
-			find_headers(t, dir, rel, out);
-		else if (n > 2 && strcmp(de->d_name + n - 2, ".h") == 0 && sub[0] != '\0')
-			names_add(out, rel, strlen(rel));
-		free(rel);
-	}
-	closedir(d);
-}
-
-static int
-cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* The Makefile's VERSION, PATCHLEVEL, SUBLEVEL as linux/version.h. */
@@ -424,26 +385,31 @@ make_generated(const struct ud_tree *t, const char *srcarch, const char *name, s
 	return -ENOTSUP;
 }
 
-/* Adds every source header of a uapi directory, less no-export-headers. */
+/*
+ * Adds every source header of a uapi directory (those in its
+ * subdirectories, as `find SUBDIRS -name '*.h'` lists them), less
+ * no-export-headers.
+ */
 static void
 add_sources(struct ud_hdr_plan *plan, const struct ud_tree *t, const char *dir,
 	    const struct names *no_export)
 {
-	struct names found = {0};
+	struct ud_paths found = UD_PATHS_INIT;
+	char *abs = ud_tree_path(t, dir);
 	size_t i;
 
-	find_headers(t, dir, "", &found);
-	qsort(found.v, found.n, sizeof(char *), cmp_names);
+	ud_dir_headers(abs, &found);
 	for (i = 0; i < found.n; i++) {
 		char *src;
 
-		if (names_has(no_export, found.v[i]))
+		if (strchr(found.v[i], '/') == NULL || names_has(no_export, found.v[i]))
 			continue;
 		src = ud_xasprintf("%s/%s", dir, found.v[i]);
 		plan_add(plan, found.v[i], src, false);
 		free(src);
 	}
-	names_free(&found);
+	ud_paths_free(&found);
+	free(abs);
 }
 
 int
@@ -495,7 +461,7 @@ ud_headers_plan(const struct ud_tree *t, const char *arch, struct ud_hdr_plan *p
 
 	/* include/uapi, then its generated part (linux/version.h) */
 	add_sources(plan, t, "include/uapi", &no_export);
-	if (!plan_has_dst(plan, "linux/version.h")) {
+	if (!ud_headers_plan_has(plan, "linux/version.h")) {
 		struct ud_hdr_file *f = plan_add(plan, "linux/version.h",
 						 "include/generated/uapi/linux/version.h", true);
 
@@ -508,7 +474,7 @@ ud_headers_plan(const struct ud_tree *t, const char *arch, struct ud_hdr_plan *p
 		char *src = ud_xasprintf("arch/%s/include/generated/uapi/asm/%s", plan->srcarch,
 					 generated.v[i]);
 
-		if (!plan_has_dst(plan, dst))
+		if (!ud_headers_plan_has(plan, dst))
 			rc = make_generated(t, plan->srcarch, generated.v[i],
 					    &plan_add(plan, dst, src, true)->gen, cause);
 		free(dst);
@@ -519,7 +485,7 @@ ud_headers_plan(const struct ud_tree *t, const char *arch, struct ud_hdr_plan *p
 		char *src = ud_xasprintf("arch/%s/include/generated/uapi/asm/%s", plan->srcarch,
 					 wrappers.v[i]);
 
-		if (!plan_has_dst(plan, dst) && !names_has(&generated, wrappers.v[i]))
+		if (!ud_headers_plan_has(plan, dst) && !names_has(&generated, wrappers.v[i]))
 			ud_buf_addf(&plan_add(plan, dst, src, true)->gen,
 				    "#include <asm-generic/%s>\n", wrappers.v[i]);
 		free(dst);
@@ -559,286 +525,4 @@ ud_headers_plan_free(struct ud_hdr_plan *plan)
 	free(plan->srcarch);
 	ud_install_rules_free(&plan->rules);
 	memset(plan, 0, sizeof(*plan));
-}
-
-/*
- * The install manifest, OUTDIR/.uapid-install: what the last run wrote, so
- * a run over an unchanged tree touches nothing and transforms nothing.  Its
- * first line is a key over everything else that shapes the output (uapid's
- * version, the architecture, the stats of the tree's install script,
- * Makefile, Kbuild lists and syscall tables); then one line a header:
- * "dst src-size src-mtime out-size out-mtime" (mtimes in nanoseconds).
- */
-#define MANIFEST ".uapid-install"
-
-struct mentry {
-	char *dst;
-	unsigned long long ssize, smtime, osize, omtime;
-};
-
-struct manifest {
-	char *key;
-	struct mentry *v;
-	size_t n, alloc;
-};
-
-static unsigned long long
-mtime_ns(const struct stat *st)
-{
-	return (unsigned long long)st->st_mtim.tv_sec * 1000000000ull +
-	       (unsigned long long)st->st_mtim.tv_nsec;
-}
-
-static void
-key_add_stat(struct ud_buf *key, const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) == 0)
-		ud_buf_addf(key, " %llu:%llu", (unsigned long long)st.st_size, mtime_ns(&st));
-	else
-		ud_buf_addstr(key, " -");
-}
-
-static char *
-manifest_key(const struct ud_tree *t, const struct ud_hdr_plan *plan)
-{
-	static const char *const common[] = {"scripts/headers_install.sh", "Makefile",
-					     "include/uapi/Kbuild",
-					     "include/uapi/asm-generic/Kbuild"};
-	static const char *const per_arch[] = {"include/uapi/asm/Kbuild",
-					       "entry/syscalls/syscall_32.tbl",
-					       "entry/syscalls/syscall_64.tbl"};
-	struct ud_buf key = UD_BUF_INIT;
-	size_t i;
-
-	ud_buf_addf(&key, "%s %s %s", PACKAGE_VERSION, plan->srcarch, t->root);
-	for (i = 0; i < sizeof(common) / sizeof(common[0]); i++) {
-		char *abs = ud_tree_path(t, common[i]);
-
-		key_add_stat(&key, abs);
-		free(abs);
-	}
-	for (i = 0; i < sizeof(per_arch) / sizeof(per_arch[0]); i++) {
-		char *abs = ud_xasprintf("%s/arch/%s/%s", t->root, plan->srcarch, per_arch[i]);
-
-		key_add_stat(&key, abs);
-		free(abs);
-	}
-	return ud_buf_detach(&key, NULL);
-}
-
-static int
-mentry_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct mentry *)a)->dst, ((const struct mentry *)b)->dst);
-}
-
-static void
-manifest_load(const char *outdir, struct manifest *m)
-{
-	char *path = ud_xasprintf("%s/" MANIFEST, outdir);
-	struct ud_buf b = UD_BUF_INIT;
-	char *line, *save = NULL;
-
-	memset(m, 0, sizeof(*m));
-	if (ud_read_file(path, &b, NULL) == 0 && b.len > 0) {
-		for (line = strtok_r(b.data, "\n", &save); line != NULL;
-		     line = strtok_r(NULL, "\n", &save)) {
-			char dst[4096];
-			struct mentry e;
-
-			if (m->key == NULL) {
-				m->key = ud_xstrdup(line);
-				continue;
-			}
-			if (sscanf(line, "%4095s %llu %llu %llu %llu", dst, &e.ssize, &e.smtime,
-				   &e.osize, &e.omtime) != 5)
-				continue;
-			e.dst = ud_xstrdup(dst);
-			m->v = ud_xgrow(m->v, &m->alloc, m->n + 1, sizeof(*m->v));
-			m->v[m->n++] = e;
-		}
-		qsort(m->v, m->n, sizeof(*m->v), mentry_cmp);
-	}
-	ud_buf_free(&b);
-	free(path);
-}
-
-static const struct mentry *
-manifest_find(const struct manifest *m, const char *dst)
-{
-	struct mentry k;
-
-	memset(&k, 0, sizeof(k));
-	k.dst = (char *)(uintptr_t)dst;
-	return m->n > 0 ? bsearch(&k, m->v, m->n, sizeof(*m->v), mentry_cmp) : NULL;
-}
-
-static void
-manifest_free(struct manifest *m)
-{
-	size_t i;
-
-	for (i = 0; i < m->n; i++)
-		free(m->v[i].dst);
-	free(m->v);
-	free(m->key);
-	memset(m, 0, sizeof(*m));
-}
-
-/* Removes .h files below dir (absolute) that the plan does not install. */
-static void
-remove_stale(const struct ud_hdr_plan *plan, const char *root, const char *sub,
-	     struct ud_install_stats *stats)
-{
-	char *abs = sub[0] ? ud_xasprintf("%s/%s", root, sub) : ud_xstrdup(root);
-	DIR *d = opendir(abs);
-	struct dirent *de;
-
-	if (d == NULL) {
-		free(abs);
-		return;
-	}
-	while ((de = readdir(d)) != NULL) {
-		size_t n = strlen(de->d_name);
-		char *rel;
-
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		rel = sub[0] ? ud_xasprintf("%s/%s", sub, de->d_name) : ud_xstrdup(de->d_name);
-		if (de->d_type == DT_DIR) {
-			remove_stale(plan, root, rel, stats);
-		} else if (n > 2 && strcmp(de->d_name + n - 2, ".h") == 0 &&
-			   !plan_has_dst(plan, rel)) {
-			char *f = ud_xasprintf("%s/%s", root, rel);
-
-			if (unlink(f) == 0)
-				stats->removed++;
-			free(f);
-		}
-		free(rel);
-	}
-	closedir(d);
-	free(abs);
-}
-
-/* Records this run, unless the record is unchanged. */
-static void
-write_manifest(const char *outdir, const struct ud_buf *m)
-{
-	char *path = ud_xasprintf("%s/" MANIFEST, outdir);
-	struct ud_buf cur = UD_BUF_INIT;
-
-	if (ud_read_file(path, &cur, NULL) < 0 || cur.len != m->len ||
-	    memcmp(cur.data, m->data, m->len) != 0)
-		ud_write_atomic(path, m->data, m->len, NULL);
-	ud_buf_free(&cur);
-	free(path);
-}
-
-int
-ud_headers_install(const struct ud_tree *t, const struct ud_hdr_plan *plan, const char *outdir,
-		   void (*report)(const char *path, const struct ud_diags *d, void *ctx), void *ctx,
-		   struct ud_install_stats *stats, char **cause)
-{
-	struct ud_buf in = UD_BUF_INIT, out = UD_BUF_INIT, old = UD_BUF_INIT, new_m = UD_BUF_INIT;
-	char *root = ud_xasprintf("%s/include", outdir), *lastdir = NULL, *key;
-	struct manifest old_m;
-	bool same_key;
-	size_t i;
-	int rc = ud_mkdir_p(root, cause);
-
-	memset(stats, 0, sizeof(*stats));
-	if (rc < 0) {
-		free(root);
-		return rc;
-	}
-	manifest_load(outdir, &old_m);
-	key = manifest_key(t, plan);
-	same_key = old_m.key != NULL && strcmp(old_m.key, key) == 0;
-	ud_buf_addf(&new_m, "%s\n", key);
-	for (i = 0; i < plan->n; i++) {
-		const struct ud_hdr_file *f = &plan->v[i];
-		struct ud_diags d = UD_DIAGS_INIT;
-		char *dst = ud_xasprintf("%s/%s", root, f->dst), *slash, *c = NULL;
-		const struct ud_buf *src = &f->gen;
-		struct stat sst, ost;
-		bool have_sst = false;
-
-		stats->files++;
-		if (!f->generated) {
-			char *abs = ud_tree_path(t, f->src);
-			const struct mentry *e = same_key ? manifest_find(&old_m, f->dst) : NULL;
-
-			have_sst = stat(abs, &sst) == 0;
-			if (e != NULL && have_sst && stat(dst, &ost) == 0 &&
-			    e->ssize == (unsigned long long)sst.st_size &&
-			    e->smtime == mtime_ns(&sst) &&
-			    e->osize == (unsigned long long)ost.st_size &&
-			    e->omtime == mtime_ns(&ost)) {
-				/* neither the source nor the installed file changed */
-				stats->unchanged++;
-				ud_buf_addf(&new_m, "%s %llu %llu %llu %llu\n", f->dst, e->ssize,
-					    e->smtime, e->osize, e->omtime);
-				free(abs);
-				free(dst);
-				continue;
-			}
-			if (ud_read_file(abs, &in, &c) < 0) {
-				ud_diags_add(&d, 0, UD_SEV_ERROR, "%s", c);
-				free(c);
-				c = NULL;
-			}
-			free(abs);
-			src = &in;
-		}
-		if (d.n == 0)
-			ud_install_header(f->src, ud_buf_str(src), src->len, &plan->rules, &out,
-					  NULL, &d);
-		if (ud_diags_count(&d, UD_SEV_ERROR) > 0) {
-			stats->failed++;
-			report(f->src, &d, ctx);
-		} else if (ud_read_file(dst, &old, NULL) == 0 && old.len == out.len &&
-			   memcmp(old.data, ud_buf_str(&out), out.len) == 0) {
-			stats->unchanged++;
-		} else {
-			slash = strrchr(dst, '/');
-			*slash = '\0';
-			if (lastdir == NULL || strcmp(lastdir, dst) != 0) {
-				if (ud_mkdir_p(dst, &c) < 0)
-					ud_diags_add(&d, 0, UD_SEV_ERROR, "%s", c);
-				free(lastdir);
-				lastdir = ud_xstrdup(dst);
-			}
-			*slash = '/';
-			if (d.n == 0 && ud_write_atomic(dst, ud_buf_str(&out), out.len, &c) < 0)
-				ud_diags_add(&d, 0, UD_SEV_ERROR, "%s", c);
-			if (d.n > 0) {
-				stats->failed++;
-				report(f->src, &d, ctx);
-			} else {
-				stats->written++;
-			}
-			free(c);
-			c = NULL;
-		}
-		if (!f->generated && have_sst && d.n == 0 && stat(dst, &ost) == 0)
-			ud_buf_addf(&new_m, "%s %llu %llu %llu %llu\n", f->dst,
-				    (unsigned long long)sst.st_size, mtime_ns(&sst),
-				    (unsigned long long)ost.st_size, mtime_ns(&ost));
-		ud_diags_free(&d);
-		free(dst);
-	}
-	remove_stale(plan, root, "", stats);
-	write_manifest(outdir, &new_m);
-	manifest_free(&old_m);
-	ud_buf_free(&new_m);
-	free(key);
-	ud_buf_free(&in);
-	ud_buf_free(&out);
-	ud_buf_free(&old);
-	free(lastdir);
-	free(root);
-	return 0;
 }

@@ -134,6 +134,55 @@ ud_paths_free(struct ud_paths *p)
 	p->n = p->alloc = 0;
 }
 
+void
+ud_dir_headers(const char *dir, struct ud_paths *out)
+{
+	struct ud_paths todo = UD_PATHS_INIT;
+	size_t first = out->n;
+
+	ud_paths_add(&todo, "");
+	while (todo.n > 0) {
+		char *rel = todo.v[--todo.n];
+		char *abs = rel[0] ? ud_xasprintf("%s/%s", dir, rel) : ud_xstrdup(dir);
+		DIR *d = opendir(abs);
+		struct dirent *de;
+
+		while (d != NULL && (de = readdir(d)) != NULL) {
+			size_t n = strlen(de->d_name);
+			unsigned char type = de->d_type;
+			char *child;
+
+			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+				continue;
+			child = rel[0] ? ud_xasprintf("%s/%s", rel, de->d_name)
+				       : ud_xstrdup(de->d_name);
+			if (type == DT_UNKNOWN) {
+				/* file systems without d_type: ask, without following links */
+				char *cabs = ud_xasprintf("%s/%s", dir, child);
+				struct stat st;
+
+				type = lstat(cabs, &st) < 0  ? DT_UNKNOWN
+				       : S_ISDIR(st.st_mode) ? DT_DIR
+				       : S_ISREG(st.st_mode) ? DT_REG
+							     : DT_UNKNOWN;
+				free(cabs);
+			}
+			if (type == DT_DIR)
+				ud_paths_add(&todo, child);
+			else if (type == DT_REG && n > 2 && strcmp(de->d_name + n - 2, ".h") == 0)
+				ud_paths_add(out, child);
+			free(child);
+		}
+		if (d != NULL)
+			closedir(d);
+		free(abs);
+		free(rel);
+	}
+	ud_paths_free(&todo);
+	if (out->n > first)
+		qsort(out->v + first, out->n - first, sizeof(char *), cmp_str);
+}
+
 static void
 parse_kbuild_file(const struct ud_tree *t, const char *abs, struct ud_kbuild *kb, unsigned depth,
 		  bool included)
