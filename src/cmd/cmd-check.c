@@ -153,7 +153,7 @@ compile_all(struct check_run *r, const struct ud_tree *t, const char *srcarch, u
 	struct ud_paths skip = UD_PATHS_INIT;
 	struct ud_compile_job *cj = ud_xcalloc(r->n ? r->n : 1, sizeof(*cj));
 	size_t *which = ud_xcalloc(r->n ? r->n : 1, sizeof(size_t)), n = 0, i;
-	const char *cc = getenv("CC") != NULL && *getenv("CC") != '\0' ? getenv("CC") : "cc";
+	const char *env_cc = getenv("CC"), *cc = env_cc != NULL && *env_cc != '\0' ? env_cc : "cc";
 	char *inc = ud_xasprintf("%s/include", r->tmp),
 	     *dummy = ud_tree_path(t, "usr/dummy-include");
 	char *cause = NULL;

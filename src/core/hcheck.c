@@ -373,9 +373,8 @@ ud_hcheck(const struct ud_hcheck_input *in, struct ud_diags *diags)
 					errors++;
 				}
 			}
-			if (!types_file && !linux_types && strcmp(inc, "linux/types.h") == 0)
-				linux_types = true;
-			else if (!types_file && !linux_types && includes_types(in, inc, 0))
+			if (!types_file && !linux_types &&
+			    (strcmp(inc, "linux/types.h") == 0 || includes_types(in, inc, 0)))
 				linux_types = true;
 			if (!types_file && !asm_types_seen && strcmp(inc, "asm/types.h") == 0) {
 				asm_types_seen = true;

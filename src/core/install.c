@@ -204,9 +204,8 @@ edit_uapi_guard(struct ud_buf *line)
 
 		if (s[p] != '#')
 			continue;
-		if (q + 6 <= n && memcmp(s + q, "ifndef", 6) == 0) {
-			q += 6;
-		} else if (q + 6 <= n && memcmp(s + q, "define", 6) == 0) {
+		if (q + 6 <= n &&
+		    (memcmp(s + q, "ifndef", 6) == 0 || memcmp(s + q, "define", 6) == 0)) {
 			q += 6;
 		} else if (q + 5 <= n && memcmp(s + q, "endif", 5) == 0) {
 			q += 5;

@@ -1,7 +1,9 @@
 /*
  * Parallel compile jobs (see compile.h).
  */
+#include <assert.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 extern char **environ;
 
 struct running {
+	bool used; /* this slot holds a running job */
 	pid_t pid;
 	size_t job;
 	char *out;
@@ -43,6 +46,7 @@ ud_compile_run(struct ud_compile_job *jobs, size_t njobs, unsigned parallel, con
 {
 	struct running *run;
 	size_t next = 0, active = 0, i;
+	int result = 0;
 
 	if (parallel == 0)
 		parallel = 1;
@@ -63,17 +67,20 @@ ud_compile_run(struct ud_compile_job *jobs, size_t njobs, unsigned parallel, con
 				ud_buf_addf(&job->output, "%s: %s\n", job->argv[0], strerror(-rc));
 				free(out);
 				if (rc == -ENOENT && next == 0) {
+					/* no compiler at all: say so once, run nothing */
 					*cause =
 						ud_xasprintf("%s: %s", job->argv[0], strerror(-rc));
-					free(run);
-					return rc;
+					result = rc;
+					next = njobs;
+					break;
 				}
 				next++;
 				continue;
 			}
-			for (i = 0; i < parallel; i++)
-				if (run[i].pid == 0)
-					break;
+			for (i = 0; i < parallel && run[i].used; i++)
+				;
+			assert(i < parallel); /* active < parallel leaves a slot free */
+			run[i].used = true;
 			run[i].pid = pid;
 			run[i].job = next;
 			run[i].out = out;
@@ -89,18 +96,18 @@ ud_compile_run(struct ud_compile_job *jobs, size_t njobs, unsigned parallel, con
 			break;
 		}
 		for (i = 0; i < parallel; i++)
-			if (run[i].pid == pid) {
+			if (run[i].used && run[i].pid == pid) {
 				struct ud_compile_job *job = &jobs[run[i].job];
 
 				job->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 				ud_read_file(run[i].out, &job->output, NULL);
 				unlink(run[i].out);
 				free(run[i].out);
-				run[i].pid = 0;
+				run[i].used = false;
 				active--;
 				break;
 			}
 	}
 	free(run);
-	return 0;
+	return result;
 }

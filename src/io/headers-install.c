@@ -5,7 +5,6 @@
  */
 #include "config.h"
 
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,20 +113,23 @@ manifest_load(const char *outdir, struct manifest *m)
 			m->v = ud_xgrow(m->v, &m->alloc, m->n + 1, sizeof(*m->v));
 			m->v[m->n++] = e;
 		}
-		qsort(m->v, m->n, sizeof(*m->v), mentry_cmp);
+		if (m->n > 0)
+			qsort(m->v, m->n, sizeof(*m->v), mentry_cmp);
 	}
 	ud_buf_free(&b);
 	free(path);
 }
 
+static int
+mentry_key_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct mentry *)elem)->dst);
+}
+
 static const struct mentry *
 manifest_find(const struct manifest *m, const char *dst)
 {
-	struct mentry k;
-
-	memset(&k, 0, sizeof(k));
-	k.dst = (char *)(uintptr_t)dst;
-	return m->n > 0 ? bsearch(&k, m->v, m->n, sizeof(*m->v), mentry_cmp) : NULL;
+	return m->n > 0 ? bsearch(dst, m->v, m->n, sizeof(*m->v), mentry_key_cmp) : NULL;
 }
 
 static void

@@ -74,10 +74,9 @@ expand(const struct kb_ctx *k, const char *s, size_t n)
 	size_t i = 0;
 
 	while (i < n) {
-		if (n - i >= 10 && memcmp(s + i, "$(srctree)", 10) == 0) {
-			ud_buf_addstr(&b, k->t->root);
-			i += 10;
-		} else if (n - i >= 10 && memcmp(s + i, "$(objtree)", 10) == 0) {
+		if (n - i >= 10 && (memcmp(s + i, "$(srctree)", 10) == 0 ||
+				    memcmp(s + i, "$(objtree)", 10) == 0)) {
+			/* uapid builds nothing: the object tree is the source tree */
 			ud_buf_addstr(&b, k->t->root);
 			i += 10;
 		} else if (n - i >= 10 && memcmp(s + i, "$(SRCARCH)", 10) == 0) {
