@@ -185,44 +185,62 @@ ud_kbuild_find(const struct ud_kbuild *kb, const char *name)
 	return -1;
 }
 
-/* Removes the word 'name' from the physical lines of kl into out; true if found. */
+/* Is text an ifeq/ifneq/ifdef/ifndef line? */
 static bool
-remove_word(const char *buf, const struct kline *kl, const char *name, struct ud_buf *out,
-	    bool *line_left_empty)
+opens_cond(const char *t)
 {
-	size_t n = strlen(name), i = kl->start;
-	bool found = false;
-	size_t mark = out->len;
+	return starts_word(t, "ifeq") || starts_word(t, "ifneq") || starts_word(t, "ifdef") ||
+	       starts_word(t, "ifndef");
+}
+
+/* Does the export list of text name 'name' as a whole word? */
+static bool
+lists(const char *text, const char *name)
+{
+	const char *vals = export_values(text), *p;
+	size_t n = strlen(name);
+
+	for (p = vals != NULL ? strstr(vals, name) : NULL; p != NULL; p = strstr(p + 1, name))
+		if ((p == vals || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/*
+ * Appends logical line kl without the word 'name' to out; returns false
+ * when nothing but the assignment itself would be left (the line goes).
+ */
+static bool
+add_without(const char *buf, const struct kline *kl, const char *name, struct ud_buf *out)
+{
+	size_t n = strlen(name), i = kl->start, mark = out->len;
+	bool removed = false, keep;
+	struct kline rest;
+	char *t;
 
 	while (i < kl->end) {
-		bool at_word = (i == kl->start || buf[i - 1] == ' ' || buf[i - 1] == '\t' ||
-				buf[i - 1] == '=') &&
-			       i + n <= kl->end && memcmp(buf + i, name, n) == 0 &&
-			       (i + n == kl->end || strchr(" \t\r\n\\", buf[i + n]) != NULL);
+		bool word_start = i == kl->start || strchr(" \t=", buf[i - 1]) != NULL;
 
-		if (!found && at_word) {
-			/* drop the preceding blanks too */
+		if (!removed && word_start && i + n <= kl->end && memcmp(buf + i, name, n) == 0 &&
+		    (i + n == kl->end || strchr(" \t\r\n\\", buf[i + n]) != NULL)) {
 			while (out->len > mark &&
 			       (out->data[out->len - 1] == ' ' || out->data[out->len - 1] == '\t'))
-				out->len--;
+				out->len--; /* the blanks before the word go with it */
 			i += n;
-			found = true;
+			removed = true;
 			continue;
 		}
-		ud_buf_addch(out, buf[i]);
-		i++;
+		ud_buf_addch(out, buf[i++]);
 	}
-	if (found) {
-		char *t;
-		struct kline fake = {0, 0, 0, out->len - mark};
-		const char *vals;
-
-		t = kline_text(out->data + mark, &fake);
-		vals = export_values(t);
-		*line_left_empty = vals != NULL && *vals == '\0';
-		free(t);
-	}
-	return found;
+	rest.first = rest.last = 0;
+	rest.start = 0;
+	rest.end = out->len - mark;
+	t = kline_text(out->data + mark, &rest);
+	keep = export_values(t) != NULL && *export_values(t) != '\0';
+	free(t);
+	if (!keep)
+		out->len = mark;
+	return keep;
 }
 
 int
@@ -230,163 +248,82 @@ ud_kbuild_remove(const char *buf, size_t len, const char *name, struct ud_buf *o
 		 struct ud_buf *moved)
 {
 	struct kline *lines = NULL;
-	size_t nlines = 0, alines = 0, pos = 0, i, hit = (size_t)-1, cond = (size_t)-1;
-	size_t *stack = NULL, nstack = 0, astack = 0, cond_end = (size_t)-1;
+	char **texts = NULL;
+	size_t nlines = 0, alines = 0, atexts = 0, pos = 0, i;
+	size_t hit = (size_t)-1, open = (size_t)-1, close = (size_t)-1;
+	size_t *stack = NULL, nstack = 0, astack = 0;
 	unsigned phys = 1;
-	int found = 0;
+	bool other = false;
 
 	while (pos < len) {
 		lines = ud_xgrow(lines, &alines, nlines + 1, sizeof(*lines));
+		texts = ud_xgrow(texts, &atexts, nlines + 1, sizeof(*texts));
 		pos = next_kline(buf, len, pos, &phys, &lines[nlines]);
+		texts[nlines] = kline_text(buf, &lines[nlines]);
 		nlines++;
 	}
-	/* find the entry and its innermost stanza */
-	for (i = 0; i < nlines && hit == (size_t)-1; i++) {
-		char *t = kline_text(buf, &lines[i]);
-		const char *vals;
-
-		if (starts_word(t, "ifeq") || starts_word(t, "ifneq") || starts_word(t, "ifdef") ||
-		    starts_word(t, "ifndef")) {
+	/* the entry, and the innermost stanza around it with its endif */
+	for (i = 0; i < nlines; i++) {
+		if (opens_cond(texts[i])) {
 			stack = ud_xgrow(stack, &astack, nstack + 1, sizeof(*stack));
 			stack[nstack++] = i;
-		} else if (starts_word(t, "endif")) {
-			if (nstack > 0)
-				nstack--;
-		} else if ((vals = export_values(t)) != NULL) {
-			const char *p = strstr(vals, name);
-			size_t n = strlen(name);
-
-			while (p != NULL) {
-				if ((p == vals || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) {
-					hit = i;
-					cond = nstack > 0 ? stack[nstack - 1] : (size_t)-1;
-					break;
-				}
-				p = strstr(p + 1, name);
-			}
+		} else if (starts_word(texts[i], "endif") && nstack > 0) {
+			nstack--;
+			if (hit != (size_t)-1 && stack[nstack] == open)
+				close = i; /* the stanza around the entry ends here */
+		} else if (hit == (size_t)-1 && lists(texts[i], name)) {
+			hit = i;
+			open = nstack > 0 ? stack[nstack - 1] : (size_t)-1;
 		}
-		free(t);
+		if (close != (size_t)-1)
+			break;
 	}
-	if (hit != (size_t)-1 && cond != (size_t)-1) {
-		unsigned level = 0;
-
-		for (i = cond; i < nlines; i++) {
-			char *t = kline_text(buf, &lines[i]);
-
-			if (starts_word(t, "ifeq") || starts_word(t, "ifneq") ||
-			    starts_word(t, "ifdef") || starts_word(t, "ifndef"))
-				level++;
-			else if (starts_word(t, "endif") && --level == 0)
-				cond_end = i;
-			free(t);
-			if (cond_end != (size_t)-1)
-				break;
-		}
-		if (cond_end == (size_t)-1)
-			cond = (size_t)-1; /* unterminated: treat as unconditional */
-	}
+	if (open != (size_t)-1 && close == (size_t)-1)
+		open = (size_t)-1; /* an unterminated stanza: treat the entry as plain */
 
 	ud_buf_reset(out);
 	if (hit == (size_t)-1) {
 		ud_buf_add(out, buf, len);
-		goto done;
-	}
-	found = 1;
-	if (cond == (size_t)-1) {
-		ud_buf_addf(moved, "header-y += %s\n", name);
 	} else {
-		/* the stanza's opening lines, this entry, and its endif */
-		for (i = cond; i < hit; i++) {
-			char *t = kline_text(buf, &lines[i]);
-
-			if (export_values(t) == NULL && t[0] != '\0')
-				ud_buf_add(moved, buf + lines[i].start,
-					   lines[i].end - lines[i].start);
-			free(t);
-		}
+		/* what moves: the stanza's opening lines, this entry, its endif */
+		if (open != (size_t)-1)
+			for (i = open; i < hit; i++)
+				if (export_values(texts[i]) == NULL && texts[i][0] != '\0')
+					ud_buf_add(moved, buf + lines[i].start,
+						   lines[i].end - lines[i].start);
 		ud_buf_addf(moved, "header-y += %s\n", name);
-		ud_buf_add(moved, buf + lines[cond_end].start,
-			   lines[cond_end].end - lines[cond_end].start);
-		if (moved->len > 0 && moved->data[moved->len - 1] != '\n')
-			ud_buf_addch(moved, '\n');
-	}
-	for (i = 0; i < nlines; i++) {
-		bool empty = false;
-
-		if (i == hit) {
-			size_t mark = out->len;
-
-			remove_word(buf, &lines[i], name, out, &empty);
-			if (empty)
-				out->len = mark; /* nothing else on that line: drop it */
-			continue;
+		if (open != (size_t)-1) {
+			ud_buf_add(moved, buf + lines[close].start,
+				   lines[close].end - lines[close].start);
+			if (moved->data[moved->len - 1] != '\n')
+				ud_buf_addch(moved, '\n');
+			/* does anything else stay exported in that stanza? */
+			for (i = open + 1; i < close; i++)
+				if (i != hit && export_values(texts[i]) != NULL &&
+				    *export_values(texts[i]) != '\0')
+					other = true;
 		}
-		ud_buf_add(out, buf + lines[i].start, lines[i].end - lines[i].start);
-	}
-	/* drop the stanza too when no export is left in it */
-	if (cond != (size_t)-1) {
-		struct ud_buf again = UD_BUF_INIT;
-		struct ud_kbuild kb = UD_KBUILD_INIT;
-		size_t before = 0;
-		unsigned first = lines[cond].first, last = lines[cond_end].last;
-		bool other = false;
-
-		ud_kbuild_parse(out->data, out->len, &kb);
-		for (i = 0; i < kb.n; i++)
-			if (kb.v[i].cond_line == first)
-				other = true;
-		ud_kbuild_free(&kb);
-		if (!other) {
-			/* line numbers shifted only inside the stanza, never before it */
-			size_t p = 0;
-			unsigned ph = 1;
-
-			while (p < out->len && ph < first) {
-				if (out->data[p] == '\n')
-					ph++;
-				p++;
+		for (i = 0; i < nlines; i++) {
+			if (open != (size_t)-1 && !other && i >= open && i <= close) {
+				/* the whole stanza goes, and one blank line before it */
+				if (i == open && out->len >= 2 && out->data[out->len - 1] == '\n' &&
+				    out->data[out->len - 2] == '\n')
+					out->len--;
+				continue;
 			}
-			before = p;
-			ud_buf_add(&again, out->data, before);
-			/* skip the stanza: it now has (last - first + 1) - removed lines */
-			{
-				unsigned level = 0;
-				size_t q = before;
-				unsigned pph = phys;
-
-				(void)pph;
-				while (q < out->len) {
-					struct kline kl;
-					unsigned dummy = 0;
-					char *t;
-
-					q = next_kline(out->data, out->len, q, &dummy, &kl);
-					t = kline_text(out->data, &kl);
-					if (starts_word(t, "ifeq") || starts_word(t, "ifneq") ||
-					    starts_word(t, "ifdef") || starts_word(t, "ifndef"))
-						level++;
-					else if (starts_word(t, "endif"))
-						level--;
-					free(t);
-					if (level == 0)
-						break;
-				}
-				(void)last;
-				/* and one blank line before the stanza, if any */
-				if (again.len >= 2 && again.data[again.len - 1] == '\n' &&
-				    again.data[again.len - 2] == '\n')
-					again.len--;
-				ud_buf_add(&again, out->data + q, out->len - q);
-			}
-			ud_buf_reset(out);
-			ud_buf_add(out, again.data, again.len);
+			if (i == hit)
+				add_without(buf, &lines[i], name, out);
+			else
+				ud_buf_add(out, buf + lines[i].start,
+					   lines[i].end - lines[i].start);
 		}
-		ud_buf_free(&again);
 	}
-done:
+	for (i = 0; i < nlines; i++)
+		free(texts[i]);
+	free(texts);
 	free(lines);
 	free(stack);
-	return found;
+	return hit != (size_t)-1;
 }
 
 void
