@@ -89,6 +89,12 @@ void ud_lexed_free(struct ud_lexed *lx);
 const char *ud_dir_name(enum ud_dir dir);
 /* Length of the line's text without its newline (CR LF or LF). */
 size_t ud_line_textlen(const struct ud_lexed *lx, const struct ud_line *l);
+/* The raw text of logical line li, without its final newline; length in *len. */
+const char *ud_line_text(const struct ud_lexed *lx, size_t li, size_t *len);
+/* Does logical line li, without leading and trailing blanks, read exactly s? */
+bool ud_line_is(const struct ud_lexed *lx, size_t li, const char *s);
+/* Does the raw text of logical line li contain s? */
+bool ud_line_contains(const struct ud_lexed *lx, size_t li, const char *s);
 /* True if the logical line is a conditional directive (#if .. #endif). */
 bool ud_dir_is_cond(enum ud_dir dir);
 

@@ -21,6 +21,8 @@
 #include "uapid/classify.h"
 #include "uapid/xmalloc.h"
 
+#include "frame.h"
+
 #define KM_KO 1 /* #ifdef __KERNEL__ group */
 #define KM_UO 2 /* #ifndef __KERNEL__ group */
 #define KM_IK 4 /* content for the kernel header */
@@ -91,184 +93,6 @@ ud_class_name(enum ud_class cls)
 {
 	assert(cls < UD_CLASS__COUNT);
 	return class_names[cls];
-}
-
-static const char *
-line_text(const struct ud_lexed *lx, size_t li, size_t *len)
-{
-	*len = ud_line_textlen(lx, &lx->lines[li]);
-	return lx->buf + lx->lines[li].start;
-}
-
-/* Does the logical line, trimmed, read exactly s? */
-static bool
-line_is(const struct ud_lexed *lx, size_t li, const char *s)
-{
-	size_t n, k = strlen(s);
-	const char *t = line_text(lx, li, &n);
-
-	while (n > 0 && (*t == ' ' || *t == '\t'))
-		t++, n--;
-	while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t'))
-		n--;
-	return n == k && memcmp(t, s, k) == 0;
-}
-
-static bool
-line_contains(const struct ud_lexed *lx, size_t li, const char *s)
-{
-	size_t n, k = strlen(s), i;
-	const char *t = line_text(lx, li, &n);
-
-	for (i = 0; i + k <= n; i++)
-		if (memcmp(t + i, s, k) == 0)
-			return true;
-	return false;
-}
-
-/* The first identifier of a directive argument, copied into the arena. */
-static const char *
-first_ident(struct ud_arena *a, const char *s)
-{
-	size_t n = 0;
-
-	while (s[n] == '_' || (s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
-	       (s[n] >= '0' && s[n] <= '9'))
-		n++;
-	return n > 0 ? ud_arena_strndup(a, s, n) : NULL;
-}
-
-/*
- * If logical line li starts a slash-star comment at column 0, returns the
- * line after the one that closes it, as the 2012 scripts read a banner: the
- * first line with a comment close ends it, and only blanks may follow the
- * close.  Returns 0 when there is no such comment.
- */
-static size_t
-comment_block_end(const struct ud_lexed *lx, size_t li)
-{
-	size_t n;
-	const char *t;
-
-	if (li >= lx->nlines || lx->lines[li].dir != UD_DIR_NONE)
-		return 0;
-	t = line_text(lx, li, &n);
-	if (n < 2 || t[0] != '/' || t[1] != '*')
-		return 0;
-	for (; li < lx->nlines; li++) {
-		const struct ud_line *l = &lx->lines[li];
-		size_t i, close = 0;
-		bool found = false;
-
-		if (l->dir != UD_DIR_NONE || l->first != l->last)
-			return 0; /* a continued line or directive: not a plain comment */
-		t = line_text(lx, li, &n);
-		for (i = 0; i + 1 < n; i++)
-			if (t[i] == '*' && t[i + 1] == '/') {
-				found = true;
-				close = i + 2; /* the last close on the line, as upstream */
-			}
-		if (!found)
-			continue;
-		for (i = close; i < n; i++)
-			if (t[i] != ' ' && t[i] != '\t')
-				return 0;
-		return li + 1;
-	}
-	return 0;
-}
-
-/* The banner of the 2012 scripts: the comment that starts the file. */
-static void
-find_banner(struct ud_classified *c)
-{
-	c->banner_first = 0;
-	c->banner_end = comment_block_end(&c->lx, 0);
-}
-
-/* Does the text of logical lines [a, b) read like a licence or copyright notice? */
-static bool
-is_licence(const struct ud_lexed *lx, size_t a, size_t b)
-{
-	static const char *const words[] = {"Copyright", "copyright", "COPYRIGHT", "License",
-					    "SPDX-License-Identifier"};
-	size_t li, w;
-
-	for (li = a; li < b; li++)
-		for (w = 0; w < sizeof(words) / sizeof(words[0]); w++)
-			if (line_contains(lx, li, words[w]))
-				return true;
-	return false;
-}
-
-/*
- * A file that opens with its include guard may carry its licence comment
- * just inside it; upstream moved such a comment in front of the guard in
- * both outputs.  Only blank lines may stand between the guard's #define
- * and the comment.
- */
-static void
-find_late_banner(struct ud_classified *c)
-{
-	const struct ud_lexed *lx = &c->lx;
-	size_t li, end;
-
-	if (c->banner_end > 0 || c->guard < 0)
-		return;
-	for (li = c->guard_define + 1; li < lx->nlines && (lx->lines[li].flags & UD_LINE_BLANK);
-	     li++)
-		;
-	if (li >= lx->nlines || c->cond.line_group[li] != c->guard)
-		return;
-	end = comment_block_end(lx, li);
-	if (end == 0 || !is_licence(lx, li, end))
-		return;
-	c->banner_first = li;
-	c->banner_end = end;
-}
-
-/* Is group g a top-level "#ifndef X" followed by "#define X [1]"? */
-static bool
-is_guard(struct classify_ctx *x, long gi)
-{
-	struct ud_classified *c = x->c;
-	const struct ud_group *g = &c->cond.groups[gi];
-	const struct ud_lexed *lx = &c->lx;
-	const struct ud_line *ifl = &lx->lines[g->if_line];
-	const char *name, *d;
-	size_t dl = g->if_line + 1, n;
-
-	if (g->parent >= 0 || ifl->dir != UD_DIR_IFNDEF || g->nclauses != 1 ||
-	    g->endif_line == UD_NO_LINE)
-		return false;
-	name = first_ident(&c->lx.arena, ifl->arg);
-	if (name == NULL || strcmp(name, "__KERNEL__") == 0 || strncmp(name, "CONFIG_", 7) == 0)
-		return false;
-	if (dl >= lx->nlines || lx->lines[dl].dir != UD_DIR_DEFINE)
-		return false;
-	d = lx->lines[dl].arg;
-	n = strlen(name);
-	if (strncmp(d, name, n) != 0 || (d[n] != '\0' && strcmp(d + n, " 1") != 0))
-		return false;
-	c->guard_name = name;
-	c->guard_define = dl;
-	return true;
-}
-
-/* Is group g a top-level "#ifndef X" whose body is just "#error ..."? */
-static bool
-is_order_check(const struct ud_classified *c, long gi)
-{
-	const struct ud_group *g = &c->cond.groups[gi];
-	const struct ud_lexed *lx = &c->lx;
-	const struct ud_line *ifl = &lx->lines[g->if_line];
-
-	if (g->parent >= 0 || ifl->dir != UD_DIR_IFNDEF || g->nclauses != 1 ||
-	    g->endif_line != g->if_line + 2)
-		return false;
-	if (strncmp(ifl->arg, "__KERNEL__", 10) == 0 || strncmp(ifl->arg, "CONFIG_", 7) == 0)
-		return false;
-	return lx->lines[g->if_line + 1].dir == UD_DIR_ERROR;
 }
 
 /*
@@ -423,17 +247,17 @@ decide_kinds(struct classify_ctx *x)
 
 		if (x->kind[gi] != GK_ORDINARY)
 			continue;
-		if (c->guard < 0 && is_guard(x, gi)) {
+		if (c->guard < 0 && ud_frame_is_guard(c, gi)) {
 			x->kind[gi] = GK_GUARD;
 			c->guard = gi;
 			continue;
 		}
-		if (c->order_check < 0 && is_order_check(c, gi)) {
+		if (c->order_check < 0 && ud_frame_is_order_check(c, gi)) {
 			x->kind[gi] = GK_ORDER_CHECK;
 			c->order_check = gi;
 			continue;
 		}
-		if (line_contains(lx, g->if_line, RETAIN_MARKER)) {
+		if (ud_line_contains(lx, g->if_line, RETAIN_MARKER)) {
 			x->kind[gi] = GK_RETAINED;
 			x->retain_reason[gi] = R_RETAIN;
 			c->role[g->if_line] = UD_ROLE_RETAIN_MARKED;
@@ -701,7 +525,7 @@ assign_lines(struct classify_ctx *x)
 			directive_line(x, gi, li, pm);
 			continue;
 		}
-		if (line_is(lx, li, INCLUDE_HERE_MARKER)) {
+		if (ud_line_is(lx, li, INCLUDE_HERE_MARKER)) {
 			if (c->include_marked)
 				ud_diags_add(&c->diags, lx->lines[li].first, UD_SEV_ERROR,
 					     "more than one place given for the uapi #include");
@@ -819,9 +643,9 @@ ud_classify(const char *buf, size_t len, struct ud_marker **markers, size_t nmar
 			out->skip = true;
 		}
 
-	find_banner(out);
+	ud_frame_banner(out);
 	decide_kinds(&x);
-	find_late_banner(out);
+	ud_frame_late_banner(out);
 	mark_groups(&x);
 	render_marks(&x);
 	assign_lines(&x);

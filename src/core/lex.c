@@ -467,3 +467,35 @@ ud_line_textlen(const struct ud_lexed *lx, const struct ud_line *l)
 	}
 	return e - l->start;
 }
+
+const char *
+ud_line_text(const struct ud_lexed *lx, size_t li, size_t *len)
+{
+	*len = ud_line_textlen(lx, &lx->lines[li]);
+	return lx->buf + lx->lines[li].start;
+}
+
+bool
+ud_line_is(const struct ud_lexed *lx, size_t li, const char *s)
+{
+	size_t n, k = strlen(s);
+	const char *t = ud_line_text(lx, li, &n);
+
+	while (n > 0 && (*t == ' ' || *t == '\t'))
+		t++, n--;
+	while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+		n--;
+	return n == k && memcmp(t, s, k) == 0;
+}
+
+bool
+ud_line_contains(const struct ud_lexed *lx, size_t li, const char *s)
+{
+	size_t n, k = strlen(s), i;
+	const char *t = ud_line_text(lx, li, &n);
+
+	for (i = 0; i + k <= n; i++)
+		if (memcmp(t + i, s, k) == 0)
+			return true;
+	return false;
+}
