@@ -145,6 +145,37 @@ report_compile(struct check_run *r, struct checked *c, const struct ud_buf *outp
 		     (int)(output->len > 200 ? 200 : output->len), ud_buf_str(output));
 }
 
+/*
+ * The compile test of CONFIG_UAPI_HEADER_TEST for one header: the header
+ * included twice (to catch a missing guard) into an empty file, C90.
+ */
+static char **
+compile_argv(const char *cc, const char *inc, const char *dummy, const char *header)
+{
+	const char *const args[] = {cc,
+				    "-std=c90",
+				    "-Wall",
+				    "-Werror=implicit-function-declaration",
+				    "-I",
+				    inc,
+				    "-I",
+				    dummy,
+				    "-fsyntax-only",
+				    "-x",
+				    "c",
+				    "/dev/null",
+				    "-include",
+				    header,
+				    "-include",
+				    header};
+	size_t n = sizeof(args) / sizeof(args[0]), i;
+	char **argv = ud_xcalloc(n + 1, sizeof(char *));
+
+	for (i = 0; i < n; i++)
+		argv[i] = ud_xstrdup(args[i]);
+	return argv;
+}
+
 /* Compiles every header that no-header-test allows; returns how many ran. */
 static size_t
 compile_all(struct check_run *r, const struct ud_tree *t, const char *srcarch, unsigned jobs,
@@ -171,23 +202,8 @@ compile_all(struct check_run *r, const struct ud_tree *t, const char *srcarch, u
 			continue;
 		}
 		h = ud_xasprintf("%s/%s", inc, c->f->dst);
-		cj[n].argv = ud_xcalloc(20, sizeof(char *));
-		cj[n].argv[0] = ud_xstrdup(cc);
-		cj[n].argv[1] = ud_xstrdup("-std=c90");
-		cj[n].argv[2] = ud_xstrdup("-Wall");
-		cj[n].argv[3] = ud_xstrdup("-Werror=implicit-function-declaration");
-		cj[n].argv[4] = ud_xstrdup("-I");
-		cj[n].argv[5] = ud_xstrdup(inc);
-		cj[n].argv[6] = ud_xstrdup("-I");
-		cj[n].argv[7] = ud_xstrdup(dummy);
-		cj[n].argv[8] = ud_xstrdup("-fsyntax-only");
-		cj[n].argv[9] = ud_xstrdup("-x");
-		cj[n].argv[10] = ud_xstrdup("c");
-		cj[n].argv[11] = ud_xstrdup("/dev/null");
-		cj[n].argv[12] = ud_xstrdup("-include");
-		cj[n].argv[13] = ud_xstrdup(h);
-		cj[n].argv[14] = ud_xstrdup("-include");
-		cj[n].argv[15] = h;
+		cj[n].argv = compile_argv(cc, inc, dummy, h);
+		free(h);
 		which[n++] = i;
 	}
 	if (ud_compile_run(cj, n, jobs, r->tmp, &cause) < 0) {

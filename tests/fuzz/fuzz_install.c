@@ -50,7 +50,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			struct ud_hcheck_input hc;
 			struct ud_diags hd = UD_DIAGS_INIT;
 
-			if (map.n != count_lines(out.data ? out.data : "", out.len) || map.n > lines + 1)
+			if (map.n != count_lines(out.data ? out.data : "", out.len) ||
+			    map.n > lines + 1)
 				abort();
 			for (i = 0; i < map.n; i++)
 				if (map.v[i] < 1 || map.v[i] > lines + 1)
