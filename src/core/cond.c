@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/chars.h"
 #include "uapid/cond.h"
 #include "uapid/xmalloc.h"
 
@@ -21,8 +22,7 @@ directive_value(const struct ud_line *l, enum ud_kstate k)
 		return ud_expr_eval(a, k);
 	case UD_DIR_IFDEF:
 	case UD_DIR_IFNDEF:
-		while (a[n] == '_' || (a[n] >= 'a' && a[n] <= 'z') ||
-		       (a[n] >= 'A' && a[n] <= 'Z') || (a[n] >= '0' && a[n] <= '9'))
+		while (ud_is_ident(a[n]))
 			n++;
 		if (n == 10 && memcmp(a, "__KERNEL__", 10) == 0)
 			v = k == UD_KERNEL_DEFINED     ? UD_TRUE

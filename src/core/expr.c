@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/chars.h"
 #include "uapid/expr.h"
 
 #define MAX_NESTING 128
@@ -49,18 +50,6 @@ static const char *const kclass_names[] = {
 static_assert(sizeof(kclass_names) / sizeof(kclass_names[0]) == UD_KC__COUNT,
 	      "kclass_names must name every enum ud_kclass member");
 
-static bool
-ident_start(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static bool
-ident_char(int c)
-{
-	return ident_start(c) || (c >= '0' && c <= '9');
-}
-
 /* Reads the next token into ps->tok. */
 static void
 next(struct parser *ps)
@@ -73,13 +62,13 @@ next(struct parser *ps)
 	ps->prec = 0;
 	if (*p == '\0') {
 		ps->tok = T_END;
-	} else if (ident_start((unsigned char)*p)) {
-		while (ident_char((unsigned char)*p))
+	} else if (ud_is_ident_start((unsigned char)*p)) {
+		while (ud_is_ident((unsigned char)*p))
 			p++;
 		ps->tok = (p - ps->tstart == 7 && memcmp(ps->tstart, "defined", 7) == 0) ? T_DEFINED
 											 : T_IDENT;
 	} else if (*p >= '0' && *p <= '9') {
-		while (ident_char((unsigned char)*p) || *p == '.')
+		while (ud_is_ident((unsigned char)*p) || *p == '.')
 			p++;
 		ps->tok = T_NUMBER;
 	} else if (*p == '\'') {
@@ -327,8 +316,8 @@ ud_expr_mentions_kernel(const char *expr)
 	const char *p = expr;
 
 	while ((p = strstr(p, "__KERNEL__")) != NULL) {
-		bool before = p > expr && ident_char((unsigned char)p[-1]);
-		bool after = ident_char((unsigned char)p[10]);
+		bool before = p > expr && ud_is_ident((unsigned char)p[-1]);
+		bool after = ud_is_ident((unsigned char)p[10]);
 
 		if (!before && !after)
 			return true;

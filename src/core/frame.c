@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "uapid/chars.h"
 #include "frame.h"
 
 /* The first identifier of a directive argument, copied into the arena. */
@@ -12,8 +13,7 @@ ud_frame_first_ident(struct ud_arena *a, const char *s)
 {
 	size_t n = 0;
 
-	while (s[n] == '_' || (s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
-	       (s[n] >= '0' && s[n] <= '9'))
+	while (ud_is_ident(s[n]))
 		n++;
 	return n > 0 ? ud_arena_strndup(a, s, n) : NULL;
 }

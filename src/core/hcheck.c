@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/chars.h"
 #include "uapid/buf.h"
 #include "uapid/hcheck.h"
 #include "uapid/xmalloc.h"
@@ -17,19 +18,6 @@ struct line {
 	size_t n;
 	unsigned no; /* installed line number */
 };
-
-static bool
-is_ident(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_';
-}
-
-static bool
-is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
 
 /* The source line of installed line no. */
 static unsigned
@@ -46,12 +34,12 @@ directive(const char *s, const char *e, const char *word)
 {
 	size_t k = strlen(word);
 
-	while (s < e && is_blank(*s))
+	while (s < e && ud_is_space(*s))
 		s++;
 	if (s >= e || *s != '#')
 		return NULL;
 	s++;
-	while (s < e && is_blank(*s))
+	while (s < e && ud_is_space(*s))
 		s++;
 	if ((size_t)(e - s) < k || memcmp(s, word, k) != 0)
 		return NULL;
@@ -64,9 +52,9 @@ angle_include(const char *s, const char *e)
 {
 	const char *p = directive(s, e, "include"), *open, *close;
 
-	if (p == NULL || p >= e || !is_blank(*p))
+	if (p == NULL || p >= e || !ud_is_space(*p))
 		return NULL;
-	while (p < e && is_blank(*p))
+	while (p < e && ud_is_space(*p))
 		p++;
 	if (p >= e || *p != '<')
 		return NULL;
@@ -113,11 +101,11 @@ includes_types(const struct ud_hcheck_input *in, const char *name, unsigned dept
 		if (q != NULL) {
 			const char *a, *b;
 
-			while (q < e && is_blank(*q))
+			while (q < e && ud_is_space(*q))
 				q++;
 			if (q < e && (*q == '<' || *q == '"')) {
 				for (a = b = q + 1;
-				     b < e && *b != '>' && *b != '"' && !is_blank(*b); b++)
+				     b < e && *b != '>' && *b != '"' && !ud_is_space(*b); b++)
 					;
 				if ((size_t)(b - a) == 13 && memcmp(a, "linux/types.h", 13) == 0)
 					return true;
@@ -164,7 +152,7 @@ uses_sized_type(const char *s, size_t n)
 		for (i = 0; i < 4 && !found; i++) {
 			size_t k = strlen(bits[i]);
 
-			found = strncmp(p + 3, bits[i], k) == 0 && !is_ident(p[3 + k]);
+			found = strncmp(p + 3, bits[i], k) == 0 && !ud_is_ident(p[3 + k]);
 		}
 	}
 	ud_buf_free(&b);
@@ -182,14 +170,15 @@ is_declaration(const char *s, size_t n)
 		return false;
 	if (n >= 23 && memcmp(s, "void seqbuf_dump(void);", 23) == 0)
 		return false; /* soundcard.h is what it is */
-	while (p < e && is_blank(*p))
+	while (p < e && ud_is_space(*p))
 		p++;
-	if ((size_t)(e - p) >= 6 && memcmp(p, "extern", 6) == 0 && (p + 6 == e || !is_ident(p[6])))
+	if ((size_t)(e - p) >= 6 && memcmp(p, "extern", 6) == 0 &&
+	    (p + 6 == e || !ud_is_ident(p[6])))
 		return true;
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		size_t k = strlen(words[i]);
 
-		if (n >= k && memcmp(s, words[i], k) == 0 && (n == k || !is_ident(s[k])))
+		if (n >= k && memcmp(s, words[i], k) == 0 && (n == k || !ud_is_ident(s[k])))
 			return true;
 	}
 	return false;
@@ -240,12 +229,12 @@ defined_macro(const char *s, const char *e, const char **name, size_t *len)
 {
 	const char *p = directive(s, e, "define");
 
-	if (p == NULL || p >= e || !is_blank(*p))
+	if (p == NULL || p >= e || !ud_is_space(*p))
 		return false;
-	while (p < e && is_blank(*p))
+	while (p < e && ud_is_space(*p))
 		p++;
 	*name = p;
-	while (p < e && is_ident(*p))
+	while (p < e && ud_is_ident(*p))
 		p++;
 	*len = (size_t)(p - *name);
 	return *len > 0;
@@ -304,13 +293,13 @@ after_tag_keyword(const char *line, const char *w)
 	const char *e = w;
 	size_t i;
 
-	while (e > line && is_blank(e[-1]))
+	while (e > line && ud_is_space(e[-1]))
 		e--;
 	for (i = 0; i < 3; i++) {
 		size_t k = strlen(tags[i]);
 
 		if ((size_t)(e - line) >= k && memcmp(e - k, tags[i], k) == 0 &&
-		    (e - k == line || !is_ident(e[-(long)k - 1])))
+		    (e - k == line || !ud_is_ident(e[-(long)k - 1])))
 			return true;
 	}
 	return false;
@@ -324,7 +313,7 @@ quoted_include(const char *dst, const char *s, const char *e)
 
 	if (p == NULL)
 		return NULL;
-	while (p < e && is_blank(*p))
+	while (p < e && ud_is_space(*p))
 		p++;
 	if (p >= e || *p != '"')
 		return NULL;
@@ -414,11 +403,11 @@ ud_hcheck(const struct ud_hcheck_input *in, struct ud_diags *diags)
 				q += 2;
 				continue;
 			}
-			if (is_ident(*q) && (q == p || !is_ident(q[-1]))) {
+			if (ud_is_ident(*q) && (q == p || !ud_is_ident(q[-1]))) {
 				const char *w = q;
 				long k;
 
-				while (q < e && is_ident(*q))
+				while (q < e && ud_is_ident(*q))
 					q++;
 				if ((size_t)(q - w) == 10 && memcmp(w, "__KERNEL__", 10) == 0) {
 					ud_diags_add(

@@ -14,21 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/chars.h"
 #include "uapid/install.h"
 #include "uapid/select.h"
 #include "uapid/xmalloc.h"
-
-static bool
-is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-
-static bool
-is_alnum(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
 
 static bool
 has(const char *s, size_t n, const char *word)
@@ -63,8 +52,8 @@ enum edit_kind {
 };
 
 static void
-edit(struct ud_buf *line, const char *const *words, bool (*before)(char), bool bol_ok,
-     bool (*after)(char), bool eol_ok, enum edit_kind kind)
+edit(struct ud_buf *line, const char *const *words, bool (*before)(int), bool bol_ok,
+     bool (*after)(int), bool eol_ok, enum edit_kind kind)
 {
 	struct ud_buf out = UD_BUF_INIT;
 	const char *s = line->data;
@@ -118,21 +107,21 @@ edit(struct ud_buf *line, const char *const *words, bool (*before)(char), bool b
 }
 
 static bool
-space_or_paren(char c)
+space_or_paren(int c)
 {
-	return is_space(c) || c == '(';
+	return ud_is_space(c) || c == '(';
 }
 
 static bool
-not_alnum(char c)
+not_alnum(int c)
 {
-	return !is_alnum(c);
+	return !ud_is_alnum(c);
 }
 
 static bool
-not_ident(char c)
+not_ident(int c)
 {
-	return !is_alnum(c) && c != '_';
+	return !ud_is_alnum(c) && c != '_';
 }
 
 /* s/__attribute_const__([[:space:]]|$)/\1/g */
@@ -153,7 +142,7 @@ edit_attribute_const(struct ud_buf *line)
 			break;
 		at = (size_t)(hit - s);
 		e = at + k;
-		if (e < n && !is_space(s[e])) {
+		if (e < n && !ud_is_space(s[e])) {
 			p = at + 1;
 			continue;
 		}
@@ -209,7 +198,7 @@ edit_uapi_guard(struct ud_buf *line)
 			q += 6;
 		} else if (q + 5 <= n && memcmp(s + q, "endif", 5) == 0) {
 			q += 5;
-			while (q < n && is_space(s[q]))
+			while (q < n && ud_is_space(s[q]))
 				q++;
 			if (q + 2 > n || s[q] != '/' || s[q + 1] != '*')
 				continue;
@@ -218,7 +207,7 @@ edit_uapi_guard(struct ud_buf *line)
 			continue;
 		}
 		g1 = q;
-		while (q < n && is_space(s[q]))
+		while (q < n && ud_is_space(s[q]))
 			q++;
 		if (q + 5 > n || memcmp(s + q, "_UAPI", 5) != 0)
 			continue;
@@ -245,7 +234,7 @@ ud_install_sed_line(const char *text, size_t len, struct ud_buf *out)
 
 	ud_buf_add(&line, text, len);
 	if (has(text, len, "__user") || has(text, len, "__force") || has(text, len, "__iomem"))
-		edit(&line, user_words, space_or_paren, false, is_space, false, EDIT_DROP_WORD);
+		edit(&line, user_words, space_or_paren, false, ud_is_space, false, EDIT_DROP_WORD);
 	if (has(line.data, line.len, "__attribute_const__"))
 		edit_attribute_const(&line);
 	edit_compiler_include(&line);
@@ -293,8 +282,8 @@ line_of_word(const char *buf, size_t len, const char *word, size_t wlen)
 	const char *p = buf, *end = buf + len;
 
 	while ((p = memmem(p, (size_t)(end - p), word, wlen)) != NULL) {
-		bool b = p > buf && (is_alnum(p[-1]) || p[-1] == '_');
-		bool a = p + wlen < end && (is_alnum(p[wlen]) || p[wlen] == '_');
+		bool b = p > buf && (ud_is_alnum(p[-1]) || p[-1] == '_');
+		bool a = p + wlen < end && (ud_is_alnum(p[wlen]) || p[wlen] == '_');
 
 		if (!a && !b) {
 			unsigned n = 1;
@@ -344,10 +333,10 @@ check_leaks(const char *path, const char *src, size_t srclen, const struct ud_bu
 			p = close != NULL ? close + 2 : end;
 			continue;
 		}
-		if (is_alnum(*p) || *p == '_') {
+		if (ud_is_alnum(*p) || *p == '_') {
 			const char *t = p;
 
-			while (p < end && (is_alnum(*p) || *p == '_'))
+			while (p < end && (ud_is_alnum(*p) || *p == '_'))
 				p++;
 			if (p - t >= 7 && memcmp(t, "CONFIG_", 7) == 0 &&
 			    !leak_ignored(path, t, (size_t)(p - t), rules)) {
@@ -418,10 +407,10 @@ ud_install_rules_parse(const char *script, size_t len, struct ud_install_rules *
 	while (p < end) {
 		const char *w;
 
-		while (p < end && is_space(*p))
+		while (p < end && ud_is_space(*p))
 			p++;
 		w = p;
-		while (p < end && !is_space(*p))
+		while (p < end && !ud_is_space(*p))
 			p++;
 		if (p > w) {
 			rules->leak_ignores =

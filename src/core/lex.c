@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/chars.h"
 #include "uapid/buf.h"
 #include "uapid/lex.h"
 #include "uapid/xmalloc.h"
@@ -75,13 +76,6 @@ ud_dir_is_cond(enum ud_dir dir)
 	return dir >= UD_DIR_IF && dir <= UD_DIR_ENDIF;
 }
 
-static bool
-is_ident(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_';
-}
-
 /* Length of a newline at p (1 for LF, 2 for CR LF), 0 if none. */
 static size_t
 newline_at(const struct lexer *lx, size_t p)
@@ -131,7 +125,7 @@ preceded_by_extern(const struct lexer *lx, size_t line_start, size_t p)
 		e--;
 	if (e < line_start + 6 || memcmp(lx->buf + e - 6, "extern", 6) != 0)
 		return false;
-	return e - 6 == line_start || !is_ident((unsigned char)lx->buf[e - 7]);
+	return e - 6 == line_start || !ud_is_ident((unsigned char)lx->buf[e - 7]);
 }
 
 /* Handles a code byte of a non-directive line: brackets and extern "C". */
@@ -207,7 +201,7 @@ finish_directive(struct lexer *lx, struct ud_lexed *out, struct ud_line *l)
 		d[o++] = c;
 	}
 	d[o] = '\0';
-	for (name = 0; name < o && is_ident((unsigned char)d[name]); name++)
+	for (name = 0; name < o && ud_is_ident((unsigned char)d[name]); name++)
 		;
 	l->dir = name > 0 ? directive_kind(d, name) : UD_DIR_OTHER;
 	l->dtext = d;

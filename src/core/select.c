@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/chars.h"
 #include "uapid/select.h"
 #include "uapid/xmalloc.h"
 
@@ -171,13 +172,6 @@ struct selector {
 	const char *newline; /* "\n" or "\r\n", from the first line */
 };
 
-static bool
-endsym(char c)
-{
-	return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		 c == '_');
-}
-
 static void
 fail(struct selector *s, const char *msg)
 {
@@ -298,7 +292,7 @@ skipcomment(struct selector *s, const char *cp)
 static const char *
 skipsym(const char *cp)
 {
-	while (!endsym(*cp))
+	while (ud_is_ident(*cp))
 		cp++;
 	return cp;
 }
@@ -389,7 +383,7 @@ eval_unary(struct selector *s, long *val, const char **cpp)
 			return EV_ERROR;
 		ev = *val ? EV_TRUE : EV_FALSE;
 		cp = skipsym(cp);
-	} else if (strncmp(cp, "defined", 7) == 0 && endsym(cp[7])) {
+	} else if (strncmp(cp, "defined", 7) == 0 && !ud_is_ident(cp[7])) {
 		bool paren;
 
 		cp = skipcomment(s, cp + 7);
@@ -407,7 +401,7 @@ eval_unary(struct selector *s, long *val, const char **cpp)
 		if (paren && *cp++ != ')')
 			return EV_ERROR;
 		s->constexpr_ = false;
-	} else if (!endsym(*cp)) {
+	} else if (ud_is_ident(*cp)) {
 		sym = findsym(s, cp);
 		cp = skipsym(cp);
 		if (sym == NULL) {

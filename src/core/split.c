@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/chars.h"
 #include "uapid/arena.h"
 #include "uapid/path.h"
 #include "uapid/split.h"
@@ -467,10 +468,7 @@ reduce(const struct olist *lines)
 					const char *g = s + (s[1] == ' ' ? 9 : 8);
 					size_t n = 0;
 
-					while (n < sizeof(guard) - 1 &&
-					       (g[n] == '_' || (g[n] >= 'A' && g[n] <= 'Z') ||
-						(g[n] >= 'a' && g[n] <= 'z') ||
-						(g[n] >= '0' && g[n] <= '9')))
+					while (n < sizeof(guard) - 1 && ud_is_ident(g[n]))
 						n++;
 					memcpy(guard, g, n);
 					guard[n] = '\0';
