@@ -82,6 +82,19 @@ has_line(const struct ud_buf *text, const char *s, size_t n)
 	return false;
 }
 
+/* Is the line just "#" and a continuation backslash (blanks allowed)? */
+static bool
+lone_hash(const char *l)
+{
+	while (*l == ' ' || *l == '\t')
+		l++;
+	if (*l++ != '#')
+		return false;
+	while (*l == ' ' || *l == '\t')
+		l++;
+	return l[0] == '\\' && l[1] == '\0';
+}
+
 /*
  * Independent of the splitter's own bookkeeping: every non-blank input line
  * appears in an output, unless it is a __KERNEL__ directive, an #else or
@@ -102,10 +115,11 @@ assert_no_line_lost(const char *name, const char *in, size_t len, const struct u
 			n--;
 		if (!blank(p, n) && !has_line(&r->kernel, p, n) && !has_line(&r->uapi, p, n)) {
 			char *l = ud_xstrndup(p, n);
-			bool allowed = strstr(l, "__KERNEL__") != NULL ||
-				       strstr(l, "#endif") != NULL || strstr(l, "#else") != NULL ||
-				       strstr(l, "DISINTEGRATE") != NULL ||
-				       strstr(l, "*/") != NULL || strstr(l, "#if defined") != NULL;
+			bool allowed =
+				strstr(l, "__KERNEL__") != NULL || strstr(l, "#endif") != NULL ||
+				strstr(l, "#else") != NULL || strstr(l, "DISINTEGRATE") != NULL ||
+				strstr(l, "*/") != NULL || strstr(l, "#if defined") != NULL ||
+				lone_hash(l); /* "#\\": a directive continued on the next line */
 
 			ck_assert_msg(allowed, "%s: line %u lost: %s", name, lineno, l);
 			free(l);

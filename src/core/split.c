@@ -140,40 +140,57 @@ add_gen(struct writer *w, struct olist *l, const char *prefix, const char *mid, 
 	olist_add(l, p, a + b + c);
 }
 
-/* The first physical line of li with "#ifdef" -> "#ifndef", "#if defined" -> "#if !defined". */
+/*
+ * The "#ifdef __KERNEL__" (or "#if defined(__KERNEL__)") of an #else pair,
+ * for the uapi header: "#ifdef" becomes "#ifndef", "#if defined" becomes
+ * "#if !defined", on the line's own text as upstream did it.  A directive
+ * spelled across a continuation ("#\" then "ifdef ...") has no such text
+ * on its first line; it is written afresh from its parsed form instead.
+ */
 static void
 emit_to_ifndef(struct writer *w, size_t li)
 {
 	const struct ud_lexed *lx = &w->c->lx;
-	size_t n = nphys(lx, li), i, j;
+	const struct ud_line *l = &lx->lines[li];
+	size_t n = nphys(lx, li), i, j, k, len;
 	struct oline *ph = ud_xmalloc(n * sizeof(*ph));
 	struct ud_buf b = UD_BUF_INIT;
 	const char *t;
+	bool is_if;
 
 	n = phys_lines(lx, li, ph, n);
 	t = ph[0].p;
-	/* '#' [blanks] "if" then "def" or blanks + "defined" */
-	for (i = 0; i < ph[0].n && t[i] != '#'; i++)
+	len = ph[0].n;
+	for (i = 0; i < len && t[i] != '#'; i++)
 		;
-	for (j = i + 1; j < ph[0].n && (t[j] == ' ' || t[j] == '\t'); j++)
+	for (j = i + 1; j < len && (t[j] == ' ' || t[j] == '\t'); j++)
 		;
-	j += 2; /* "if" */
-	if (j + 3 <= ph[0].n && memcmp(t + j, "def", 3) == 0) {
-		ud_buf_add(&b, t, j);
+	is_if = i < len && j + 2 <= len && memcmp(t + j, "if", 2) == 0;
+	if (is_if && j + 5 <= len && memcmp(t + j + 2, "def", 3) == 0) {
+		ud_buf_add(&b, t, j + 2);
 		ud_buf_addstr(&b, "ndef");
-		ud_buf_add(&b, t + j + 3, ph[0].n - j - 3);
-	} else {
-		size_t k = j;
-
-		while (k < ph[0].n && (t[k] == ' ' || t[k] == '\t'))
-			k++;
+		ud_buf_add(&b, t + j + 5, len - j - 5);
+	} else if (is_if) {
+		for (k = j + 2; k < len && (t[k] == ' ' || t[k] == '\t'); k++)
+			;
+		if (k + 7 > len || memcmp(t + k, "defined", 7) != 0)
+			goto afresh;
 		ud_buf_add(&b, t, k);
 		ud_buf_addch(&b, '!');
-		ud_buf_add(&b, t + k, ph[0].n - k);
+		ud_buf_add(&b, t + k, len - k);
+	} else {
+		goto afresh;
 	}
 	olist_add(&w->u, ud_arena_strndup(&w->arena, ud_buf_str(&b), b.len), b.len);
 	for (i = 1; i < n; i++)
 		olist_add(&w->u, ph[i].p, ph[i].n);
+	goto out;
+afresh:
+	if (l->dir == UD_DIR_IFDEF)
+		add_gen(w, &w->u, "#ifndef ", l->arg, "");
+	else
+		add_gen(w, &w->u, "#if !", l->arg, "");
+out:
 	ud_buf_free(&b);
 	free(ph);
 }
@@ -661,8 +678,8 @@ lost_line(const struct writer *w)
 
 			if (blank_text(ph[k].p, ph[k].n))
 				continue;
-			if (k == 0 && role == UD_ROLE_TO_IFNDEF)
-				continue;
+			if (role == UD_ROLE_TO_IFNDEF)
+				continue; /* rewritten, maybe whole */
 			if (role == UD_ROLE_BANNER && li + 1 == c->banner_end && k + 1 == n)
 				continue;
 			cnt = lineset_slot(&s, ph[k].p, ph[k].n, false);
