@@ -37,9 +37,9 @@ char *ud_tree_path(const struct ud_tree *t, const char *rel);
  * Every header exported by the Kbuild files under include/ and
  * arch/ANY/include/ (uapi/ directories excluded) that exists, sorted.
  */
-int ud_tree_exported(const struct ud_tree *t, struct ud_paths *out, char **cause);
+void ud_tree_exported(const struct ud_tree *t, struct ud_paths *out);
 /* Like ud_tree_exported, for the headers below one tree-relative directory. */
-int ud_tree_exported_under(const struct ud_tree *t, const char *dir, struct ud_paths *out);
+void ud_tree_exported_under(const struct ud_tree *t, const char *dir, struct ud_paths *out);
 /* Parses DIR/Kbuild (tree-relative dir) and the files it includes into kb; 0 if no Kbuild. */
 int ud_tree_kbuild(const struct ud_tree *t, const char *dir, struct ud_kbuild *kb);
 

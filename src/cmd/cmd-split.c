@@ -370,8 +370,10 @@ select_headers(struct split_run *r, int argc, char **argv, struct ud_paths *run)
 	bool ok = true;
 	int a;
 
-	if (argc == 0)
-		return ud_tree_exported(&r->tree, run, NULL) == 0;
+	if (argc == 0) {
+		ud_tree_exported(&r->tree, run);
+		return true;
+	}
 	for (a = 0; a < argc && ok; a++) {
 		char *rel = NULL, *cause = NULL, *abs;
 

@@ -84,7 +84,6 @@ struct classify_ctx {
 	const char **retain_reason; /* per group: why retained (self or ancestor) */
 	bool *anc_user;		    /* per group: some enclosing body is user-only */
 	long *user_clause;	    /* per group: its user-only clause, or -1 */
-	bool *anc_kernel;	    /* per group: some enclosing body is kernel-only */
 	long *kernel_clause;	    /* per group: its kernel-only clause, or -1 */
 };
 
@@ -376,13 +375,8 @@ render_marks(struct classify_ctx *x)
 		x->user_clause[gi] = -1;
 		x->kernel_clause[gi] = -1;
 		if (g->parent >= 0) {
-			const struct ud_group *p = &c->cond.groups[g->parent];
-
-			(void)p;
 			x->anc_user[gi] = x->anc_user[g->parent] ||
 					  x->user_clause[g->parent] == g->parent_clause;
-			x->anc_kernel[gi] = x->anc_kernel[g->parent] ||
-					    x->kernel_clause[g->parent] == g->parent_clause;
 			if (x->retain_reason[gi] == NULL)
 				x->retain_reason[gi] = x->retain_reason[g->parent];
 		}
@@ -629,7 +623,6 @@ ud_classify(const char *buf, size_t len, struct ud_marker **markers, size_t nmar
 	x.retain_reason = ud_xcalloc(n, sizeof(char *));
 	x.anc_user = ud_xcalloc(n, sizeof(bool));
 	x.user_clause = ud_xcalloc(n, sizeof(long));
-	x.anc_kernel = ud_xcalloc(n, sizeof(bool));
 	x.kernel_clause = ud_xcalloc(n, sizeof(long));
 	for (gi = 0; gi < out->cond.ngroups; gi++) {
 		size_t nc = out->cond.groups[gi].nclauses;
@@ -669,7 +662,6 @@ ud_classify(const char *buf, size_t len, struct ud_marker **markers, size_t nmar
 	free(x.retain_reason);
 	free(x.anc_user);
 	free(x.user_clause);
-	free(x.anc_kernel);
 	free(x.kernel_clause);
 	return 0;
 }

@@ -285,22 +285,20 @@ walk_exports(const struct ud_tree *t, const char *top, struct ud_paths *out)
 	ud_paths_free(&todo);
 }
 
-int
+void
 ud_tree_exported_under(const struct ud_tree *t, const char *dir, struct ud_paths *out)
 {
 	walk_exports(t, dir, out);
 	ud_paths_sort(out);
-	return 0;
 }
 
-int
-ud_tree_exported(const struct ud_tree *t, struct ud_paths *out, char **cause)
+void
+ud_tree_exported(const struct ud_tree *t, struct ud_paths *out)
 {
 	char *arch = ud_tree_path(t, "arch");
 	DIR *d;
 	struct dirent *de;
 
-	(void)cause;
 	walk_exports(t, "include", out);
 	d = opendir(arch);
 	if (d != NULL) {
@@ -321,5 +319,4 @@ ud_tree_exported(const struct ud_tree *t, struct ud_paths *out, char **cause)
 	}
 	free(arch);
 	ud_paths_sort(out);
-	return 0;
 }
