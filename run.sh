@@ -26,8 +26,9 @@ fi
 echo
 markers=()
 [ -z "${1:-}" ] && markers=(--markers "$UD_TOP/examples/markers")
-ud_say "uapid split --dry-run ${markers[*]} $tree"
+opts="${markers[*]}${markers[*]:+ }"
+ud_say "uapid split --dry-run $opts$tree"
 "$uapid" split --dry-run "${markers[@]}" "$tree" || status=$?
 echo
-echo "To apply: $uapid split --in-place ${markers[*]} $tree"
+echo "To apply: $uapid split --in-place $opts$tree"
 exit "$status"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared set-up of run.sh, test.sh and CI (sourced, not run).
 #
 # Installs the Debian packages that are missing (and only those), then
@@ -37,9 +38,9 @@ ud_build() {
 	fi
 	mkdir -p "$dir"
 	if [ ! -f "$dir/Makefile" ] || [ "$UD_TOP/configure" -nt "$dir/config.status" ]; then
-		ud_say "configure $* (in ${dir#$UD_TOP/})"
+		ud_say "configure $* (in ${dir#"$UD_TOP"/})"
 		(cd "$dir" && "$UD_TOP/configure" -q "$@")
 	fi
-	ud_say "make (in ${dir#$UD_TOP/})"
+	ud_say "make (in ${dir#"$UD_TOP"/})"
 	make -C "$dir" -s -j"$(nproc)" >/dev/null
 }
