@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 
 python3 "$score" "$pre" "$post" --bin "$uapid" --keep "$work/keep" | tee "$work/first"
 best=99
-for i in 1 2 3 4 5; do
+for _ in 1 2 3 4 5; do
 	s=$(python3 "$score" "$pre" "$post" --bin "$uapid" --keep "$work/keep" | sed -n 's/.*seconds: //p')
 	best=$(echo "if ($s < $best) $s else $best" | bc)
 done
@@ -32,11 +32,13 @@ pre, post = sys.argv[1], sys.argv[2]
 print("\n".join(sorted(p for p in g.exported(pre) if g.read(os.path.join(post, g.uapi_of(p))) is not None)))
 PY
 best=99
-for i in 1 2 3 4 5; do
+for _ in 1 2 3 4 5; do
 	rm -rf "$work/t"
 	python3 -c "import sys; sys.path.insert(0, '$(dirname "$score")'); import gtscore as g; g.copy_headers('$pre', '$work/t')"
 	sync
 	t0=$(date +%s.%N)
+	# one argument per scoped header (paths have no blanks)
+	# shellcheck disable=SC2046
 	"$uapid" split --in-place "$work/t" $(cat "$work/scope") >/dev/null 2>&1 || true
 	t1=$(date +%s.%N)
 	s=$(echo "$t1 - $t0" | bc)

@@ -3,7 +3,6 @@
 # the time `cat` needs to read the same files.  Prints figures, asserts nothing.
 set -eu
 tree=${1:-/usr/src/linux-source-6.1}
-here=$(cd "$(dirname "$0")" && pwd)
 bin=${BENCH_BIN:-./bench/bench_classify}
 if [ ! -d "$tree/include" ]; then
 	echo "bench: $tree has no include/ (unpack linux-source-6.1 there, or pass BENCH_TREE=)" >&2

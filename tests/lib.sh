@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Shared helpers for the integration scripts (sourced).
 set -eu
 : "${UAPID:=$(pwd)/src/uapid}"
