@@ -117,6 +117,44 @@ START_TEST(test_remove_from_shared_stanza)
 }
 END_TEST
 
+static bool
+only_arc(const char *line, void *ctx)
+{
+	(void)ctx;
+	return strcmp(line, "ifeq ($(SRCARCH),arc)") == 0;
+}
+
+START_TEST(test_var)
+{
+	static const char text[] = "no-header-test += a.h \\\n"
+				   "\tb.h # two on a continued line\n"
+				   "ifeq ($(SRCARCH),arc)\n"
+				   "no-header-test += arc.h\n"
+				   "else\n"
+				   "no-header-test += not-arc.h\n"
+				   "endif\n"
+				   "ifeq ($(SRCARCH),x86)\n"
+				   "no-header-test += x86.h\n"
+				   "endif\n"
+				   "no-header-test += asm-generic/%\n"
+				   "other-y += c.h\n";
+	struct ud_kbuild kb = UD_KBUILD_INIT;
+
+	ud_kbuild_var(text, sizeof(text) - 1, "no-header-test", only_arc, NULL, &kb);
+	ck_assert_uint_eq(kb.n, 4);
+	ck_assert_str_eq(kb.v[0].name, "a.h");
+	ck_assert_str_eq(kb.v[1].name, "b.h");
+	ck_assert_str_eq(kb.v[2].name, "arc.h");
+	ck_assert_str_eq(kb.v[3].name, "asm-generic/%");
+	ud_kbuild_free(&kb);
+	/* no condition callback: every section counts */
+	ud_kbuild_var(text, sizeof(text) - 1, "no-header-test", NULL, NULL, &kb);
+	ck_assert_uint_eq(kb.n, 5); /* not-arc.h is an else branch: flipped off */
+	ck_assert_str_eq(kb.v[3].name, "x86.h");
+	ud_kbuild_free(&kb);
+}
+END_TEST
+
 START_TEST(test_append)
 {
 	struct ud_buf b = UD_BUF_INIT;
@@ -140,6 +178,7 @@ main(void)
 	tcase_add_test(tc, test_remove_from_list);
 	tcase_add_test(tc, test_remove_stanza);
 	tcase_add_test(tc, test_remove_from_shared_stanza);
+	tcase_add_test(tc, test_var);
 	tcase_add_test(tc, test_append);
 	suite_add_tcase(s, tc);
 	return test_run(s);

@@ -38,6 +38,19 @@ struct ud_kbuild {
 
 /* Parses a Kbuild file's text, appending to kb. */
 void ud_kbuild_parse(const char *buf, size_t len, struct ud_kbuild *kb);
+/*
+ * Decides an ifeq/ifneq/ifdef/ifndef line, given as its text without
+ * comments and with white space squeezed: true when its body counts.
+ */
+typedef bool (*ud_kbuild_cond)(const char *line, void *ctx);
+/*
+ * Appends the words assigned to var (with +=, := or =) in buf to kb, only
+ * from sections that cond (NULL: every section) says count; "else" flips
+ * a section.  Words naming directories or holding make expressions are
+ * skipped, as in export lists.
+ */
+void ud_kbuild_var(const char *buf, size_t len, const char *var, ud_kbuild_cond cond, void *ctx,
+		   struct ud_kbuild *kb);
 void ud_kbuild_free(struct ud_kbuild *kb);
 /* Index of the entry for name, or -1. */
 long ud_kbuild_find(const struct ud_kbuild *kb, const char *name);

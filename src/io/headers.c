@@ -102,94 +102,46 @@ wildcard_exists(const struct kb_ctx *k, const char *path)
 }
 
 /*
- * Parses the variable assignments of a Kbuild file, evaluating the
- * conditionals uapi Kbuild files use: ifeq/ifneq ($(wildcard PATH),) and
- * ifeq/ifneq ($(SRCARCH),NAME).  Unknown conditions count as false.
+ * Decides the conditionals uapi Kbuild files use, for ud_kbuild_var:
+ * ifeq/ifneq ($(wildcard PATH),) and ifeq/ifneq ($(SRCARCH),NAME).  Any
+ * other condition counts as false.
  */
-static void
-kbuild_vars(const struct kb_ctx *k, const char *text, size_t len, const char *var,
-	    struct names *out)
+static bool
+kbuild_cond(const char *line, void *arg)
 {
-	const char *p = text, *end = text + len;
-	bool live[64];
-	unsigned depth = 0;
-	size_t vlen = strlen(var);
+	const struct kb_ctx *k = arg;
+	bool neq = strncmp(line, "ifneq", 5) == 0, v = false;
+	const char *a = strchr(line, '('), *comma, *close;
 
-	live[0] = true;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *e = nl != NULL ? nl : end, *q = p;
-		bool on = true;
-		unsigned i;
+	if ((!neq && strncmp(line, "ifeq", 4) != 0) || a == NULL ||
+	    (comma = strrchr(a, ',')) == NULL || (close = strrchr(comma, ')')) == NULL)
+		return false;
+	if (strncmp(a + 1, "$(wildcard ", 11) == 0 && close == comma + 1) {
+		/* "$(wildcard PATH)" ends with the ')' just before the comma */
+		char *path = expand(k, a + 12, (size_t)(comma - 1 - (a + 12)));
 
-		while (q < e && (*q == ' ' || *q == '\t'))
-			q++;
-		for (i = 0; i <= depth; i++)
-			on = on && live[i];
-		if ((e - q >= 5 && memcmp(q, "ifeq ", 5) == 0) ||
-		    (e - q >= 6 && memcmp(q, "ifneq ", 6) == 0)) {
-			bool neq = q[2] == 'n';
-			const char *a = memchr(q, '(', (size_t)(e - q)), *comma, *close;
-			bool v = false;
-
-			if (a != NULL && (comma = memrchr(a, ',', (size_t)(e - a))) != NULL &&
-			    (close = memrchr(comma, ')', (size_t)(e - comma))) != NULL) {
-				bool empty_rhs = close == comma + 1;
-
-				if (strncmp(a + 1, "$(wildcard ", 11) == 0 && empty_rhs) {
-					char *path = expand(k, a + 12, (size_t)(comma - a - 13));
-
-					v = !wildcard_exists(k, path); /* ifeq (..., ) : missing */
-					free(path);
-				} else if (strncmp(a + 1, "$(SRCARCH)", 10) == 0) {
-					v = (size_t)(close - comma - 1) == strlen(k->srcarch) &&
-					    memcmp(comma + 1, k->srcarch, strlen(k->srcarch)) == 0;
-				}
-			}
-			if (depth + 1 < sizeof(live) / sizeof(live[0]))
-				live[++depth] = neq ? !v : v;
-		} else if (e - q >= 4 && memcmp(q, "else", 4) == 0) {
-			live[depth] = !live[depth];
-		} else if (e - q >= 5 && memcmp(q, "endif", 5) == 0) {
-			if (depth > 0)
-				depth--;
-		} else if (on && (size_t)(e - q) > vlen && memcmp(q, var, vlen) == 0) {
-			const char *v = q + vlen;
-
-			while (v < e && (*v == ' ' || *v == '\t'))
-				v++;
-			if (e - v >= 2 && (memcmp(v, "+=", 2) == 0 || memcmp(v, ":=", 2) == 0))
-				v += 2;
-			else if (v < e && *v == '=')
-				v++;
-			else
-				v = NULL;
-			while (v != NULL && v < e) {
-				const char *w;
-
-				while (v < e && (*v == ' ' || *v == '\t'))
-					v++;
-				if (v < e && *v == '#')
-					break;
-				w = v;
-				while (v < e && *v != ' ' && *v != '\t')
-					v++;
-				if (v > w)
-					names_add(out, w, (size_t)(v - w));
-			}
-		}
-		p = nl != NULL ? nl + 1 : end;
+		v = !wildcard_exists(k, path); /* ifeq (...,): the file is missing */
+		free(path);
+	} else if (strncmp(a + 1, "$(SRCARCH),", 11) == 0) {
+		v = (size_t)(close - comma - 1) == strlen(k->srcarch) &&
+		    memcmp(comma + 1, k->srcarch, strlen(k->srcarch)) == 0;
 	}
+	return neq ? !v : v;
 }
 
 static void
-read_vars(const struct kb_ctx *k, const char *rel, const char *var, struct names *out)
+read_vars(struct kb_ctx *k, const char *rel, const char *var, struct names *out)
 {
 	char *abs = ud_tree_path(k->t, rel);
 	struct ud_buf b = UD_BUF_INIT;
+	struct ud_kbuild kb = UD_KBUILD_INIT;
+	size_t i;
 
 	if (ud_read_file(abs, &b, NULL) == 0)
-		kbuild_vars(k, b.data, b.len, var, out);
+		ud_kbuild_var(b.data, b.len, var, kbuild_cond, k, &kb);
+	for (i = 0; i < kb.n; i++)
+		names_add(out, kb.v[i].name, strlen(kb.v[i].name));
+	ud_kbuild_free(&kb);
 	ud_buf_free(&b);
 	free(abs);
 }

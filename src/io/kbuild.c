@@ -71,6 +71,28 @@ kline_text(const char *buf, const struct kline *kl)
 	return s;
 }
 
+/* If text assigns to var (+=, := or =), returns a pointer to its value list. */
+static const char *
+var_values(const char *text, const char *var)
+{
+	size_t n = strlen(var);
+	const char *p = text + n;
+
+	if (strncmp(text, var, n) != 0)
+		return NULL;
+	if (*p == ' ')
+		p++;
+	if (strncmp(p, "+=", 2) == 0 || strncmp(p, ":=", 2) == 0)
+		p += 2;
+	else if (*p == '=')
+		p++;
+	else
+		return NULL;
+	if (*p == ' ')
+		p++;
+	return p;
+}
+
 /* If text is an export assignment, returns a pointer to its value list. */
 static const char *
 export_values(const char *text)
@@ -78,24 +100,38 @@ export_values(const char *text)
 	size_t i;
 
 	for (i = 0; i < sizeof(export_vars) / sizeof(export_vars[0]); i++) {
-		size_t n = strlen(export_vars[i]);
-		const char *p = text + n;
+		const char *v = var_values(text, export_vars[i]);
 
-		if (strncmp(text, export_vars[i], n) != 0)
-			continue;
-		if (*p == ' ')
-			p++;
-		if (strncmp(p, "+=", 2) == 0 || strncmp(p, ":=", 2) == 0)
-			p += 2;
-		else if (*p == '=')
-			p++;
-		else
-			continue;
-		if (*p == ' ')
-			p++;
-		return p;
+		if (v != NULL)
+			return v;
 	}
 	return NULL;
+}
+
+/* Adds the words of a value list as entries (directories and make expressions skipped). */
+static void
+add_words(struct ud_kbuild *kb, const char *vals, unsigned line, unsigned cond_line)
+{
+	const char *p = vals;
+
+	while (*p != '\0') {
+		const char *e = strchr(p, ' ');
+		size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
+
+		if (n > 0 && p[n - 1] != '/' && memchr(p, '$', n) == NULL) {
+			struct ud_kbuild_entry *en;
+
+			kb->v = ud_xgrow(kb->v, &kb->alloc, kb->n + 1, sizeof(*kb->v));
+			en = &kb->v[kb->n++];
+			en->name = ud_xstrndup(p, n);
+			en->line = line;
+			en->cond_line = cond_line;
+			en->included = false;
+		}
+		p += n;
+		if (*p == ' ')
+			p++;
+	}
 }
 
 static bool
@@ -131,31 +167,45 @@ ud_kbuild_parse(const char *buf, size_t len, struct ud_kbuild *kb)
 						sizeof(char *));
 			kb->includes[kb->nincludes++] = ud_xstrdup(t + 8);
 		} else if ((vals = export_values(t)) != NULL) {
-			const char *p = vals;
-
-			while (*p != '\0') {
-				const char *e = strchr(p, ' ');
-				size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
-
-				if (n > 0 && p[n - 1] != '/' && memchr(p, '$', n) == NULL) {
-					struct ud_kbuild_entry *en;
-
-					kb->v = ud_xgrow(kb->v, &kb->alloc, kb->n + 1,
-							 sizeof(*kb->v));
-					en = &kb->v[kb->n++];
-					en->name = ud_xstrndup(p, n);
-					en->line = kl.first;
-					en->cond_line = nconds > 0 ? conds[nconds - 1] : 0;
-					en->included = false;
-				}
-				p += n;
-				if (*p == ' ')
-					p++;
-			}
+			add_words(kb, vals, kl.first, nconds > 0 ? conds[nconds - 1] : 0);
 		}
 		free(t);
 	}
 	free(conds);
+}
+
+void
+ud_kbuild_var(const char *buf, size_t len, const char *var, ud_kbuild_cond cond, void *ctx,
+	      struct ud_kbuild *kb)
+{
+	bool *live = NULL; /* per open section: does its current branch count */
+	size_t depth = 0, alive = 0, pos = 0, i;
+	unsigned phys = 1;
+
+	while (pos < len) {
+		struct kline kl;
+		char *t;
+		const char *vals;
+		bool on = true;
+
+		pos = next_kline(buf, len, pos, &phys, &kl);
+		t = kline_text(buf, &kl);
+		for (i = 0; i < depth; i++)
+			on = on && live[i];
+		if (starts_word(t, "ifeq") || starts_word(t, "ifneq") || starts_word(t, "ifdef") ||
+		    starts_word(t, "ifndef")) {
+			live = ud_xgrow(live, &alive, depth + 1, sizeof(*live));
+			live[depth++] = cond == NULL || cond(t, ctx);
+		} else if (starts_word(t, "else") && depth > 0) {
+			live[depth - 1] = !live[depth - 1];
+		} else if (starts_word(t, "endif") && depth > 0) {
+			depth--;
+		} else if (on && (vals = var_values(t, var)) != NULL) {
+			add_words(kb, vals, kl.first, 0);
+		}
+		free(t);
+	}
+	free(live);
 }
 
 void
