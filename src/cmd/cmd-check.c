@@ -6,7 +6,6 @@
  * alone, twice included, with cc -std=c90 as CONFIG_UAPI_HEADER_TEST does,
  * N at a time.  Every finding points at the source file and line.
  */
-#define _XOPEN_SOURCE 700
 #include <ftw.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -39,13 +38,12 @@ struct check_run {
 	char *tmp;
 };
 
-static struct check_run *sort_run; /* qsort has no context argument */
-
 static int
-cmp_dst(const void *a, const void *b)
+cmp_dst(const void *a, const void *b, void *arg)
 {
-	return strcmp(sort_run->v[*(const size_t *)a].f->dst,
-		      sort_run->v[*(const size_t *)b].f->dst);
+	const struct check_run *r = arg;
+
+	return strcmp(r->v[*(const size_t *)a].f->dst, r->v[*(const size_t *)b].f->dst);
 }
 
 static struct checked *
@@ -321,8 +319,7 @@ cmd_check(int argc, char **argv)
 		c->installed = ud_write_atomic(dst, ud_buf_str(&c->out), c->out.len, NULL) == 0;
 		free(dst);
 	}
-	sort_run = &r;
-	qsort(r.by_dst, r.n, sizeof(size_t), cmp_dst);
+	qsort_r(r.by_dst, r.n, sizeof(size_t), cmp_dst, &r);
 
 	/* the text checks */
 	for (i = 0; i < r.n; i++) {

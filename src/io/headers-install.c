@@ -177,108 +177,167 @@ write_manifest(const char *outdir, const struct ud_buf *m)
 	free(path);
 }
 
+/* State of one ud_headers_install run. */
+struct install_run {
+	const struct ud_tree *t;
+	const struct ud_hdr_plan *plan;
+	char *root;		/* OUTDIR/include */
+	struct manifest old_m;	/* the previous run's record */
+	bool same_key;		/* ... made under the same tree files and uapid */
+	struct ud_buf manifest; /* this run's record */
+	struct ud_buf in, out, old;
+	char *lastdir; /* the last directory made sure of */
+};
+
+enum install_outcome {
+	INSTALL_UNCHANGED,
+	INSTALL_WRITTEN,
+	INSTALL_FAILED,
+};
+
+/* Records f in this run's manifest, from the stats of its source and output. */
+static void
+record(struct install_run *r, const struct ud_hdr_file *f, const struct stat *sst, const char *dst)
+{
+	struct stat ost;
+
+	if (!f->generated && stat(dst, &ost) == 0)
+		ud_buf_addf(&r->manifest, "%s %llu %llu %llu %llu\n", f->dst,
+			    (unsigned long long)sst->st_size, mtime_ns(sst),
+			    (unsigned long long)ost.st_size, mtime_ns(&ost));
+}
+
+/* Did neither f's source nor its installed copy change since the last run? */
+static bool
+still_current(const struct install_run *r, const struct ud_hdr_file *f, const struct stat *sst,
+	      const char *dst)
+{
+	const struct mentry *e = r->same_key ? manifest_find(&r->old_m, f->dst) : NULL;
+	struct stat ost;
+
+	return e != NULL && stat(dst, &ost) == 0 && e->ssize == (unsigned long long)sst->st_size &&
+	       e->smtime == mtime_ns(sst) && e->osize == (unsigned long long)ost.st_size &&
+	       e->omtime == mtime_ns(&ost);
+}
+
+/* Writes text to dst atomically, making its directory first. */
+static int
+write_output(struct install_run *r, const char *dst, const struct ud_buf *text, char **cause)
+{
+	char *dir = ud_xstrndup(dst, (size_t)(strrchr(dst, '/') - dst));
+	int rc = 0;
+
+	if (r->lastdir == NULL || strcmp(r->lastdir, dir) != 0) {
+		rc = ud_mkdir_p(dir, cause);
+		free(r->lastdir);
+		r->lastdir = rc == 0 ? ud_xstrdup(dir) : NULL;
+	}
+	free(dir);
+	if (rc == 0)
+		rc = ud_write_atomic(dst, ud_buf_str(text), text->len, cause);
+	return rc;
+}
+
+/* Installs one header; problems go to d. */
+static enum install_outcome
+install_one(struct install_run *r, const struct ud_hdr_file *f, struct ud_diags *d)
+{
+	char *dst = ud_xasprintf("%s/%s", r->root, f->dst), *cause = NULL;
+	const struct ud_buf *src = &f->gen;
+	enum install_outcome outcome = INSTALL_FAILED;
+	struct stat sst;
+
+	memset(&sst, 0, sizeof(sst));
+	if (!f->generated) {
+		char *abs = ud_tree_path(r->t, f->src);
+		if (stat(abs, &sst) == 0 && still_current(r, f, &sst, dst)) {
+			free(abs);
+			record(r, f, &sst, dst);
+			free(dst);
+			return INSTALL_UNCHANGED;
+		}
+		if (ud_read_file(abs, &r->in, &cause) < 0) {
+			ud_diags_add(d, 0, UD_SEV_ERROR, "%s", cause);
+			free(cause);
+			free(abs);
+			free(dst);
+			return INSTALL_FAILED;
+		}
+		free(abs);
+		src = &r->in;
+	}
+	if (ud_install_header(f->src, ud_buf_str(src), src->len, &r->plan->rules, &r->out, NULL,
+			      d) < 0) {
+		free(dst);
+		return INSTALL_FAILED;
+	}
+	if (ud_read_file(dst, &r->old, NULL) == 0 && r->old.len == r->out.len &&
+	    memcmp(r->old.data, ud_buf_str(&r->out), r->out.len) == 0) {
+		outcome = INSTALL_UNCHANGED;
+	} else if (write_output(r, dst, &r->out, &cause) == 0) {
+		outcome = INSTALL_WRITTEN;
+	} else {
+		ud_diags_add(d, 0, UD_SEV_ERROR, "%s", cause);
+		free(cause);
+	}
+	if (outcome != INSTALL_FAILED)
+		record(r, f, &sst, dst);
+	free(dst);
+	return outcome;
+}
+
 int
 ud_headers_install(const struct ud_tree *t, const struct ud_hdr_plan *plan, const char *outdir,
 		   void (*report)(const char *path, const struct ud_diags *d, void *ctx), void *ctx,
 		   struct ud_install_stats *stats, char **cause)
 {
-	struct ud_buf in = UD_BUF_INIT, out = UD_BUF_INIT, old = UD_BUF_INIT, new_m = UD_BUF_INIT;
-	char *root = ud_xasprintf("%s/include", outdir), *lastdir = NULL, *key;
-	struct manifest old_m;
-	bool same_key;
+	struct install_run r;
+	char *key;
 	size_t i;
-	int rc = ud_mkdir_p(root, cause);
+	int rc;
 
 	memset(stats, 0, sizeof(*stats));
+	memset(&r, 0, sizeof(r));
+	r.t = t;
+	r.plan = plan;
+	r.root = ud_xasprintf("%s/include", outdir);
+	rc = ud_mkdir_p(r.root, cause);
 	if (rc < 0) {
-		free(root);
+		free(r.root);
 		return rc;
 	}
-	manifest_load(outdir, &old_m);
+	manifest_load(outdir, &r.old_m);
 	key = manifest_key(t, plan);
-	same_key = old_m.key != NULL && strcmp(old_m.key, key) == 0;
-	ud_buf_addf(&new_m, "%s\n", key);
+	r.same_key = r.old_m.key != NULL && strcmp(r.old_m.key, key) == 0;
+	ud_buf_addf(&r.manifest, "%s\n", key);
 	for (i = 0; i < plan->n; i++) {
-		const struct ud_hdr_file *f = &plan->v[i];
 		struct ud_diags d = UD_DIAGS_INIT;
-		char *dst = ud_xasprintf("%s/%s", root, f->dst), *slash, *c = NULL;
-		const struct ud_buf *src = &f->gen;
-		struct stat sst, ost;
-		bool have_sst = false;
 
 		stats->files++;
-		if (!f->generated) {
-			char *abs = ud_tree_path(t, f->src);
-			const struct mentry *e = same_key ? manifest_find(&old_m, f->dst) : NULL;
-
-			have_sst = stat(abs, &sst) == 0;
-			if (e != NULL && have_sst && stat(dst, &ost) == 0 &&
-			    e->ssize == (unsigned long long)sst.st_size &&
-			    e->smtime == mtime_ns(&sst) &&
-			    e->osize == (unsigned long long)ost.st_size &&
-			    e->omtime == mtime_ns(&ost)) {
-				/* neither the source nor the installed file changed */
-				stats->unchanged++;
-				ud_buf_addf(&new_m, "%s %llu %llu %llu %llu\n", f->dst, e->ssize,
-					    e->smtime, e->osize, e->omtime);
-				free(abs);
-				free(dst);
-				continue;
-			}
-			if (ud_read_file(abs, &in, &c) < 0) {
-				ud_diags_add(&d, 0, UD_SEV_ERROR, "%s", c);
-				free(c);
-				c = NULL;
-			}
-			free(abs);
-			src = &in;
-		}
-		if (d.n == 0)
-			ud_install_header(f->src, ud_buf_str(src), src->len, &plan->rules, &out,
-					  NULL, &d);
-		if (ud_diags_count(&d, UD_SEV_ERROR) > 0) {
-			stats->failed++;
-			report(f->src, &d, ctx);
-		} else if (ud_read_file(dst, &old, NULL) == 0 && old.len == out.len &&
-			   memcmp(old.data, ud_buf_str(&out), out.len) == 0) {
+		switch (install_one(&r, &plan->v[i], &d)) {
+		case INSTALL_UNCHANGED:
 			stats->unchanged++;
-		} else {
-			slash = strrchr(dst, '/');
-			*slash = '\0';
-			if (lastdir == NULL || strcmp(lastdir, dst) != 0) {
-				if (ud_mkdir_p(dst, &c) < 0)
-					ud_diags_add(&d, 0, UD_SEV_ERROR, "%s", c);
-				free(lastdir);
-				lastdir = ud_xstrdup(dst);
-			}
-			*slash = '/';
-			if (d.n == 0 && ud_write_atomic(dst, ud_buf_str(&out), out.len, &c) < 0)
-				ud_diags_add(&d, 0, UD_SEV_ERROR, "%s", c);
-			if (d.n > 0) {
-				stats->failed++;
-				report(f->src, &d, ctx);
-			} else {
-				stats->written++;
-			}
-			free(c);
-			c = NULL;
+			break;
+		case INSTALL_WRITTEN:
+			stats->written++;
+			break;
+		case INSTALL_FAILED:
+			stats->failed++;
+			break;
 		}
-		if (!f->generated && have_sst && d.n == 0 && stat(dst, &ost) == 0)
-			ud_buf_addf(&new_m, "%s %llu %llu %llu %llu\n", f->dst,
-				    (unsigned long long)sst.st_size, mtime_ns(&sst),
-				    (unsigned long long)ost.st_size, mtime_ns(&ost));
+		if (d.n > 0)
+			report(plan->v[i].src, &d, ctx);
 		ud_diags_free(&d);
-		free(dst);
 	}
-	remove_stale(plan, root, stats);
-	write_manifest(outdir, &new_m);
-	manifest_free(&old_m);
-	ud_buf_free(&new_m);
+	remove_stale(plan, r.root, stats);
+	write_manifest(outdir, &r.manifest);
+	manifest_free(&r.old_m);
+	ud_buf_free(&r.manifest);
+	ud_buf_free(&r.in);
+	ud_buf_free(&r.out);
+	ud_buf_free(&r.old);
 	free(key);
-	ud_buf_free(&in);
-	ud_buf_free(&out);
-	ud_buf_free(&old);
-	free(lastdir);
-	free(root);
+	free(r.lastdir);
+	free(r.root);
 	return 0;
 }
