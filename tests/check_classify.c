@@ -74,7 +74,7 @@ START_TEST(test_typical)
 	classify(&x, typical, NULL, 0);
 	ck_assert(ud_classified_ok(&x.c));
 	ck_assert_str_eq(x.c.guard_name, "_LINUX_T_H");
-	ck_assert_uint_eq(x.c.banner_end, 3);
+	ck_assert_uint_eq(x.c.banner_last, 2);
 	ck_assert_int_eq(class_at(&x, 1), UD_CLASS_BANNER);
 	ck_assert_int_eq(class_at(&x, 3), UD_CLASS_BANNER);
 	ck_assert_int_eq(class_at(&x, 4), UD_CLASS_GUARD);

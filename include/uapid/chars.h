@@ -46,4 +46,11 @@ ud_is_space(int c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
 }
 
+/* ASCII lower case of c; other bytes unchanged. */
+static inline int
+ud_to_lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
 #endif /* UAPID_CHARS_H */

@@ -73,11 +73,12 @@ struct ud_classified {
 	const char **reason; /* static text */
 
 	/*
-	 * The banner: logical lines [banner_first, banner_end), empty when
-	 * equal.  Usually the file's leading comment; a licence comment right
-	 * inside the include guard counts too (both outputs start with it).
+	 * The banner: the logical lines whose role is UD_ROLE_BANNER; both
+	 * outputs start with them, in file order.  Usually the comments that
+	 * open the file; licence comments right inside the include guard count
+	 * too.  banner_last is the last of them, UD_NO_LINE when there is none.
 	 */
-	size_t banner_first, banner_end;
+	size_t banner_last;
 	long guard;		   /* group index of the include guard, -1 if none */
 	const char *guard_name;	   /* arena-owned, NULL if none */
 	size_t guard_define;	   /* logical line of the guard's #define */

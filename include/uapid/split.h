@@ -18,7 +18,7 @@
 #include "uapid/markers.h"
 
 /* Changes whenever split output for the same input could change. */
-#define UD_SPLIT_VERSION 1
+#define UD_SPLIT_VERSION 2
 
 enum ud_split_outcome {
 	UD_SPLIT_SPLIT,	  /* kernel header rewritten, uapi header created */

@@ -63,6 +63,8 @@ static const char R_TO_IFNDEF[] =
 	"#ifdef __KERNEL__ with an #else, becomes #ifndef __KERNEL__ in the uapi header";
 static const char R_UDIR[] = "#ifndef __KERNEL__ directive, kept in the uapi header";
 static const char R_BOTH[] = "conditional around kernel-only content, kept on both sides";
+static const char R_SHELL[] =
+	"conditional inside one around kernel-only content: its body goes to the uapi header, its directives to both";
 static const char R_MARKER[] = "coaching marker: the uapi #include goes here";
 static const char R_COMPOUND[] = "compound __KERNEL__ condition, kept as it is";
 static const char R_CONSTRUCT[] = "__KERNEL__ conditional inside a C construct, kept as it is";
@@ -346,17 +348,17 @@ mark_groups(struct classify_ctx *x)
 
 /*
  * The mark group gi is rendered with, inside a body rendered with pm.  A
- * group holding no __KERNEL__ content goes only where its content goes:
- * inside a conditional that spans both headers that is the uapi side (the
- * 2012 scripts also left an empty copy of its directives in the kernel
- * header).
+ * group holding no __KERNEL__ content takes its parent's mark: inside a
+ * conditional that spans both headers, its directives are written to both
+ * and its body to the uapi header, so the kernel header keeps an empty
+ * shell of it, as the 2012 scripts left it (upstream kept those shells).
  */
 static unsigned
 group_mark(const struct classify_ctx *x, long gi, unsigned pm)
 {
 	if (x->km[gi] != 0)
 		return x->km[gi];
-	return (pm & KM_IU) ? KM_IU : pm;
+	return pm;
 }
 
 /* Pass 3a: render marks of every body, top-down. */
@@ -467,7 +469,7 @@ directive_line(struct classify_ctx *x, long gi, size_t li, unsigned pm)
 		if (x->kind[gi] == GK_RETAINED)
 			set_line(c, li, d, UD_CLASS_RETAINED, x->retain_reason[gi]);
 		else if (d == UD_TO_BOTH)
-			set_line(c, li, d, UD_CLASS_UAPI, R_BOTH);
+			set_line(c, li, d, UD_CLASS_UAPI, x->km[gi] != 0 ? R_BOTH : R_SHELL);
 		else if (d == UD_TO_KERNEL)
 			set_line(c, li, d, UD_CLASS_KERNEL, R_KERNEL);
 		else
@@ -506,9 +508,8 @@ assign_lines(struct classify_ctx *x)
 		long gi = c->cond.line_group[li], ci = c->cond.line_clause[li];
 		unsigned b;
 
-		if (li >= c->banner_first && li < c->banner_end) {
+		if (c->role[li] == UD_ROLE_BANNER) {
 			set_line(c, li, UD_TO_BOTH, UD_CLASS_BANNER, R_BANNER);
-			c->role[li] = UD_ROLE_BANNER;
 			continue;
 		}
 		if (gi >= 0 && ci < 0 && ud_dir_is_cond(lx->lines[li].dir)) {
@@ -601,6 +602,7 @@ ud_classify(const char *buf, size_t len, struct ud_marker **markers, size_t nmar
 	out->order_check = -1;
 	out->include_after = UD_NO_LINE;
 	out->guard_define = UD_NO_LINE;
+	out->banner_last = UD_NO_LINE;
 	if (ud_lex(buf, len, &out->lx, &out->diags) < 0)
 		return 0;
 	out->lexed = true;

@@ -11,9 +11,9 @@
 
 #include "uapid/classify.h"
 
-/* The leading slash-star comment of the file, into banner_first/banner_end. */
+/* The comments that open the file: their lines get UD_ROLE_BANNER. */
 void ud_frame_banner(struct ud_classified *c);
-/* A licence comment just inside the guard, when the file has no leading banner. */
+/* Licence comments just inside the guard, when the file has no leading banner. */
 void ud_frame_late_banner(struct ud_classified *c);
 /* Is group gi the include guard?  Sets guard_name and guard_define if so. */
 bool ud_frame_is_guard(struct ud_classified *c, long gi);

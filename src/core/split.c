@@ -234,9 +234,11 @@ render(struct writer *w, const char *path)
 	size_t li;
 
 	w->include_at = -1;
-	/* the banner opens both headers, wherever it stood */
-	for (li = c->banner_first; li < c->banner_end; li++) {
-		if (li + 1 == c->banner_end) {
+	/* the banner opens both headers, wherever its lines stood */
+	for (li = 0; li < lx->nlines; li++) {
+		if (c->role[li] != UD_ROLE_BANNER)
+			continue;
+		if (li == c->banner_last) {
 			/* the banner's last line ends at its comment close */
 			struct oline ph;
 			size_t e;
@@ -552,8 +554,9 @@ banner_lines(const struct ud_classified *c)
 {
 	size_t li, n = 0;
 
-	for (li = c->banner_first; li < c->banner_end; li++)
-		n += nphys(&c->lx, li);
+	for (li = 0; li < c->lx.nlines; li++)
+		if (c->role[li] == UD_ROLE_BANNER)
+			n += nphys(&c->lx, li);
 	return n;
 }
 
@@ -680,7 +683,7 @@ lost_line(const struct writer *w)
 				continue;
 			if (role == UD_ROLE_TO_IFNDEF)
 				continue; /* rewritten, maybe whole */
-			if (role == UD_ROLE_BANNER && li + 1 == c->banner_end && k + 1 == n)
+			if (role == UD_ROLE_BANNER && li == c->banner_last && k + 1 == n)
 				continue;
 			cnt = lineset_slot(&s, ph[k].p, ph[k].n, false);
 			if (cnt == NULL || *cnt == 0) {
@@ -795,6 +798,9 @@ reduce:
 		keep_banner_and_includes(&w.u, banner_lines(&c));
 	else if (ured == RED_EMPTY)
 		w.u.n = 0;
+	/* upstream's patches went through git's whitespace fix: no blank lines at the end */
+	while (w.u.n > 0 && blank_text(w.u.v[w.u.n - 1].p, w.u.v[w.u.n - 1].n))
+		w.u.n--;
 	join(&w.k, &res->kernel, nl);
 	join(&w.u, &res->uapi, nl);
 	res->outcome = UD_SPLIT_SPLIT;

@@ -5,5 +5,7 @@
 
 #ifndef __ASSEMBLY__
 extern void enc_kernel(void);
+#ifdef CONFIG_ENC
+#endif
 #endif /* __ASSEMBLY__ */
 #endif
