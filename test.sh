@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ./test.sh: install what is missing, build, and pass every test:
 #  1. make check (unit suites and integration scripts),
-#  2. the same under AddressSanitizer + UndefinedBehaviorSanitizer,
+#  2. the same under AddressSanitizer + UndefinedBehaviorSanitizer, after a
+#     build with --enable-debug (the long warning list, warnings as errors),
 #  3. the unit suites under valgrind (no errors, no leaks),
 #  4. make distcheck (the release tarball builds and passes too),
 #  5. uapid install/check on Debian's linux-source-6.1 against the kernel's
@@ -15,6 +16,9 @@ ud_build "$UD_BUILD"
 ud_say "make check"
 make -C "$UD_BUILD" -s -j"$(nproc)" check || { cat "$UD_BUILD"/tests/*.log >&2; exit 1; }
 [ "${UD_QUICK:-0}" = 1 ] && exit 0
+
+ud_say "build with --enable-debug"
+ud_build "$UD_TOP/build-debug" --enable-debug
 
 ud_build "$UD_TOP/build-asan" --enable-sanitizers
 ud_say "make check (ASan + UBSan)"

@@ -39,7 +39,7 @@ now(void)
 static void
 walk(const char *dir)
 {
-	struct ud_paths found = UD_PATHS_INIT;
+	struct ud_strlist found = UD_STRLIST_INIT;
 	size_t i;
 
 	ud_dir_headers(dir, &found);
@@ -49,7 +49,7 @@ walk(const char *dir)
 		ud_buf_init(&files[nfiles].text);
 		nfiles++;
 	}
-	ud_paths_free(&found);
+	ud_strlist_free(&found);
 }
 
 int

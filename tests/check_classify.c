@@ -12,7 +12,7 @@ struct cls {
 };
 
 static void
-classify(struct cls *x, const char *s, struct ud_marker **m, size_t nm)
+classify(struct cls *x, const char *s, const struct ud_marker *const *m, size_t nm)
 {
 	ck_assert_int_eq(ud_classify(s, strlen(s), m, nm, &x->c), 0);
 	x->nb = ud_classified_blocks(&x->c, &x->b);
@@ -188,7 +188,7 @@ END_TEST
 START_TEST(test_markers)
 {
 	struct ud_markers set = UD_MARKERS_INIT;
-	struct ud_marker *m[4];
+	const struct ud_marker *m[4];
 	struct cls x;
 
 	ud_markers_add(&set, "f.h", UD_MARK_RETAIN, "#ifdef  __KERNEL__", 2, NULL);
@@ -201,8 +201,9 @@ START_TEST(test_markers)
 		m, 2);
 	ck_assert_int_eq(class_at(&x, 4), UD_CLASS_KERNEL);
 	ck_assert_int_eq(class_at(&x, 7), UD_CLASS_RETAINED);
-	ck_assert_uint_eq(set.v[0].hits, 1);
-	ck_assert_uint_eq(set.v[1].hits, 0);
+	ck_assert_uint_eq(x.c.nmarkers, 2);
+	ck_assert_uint_eq(x.c.marker_hits[0], 1);
+	ck_assert_uint_eq(x.c.marker_hits[1], 0);
 	done(&x);
 	ud_markers_free(&set);
 }

@@ -167,6 +167,21 @@ START_TEST(test_append)
 }
 END_TEST
 
+/* Removing the last entry leaves an empty, NUL-terminated text. */
+START_TEST(test_remove_keeps_nul)
+{
+	static const char in[] = "header-y += b.h\n";
+	struct ud_buf out = UD_BUF_INIT, moved = UD_BUF_INIT;
+
+	ck_assert_int_eq(ud_kbuild_remove(in, sizeof(in) - 1, "b.h", &out, &moved), 1);
+	ck_assert_uint_eq(out.len, 0);
+	ck_assert_str_eq(ud_buf_str(&out), "");
+	ck_assert_str_eq(ud_buf_str(&moved), "header-y += b.h\n");
+	ud_buf_free(&out);
+	ud_buf_free(&moved);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -180,6 +195,7 @@ main(void)
 	tcase_add_test(tc, test_remove_from_shared_stanza);
 	tcase_add_test(tc, test_var);
 	tcase_add_test(tc, test_append);
+	tcase_add_test(tc, test_remove_keeps_nul);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }

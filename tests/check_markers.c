@@ -15,7 +15,7 @@ START_TEST(test_parse)
 		"include/linux/d.h split-compound '#if defined(__KERNEL__) && defined(X)'\n";
 	struct ud_markers set = UD_MARKERS_INIT;
 	struct ud_diags d = UD_DIAGS_INIT;
-	struct ud_marker *m[8];
+	const struct ud_marker **m = NULL;
 
 	ck_assert_int_eq(ud_markers_parse(&set, text, sizeof(text) - 1, &d), 0);
 	ck_assert_uint_eq(d.n, 0);
@@ -30,8 +30,12 @@ START_TEST(test_parse)
 	ck_assert_uint_eq(set.v[1].occurrence, 1);
 	ck_assert_ptr_null(set.v[2].selector);
 	ck_assert_int_eq(set.v[2].action, UD_MARK_SKIP);
-	ck_assert_uint_eq(ud_markers_for(&set, "include/linux/a.h", m, 8), 2);
-	ck_assert_uint_eq(ud_markers_for(&set, "include/linux/none.h", m, 8), 0);
+	ck_assert_uint_eq(ud_markers_for(&set, "include/linux/a.h", &m), 2);
+	ck_assert_ptr_eq(m[0], &set.v[0]);
+	ck_assert_ptr_eq(m[1], &set.v[1]);
+	free(m);
+	ck_assert_uint_eq(ud_markers_for(&set, "include/linux/none.h", &m), 0);
+	ck_assert_ptr_null(m);
 	ck_assert_str_eq(ud_marker_action_name(UD_MARK_SPLIT_COMPOUND), "split-compound");
 	ud_markers_free(&set);
 	ud_diags_free(&d);

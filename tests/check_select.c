@@ -5,7 +5,7 @@
 #include "testutil.h"
 #include "uapid/select.h"
 
-static const struct ud_select_sym syms[] = {
+static const struct ud_expr_sym syms[] = {
 	{"__KERNEL__", NULL},
 	{"__EXPORTED_HEADERS__", "1"},
 };

@@ -152,4 +152,19 @@ expect_status 0 "$UAPID" fix-includes --in-place "$T" arch/x86
 expect_in "$T/arch/x86/include/asm/ptrace.h" "#include <asm/ptrace-abi.h>"
 expect_status 2 "$UAPID" fix-includes --in-place "$T" ../../etc
 
+# --- determinism: the sample tree's split equals the committed expectation,
+# byte for byte, whatever the locale, time zone or working directory
+for env in "LC_ALL=C TZ=UTC" "LC_ALL=C.UTF-8 TZ=Pacific/Auckland"; do
+	rm -rf "$WORK/det"
+	# shellcheck disable=SC2086
+	(cd / && env $env "$UAPID" split --output "$WORK/det" --markers "$top_srcdir/examples/markers" \
+		"$top_srcdir/examples/tree" >/dev/null 2>&1) || true
+	if diff -r "$top_srcdir/tests/expected/sample-split" "$WORK/det" >"$WORK/det.diff"; then
+		pass
+	else
+		fail "sample split differs from tests/expected/sample-split ($env)"
+		head -30 "$WORK/det.diff" >&2
+	fi
+done
+
 finish

@@ -28,6 +28,8 @@ void ud_buf_init(struct ud_buf *b);
 void ud_buf_free(struct ud_buf *b);
 /* Empties the buffer but keeps its storage. */
 void ud_buf_reset(struct ud_buf *b);
+/* Shortens the buffer to len bytes (len <= b->len), keeping it NUL-terminated. */
+void ud_buf_setlen(struct ud_buf *b, size_t len);
 /* Ensures room for 'extra' more bytes plus the terminating NUL. */
 void ud_buf_grow(struct ud_buf *b, size_t extra);
 void ud_buf_add(struct ud_buf *b, const void *data, size_t len);

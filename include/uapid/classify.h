@@ -91,16 +91,21 @@ struct ud_classified {
 	unsigned retained_groups; /* __KERNEL__ groups kept unsplit */
 	bool needs_split;	  /* has content that only the kernel header may have */
 	bool skip;		  /* a skip marker applies */
+
+	/* per marker passed to ud_classify: how many lines it selected (0: stale) */
+	unsigned *marker_hits;
+	size_t nmarkers;
 };
 
 /*
  * Classifies buf[0..len) (borrowed; must outlive 'out').  markers[] are the
- * out-of-tree markers for this file (their hits are counted); may be NULL.
- * Returns 0; problems are diagnostics in out->diags.  Free with
- * ud_classified_free whatever happens.
+ * out-of-tree markers for this file (borrowed, never written: what each
+ * selected is counted in out->marker_hits); may be NULL.  Returns 0;
+ * problems are diagnostics in out->diags.  Free with ud_classified_free
+ * whatever happens.
  */
-int ud_classify(const char *buf, size_t len, struct ud_marker **markers, size_t nmarkers,
-		struct ud_classified *out);
+int ud_classify(const char *buf, size_t len, const struct ud_marker *const *markers,
+		size_t nmarkers, struct ud_classified *out);
 void ud_classified_free(struct ud_classified *c);
 /* True when no error diagnostic stops a split. */
 bool ud_classified_ok(const struct ud_classified *c);

@@ -16,6 +16,7 @@ enum ud_severity {
 };
 
 struct ud_diag {
+	char *path;    /* owned; NULL: the file the list is about */
 	unsigned line; /* 1-based physical line, 0 when about the whole file */
 	enum ud_severity severity;
 	char *message; /* owned */
@@ -34,6 +35,9 @@ struct ud_diags {
 
 void ud_diags_add(struct ud_diags *d, unsigned line, enum ud_severity sev, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The same about another file than the list's own (a Kbuild file, a directory). */
+void ud_diags_add_at(struct ud_diags *d, const char *path, unsigned line, enum ud_severity sev,
+		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Number of diagnostics of at least the given severity. */
 size_t ud_diags_count(const struct ud_diags *d, enum ud_severity min);
 /* Moves every diagnostic of 'from' to the end of 'to'; 'from' is left empty. */

@@ -15,12 +15,24 @@
 
 /* Reads a regular file whole into out (replacing its contents). */
 int ud_read_file(const char *path, struct ud_buf *out, char **cause);
+/* The same from an open descriptor, which it closes; path names it in messages. */
+int ud_read_fd(int fd, const char *path, struct ud_buf *out, char **cause);
+enum ud_write_flag {
+	UD_WRITE_DURABLE =
+		1 << 0, /* fsync the file before it takes its name, and the directory after */
+	UD_WRITE_MKDIR = 1 << 1, /* create the parent directories first */
+};
+
 /*
  * Writes data to path atomically: a temporary file in the same directory,
- * then rename().  Keeps the mode of an existing file (0644 for a new one).
- * On failure nothing is left behind and the old file is untouched.
+ * then rename() (or, for a new file, an unnamed file linked in).  Keeps the
+ * mode of an existing file (0644 for a new one).  On failure nothing is
+ * left behind and the old file is untouched.  Without UD_WRITE_DURABLE a
+ * crash can lose the write, but never leaves half a file under the name.
  */
-int ud_write_atomic(const char *path, const void *data, size_t len, char **cause);
+int ud_write_file(const char *path, const void *data, size_t len, unsigned flags, char **cause);
+/* Removes a file (a missing one is fine); UD_WRITE_DURABLE flushes the directory. */
+int ud_remove_file(const char *path, unsigned flags, char **cause);
 /* Creates a directory and its parents (mode 0755); existing ones are fine. */
 int ud_mkdir_p(const char *path, char **cause);
 /* True if path names an existing regular file. */

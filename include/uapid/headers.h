@@ -19,7 +19,10 @@
 #include "uapid/buf.h"
 #include "uapid/diag.h"
 #include "uapid/install.h"
-#include "uapid/tree.h"
+#include "uapid/select.h"
+#include "uapid/source.h"
+#include "uapid/strlist.h"
+#include "uapid/tindex.h"
 
 struct ud_hdr_file {
 	char *dst;	/* below OUTDIR/include/: "linux/types.h", "asm/unistd_64.h" */
@@ -33,26 +36,50 @@ struct ud_hdr_plan {
 	struct ud_hdr_file *v;
 	size_t n, alloc;
 	struct ud_install_rules rules; /* from the tree's scripts/headers_install.sh */
+	struct ud_diags problems;      /* files that could not be read, each named */
 };
 
 /* The SRCARCH directory name for an ARCH value (x86_64 -> x86, ...). */
 const char *ud_headers_srcarch(const char *arch);
 /*
- * Computes the installed set for ARCH.  Returns 0, or a negative errno
- * with *cause set (no such architecture, unreadable Makefile or tables).
+ * Computes the installed set for ARCH from the tree in src; the uapi
+ * source headers come from idx when given (no directory walk), else from
+ * walking src.  Returns 0, or a negative errno with *cause set (no such
+ * architecture, unreadable Makefile or tables; the files that could not be
+ * read are also in plan->problems).  Free the plan whatever happens.
  */
-int ud_headers_plan(const struct ud_tree *t, const char *arch, struct ud_hdr_plan *plan,
-		    char **cause);
+int ud_headers_plan(struct ud_source *src, const struct ud_tindex *idx, const char *arch,
+		    struct ud_hdr_plan *plan, char **cause);
 void ud_headers_plan_free(struct ud_hdr_plan *plan);
 /* Does the plan install a header named dst ("linux/types.h")? */
 bool ud_headers_plan_has(const struct ud_hdr_plan *plan, const char *dst);
 /*
  * The words assigned to VAR (with +=, := or =) in the tree-relative
  * Kbuild or Makefile fragment REL, evaluating the ifeq/ifneq conditions
- * uapi Kbuild files use ($(wildcard ...), $(SRCARCH)); appended to out.
+ * uapi Kbuild files use ($(wildcard ...), $(SRCARCH)); appended to out.  A
+ * missing file has none; an unreadable one is an error in problems
+ * (returns a negative errno).
  */
-void ud_headers_make_list(const struct ud_tree *t, const char *srcarch, const char *rel,
-			  const char *var, struct ud_paths *out);
+int ud_headers_make_list(struct ud_source *src, const char *srcarch, const char *rel,
+			 const char *var, struct ud_strlist *out, struct ud_diags *problems);
+
+/* One planned header, installed in memory. */
+struct ud_installed {
+	struct ud_buf source;  /* the text it is installed from (read, or generated) */
+	struct ud_buf text;    /* the installed text */
+	struct ud_linemap map; /* installed line -> source line */
+	struct ud_diags diags; /* what stopped it, or what to look at */
+	bool ok;	       /* text is the installed header */
+};
+
+/*
+ * Installs plan file f in memory: reads its source from src (or takes the
+ * generated text) and applies the tree's install rules.  No writes and no
+ * shared state: safe on a thread pool.  Free out with ud_installed_free.
+ */
+void ud_headers_install_file(const struct ud_hdr_plan *plan, const struct ud_hdr_file *f,
+			     struct ud_source *src, struct ud_installed *out);
+void ud_installed_free(struct ud_installed *in);
 
 struct ud_install_stats {
 	unsigned files, written, unchanged, removed, failed;
@@ -62,10 +89,12 @@ struct ud_install_stats {
  * Installs every planned header under OUTDIR/include/: files whose content
  * is unchanged are not touched (mtimes too), others are written
  * atomically, and .h files there that the plan no longer has are removed.
- * Per-file problems are reported to report(path, diags, ctx) and counted;
- * returns 0, or a negative errno (with *cause) when OUTDIR is unusable.
+ * Per-file problems are reported to report(path, diags, ctx) and counted
+ * (also a stale file that cannot be removed, or a manifest that cannot be
+ * written); returns 0, or a negative errno (with *cause) when OUTDIR is
+ * unusable.
  */
-int ud_headers_install(const struct ud_tree *t, const struct ud_hdr_plan *plan, const char *outdir,
+int ud_headers_install(struct ud_source *src, const struct ud_hdr_plan *plan, const char *outdir,
 		       void (*report)(const char *path, const struct ud_diags *d, void *ctx),
 		       void *ctx, struct ud_install_stats *stats, char **cause);
 

@@ -23,6 +23,9 @@
 #include "uapid/diag.h"
 #include "uapid/select.h"
 
+/* Changes whenever installed output for the same input could change (caches key on it). */
+#define UD_INSTALL_VERSION 1
+
 struct ud_install_rules {
 	/* "path:CONFIG_X" entries; a leak is allowed when "PATH:SYM" ends with one */
 	char **leak_ignores;

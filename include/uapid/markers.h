@@ -20,6 +20,10 @@
 
 #include "uapid/diag.h"
 
+/* The in-source markers of the 2012 scripts. */
+#define UD_MARKER_INCLUDE_HERE "// DISINTEGRATE: INCLUDE UAPI HERE" /* a line of its own */
+#define UD_MARKER_RETAIN "// DISINTEGRATE: RETAIN"		    /* trailing an #if line */
+
 enum ud_marker_action {
 	UD_MARK_RETAIN,		/* keep this conditional unsplit, in the uapi header */
 	UD_MARK_KERNEL,		/* this conditional, whole, belongs to the kernel header */
@@ -37,7 +41,6 @@ struct ud_marker {
 	unsigned occurrence; /* 1-based */
 	char *why;	     /* NULL if none */
 	unsigned line;	     /* line in the markers file */
-	unsigned hits;	     /* set by the classifier: directives it matched */
 };
 
 struct ud_markers {
@@ -59,8 +62,12 @@ int ud_markers_parse(struct ud_markers *set, const char *buf, size_t len, struct
 /* Adds one marker; strings are copied. */
 void ud_markers_add(struct ud_markers *set, const char *path, enum ud_marker_action action,
 		    const char *selector, unsigned occurrence, const char *why);
-/* Collects the markers for 'path' into out[] (at most max); returns how many. */
-size_t ud_markers_for(struct ud_markers *set, const char *path, struct ud_marker **out, size_t max);
+/*
+ * The markers for 'path', as a malloc'd array of pointers into set (free
+ * the array, not the markers) in *out; returns how many (0: *out is NULL).
+ */
+size_t ud_markers_for(const struct ud_markers *set, const char *path,
+		      const struct ud_marker ***out);
 void ud_markers_free(struct ud_markers *set);
 const char *ud_marker_action_name(enum ud_marker_action a);
 /* Normalises directive text for selector matching: "#" + collapsed words. */

@@ -18,6 +18,7 @@
 
 #include "uapid/buf.h"
 #include "uapid/diag.h"
+#include "uapid/expr.h"
 
 /* For each output line, the input line it came from (1-based). */
 struct ud_linemap {
@@ -27,18 +28,13 @@ struct ud_linemap {
 
 void ud_linemap_free(struct ud_linemap *m);
 
-struct ud_select_sym {
-	const char *name;
-	const char *value; /* NULL: undefined (-U); "1" for a plain -D */
-};
-
 /*
  * Selects buf[0..len) into out.  Returns 0, or -EINVAL with an error
  * diagnostic naming the line (unbalanced or obfuscated conditionals, an
  * unterminated literal, a comment open at the end of the file); out is
  * then incomplete and must not be used.
  */
-int ud_select(const char *buf, size_t len, const struct ud_select_sym *syms, size_t nsyms,
+int ud_select(const char *buf, size_t len, const struct ud_expr_sym *syms, size_t nsyms,
 	      struct ud_buf *out, struct ud_linemap *map, struct ud_diags *diags);
 
 #endif /* UAPID_SELECT_H */

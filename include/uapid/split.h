@@ -35,16 +35,23 @@ struct ud_split_result {
 	struct ud_diags diags;
 	unsigned kernel_groups;	  /* __KERNEL__ groups split */
 	unsigned retained_groups; /* __KERNEL__ groups kept as they are */
+	/*
+	 * The classification the split was made from (blocks, marker hits),
+	 * kept so callers need not classify again; its diagnostics have moved
+	 * to diags.  It borrows the input buffer: keep that alive while using
+	 * it.  Zeroed when the path was refused before classifying.
+	 */
+	struct ud_classified model;
 };
 
 /*
  * Splits buf[0..len), the header at tree-relative 'path' (include/... or
  * arch/A/include/...).  markers[] are this file's out-of-tree markers (may
- * be NULL).  Returns 0 with res filled, or -EINVAL when the path is not a
- * header path (an error diagnostic says so).  Free with
+ * be NULL; never written).  Returns 0 with res filled, or -EINVAL when the
+ * path is not a header path (an error diagnostic says so).  Free with
  * ud_split_result_free whatever happens.
  */
-int ud_split(const char *path, const char *buf, size_t len, struct ud_marker **markers,
+int ud_split(const char *path, const char *buf, size_t len, const struct ud_marker *const *markers,
 	     size_t nmarkers, struct ud_split_result *res);
 void ud_split_result_free(struct ud_split_result *res);
 const char *ud_split_outcome_name(enum ud_split_outcome o);

@@ -18,17 +18,15 @@
 #include "uapid/fsutil.h"
 #include "uapid/hcheck.h"
 #include "uapid/headers.h"
+#include "uapid/sink.h"
 #include "uapid/xmalloc.h"
 
 static const char check_usage[] = "usage: uapid check [--arch ARCH] [--jobs N] [--json] TREE\n";
 
 struct checked {
 	const struct ud_hdr_file *f;
-	struct ud_buf src;     /* source text */
-	struct ud_buf out;     /* installed text */
-	struct ud_linemap map; /* installed line -> source line */
-	struct ud_diags diags;
-	bool installed;
+	struct ud_installed in; /* source, installed text, line map, diagnostics */
+	bool installed;		/* in.text is in the scratch directory */
 };
 
 struct check_run {
@@ -72,8 +70,8 @@ lookup_cb(const char *name, size_t *len, void *ctx)
 
 	if (c == NULL || !c->installed)
 		return NULL;
-	*len = c->out.len;
-	return ud_buf_str(&c->out);
+	*len = c->in.text.len;
+	return ud_buf_str(&c->in.text);
 }
 
 static int
@@ -86,7 +84,7 @@ rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 }
 
 static bool
-no_header_test(const struct ud_paths *skip, const char *dst)
+no_header_test(const struct ud_strlist *skip, const char *dst)
 {
 	size_t i;
 
@@ -125,13 +123,13 @@ report_compile(struct check_run *r, struct checked *c, const struct ud_buf *outp
 				where = find_dst(r, file + tlen + 9);
 			if (where == NULL)
 				where = c;
-			if (where->map.n > 0 && line >= 1 && line <= where->map.n)
-				line = where->map.v[line - 1];
+			if (where->in.map.n > 0 && line >= 1 && line <= where->in.map.n)
+				line = where->in.map.v[line - 1];
 			if (where == c)
-				ud_diags_add(&c->diags, line, UD_SEV_ERROR,
+				ud_diags_add(&c->in.diags, line, UD_SEV_ERROR,
 					     "does not compile alone: %.*s", (int)(e - msg), msg);
 			else
-				ud_diags_add(&c->diags, 0, UD_SEV_ERROR,
+				ud_diags_add(&c->in.diags, 0, UD_SEV_ERROR,
 					     "does not compile alone: %s:%u: %.*s", where->f->src,
 					     line, (int)(e - msg), msg);
 			free(file);
@@ -139,7 +137,7 @@ report_compile(struct check_run *r, struct checked *c, const struct ud_buf *outp
 		}
 		p = nl ? nl + 1 : end;
 	}
-	ud_diags_add(&c->diags, 0, UD_SEV_ERROR, "does not compile alone: %.*s",
+	ud_diags_add(&c->in.diags, 0, UD_SEV_ERROR, "does not compile alone: %.*s",
 		     (int)(output->len > 200 ? 200 : output->len), ud_buf_str(output));
 }
 
@@ -176,18 +174,21 @@ compile_argv(const char *cc, const char *inc, const char *dummy, const char *hea
 
 /* Compiles every header that no-header-test allows; returns how many ran. */
 static size_t
-compile_all(struct check_run *r, const struct ud_tree *t, const char *srcarch, unsigned jobs,
-	    size_t *skipped)
+compile_all(struct check_run *r, struct cmd_plan *p, unsigned jobs, size_t *skipped)
 {
-	struct ud_paths skip = UD_PATHS_INIT;
+	struct ud_strlist skip = UD_STRLIST_INIT;
 	struct ud_compile_job *cj = ud_xcalloc(r->n ? r->n : 1, sizeof(*cj));
 	size_t *which = ud_xcalloc(r->n ? r->n : 1, sizeof(size_t)), n = 0, i;
 	const char *env_cc = getenv("CC"), *cc = env_cc != NULL && *env_cc != '\0' ? env_cc : "cc";
 	char *inc = ud_xasprintf("%s/include", r->tmp),
-	     *dummy = ud_tree_path(t, "usr/dummy-include");
+	     *dummy = ud_tree_path(&p->tree, "usr/dummy-include");
+	struct ud_diags problems = UD_DIAGS_INIT;
 	char *cause = NULL;
 
-	ud_headers_make_list(t, srcarch, "usr/include/Makefile", "no-header-test", &skip);
+	if (ud_headers_make_list(&p->src, p->plan.srcarch, "usr/include/Makefile", "no-header-test",
+				 &skip, &problems) < 0)
+		report_diags(stderr, p->tree.root, &problems);
+	ud_diags_free(&problems);
 	*skipped = 0;
 	for (i = 0; i < r->n; i++) {
 		struct checked *c = &r->v[i];
@@ -224,7 +225,7 @@ compile_all(struct check_run *r, const struct ud_tree *t, const char *srcarch, u
 	free(which);
 	free(inc);
 	free(dummy);
-	ud_paths_free(&skip);
+	ud_strlist_free(&skip);
 	return n;
 }
 
@@ -240,8 +241,8 @@ cmd_check(int argc, char **argv)
 	};
 	const char *arch = NULL, *tmpdir = getenv("TMPDIR");
 	unsigned jobs = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-	struct ud_tree tree;
-	struct ud_hdr_plan plan;
+	struct cmd_plan p;
+	struct ud_sink scratch;
 	struct check_run r;
 	bool json = false, can_compile;
 	size_t i, compiled = 0, skipped = 0, errors = 0, warnings = 0;
@@ -272,53 +273,44 @@ cmd_check(int argc, char **argv)
 		fputs(check_usage, stderr);
 		return EXIT_USAGE;
 	}
-	if (cmd_open_plan(argv[optind], arch, &tree, &plan) < 0)
+	if (cmd_open_plan(argv[optind], arch, &p) < 0)
 		return EXIT_USAGE;
 	memset(&r, 0, sizeof(r));
 	r.tmp = ud_xasprintf("%s/uapid-check.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (mkdtemp(r.tmp) == NULL) {
-		report_error("%s: cannot create a scratch directory", r.tmp);
+	if (mkdtemp(r.tmp) == NULL || ud_sink_open_dir(&scratch, r.tmp, 0, &cause) < 0) {
+		report_error("%s: cannot create a scratch directory%s%s", r.tmp, cause ? ": " : "",
+			     cause ? cause : "");
+		free(cause);
 		free(r.tmp);
-		ud_headers_plan_free(&plan);
-		ud_tree_close(&tree);
+		cmd_close_plan(&p);
 		return EXIT_USAGE;
 	}
 
 	/* install every header into the scratch directory, keeping line maps */
-	r.n = plan.n;
+	r.n = p.plan.n;
 	r.v = ud_xcalloc(r.n ? r.n : 1, sizeof(*r.v));
 	r.by_dst = ud_xcalloc(r.n ? r.n : 1, sizeof(size_t));
 	for (i = 0; i < r.n; i++) {
 		struct checked *c = &r.v[i];
-		char *dst, *slash;
+		char *dst;
 
-		c->f = &plan.v[i];
+		c->f = &p.plan.v[i];
 		r.by_dst[i] = i;
-		if (c->f->generated) {
-			ud_buf_add(&c->src, ud_buf_str(&c->f->gen), c->f->gen.len);
-		} else {
-			char *abs = ud_tree_path(&tree, c->f->src);
-
-			if (ud_read_file(abs, &c->src, &cause) < 0) {
-				ud_diags_add(&c->diags, 0, UD_SEV_ERROR, "%s", cause);
-				free(cause);
-				cause = NULL;
-				free(abs);
-				continue;
-			}
-			free(abs);
-		}
-		if (ud_install_header(c->f->src, ud_buf_str(&c->src), c->src.len, &plan.rules,
-				      &c->out, &c->map, &c->diags) < 0)
+		ud_headers_install_file(&p.plan, c->f, &p.src, &c->in);
+		if (!c->in.ok)
 			continue;
-		dst = ud_xasprintf("%s/include/%s", r.tmp, c->f->dst);
-		slash = strrchr(dst, '/');
-		*slash = '\0';
-		ud_mkdir_p(dst, NULL);
-		*slash = '/';
-		c->installed = ud_write_atomic(dst, ud_buf_str(&c->out), c->out.len, NULL) == 0;
+		dst = ud_xasprintf("include/%s", c->f->dst);
+		if (ud_sink_write(&scratch, dst, ud_buf_str(&c->in.text), c->in.text.len, &cause) <
+		    0) {
+			ud_diags_add(&c->in.diags, 0, UD_SEV_ERROR, "not checked: %s", cause);
+			free(cause);
+			cause = NULL;
+		} else {
+			c->installed = true;
+		}
 		free(dst);
 	}
+	ud_sink_close(&scratch);
 	qsort_r(r.by_dst, r.n, sizeof(size_t), cmp_dst, &r);
 
 	/* the text checks */
@@ -330,65 +322,61 @@ cmd_check(int argc, char **argv)
 			continue;
 		memset(&in, 0, sizeof(in));
 		in.dst = c->f->dst;
-		in.text = ud_buf_str(&c->out);
-		in.len = c->out.len;
-		in.src = c->f->generated ? NULL : ud_buf_str(&c->src);
-		in.srclen = c->src.len;
-		in.map = c->f->generated ? NULL : &c->map;
-		in.srcarch = plan.srcarch;
+		in.text = ud_buf_str(&c->in.text);
+		in.len = c->in.text.len;
+		in.src = c->f->generated ? NULL : ud_buf_str(&c->in.source);
+		in.srclen = c->in.source.len;
+		in.map = c->f->generated ? NULL : &c->in.map;
+		in.srcarch = p.plan.srcarch;
 		in.lookup = lookup_cb;
 		in.ctx = &r;
-		ud_hcheck(&in, &c->diags);
+		ud_hcheck(&in, &c->in.diags);
 	}
 
 	/* the compile test, with the host compiler unless CC names another */
-	can_compile = strcmp(plan.srcarch, ud_headers_srcarch(cmd_default_arch())) == 0 ||
+	can_compile = strcmp(p.plan.srcarch, ud_headers_srcarch(cmd_default_arch())) == 0 ||
 		      getenv("CC") != NULL;
 	if (can_compile)
-		compiled = compile_all(&r, &tree, plan.srcarch, jobs, &skipped);
+		compiled = compile_all(&r, &p, jobs, &skipped);
 
 	for (i = 0; i < r.n; i++) {
-		errors += ud_diags_count(&r.v[i].diags, UD_SEV_ERROR);
-		warnings += ud_diags_count(&r.v[i].diags, UD_SEV_WARNING) -
-			    ud_diags_count(&r.v[i].diags, UD_SEV_ERROR);
+		errors += ud_diags_count(&r.v[i].in.diags, UD_SEV_ERROR);
+		warnings += ud_diags_count(&r.v[i].in.diags, UD_SEV_WARNING) -
+			    ud_diags_count(&r.v[i].in.diags, UD_SEV_ERROR);
 	}
 	if (json) {
 		json_t *files = json_array();
 
 		for (i = 0; i < r.n; i++)
-			if (r.v[i].diags.n > 0)
+			if (r.v[i].in.diags.n > 0)
 				json_array_append_new(
 					files, json_pack("{s:s, s:s, s:o}", "path", r.v[i].f->src,
 							 "installed", r.v[i].f->dst, "diagnostics",
-							 report_diags_json(&r.v[i].diags)));
+							 report_diags_json(&r.v[i].in.diags)));
 		report_json_line(json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:o}", "arch",
-					   plan.srcarch, "headers", (json_int_t)r.n, "compiled",
+					   p.plan.srcarch, "headers", (json_int_t)r.n, "compiled",
 					   (json_int_t)compiled, "skipped", (json_int_t)skipped,
 					   "errors", (json_int_t)errors, "warnings",
 					   (json_int_t)warnings, "files", files));
 	} else {
 		for (i = 0; i < r.n; i++)
-			report_diags(stderr, r.v[i].f->src, &r.v[i].diags);
-		printf("checked %zu headers for %s: %zu errors, %zu warnings; ", r.n, plan.srcarch,
-		       errors, warnings);
+			report_diags(stderr, r.v[i].f->src, &r.v[i].in.diags);
+		printf("checked %zu headers for %s: %zu errors, %zu warnings; ", r.n,
+		       p.plan.srcarch, errors, warnings);
 		if (can_compile)
 			printf("%zu compiled alone (%zu excluded by no-header-test)\n", compiled,
 			       skipped);
 		else
-			printf("compile test skipped: no compiler for %s (set CC)\n", plan.srcarch);
+			printf("compile test skipped: no compiler for %s (set CC)\n",
+			       p.plan.srcarch);
 	}
 
 	nftw(r.tmp, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
-	for (i = 0; i < r.n; i++) {
-		ud_buf_free(&r.v[i].src);
-		ud_buf_free(&r.v[i].out);
-		ud_linemap_free(&r.v[i].map);
-		ud_diags_free(&r.v[i].diags);
-	}
+	for (i = 0; i < r.n; i++)
+		ud_installed_free(&r.v[i].in);
 	free(r.v);
 	free(r.by_dst);
 	free(r.tmp);
-	ud_headers_plan_free(&plan);
-	ud_tree_close(&tree);
+	cmd_close_plan(&p);
 	return errors > 0 ? EXIT_FINDINGS : EXIT_OK;
 }

@@ -15,6 +15,8 @@
 #include "uapid/fsutil.h"
 #include "uapid/includes.h"
 #include "uapid/path.h"
+#include "uapid/sink.h"
+#include "uapid/source.h"
 #include "uapid/tree.h"
 #include "uapid/xmalloc.h"
 
@@ -22,7 +24,7 @@ static const char fix_usage[] =
 	"usage: uapid fix-includes [--in-place | --dry-run] TREE [PATH...]\n";
 
 struct resolve_ctx {
-	const struct ud_tree *tree;
+	struct ud_source *src;
 	const char *rel; /* the including header */
 };
 
@@ -66,43 +68,45 @@ resolve_quoted(const char *quoted, void *arg)
 	const struct resolve_ctx *ctx = arg;
 	const char *slash = strrchr(ctx->rel, '/');
 	char *dir = ud_xstrndup(ctx->rel, slash != NULL ? (size_t)(slash - ctx->rel) : 0);
-	char *cand = join_norm(dir, quoted), *abs, *res = NULL;
+	char *cand = join_norm(dir, quoted), *res = NULL;
 
 	free(dir);
 	if (cand == NULL)
 		return NULL;
-	abs = ud_tree_path(ctx->tree, cand);
-	if (ud_is_file(abs) && ud_path_include_name(cand) != NULL)
+	if (ud_source_type(ctx->src, cand) == UD_FT_FILE && ud_path_include_name(cand) != NULL)
 		res = ud_xstrdup(ud_path_include_name(cand));
-	free(abs);
 	free(cand);
 	return res;
 }
 
 /* Collects the headers under a tree-relative directory (or the file itself). */
-static void
-collect(const struct ud_tree *t, const char *rel, struct ud_paths *out)
+static int
+collect(struct ud_source *src, const char *rel, struct ud_strlist *out)
 {
-	struct ud_paths found = UD_PATHS_INIT;
-	char *abs = ud_tree_path(t, rel);
+	struct ud_strlist found = UD_STRLIST_INIT;
+	char *cause = NULL;
 	size_t i;
+	int rc = 0;
 
-	if (ud_is_file(abs)) {
-		ud_paths_add(out, rel);
-		free(abs);
-		return;
+	if (ud_source_type(src, rel) == UD_FT_FILE) {
+		ud_strlist_add(out, rel);
+		return 0;
 	}
-	ud_dir_headers(abs, &found);
+	if ((rc = ud_source_walk(src, rel, ".h", NULL, &found, &cause)) < 0) {
+		report_error("%s", cause);
+		free(cause);
+	}
 	for (i = 0; i < found.n; i++) {
 		char *child =
 			rel[0] ? ud_xasprintf("%s/%s", rel, found.v[i]) : ud_xstrdup(found.v[i]);
 
 		if (ud_path_include_name(child) != NULL)
-			ud_paths_add(out, child);
-		free(child);
+			ud_strlist_take(out, child);
+		else
+			free(child);
 	}
-	ud_paths_free(&found);
-	free(abs);
+	ud_strlist_free(&found);
+	return rc;
 }
 
 int
@@ -115,7 +119,9 @@ cmd_fix_includes(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	struct ud_tree tree;
-	struct ud_paths files = UD_PATHS_INIT;
+	struct ud_source src;
+	struct ud_sink sink;
+	struct ud_strlist files = UD_STRLIST_INIT;
 	struct ud_buf in = UD_BUF_INIT, out = UD_BUF_INIT;
 	bool in_place = false;
 	char *cause = NULL;
@@ -144,19 +150,19 @@ cmd_fix_includes(int argc, char **argv)
 		fputs(fix_usage, stderr);
 		return EXIT_USAGE;
 	}
-	if (ud_tree_open(&tree, argv[optind], &cause) < 0) {
+	memset(&src, 0, sizeof(src));
+	memset(&sink, 0, sizeof(sink));
+	if (ud_tree_open(&tree, argv[optind], &cause) < 0 ||
+	    ud_source_open_dir(&src, tree.root, &cause) < 0 ||
+	    (in_place && ud_sink_open_dir(&sink, tree.root, 0, &cause) < 0)) {
 		report_error("%s", cause);
 		free(cause);
-		return EXIT_USAGE;
+		status = EXIT_USAGE;
+		goto out;
 	}
-	if (optind + 1 == argc) {
-		char *arch = ud_tree_path(&tree, "arch");
-
-		collect(&tree, "include", &files);
-		if (ud_is_dir(arch))
-			collect(&tree, "arch", &files);
-		free(arch);
-	}
+	if (optind + 1 == argc &&
+	    (collect(&src, "include", &files) < 0 || collect(&src, "arch", &files) < 0))
+		status = EXIT_USAGE;
 	for (a = optind + 1; a < argc; a++) {
 		char *rel = NULL;
 
@@ -166,21 +172,20 @@ cmd_fix_includes(int argc, char **argv)
 			status = EXIT_USAGE;
 			goto out;
 		}
-		collect(&tree, rel, &files);
+		if (collect(&src, rel, &files) < 0)
+			status = EXIT_USAGE;
 		free(rel);
 	}
-	ud_paths_sort(&files);
+	ud_strlist_sort(&files);
 	for (i = 0; i < files.n; i++) {
-		struct resolve_ctx ctx = {&tree, files.v[i]};
+		struct resolve_ctx ctx = {&src, files.v[i]};
 		struct ud_diags d = UD_DIAGS_INIT;
-		char *abs = ud_tree_path(&tree, files.v[i]);
 		int n;
 
-		if (ud_read_file(abs, &in, &cause) < 0) {
+		if (ud_source_read(&src, files.v[i], &in, &cause) < 0) {
 			report_error("%s", cause);
 			free(cause);
 			cause = NULL;
-			free(abs);
 			status = EXIT_USAGE;
 			continue;
 		}
@@ -191,21 +196,23 @@ cmd_fix_includes(int argc, char **argv)
 			printf("%s: %d include%s converted\n", files.v[i], n, n == 1 ? "" : "s");
 			nfiles++;
 			nlines += (unsigned)n;
-			if (in_place && ud_write_atomic(abs, out.data, out.len, &cause) < 0) {
+			if (in_place &&
+			    ud_sink_write(&sink, files.v[i], out.data, out.len, &cause) < 0) {
 				report_error("%s", cause);
 				free(cause);
 				cause = NULL;
 				status = EXIT_USAGE;
 			}
 		}
-		free(abs);
 	}
 	printf("%u file%s, %u include%s %s\n", nfiles, nfiles == 1 ? "" : "s", nlines,
 	       nlines == 1 ? "" : "s", in_place ? "converted" : "to convert (dry run)");
 out:
 	ud_buf_free(&in);
 	ud_buf_free(&out);
-	ud_paths_free(&files);
+	ud_strlist_free(&files);
+	ud_sink_close(&sink);
+	ud_source_close(&src);
 	ud_tree_close(&tree);
 	return status;
 }

@@ -30,8 +30,7 @@ cmd_install(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *arch = NULL;
-	struct ud_tree tree;
-	struct ud_hdr_plan plan;
+	struct cmd_plan p;
 	struct ud_install_stats st;
 	char *cause = NULL;
 	int opt, status = EXIT_OK;
@@ -54,9 +53,9 @@ cmd_install(int argc, char **argv)
 		fputs(install_usage, stderr);
 		return EXIT_USAGE;
 	}
-	if (cmd_open_plan(argv[optind], arch, &tree, &plan) < 0)
+	if (cmd_open_plan(argv[optind], arch, &p) < 0)
 		return EXIT_USAGE;
-	if (ud_headers_install(&tree, &plan, argv[optind + 1], report_file, NULL, &st, &cause) <
+	if (ud_headers_install(&p.src, &p.plan, argv[optind + 1], report_file, NULL, &st, &cause) <
 	    0) {
 		report_error("%s", cause);
 		free(cause);
@@ -64,12 +63,11 @@ cmd_install(int argc, char **argv)
 	} else {
 		printf("installed %u headers for %s in %s/include: %u written, %u unchanged, %u "
 		       "removed, %u failed\n",
-		       st.files - st.failed, plan.srcarch, argv[optind + 1], st.written,
+		       st.files - st.failed, p.plan.srcarch, argv[optind + 1], st.written,
 		       st.unchanged, st.removed, st.failed);
 		if (st.failed > 0)
 			status = EXIT_FINDINGS;
 	}
-	ud_headers_plan_free(&plan);
-	ud_tree_close(&tree);
+	cmd_close_plan(&p);
 	return status;
 }

@@ -24,23 +24,35 @@ cmd_default_arch(void)
 }
 
 int
-cmd_open_plan(const char *tree_arg, const char *arch, struct ud_tree *tree,
-	      struct ud_hdr_plan *plan)
+cmd_open_plan(const char *tree_arg, const char *arch, struct cmd_plan *p)
 {
 	char *cause = NULL;
+	int rc;
 
-	if (ud_tree_open(tree, tree_arg, &cause) < 0) {
+	memset(p, 0, sizeof(*p));
+	if (ud_tree_open(&p->tree, tree_arg, &cause) < 0 ||
+	    ud_source_open_dir(&p->src, p->tree.root, &cause) < 0) {
 		report_error("%s", cause);
 		free(cause);
-		memset(plan, 0, sizeof(*plan));
+		cmd_close_plan(p);
 		return -1;
 	}
-	if (ud_headers_plan(tree, arch != NULL ? arch : cmd_default_arch(), plan, &cause) < 0) {
+	rc = ud_headers_plan(&p->src, NULL, arch != NULL ? arch : cmd_default_arch(), &p->plan,
+			     &cause);
+	report_diags(stderr, p->tree.root, &p->plan.problems);
+	if (rc < 0) {
 		report_error("%s", cause);
 		free(cause);
-		ud_headers_plan_free(plan);
-		ud_tree_close(tree);
+		cmd_close_plan(p);
 		return -1;
 	}
 	return 0;
+}
+
+void
+cmd_close_plan(struct cmd_plan *p)
+{
+	ud_headers_plan_free(&p->plan);
+	ud_source_close(&p->src);
+	ud_tree_close(&p->tree);
 }

@@ -10,6 +10,7 @@
 
 #include "uapid/diag.h"
 #include "uapid/headers.h"
+#include "uapid/source.h"
 #include "uapid/tree.h"
 
 /* Exit statuses shared by every command. */
@@ -31,13 +32,20 @@ int cmd_install(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 /* The host's kernel ARCH name (x86, arm64, ...). */
 const char *cmd_default_arch(void);
+/* A tree opened for its installed headers. */
+struct cmd_plan {
+	struct ud_tree tree;
+	struct ud_source src;
+	struct ud_hdr_plan plan;
+};
+
 /*
  * Opens the tree and computes its installed-headers plan for arch (the
  * host's when NULL); on failure reports why and returns -1 with nothing
  * left to free.
  */
-int cmd_open_plan(const char *tree_arg, const char *arch, struct ud_tree *tree,
-		  struct ud_hdr_plan *plan);
+int cmd_open_plan(const char *tree_arg, const char *arch, struct cmd_plan *p);
+void cmd_close_plan(struct cmd_plan *p);
 
 /* Prints "path:line: severity: message" for each diagnostic. */
 void report_diags(FILE *f, const char *path, const struct ud_diags *d);

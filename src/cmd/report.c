@@ -13,12 +13,13 @@ report_diags(FILE *f, const char *path, const struct ud_diags *d)
 
 	for (i = 0; i < d->n; i++) {
 		const struct ud_diag *g = &d->v[i];
+		const char *p = g->path != NULL ? g->path : path;
 
 		if (g->line > 0)
-			fprintf(f, "%s:%u: %s: %s\n", path, g->line, ud_severity_name(g->severity),
+			fprintf(f, "%s:%u: %s: %s\n", p, g->line, ud_severity_name(g->severity),
 				g->message);
 		else
-			fprintf(f, "%s: %s: %s\n", path, ud_severity_name(g->severity), g->message);
+			fprintf(f, "%s: %s: %s\n", p, ud_severity_name(g->severity), g->message);
 	}
 }
 
@@ -29,10 +30,10 @@ report_diags_json(const struct ud_diags *d)
 	size_t i;
 
 	for (i = 0; i < d->n; i++)
-		json_array_append_new(a,
-				      json_pack("{s:i, s:s, s:s}", "line", (json_int_t)d->v[i].line,
-						"severity", ud_severity_name(d->v[i].severity),
-						"message", d->v[i].message));
+		json_array_append_new(a, json_pack("{s:s*, s:i, s:s, s:s}", "path", d->v[i].path,
+						   "line", (json_int_t)d->v[i].line, "severity",
+						   ud_severity_name(d->v[i].severity), "message",
+						   d->v[i].message));
 	return a;
 }
 

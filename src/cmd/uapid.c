@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,6 +43,12 @@ main(int argc, char **argv)
 {
 	size_t i;
 
+	/*
+	 * Children (the compile test) are waited for by pid; an ignored
+	 * SIGCHLD inherited from our parent would have the kernel reap them
+	 * and lose their exit status.
+	 */
+	signal(SIGCHLD, SIG_DFL);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

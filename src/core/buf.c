@@ -1,6 +1,7 @@
 /*
  * Growable byte buffer (see buf.h).
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,15 @@ ud_buf_reset(struct ud_buf *b)
 	b->len = 0;
 	if (b->data != NULL)
 		b->data[0] = '\0';
+}
+
+void
+ud_buf_setlen(struct ud_buf *b, size_t len)
+{
+	assert(len <= b->len);
+	b->len = len;
+	if (b->data != NULL)
+		b->data[len] = '\0';
 }
 
 void

@@ -72,12 +72,9 @@ static const char R_RETAIN[] = "retained by a coaching marker";
 static const char R_FORCE_K[] = "kernel-only by a coaching marker";
 static const char R_SPLIT_C[] = "compound __KERNEL__ condition split by a coaching marker";
 
-#define INCLUDE_HERE_MARKER "// DISINTEGRATE: INCLUDE UAPI HERE"
-#define RETAIN_MARKER "// DISINTEGRATE: RETAIN"
-
 struct classify_ctx {
 	struct ud_classified *c;
-	struct ud_marker **markers;
+	const struct ud_marker *const *markers;
 	size_t nmarkers;
 	unsigned char *kind;	    /* per group: enum group_kind */
 	unsigned *km;		    /* per group: kernel mark */
@@ -100,29 +97,29 @@ ud_class_name(enum ud_class cls)
  * Counts, for each marker, how often its selector text has been seen up to
  * and including line li; returns the marker that selects exactly line li.
  */
-static struct ud_marker *
+static const struct ud_marker *
 select_marker(struct classify_ctx *x, size_t li, unsigned *seen)
 {
 	const struct ud_line *l = &x->c->lx.lines[li];
-	struct ud_marker *hit = NULL;
+	const struct ud_marker *hit = NULL;
+	char *norm;
 	size_t i;
 
 	if (l->dir == UD_DIR_NONE || x->nmarkers == 0)
 		return NULL;
+	norm = ud_selector_normalize(l->dtext);
 	for (i = 0; i < x->nmarkers; i++) {
-		struct ud_marker *m = x->markers[i];
-		char *norm;
+		const struct ud_marker *m = x->markers[i];
 
 		if (m->selector == NULL)
 			continue;
-		norm = ud_selector_normalize(l->dtext);
 		if (strcmp(norm, m->selector) == 0 && ++seen[i] == m->occurrence) {
-			m->hits++;
+			x->c->marker_hits[i]++;
 			if (hit == NULL)
 				hit = m;
 		}
-		free(norm);
 	}
+	free(norm);
 	return hit;
 }
 
@@ -188,7 +185,7 @@ decide_kinds(struct classify_ctx *x)
 
 	/* markers on directives, in line order so occurrences count right */
 	for (li = 0; li < lx->nlines; li++) {
-		struct ud_marker *m = select_marker(x, li, seen);
+		const struct ud_marker *m = select_marker(x, li, seen);
 		long g = c->cond.line_group[li];
 
 		if (m == NULL)
@@ -258,7 +255,7 @@ decide_kinds(struct classify_ctx *x)
 			c->order_check = gi;
 			continue;
 		}
-		if (ud_line_contains(lx, g->if_line, RETAIN_MARKER)) {
+		if (ud_line_contains(lx, g->if_line, UD_MARKER_RETAIN)) {
 			x->kind[gi] = GK_RETAINED;
 			x->retain_reason[gi] = R_RETAIN;
 			c->role[g->if_line] = UD_ROLE_RETAIN_MARKED;
@@ -520,7 +517,7 @@ assign_lines(struct classify_ctx *x)
 			directive_line(x, gi, li, pm);
 			continue;
 		}
-		if (ud_line_is(lx, li, INCLUDE_HERE_MARKER)) {
+		if (ud_line_is(lx, li, UD_MARKER_INCLUDE_HERE)) {
 			if (c->include_marked)
 				ud_diags_add(&c->diags, lx->lines[li].first, UD_SEV_ERROR,
 					     "more than one place given for the uapi #include");
@@ -591,7 +588,7 @@ check_guard(struct ud_classified *c)
 }
 
 int
-ud_classify(const char *buf, size_t len, struct ud_marker **markers, size_t nmarkers,
+ud_classify(const char *buf, size_t len, const struct ud_marker *const *markers, size_t nmarkers,
 	    struct ud_classified *out)
 {
 	struct classify_ctx x;
@@ -603,6 +600,8 @@ ud_classify(const char *buf, size_t len, struct ud_marker **markers, size_t nmar
 	out->include_after = UD_NO_LINE;
 	out->guard_define = UD_NO_LINE;
 	out->banner_last = UD_NO_LINE;
+	out->nmarkers = markers != NULL ? nmarkers : 0;
+	out->marker_hits = ud_xcalloc(out->nmarkers ? out->nmarkers : 1, sizeof(unsigned));
 	if (ud_lex(buf, len, &out->lx, &out->diags) < 0)
 		return 0;
 	out->lexed = true;
@@ -634,7 +633,7 @@ ud_classify(const char *buf, size_t len, struct ud_marker **markers, size_t nmar
 	}
 	for (i = 0; i < x.nmarkers; i++)
 		if (markers[i]->action == UD_MARK_SKIP) {
-			markers[i]->hits++;
+			out->marker_hits[i]++;
 			out->skip = true;
 		}
 
@@ -711,5 +710,6 @@ ud_classified_free(struct ud_classified *c)
 	free(c->role);
 	free(c->cls);
 	free(c->reason);
+	free(c->marker_hits);
 	memset(c, 0, sizeof(*c));
 }

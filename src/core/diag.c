@@ -18,20 +18,40 @@ static const char *const severity_names[] = {
 static_assert(sizeof(severity_names) / sizeof(severity_names[0]) == UD_SEV_ERROR + 1,
 	      "severity_names must name every enum ud_severity member");
 
-void
-ud_diags_add(struct ud_diags *d, unsigned line, enum ud_severity sev, const char *fmt, ...)
+static void
+add(struct ud_diags *d, const char *path, unsigned line, enum ud_severity sev, const char *fmt,
+    va_list ap)
 {
 	struct ud_buf msg = UD_BUF_INIT;
-	va_list ap;
 
-	va_start(ap, fmt);
 	ud_buf_vaddf(&msg, fmt, ap);
-	va_end(ap);
 	d->v = ud_xgrow(d->v, &d->alloc, d->n + 1, sizeof(*d->v));
+	d->v[d->n].path = path != NULL ? ud_xstrdup(path) : NULL;
 	d->v[d->n].line = line;
 	d->v[d->n].severity = sev;
 	d->v[d->n].message = ud_buf_detach(&msg, NULL);
 	d->n++;
+}
+
+void
+ud_diags_add(struct ud_diags *d, unsigned line, enum ud_severity sev, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add(d, NULL, line, sev, fmt, ap);
+	va_end(ap);
+}
+
+void
+ud_diags_add_at(struct ud_diags *d, const char *path, unsigned line, enum ud_severity sev,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add(d, path, line, sev, fmt, ap);
+	va_end(ap);
 }
 
 size_t
@@ -65,8 +85,10 @@ ud_diags_free(struct ud_diags *d)
 
 	if (d == NULL)
 		return;
-	for (i = 0; i < d->n; i++)
+	for (i = 0; i < d->n; i++) {
+		free(d->v[i].path);
 		free(d->v[i].message);
+	}
 	free(d->v);
 	d->v = NULL;
 	d->n = d->alloc = 0;

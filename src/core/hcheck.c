@@ -9,6 +9,8 @@
 #include "uapid/chars.h"
 #include "uapid/buf.h"
 #include "uapid/hcheck.h"
+#include "uapid/strlist.h"
+#include "uapid/text.h"
 #include "uapid/xmalloc.h"
 
 #define MAX_INCLUDE_DEPTH 32
@@ -28,29 +30,11 @@ src_line(const struct ud_hcheck_input *in, unsigned no)
 	return no;
 }
 
-/* If s is "[blanks]#[blanks]WORD", returns the position after WORD, else NULL. */
-static const char *
-directive(const char *s, const char *e, const char *word)
-{
-	size_t k = strlen(word);
-
-	while (s < e && ud_is_space(*s))
-		s++;
-	if (s >= e || *s != '#')
-		return NULL;
-	s++;
-	while (s < e && ud_is_space(*s))
-		s++;
-	if ((size_t)(e - s) < k || memcmp(s, word, k) != 0)
-		return NULL;
-	return s + k;
-}
-
 /* For "#include <NAME>": NAME (up to the last '>', as the Perl regex takes it). */
 static char *
 angle_include(const char *s, const char *e)
 {
-	const char *p = directive(s, e, "include"), *open, *close;
+	const char *p = ud_directive_word(s, e, "include"), *open, *close;
 
 	if (p == NULL || p >= e || !ud_is_space(*p))
 		return NULL;
@@ -96,7 +80,7 @@ includes_types(const struct ud_hcheck_input *in, const char *name, unsigned dept
 		return false;
 	for (p = t, end = t + len; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
-		const char *q = directive(p, e, "include");
+		const char *q = ud_directive_word(p, e, "include");
 
 		if (q != NULL) {
 			const char *a, *b;
@@ -134,10 +118,12 @@ uses_sized_type(const char *s, size_t n)
 
 	ud_buf_add(&b, s, n);
 	if ((p = strstr(ud_buf_str(&b), "/*")) != NULL) {
-		const char *c = strstr(p + 2, "*/");
+		/* the first comment closed on this line goes, as the script's Perl does */
+		bool open = false;
+		const char *c = ud_skip_comment(p, b.data + b.len, &open);
 
-		if (c != NULL) {
-			size_t from = (size_t)(p - b.data), to = (size_t)(c + 2 - b.data);
+		if (!open) {
+			size_t from = (size_t)(p - b.data), to = (size_t)(c - b.data);
 
 			memmove(b.data + from, b.data + to, b.len - to + 1);
 			b.len -= to - from;
@@ -184,42 +170,25 @@ is_declaration(const char *s, size_t n)
 	return false;
 }
 
-/* Adds every identifier "#define NAME" of the given lines to names. */
+/* Macro names, each with the source line that defines it. */
 struct nameset {
-	char **v;
-	unsigned *line;
-	size_t n, alloc, alloc2;
+	struct ud_strlist names;
+	unsigned *line; /* parallel to names */
+	size_t alloc;
 };
 
 static void
 nameset_add(struct nameset *s, const char *p, size_t n, unsigned line)
 {
-	s->v = ud_xgrow(s->v, &s->alloc, s->n + 1, sizeof(char *));
-	s->line = ud_xgrow(s->line, &s->alloc2, s->n + 1, sizeof(unsigned));
-	s->v[s->n] = ud_xstrndup(p, n);
-	s->line[s->n] = line;
-	s->n++;
-}
-
-static long
-nameset_find(const struct nameset *s, const char *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		if (strlen(s->v[i]) == n && memcmp(s->v[i], p, n) == 0)
-			return (long)i;
-	return -1;
+	s->line = ud_xgrow(s->line, &s->alloc, s->names.n + 1, sizeof(unsigned));
+	s->line[s->names.n] = line;
+	ud_strlist_addn(&s->names, p, n);
 }
 
 static void
 nameset_free(struct nameset *s)
 {
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
+	ud_strlist_free(&s->names);
 	free(s->line);
 }
 
@@ -227,7 +196,7 @@ nameset_free(struct nameset *s)
 static bool
 defined_macro(const char *s, const char *e, const char **name, size_t *len)
 {
-	const char *p = directive(s, e, "define");
+	const char *p = ud_directive_word(s, e, "define");
 
 	if (p == NULL || p >= e || !ud_is_space(*p))
 		return false;
@@ -266,17 +235,16 @@ kernel_only_macros(const struct ud_hcheck_input *in, struct nameset *out)
 		if (defined_macro(p, e, &name, &len)) {
 			if (keep[no])
 				nameset_add(&kept, name, len, no);
-			else if (nameset_find(out, name, len) < 0)
+			else if (ud_strlist_findn(&out->names, name, len) < 0)
 				nameset_add(out, name, len, no);
 		}
 		p = nl ? nl + 1 : end;
 	}
-	for (i = 0; i < out->n;) {
-		if (nameset_find(&kept, out->v[i], strlen(out->v[i])) >= 0) {
-			free(out->v[i]);
-			out->v[i] = out->v[out->n - 1];
-			out->line[i] = out->line[out->n - 1];
-			out->n--;
+	for (i = 0; i < out->names.n;) {
+		if (ud_strlist_has(&kept.names, out->names.v[i])) {
+			memmove(&out->line[i], &out->line[i + 1],
+				(out->names.n - i - 1) * sizeof(unsigned));
+			ud_strlist_remove(&out->names, i);
 			continue;
 		}
 		i++;
@@ -309,7 +277,7 @@ after_tag_keyword(const char *line, const char *w)
 static char *
 quoted_include(const char *dst, const char *s, const char *e)
 {
-	const char *p = directive(s, e, "include"), *a, *b, *slash = strrchr(dst, '/');
+	const char *p = ud_directive_word(s, e, "include"), *a, *b, *slash = strrchr(dst, '/');
 
 	if (p == NULL)
 		return NULL;
@@ -388,21 +356,7 @@ ud_hcheck(const struct ud_hcheck_input *in, struct ud_diags *diags)
 				"found __[us]{8,16,32,64} type without #include <linux/types.h>");
 		}
 		/* leftovers of kernel-only content, in code (not comments) */
-		for (q = p; q < e;) {
-			if (in_comment) {
-				const char *c = memmem(q, (size_t)(e - q), "*/", 2);
-
-				if (c == NULL)
-					break;
-				in_comment = false;
-				q = c + 2;
-				continue;
-			}
-			if (q + 1 < e && q[0] == '/' && q[1] == '*') {
-				in_comment = true;
-				q += 2;
-				continue;
-			}
+		for (q = p; (q = ud_skip_comment(q, e, &in_comment)) < e;) {
 			if (ud_is_ident(*q) && (q == p || !ud_is_ident(q[-1]))) {
 				const char *w = q;
 				long k;
@@ -413,7 +367,8 @@ ud_hcheck(const struct ud_hcheck_input *in, struct ud_diags *diags)
 					ud_diags_add(
 						diags, at, UD_SEV_WARNING,
 						"__KERNEL__ left in an installed header: a condition the install could not resolve");
-				} else if ((k = nameset_find(&kmacros, w, (size_t)(q - w))) >= 0 &&
+				} else if ((k = ud_strlist_findn(&kmacros.names, w,
+								 (size_t)(q - w))) >= 0 &&
 					   !after_tag_keyword(p, w)) {
 					const char *dn;
 					size_t dl;
@@ -422,7 +377,7 @@ ud_hcheck(const struct ud_hcheck_input *in, struct ud_diags *diags)
 						ud_diags_add(
 							diags, at, UD_SEV_ERROR,
 							"uses %s, which this header defines only under __KERNEL__ (line %u)",
-							kmacros.v[k], kmacros.line[k]);
+							kmacros.names.v[k], kmacros.line[k]);
 						errors++;
 					}
 				}

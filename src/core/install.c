@@ -16,6 +16,7 @@
 
 #include "uapid/chars.h"
 #include "uapid/install.h"
+#include "uapid/text.h"
 #include "uapid/select.h"
 #include "uapid/xmalloc.h"
 
@@ -326,13 +327,9 @@ check_leaks(const char *path, const char *src, size_t srclen, const struct ud_bu
 	const char *s = ud_buf_str(out), *end = s + out->len, *p = s;
 	int rc = 0;
 
-	while (p < end) {
-		if (p + 1 < end && p[0] == '/' && p[1] == '*') {
-			const char *close = memmem(p + 2, (size_t)(end - p - 2), "*/", 2);
+	bool in_comment = false;
 
-			p = close != NULL ? close + 2 : end;
-			continue;
-		}
+	while ((p = ud_skip_comment(p, end, &in_comment)) < end) {
 		if (ud_is_alnum(*p) || *p == '_') {
 			const char *t = p;
 
@@ -357,7 +354,7 @@ ud_install_header(const char *path, const char *buf, size_t len,
 		  const struct ud_install_rules *rules, struct ud_buf *out, struct ud_linemap *map,
 		  struct ud_diags *diags)
 {
-	static const struct ud_select_sym syms[] = {
+	static const struct ud_expr_sym syms[] = {
 		{"__KERNEL__", NULL},
 		{"__EXPORTED_HEADERS__", "1"},
 	};

@@ -16,6 +16,7 @@
 #include "uapid/chars.h"
 #include "uapid/buf.h"
 #include "uapid/lex.h"
+#include "uapid/text.h"
 #include "uapid/xmalloc.h"
 
 enum lex_state {
@@ -183,24 +184,10 @@ directive_kind(const char *name, size_t n)
 static void
 finish_directive(struct lexer *lx, struct ud_lexed *out, struct ud_line *l)
 {
-	const char *s = ud_buf_str(&lx->dtext);
-	size_t n = lx->dtext.len, i, o = 0, name;
+	size_t n = lx->dtext.len, o, name;
 	char *d = ud_arena_alloc(&out->arena, n + 1);
-	bool space = false;
 
-	for (i = 0; i < n; i++) {
-		char c = s[i];
-
-		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-			space = o > 0;
-			continue;
-		}
-		if (space)
-			d[o++] = ' ';
-		space = false;
-		d[o++] = c;
-	}
-	d[o] = '\0';
+	o = ud_squeeze(d, ud_buf_str(&lx->dtext), n);
 	for (name = 0; name < o && ud_is_ident((unsigned char)d[name]); name++)
 		;
 	l->dir = name > 0 ? directive_kind(d, name) : UD_DIR_OTHER;

@@ -8,6 +8,7 @@
 
 #include "uapid/buf.h"
 #include "uapid/markers.h"
+#include "uapid/text.h"
 #include "uapid/xmalloc.h"
 
 static const char *const action_names[] = {
@@ -28,28 +29,19 @@ ud_marker_action_name(enum ud_marker_action a)
 char *
 ud_selector_normalize(const char *text)
 {
-	struct ud_buf b = UD_BUF_INIT;
 	const char *p = text;
-	bool space = false;
+	size_t n;
+	char *out;
 
 	while (*p == ' ' || *p == '\t')
 		p++;
 	if (*p == '#')
 		p++;
-	ud_buf_addch(&b, '#');
-	while (*p == ' ' || *p == '\t')
-		p++;
-	for (; *p != '\0'; p++) {
-		if (*p == ' ' || *p == '\t') {
-			space = true;
-			continue;
-		}
-		if (space)
-			ud_buf_addch(&b, ' ');
-		space = false;
-		ud_buf_addch(&b, *p);
-	}
-	return ud_buf_detach(&b, NULL);
+	n = strlen(p);
+	out = ud_xmalloc(n + 2);
+	out[0] = '#';
+	ud_squeeze(out + 1, p, n);
+	return out;
 }
 
 void
@@ -201,13 +193,20 @@ ud_markers_parse(struct ud_markers *set, const char *buf, size_t len, struct ud_
 }
 
 size_t
-ud_markers_for(struct ud_markers *set, const char *path, struct ud_marker **out, size_t max)
+ud_markers_for(const struct ud_markers *set, const char *path, const struct ud_marker ***out)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < set->n && n < max; i++)
+	*out = NULL;
+	for (i = 0; i < set->n; i++)
 		if (strcmp(set->v[i].path, path) == 0)
-			out[n++] = &set->v[i];
+			n++;
+	if (n == 0)
+		return 0;
+	*out = ud_xcalloc(n, sizeof(**out));
+	for (i = 0, n = 0; i < set->n; i++)
+		if (strcmp(set->v[i].path, path) == 0)
+			(*out)[n++] = &set->v[i];
 	return n;
 }
 

@@ -21,8 +21,7 @@
 #include "uapid/select.h"
 #include "uapid/xmalloc.h"
 
-#define MAX_DEPTH 64	     /* unifdef's nesting limit */
-#define MAX_EXPR_NESTING 256 /* our own guard against hostile input */
+#define MAX_DEPTH 64 /* unifdef's nesting limit */
 
 /* Line types: the value of a conditional directive, or a plain line. */
 enum ltype {
@@ -75,86 +74,90 @@ enum lstate {
 
 /* What a transition does. */
 enum action {
-	A_PRINT,  /* keep the line */
-	A_DROP,	  /* drop the line */
-	A_FPASS,  /* nest, keep, -> PASS_MIDDLE */
-	A_FTRUE,  /* nest, drop, -> TRUE_PREFIX */
-	A_FFALSE, /* nest, drop, -> FALSE_PREFIX */
-	A_FDROP,  /* nest, drop, -> FALSE_TRAILER */
-	A_STRUE,  /* drop, -> TRUE_PREFIX */
-	A_SFALSE, /* drop, -> FALSE_PREFIX */
-	A_SELSE,  /* drop, -> TRUE_ELSE */
-	A_PELIF,  /* keep, -> PASS_MIDDLE */
-	A_PELSE,  /* keep, -> PASS_ELSE */
-	A_PENDIF, /* keep, unnest */
-	A_DFALSE, /* drop, -> FALSE_TRAILER */
-	A_DELIF,  /* drop, -> FALSE_MIDDLE */
-	A_DELSE,  /* drop, -> FALSE_ELSE */
-	A_DENDIF, /* drop, unnest */
-	A_MPASS,  /* "elif" -> "if  ", keep, -> PASS_MIDDLE */
-	A_MTRUE,  /* keyword -> "else", keep, -> TRUE_MIDDLE */
-	A_MELIF,  /* keyword -> "endif", keep, -> FALSE_TRAILER */
-	A_MELSE,  /* keyword -> "endif", keep, -> FALSE_ELSE */
-	A_EELIF,  /* error: misplaced #elif */
-	A_EELSE,  /* error: misplaced #else */
-	A_EENDIF, /* error: misplaced #endif */
-	A_EEOF,	  /* error: end of file inside a conditional */
-	A_EDODGY, /* error: a dodgy directive would change the output */
-	A_DONE,	  /* end of input, all closed */
+	A_MISSING, /* never in the table: 0 is what a forgotten entry would read as */
+	A_PRINT,   /* keep the line */
+	A_DROP,	   /* drop the line */
+	A_FPASS,   /* nest, keep, -> PASS_MIDDLE */
+	A_FTRUE,   /* nest, drop, -> TRUE_PREFIX */
+	A_FFALSE,  /* nest, drop, -> FALSE_PREFIX */
+	A_FDROP,   /* nest, drop, -> FALSE_TRAILER */
+	A_STRUE,   /* drop, -> TRUE_PREFIX */
+	A_SFALSE,  /* drop, -> FALSE_PREFIX */
+	A_SELSE,   /* drop, -> TRUE_ELSE */
+	A_PELIF,   /* keep, -> PASS_MIDDLE */
+	A_PELSE,   /* keep, -> PASS_ELSE */
+	A_PENDIF,  /* keep, unnest */
+	A_DFALSE,  /* drop, -> FALSE_TRAILER */
+	A_DELIF,   /* drop, -> FALSE_MIDDLE */
+	A_DELSE,   /* drop, -> FALSE_ELSE */
+	A_DENDIF,  /* drop, unnest */
+	A_MPASS,   /* "elif" -> "if  ", keep, -> PASS_MIDDLE */
+	A_MTRUE,   /* keyword -> "else", keep, -> TRUE_MIDDLE */
+	A_MELIF,   /* keyword -> "endif", keep, -> FALSE_TRAILER */
+	A_MELSE,   /* keyword -> "endif", keep, -> FALSE_ELSE */
+	A_EELIF,   /* error: misplaced #elif */
+	A_EELSE,   /* error: misplaced #else */
+	A_EENDIF,  /* error: misplaced #endif */
+	A_EEOF,	   /* error: end of file inside a conditional */
+	A_EDODGY,  /* error: a dodgy directive would change the output */
+	A_DONE,	   /* end of input, all closed */
 };
 
+/*
+ * One row per state; ROW takes exactly one action per line type, so a row
+ * one entry short (unifdef's old bug) does not compile.
+ */
+#define ROW(if_, t, f, elif, eltrue, elfalse, else_, endif, d_if, d_t, d_f, d_elif, d_eltrue,      \
+	    d_elfalse, d_else, d_endif, plain, eof)                                                \
+	{                                                                                          \
+		if_, t, f, elif, eltrue, elfalse, else_, endif, d_if, d_t, d_f, d_elif, d_eltrue,  \
+			d_elfalse, d_else, d_endif, plain, eof                                     \
+	}
+static_assert(LT__COUNT == 18, "ROW lists one action per line type");
 #define P A_PRINT
 #define D A_DROP
 /* Columns: IF TRUE FALSE ELIF ELTRUE ELFALSE ELSE ENDIF, then the same dodgy, then PLAIN EOF */
 static const unsigned char trans[IS__COUNT][LT__COUNT] = {
-	[IS_OUTSIDE] = {A_FPASS, A_FTRUE, A_FFALSE, A_EELIF, A_EELIF, A_EELIF, A_EELSE, A_EENDIF,
-			A_FPASS, A_EDODGY, A_EDODGY, A_EELIF, A_EELIF, A_EELIF, A_EELSE, A_EENDIF,
-			P, A_DONE},
-	[IS_FALSE_PREFIX] = {A_FDROP, A_FDROP, A_FDROP, A_MPASS, A_STRUE, A_SFALSE, A_SELSE,
-			     A_DENDIF, A_FDROP, A_FDROP, A_FDROP, A_MPASS, A_EDODGY, A_EDODGY,
-			     A_EDODGY, A_EDODGY, D, A_EEOF},
-	[IS_TRUE_PREFIX] = {A_FPASS, A_FTRUE, A_FFALSE, A_DFALSE, A_DFALSE, A_DFALSE, A_DELSE,
-			    A_DENDIF, A_FPASS, A_EDODGY, A_EDODGY, A_EDODGY, A_EDODGY, A_EDODGY,
-			    A_EDODGY, A_EDODGY, P, A_EEOF},
-	[IS_PASS_MIDDLE] = {A_FPASS, A_FTRUE, A_FFALSE, A_PELIF, A_MTRUE, A_DELIF, A_PELSE,
-			    A_PENDIF, A_FPASS, A_EDODGY, A_EDODGY, A_PELIF, A_EDODGY, A_EDODGY,
-			    A_PELSE, A_PENDIF, P, A_EEOF},
-	[IS_FALSE_MIDDLE] = {A_FDROP, A_FDROP, A_FDROP, A_PELIF, A_MTRUE, A_DELIF, A_PELSE,
-			     A_PENDIF, A_FDROP, A_FDROP, A_FDROP, A_EDODGY, A_EDODGY, A_EDODGY,
-			     A_EDODGY, A_EDODGY, D, A_EEOF},
-	[IS_TRUE_MIDDLE] = {A_FPASS, A_FTRUE, A_FFALSE, A_MELIF, A_MELIF, A_MELIF, A_MELSE,
-			    A_PENDIF, A_FPASS, A_EDODGY, A_EDODGY, A_EDODGY, A_EDODGY, A_EDODGY,
-			    A_EDODGY, A_PENDIF, P, A_EEOF},
-	[IS_PASS_ELSE] = {A_FPASS, A_FTRUE, A_FFALSE, A_EELIF, A_EELIF, A_EELIF, A_EELSE, A_PENDIF,
-			  A_FPASS, A_EDODGY, A_EDODGY, A_EELIF, A_EELIF, A_EELIF, A_EELSE, A_PENDIF,
-			  P, A_EEOF},
-	[IS_FALSE_ELSE] = {A_FDROP, A_FDROP, A_FDROP, A_EELIF, A_EELIF, A_EELIF, A_EELSE, A_DENDIF,
-			   A_FDROP, A_FDROP, A_FDROP, A_EELIF, A_EELIF, A_EELIF, A_EELSE, A_EDODGY,
-			   D, A_EEOF},
-	[IS_TRUE_ELSE] = {A_FPASS, A_FTRUE, A_FFALSE, A_EELIF, A_EELIF, A_EELIF, A_EELSE, A_DENDIF,
-			  A_FPASS, A_EDODGY, A_EDODGY, A_EELIF, A_EELIF, A_EELIF, A_EELSE, A_EDODGY,
-			  P, A_EEOF},
-	[IS_FALSE_TRAILER] = {A_FDROP, A_FDROP, A_FDROP, A_DFALSE, A_DFALSE, A_DFALSE, A_DELSE,
-			      A_DENDIF, A_FDROP, A_FDROP, A_FDROP, A_DFALSE, A_DFALSE, A_DFALSE,
-			      A_DELSE, A_EDODGY, D, A_EEOF},
+	[IS_OUTSIDE] = ROW(A_FPASS, A_FTRUE, A_FFALSE, A_EELIF, A_EELIF, A_EELIF, A_EELSE, A_EENDIF,
+			   A_FPASS, A_EDODGY, A_EDODGY, A_EELIF, A_EELIF, A_EELIF, A_EELSE,
+			   A_EENDIF, P, A_DONE),
+	[IS_FALSE_PREFIX] = ROW(A_FDROP, A_FDROP, A_FDROP, A_MPASS, A_STRUE, A_SFALSE, A_SELSE,
+				A_DENDIF, A_FDROP, A_FDROP, A_FDROP, A_MPASS, A_EDODGY, A_EDODGY,
+				A_EDODGY, A_EDODGY, D, A_EEOF),
+	[IS_TRUE_PREFIX] = ROW(A_FPASS, A_FTRUE, A_FFALSE, A_DFALSE, A_DFALSE, A_DFALSE, A_DELSE,
+			       A_DENDIF, A_FPASS, A_EDODGY, A_EDODGY, A_EDODGY, A_EDODGY, A_EDODGY,
+			       A_EDODGY, A_EDODGY, P, A_EEOF),
+	[IS_PASS_MIDDLE] = ROW(A_FPASS, A_FTRUE, A_FFALSE, A_PELIF, A_MTRUE, A_DELIF, A_PELSE,
+			       A_PENDIF, A_FPASS, A_EDODGY, A_EDODGY, A_PELIF, A_EDODGY, A_EDODGY,
+			       A_PELSE, A_PENDIF, P, A_EEOF),
+	[IS_FALSE_MIDDLE] = ROW(A_FDROP, A_FDROP, A_FDROP, A_PELIF, A_MTRUE, A_DELIF, A_PELSE,
+				A_PENDIF, A_FDROP, A_FDROP, A_FDROP, A_EDODGY, A_EDODGY, A_EDODGY,
+				A_EDODGY, A_EDODGY, D, A_EEOF),
+	[IS_TRUE_MIDDLE] = ROW(A_FPASS, A_FTRUE, A_FFALSE, A_MELIF, A_MELIF, A_MELIF, A_MELSE,
+			       A_PENDIF, A_FPASS, A_EDODGY, A_EDODGY, A_EDODGY, A_EDODGY, A_EDODGY,
+			       A_EDODGY, A_PENDIF, P, A_EEOF),
+	[IS_PASS_ELSE] = ROW(A_FPASS, A_FTRUE, A_FFALSE, A_EELIF, A_EELIF, A_EELIF, A_EELSE,
+			     A_PENDIF, A_FPASS, A_EDODGY, A_EDODGY, A_EELIF, A_EELIF, A_EELIF,
+			     A_EELSE, A_PENDIF, P, A_EEOF),
+	[IS_FALSE_ELSE] = ROW(A_FDROP, A_FDROP, A_FDROP, A_EELIF, A_EELIF, A_EELIF, A_EELSE,
+			      A_DENDIF, A_FDROP, A_FDROP, A_FDROP, A_EELIF, A_EELIF, A_EELIF,
+			      A_EELSE, A_EDODGY, D, A_EEOF),
+	[IS_TRUE_ELSE] = ROW(A_FPASS, A_FTRUE, A_FFALSE, A_EELIF, A_EELIF, A_EELIF, A_EELSE,
+			     A_DENDIF, A_FPASS, A_EDODGY, A_EDODGY, A_EELIF, A_EELIF, A_EELIF,
+			     A_EELSE, A_EDODGY, P, A_EEOF),
+	[IS_FALSE_TRAILER] = ROW(A_FDROP, A_FDROP, A_FDROP, A_DFALSE, A_DFALSE, A_DFALSE, A_DELSE,
+				 A_DENDIF, A_FDROP, A_FDROP, A_FDROP, A_DFALSE, A_DFALSE, A_DFALSE,
+				 A_DELSE, A_EDODGY, D, A_EEOF),
 };
 #undef P
 #undef D
-
-/* Expression values, as unifdef's evaluator returns them. */
-enum eval {
-	EV_FALSE,
-	EV_TRUE,
-	EV_UNKNOWN,
-	EV_ERROR,
-};
+#undef ROW
 
 struct selector {
 	const char *buf, *end;
 	const char *pos; /* next unread byte */
 	unsigned lineno;
-	const struct ud_select_sym *syms;
-	size_t nsyms;
+	struct ud_expr_env env; /* the known symbols, unifdef's grammar, skipcomment */
 	enum cstate cs;
 	enum lstate ls;
 	enum istate stack[MAX_DEPTH];
@@ -162,8 +165,6 @@ struct selector {
 	unsigned depth;
 	struct ud_buf line; /* the current line, editable */
 	size_t keyword;	    /* offset of the directive keyword in line */
-	bool constexpr_;    /* the #if expression used no symbol */
-	unsigned nesting;
 	struct ud_diags *diags;
 	struct ud_buf *out;
 	struct ud_linemap *map; /* may be NULL */
@@ -297,210 +298,24 @@ skipsym(const char *cp)
 	return cp;
 }
 
-/* The known symbol spelled at str, or NULL. */
-static const struct ud_select_sym *
-findsym(const struct selector *s, const char *str)
-{
-	size_t n = (size_t)(skipsym(str) - str), i;
-
-	if (n == 0)
-		return NULL;
-	for (i = 0; i < s->nsyms; i++)
-		if (strlen(s->syms[i].name) == n && memcmp(s->syms[i].name, str, n) == 0)
-			return &s->syms[i];
-	return NULL;
-}
-
-/* Skips a macro's argument list; returns cp unchanged when it is unbalanced. */
+/* skipcomment for the evaluator: comments inside an expression move the state too. */
 static const char *
-skipargs(struct selector *s, const char *cp)
+skip_cb(const char *cp, void *ctx)
 {
-	const char *start = cp;
-	int level = 0;
-
-	cp = skipcomment(s, cp);
-	if (*cp != '(')
-		return cp;
-	do {
-		if (*cp == '(')
-			level++;
-		if (*cp == ')')
-			level--;
-		cp = skipcomment(s, cp + 1);
-	} while (level != 0 && *cp != '\0');
-	return level == 0 ? cp : start;
-}
-
-static enum eval eval_level(struct selector *s, int level, long *val, const char **cpp);
-
-/* The value of a known symbol used as a number. */
-static enum eval
-symbol_value(const struct ud_select_sym *sym, long *val)
-{
-	char *ep;
-
-	if (sym->value == NULL) {
-		*val = 0;
-		return EV_FALSE;
-	}
-	*val = strtol(sym->value, &ep, 0);
-	if (*ep != '\0' || ep == sym->value)
-		return EV_ERROR;
-	return *val ? EV_TRUE : EV_FALSE;
-}
-
-/* !x, (x), numbers, defined(X), symbols (with their arguments). */
-static enum eval
-eval_unary(struct selector *s, long *val, const char **cpp)
-{
-	const char *cp = skipcomment(s, *cpp);
-	const struct ud_select_sym *sym;
-	enum eval ev;
-	char *ep;
-
-	if (++s->nesting > MAX_EXPR_NESTING)
-		return EV_ERROR;
-	if (*cp == '!') {
-		cp++;
-		ev = eval_unary(s, val, &cp);
-		if (ev == EV_ERROR)
-			return EV_ERROR;
-		if (ev != EV_UNKNOWN) {
-			*val = !*val;
-			ev = *val ? EV_TRUE : EV_FALSE;
-		}
-	} else if (*cp == '(') {
-		cp++;
-		ev = eval_level(s, 0, val, &cp);
-		if (ev == EV_ERROR)
-			return EV_ERROR;
-		cp = skipcomment(s, cp);
-		if (*cp++ != ')')
-			return EV_ERROR;
-	} else if (*cp >= '0' && *cp <= '9') {
-		*val = strtol(cp, &ep, 0);
-		if (ep == cp)
-			return EV_ERROR;
-		ev = *val ? EV_TRUE : EV_FALSE;
-		cp = skipsym(cp);
-	} else if (strncmp(cp, "defined", 7) == 0 && !ud_is_ident(cp[7])) {
-		bool paren;
-
-		cp = skipcomment(s, cp + 7);
-		paren = *cp == '(';
-		if (paren)
-			cp = skipcomment(s, cp + 1);
-		sym = findsym(s, cp);
-		if (sym == NULL) {
-			ev = EV_UNKNOWN;
-		} else {
-			*val = sym->value != NULL;
-			ev = *val ? EV_TRUE : EV_FALSE;
-		}
-		cp = skipcomment(s, skipsym(cp));
-		if (paren && *cp++ != ')')
-			return EV_ERROR;
-		s->constexpr_ = false;
-	} else if (ud_is_ident(*cp)) {
-		sym = findsym(s, cp);
-		cp = skipsym(cp);
-		if (sym == NULL) {
-			ev = EV_UNKNOWN;
-			cp = skipargs(s, cp);
-		} else {
-			ev = symbol_value(sym, val);
-			if (ev == EV_ERROR)
-				return EV_ERROR;
-			if (sym->value != NULL)
-				cp = skipargs(s, cp);
-		}
-		s->constexpr_ = false;
-	} else {
-		return EV_ERROR;
-	}
-	s->nesting--;
-	*cpp = cp;
-	return ev;
-}
-
-/*
- * Binary operators by precedence level: 0 ||, 1 &&, 2 == !=, 3 <= >= < >.
- * && and || are not strict: a known false (true) side decides.
- */
-static enum eval
-eval_level(struct selector *s, int level, long *val, const char **cpp)
-{
-	static const char *const ops[4][4] = {{"||"}, {"&&"}, {"==", "!="}, {"<=", ">=", "<", ">"}};
-	const char *cp = *cpp;
-	enum eval lt, rt;
-	long rv = 0;
-
-	if (++s->nesting > MAX_EXPR_NESTING)
-		return EV_ERROR;
-	lt = level == 3 ? eval_unary(s, val, &cp) : eval_level(s, level + 1, val, &cp);
-	if (lt == EV_ERROR)
-		return EV_ERROR;
-	for (;;) {
-		const char *op = NULL;
-		int i;
-
-		cp = skipcomment(s, cp);
-		for (i = 0; i < 4 && ops[level][i] != NULL; i++)
-			if (strncmp(cp, ops[level][i], strlen(ops[level][i])) == 0) {
-				op = ops[level][i];
-				break;
-			}
-		if (op == NULL)
-			break;
-		cp += strlen(op);
-		rt = level == 3 ? eval_unary(s, &rv, &cp) : eval_level(s, level + 1, &rv, &cp);
-		if (rt == EV_ERROR)
-			return EV_ERROR;
-		if (level == 0 && (lt == EV_TRUE || rt == EV_TRUE)) {
-			*val = 1;
-			lt = EV_TRUE;
-		} else if (level == 1 && (lt == EV_FALSE || rt == EV_FALSE)) {
-			*val = 0;
-			lt = EV_FALSE;
-		} else if (lt == EV_UNKNOWN || rt == EV_UNKNOWN) {
-			lt = EV_UNKNOWN;
-		} else {
-			long a = *val, b = rv, r;
-
-			if (level == 0)
-				r = a || b;
-			else if (level == 1)
-				r = a && b;
-			else if (op[0] == '=')
-				r = a == b;
-			else if (op[0] == '!')
-				r = a != b;
-			else if (op[0] == '<')
-				r = op[1] == '=' ? a <= b : a < b;
-			else
-				r = op[1] == '=' ? a >= b : a > b;
-			*val = r;
-			lt = r ? EV_TRUE : EV_FALSE;
-		}
-	}
-	s->nesting--;
-	*cpp = cp;
-	return lt;
+	return skipcomment(ctx, cp);
 }
 
 /* The line type of an #if/#elif expression: constant ones stay unknown. */
 static enum ltype
 ifeval(struct selector *s, const char **cpp, bool elif)
 {
-	long val = 0;
-	enum eval ev;
+	struct ud_expr_value v;
 
-	s->constexpr_ = true;
-	s->nesting = 0;
-	ev = eval_level(s, 0, &val, cpp);
-	if (s->constexpr_ || ev == EV_ERROR || ev == EV_UNKNOWN)
+	ud_expr_evaluate(*cpp, &s->env, &v);
+	*cpp = v.end;
+	if (!v.symbolic || v.truth == UD_UNKNOWN)
 		return elif ? LT_ELIF : LT_IF;
-	if (ev == EV_TRUE)
+	if (v.truth == UD_TRUE)
 		return elif ? LT_ELTRUE : LT_TRUE;
 	return elif ? LT_ELFALSE : LT_FALSE;
 }
@@ -566,10 +381,10 @@ parseline(struct selector *s)
 		if (strncmp(cp, "\\\r\n", 3) == 0 || strncmp(cp, "\\\n", 2) == 0)
 			fail(s, "a line continuation inside a directive keyword");
 		if (kwis(kw, kwlen, "ifdef") || kwis(kw, kwlen, "ifndef")) {
-			const struct ud_select_sym *sym;
+			const struct ud_expr_sym *sym;
 
 			cp = skipcomment(s, cp);
-			sym = findsym(s, cp);
+			sym = ud_expr_find_sym(&s->env, cp, (size_t)(skipsym(cp) - cp));
 			if (sym == NULL) {
 				lt = LT_IF;
 			} else {
@@ -652,6 +467,10 @@ run(struct selector *s, enum ltype lt)
 	enum istate next = s->stack[s->depth];
 
 	switch (a) {
+	case A_MISSING:
+		assert(!"transition table entry missing");
+		fail(s, "internal error: no transition for this line");
+		return;
 	case A_PRINT:
 		keep = true;
 		break;
@@ -771,7 +590,7 @@ ud_linemap_free(struct ud_linemap *m)
 }
 
 int
-ud_select(const char *buf, size_t len, const struct ud_select_sym *syms, size_t nsyms,
+ud_select(const char *buf, size_t len, const struct ud_expr_sym *syms, size_t nsyms,
 	  struct ud_buf *out, struct ud_linemap *map, struct ud_diags *diags)
 {
 	struct selector s;
@@ -780,8 +599,11 @@ ud_select(const char *buf, size_t len, const struct ud_select_sym *syms, size_t 
 	memset(&s, 0, sizeof(s));
 	s.buf = s.pos = buf;
 	s.end = buf + len;
-	s.syms = syms;
-	s.nsyms = nsyms;
+	s.env.dialect = UD_EXPR_UNIFDEF;
+	s.env.syms = syms;
+	s.env.nsyms = nsyms;
+	s.env.skip = skip_cb;
+	s.env.ctx = &s;
 	s.diags = diags;
 	s.out = out;
 	s.map = map;

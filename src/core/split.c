@@ -17,6 +17,7 @@
 #include "uapid/arena.h"
 #include "uapid/path.h"
 #include "uapid/split.h"
+#include "uapid/text.h"
 #include "uapid/xmalloc.h"
 
 static const char *const outcome_names[] = {
@@ -202,7 +203,7 @@ emit_retain_marked(struct writer *w, size_t li, unsigned dest)
 	const struct ud_lexed *lx = &w->c->lx;
 	size_t n = nphys(lx, li), i;
 	struct oline *ph = ud_xmalloc(n * sizeof(*ph));
-	static const char mark[] = "// DISINTEGRATE: RETAIN";
+	static const char mark[] = UD_MARKER_RETAIN;
 
 	n = phys_lines(lx, li, ph, n);
 	for (i = 0; i < n; i++) {
@@ -301,25 +302,6 @@ render(struct writer *w, const char *path)
 	}
 }
 
-/* Finds "#" [blanks] word in s[0..n) anywhere; returns the offset after the word or 0. */
-static size_t
-find_directive(const char *s, size_t n, const char *word)
-{
-	size_t i, k = strlen(word);
-
-	for (i = 0; i < n; i++) {
-		size_t j = i + 1;
-
-		if (s[i] != '#')
-			continue;
-		while (j < n && (s[j] == ' ' || s[j] == '\t'))
-			j++;
-		if (j + k <= n && memcmp(s + j, word, k) == 0)
-			return j + k;
-	}
-	return 0;
-}
-
 /*
  * Moves the automatic uapi #include below the run of #include lines (also
  * ones inside conditionals) that starts the kernel-only content, but never
@@ -336,13 +318,13 @@ slide_include(struct writer *w)
 	if (w->include_at < 0)
 		return;
 	for (l = w->include_at + 1; l < (long)k->n; l++) {
-		const char *s = k->v[l].p;
-		size_t n = k->v[l].n, at;
+		const char *s = k->v[l].p, *d;
+		size_t n = k->v[l].n;
 
 		if (n == 0)
 			continue;
-		if ((at = find_directive(s, n, "include")) > 0) {
-			size_t a = at, b;
+		if ((d = ud_directive_word(s, s + n, "include")) != NULL) {
+			size_t at = (size_t)(d - s), a = at, b;
 
 			while (a < n && (s[a] == ' ' || s[a] == '\t'))
 				a++;
@@ -361,11 +343,11 @@ slide_include(struct writer *w)
 				}
 			}
 		}
-		if (find_directive(s, n, "if") > 0) {
+		if (ud_directive_word(s, s + n, "if") != NULL) {
 			level++;
-		} else if (find_directive(s, n, "else") > 0 || find_directive(s, n, "elif") > 0) {
-			;
-		} else if (find_directive(s, n, "endif") > 0) {
+		} else if (ud_directive_word(s, s + n, "el") != NULL) {
+			; /* #else, #elif */
+		} else if (ud_directive_word(s, s + n, "endif") != NULL) {
 			level--;
 			if (level == 0) {
 				if (cond_include)
@@ -392,42 +374,11 @@ enum reduction {
 	RED_INCLUDES, /* that plus several #includes */
 };
 
-/* Collapses white space runs and strips the ends, into b. */
-static void
-squeeze(struct ud_buf *b)
-{
-	size_t i, o = 0;
-	bool space = false;
-
-	for (i = 0; i < b->len; i++) {
-		char ch = b->data[i];
-
-		if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' ||
-		    ch == '\v') {
-			space = o > 0;
-			continue;
-		}
-		if (space)
-			b->data[o++] = ' ';
-		space = false;
-		b->data[o++] = ch;
-	}
-	b->len = o;
-	if (b->data != NULL)
-		b->data[o] = '\0';
-}
-
+/* Does squeezed text s read "#WORD" or "# WORD"? */
 static bool
 starts_directive(const char *s, const char *word)
 {
-	size_t k = strlen(word);
-
-	if (*s != '#')
-		return false;
-	s++;
-	if (*s == ' ')
-		s++;
-	return strncmp(s, word, k) == 0;
+	return *s == '#' && ud_directive_word(s, s + strlen(s), word) != NULL;
 }
 
 /* What a rendered header reduces to, judged as the 2012 script judged it. */
@@ -443,42 +394,42 @@ reduce(const struct olist *lines)
 
 	for (l = 0; l < lines->n; l++) {
 		const struct oline *line = &lines->v[l];
-		bool directive = line->n > 0 && line->p[0] == '#';
+		bool directive = line->n > 0 && line->p[0] == '#', in_comment = false;
 
+		/*
+		 * The logical line as the 2012 script read it: comments gone (one
+		 * open at the end of a line takes the next line with it),
+		 * continuations joined, white space squeezed.
+		 */
 		ud_buf_reset(&b);
-		ud_buf_add(&b, line->p, line->n);
 		for (;;) {
-			char *o = strstr(ud_buf_str(&b), "/*");
+			const char *p = lines->v[l].p, *e = p + lines->v[l].n;
 
-			if (o != NULL) {
-				char *cl = strstr(o + 2, "*/");
+			while ((p = ud_skip_comment(p, e, &in_comment)) < e) {
+				const char *q = p;
 
-				if (cl != NULL) {
-					size_t from = (size_t)(o - b.data),
-					       to = (size_t)(cl + 2 - b.data);
-
-					memmove(b.data + from, b.data + to, b.len - to + 1);
-					b.len -= to - from;
-					continue;
-				}
-				if (l + 1 >= lines->n)
-					break;
+				while (q < e && !(q + 1 < e && q[0] == '/' && q[1] == '*'))
+					q++;
+				ud_buf_add(&b, p, (size_t)(q - p));
+				p = q;
+			}
+			if (in_comment && l + 1 < lines->n) {
 				l++;
 				ud_buf_addch(&b, ' ');
-				ud_buf_add(&b, lines->v[l].p, lines->v[l].n);
 				continue;
 			}
 			while (b.len > 0 && (b.data[b.len - 1] == ' ' || b.data[b.len - 1] == '\t'))
-				b.len--;
-			if (b.len > 0 && b.data[b.len - 1] == '\\' && l + 1 < lines->n) {
-				b.len--;
+				ud_buf_setlen(&b, b.len - 1);
+			if (!in_comment && b.len > 0 && b.data[b.len - 1] == '\\' &&
+			    l + 1 < lines->n) {
+				ud_buf_setlen(&b, b.len - 1);
 				l++;
-				ud_buf_add(&b, lines->v[l].p, lines->v[l].n);
 				continue;
 			}
 			break;
 		}
-		squeeze(&b);
+		if (b.data != NULL)
+			b.len = ud_squeeze(b.data, b.data, b.len);
 		if (directive) {
 			const char *s = ud_buf_str(&b);
 
@@ -710,10 +661,10 @@ single_include(const struct ud_classified *c)
 }
 
 int
-ud_split(const char *path, const char *buf, size_t len, struct ud_marker **markers, size_t nmarkers,
-	 struct ud_split_result *res)
+ud_split(const char *path, const char *buf, size_t len, const struct ud_marker *const *markers,
+	 size_t nmarkers, struct ud_split_result *res)
 {
-	struct ud_classified c;
+	struct ud_classified *c = &res->model;
 	struct writer w;
 	const char *nl;
 	enum reduction kred, ured;
@@ -733,35 +684,32 @@ ud_split(const char *path, const char *buf, size_t len, struct ud_marker **marke
 		return -EINVAL;
 	}
 
-	ud_classify(buf, len, markers, nmarkers, &c);
-	ud_diags_move(&res->diags, &c.diags);
-	res->kernel_groups = c.kernel_groups;
-	res->retained_groups = c.retained_groups;
-	if (c.skip) {
+	ud_classify(buf, len, markers, nmarkers, c);
+	ud_diags_move(&res->diags, &c->diags);
+	res->kernel_groups = c->kernel_groups;
+	res->retained_groups = c->retained_groups;
+	if (c->skip) {
 		res->outcome = UD_SPLIT_SKIPPED;
-		ud_classified_free(&c);
 		return 0;
 	}
-	if (!c.lexed || ud_diags_count(&res->diags, UD_SEV_ERROR) > 0) {
-		ud_classified_free(&c);
+	if (!c->lexed || ud_diags_count(&res->diags, UD_SEV_ERROR) > 0)
 		return 0;
-	}
 
 	memset(&w, 0, sizeof(w));
-	w.c = &c;
+	w.c = c;
 	w.incname = ud_path_include_name(path);
-	nl = c.lx.crlf ? "\r\n" : "\n";
-	if (single_include(&c)) {
+	nl = c->lx.crlf ? "\r\n" : "\n";
+	if (single_include(c)) {
 		/*
 		 * A header that is one "#include <X>" line becomes
 		 * "#include <uapi/X>" and its uapi copy keeps the line; the
 		 * reduction below then moves it whole, as upstream did.
 		 */
-		const char *a = c.lx.lines[0].arg + 1;
+		const char *a = c->lx.lines[0].arg + 1;
 
 		add_gen(&w, &w.k, "#include <uapi/",
 			ud_arena_strndup(&w.arena, a, (size_t)(strchr(a, '>') - a)), ">");
-		olist_add(&w.u, buf, ud_line_textlen(&c.lx, &c.lx.lines[0]));
+		olist_add(&w.u, buf, ud_line_textlen(&c->lx, &c->lx.lines[0]));
 		goto reduce;
 	}
 again:
@@ -773,7 +721,7 @@ again:
 			"internal check: this line would be lost by the split; file left untouched");
 		goto out;
 	}
-	if (!c.include_marked)
+	if (!c->include_marked)
 		slide_include(&w);
 reduce:
 	kred = reduce(&w.k);
@@ -784,7 +732,7 @@ reduce:
 		goto out;
 	}
 	ured = reduce(&w.u);
-	if ((ured == RED_INCLUDE || ured == RED_EMPTY) && !rerendered && comments_to_kernel(&c)) {
+	if ((ured == RED_INCLUDE || ured == RED_EMPTY) && !rerendered && comments_to_kernel(c)) {
 		/*
 		 * The uapi header is about to shrink to its #includes, which
 		 * would drop its comments: keep them in the kernel header,
@@ -795,7 +743,7 @@ reduce:
 		goto again;
 	}
 	if (ured == RED_INCLUDE)
-		keep_banner_and_includes(&w.u, banner_lines(&c));
+		keep_banner_and_includes(&w.u, banner_lines(c));
 	else if (ured == RED_EMPTY)
 		w.u.n = 0;
 	/* upstream's patches went through git's whitespace fix: no blank lines at the end */
@@ -808,7 +756,6 @@ out:
 	free(w.k.v);
 	free(w.u.v);
 	ud_arena_free(&w.arena);
-	ud_classified_free(&c);
 	return 0;
 }
 
@@ -820,4 +767,5 @@ ud_split_result_free(struct ud_split_result *res)
 	ud_buf_free(&res->kernel);
 	ud_buf_free(&res->uapi);
 	ud_diags_free(&res->diags);
+	ud_classified_free(&res->model);
 }

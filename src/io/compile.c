@@ -1,12 +1,21 @@
 /*
  * Parallel compile jobs (see compile.h).
+ *
+ * Children are waited for by pid, never with waitpid(-1): inside the
+ * daemon, libuv reaps its own uv_spawn children and a wildcard wait would
+ * steal their exit status.  A pidfd per running job lets one poll() wait
+ * for whichever ends first; without pidfds (old kernels) the jobs are
+ * polled by pid with WNOHANG.
  */
 #include <assert.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -16,14 +25,75 @@
 #include "uapid/fsutil.h"
 #include "uapid/xmalloc.h"
 
-extern char **environ;
+/* environ: <unistd.h> declares it under _GNU_SOURCE (AM_CPPFLAGS). */
 
 struct running {
 	bool used; /* this slot holds a running job */
 	pid_t pid;
+	int pidfd; /* -1 when the kernel gave none */
 	size_t job;
 	char *out;
 };
+
+static int
+open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/*
+ * Waits until one of the running jobs ends; returns its slot with its
+ * wait status in *status, or -1 on an unexpected error.
+ */
+static long
+wait_one(struct running *run, unsigned parallel, int *status)
+{
+	struct pollfd *fds = ud_xcalloc(parallel, sizeof(*fds));
+	long found = -1;
+	unsigned i, n;
+
+	for (;;) {
+		bool pollable = true;
+
+		for (i = 0, n = 0; i < parallel; i++) {
+			if (!run[i].used)
+				continue;
+			/* reap by pid whatever we learn from poll: a job may have ended already */
+			pid_t w = waitpid(run[i].pid, status, WNOHANG);
+
+			if (w == run[i].pid || (w < 0 && errno == ECHILD)) {
+				/* ECHILD: SIGCHLD is ignored and the kernel reaped it for us */
+				if (w < 0)
+					*status = -1;
+				found = (long)i;
+				goto out;
+			}
+			if (run[i].pidfd < 0)
+				pollable = false;
+			fds[n].fd = run[i].pidfd;
+			fds[n].events = POLLIN;
+			n++;
+		}
+		if (n == 0)
+			goto out;
+		if (pollable) {
+			if (poll(fds, n, -1) < 0 && errno != EINTR)
+				goto out;
+		} else {
+			struct timespec ts = {0, 2 * 1000 * 1000};
+
+			nanosleep(&ts, NULL);
+		}
+	}
+out:
+	free(fds);
+	return found;
+}
 
 static int
 start(struct ud_compile_job *job, const char *out, pid_t *pid)
@@ -50,26 +120,33 @@ ud_compile_run(struct ud_compile_job *jobs, size_t njobs, unsigned parallel, con
 
 	if (parallel == 0)
 		parallel = 1;
+	for (i = 0; i < njobs; i++) {
+		ud_buf_init(&jobs[i].output);
+		jobs[i].status = -1; /* until it ran */
+	}
 	run = ud_xcalloc(parallel, sizeof(*run));
 	while (next < njobs || active > 0) {
+		struct ud_compile_job *job;
+		char *cause_out = NULL;
 		int status;
+		long slot;
 		pid_t pid;
 
 		while (active < parallel && next < njobs) {
-			struct ud_compile_job *job = &jobs[next];
+			struct ud_compile_job *nj = &jobs[next];
 			char *out = ud_xasprintf("%s/job-%zu.out", scratch, next);
 			int rc;
 
-			ud_buf_init(&job->output);
-			rc = start(job, out, &pid);
+			rc = start(nj, out, &pid);
 			if (rc < 0) {
-				job->status = -1;
-				ud_buf_addf(&job->output, "%s: %s\n", job->argv[0], strerror(-rc));
+				nj->status = -1;
+				ud_buf_addf(&nj->output, "%s: %s\n", nj->argv[0], strerror(-rc));
 				free(out);
 				if (rc == -ENOENT && next == 0) {
 					/* no compiler at all: say so once, run nothing */
-					*cause =
-						ud_xasprintf("%s: %s", job->argv[0], strerror(-rc));
+					if (cause != NULL)
+						*cause = ud_xasprintf("%s: %s", nj->argv[0],
+								      strerror(-rc));
 					result = rc;
 					next = njobs;
 					break;
@@ -82,6 +159,7 @@ ud_compile_run(struct ud_compile_job *jobs, size_t njobs, unsigned parallel, con
 			assert(i < parallel); /* active < parallel leaves a slot free */
 			run[i].used = true;
 			run[i].pid = pid;
+			run[i].pidfd = open_pidfd(pid);
 			run[i].job = next;
 			run[i].out = out;
 			active++;
@@ -89,24 +167,23 @@ ud_compile_run(struct ud_compile_job *jobs, size_t njobs, unsigned parallel, con
 		}
 		if (active == 0)
 			break;
-		pid = waitpid(-1, &status, 0);
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
+		slot = wait_one(run, parallel, &status);
+		if (slot < 0)
 			break;
+		i = (size_t)slot;
+		job = &jobs[run[i].job];
+		job->status = status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+		if (ud_read_file(run[i].out, &job->output, &cause_out) < 0) {
+			ud_buf_addf(&job->output, "%s\n", cause_out);
+			free(cause_out);
+			cause_out = NULL;
 		}
-		for (i = 0; i < parallel; i++)
-			if (run[i].used && run[i].pid == pid) {
-				struct ud_compile_job *job = &jobs[run[i].job];
-
-				job->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-				ud_read_file(run[i].out, &job->output, NULL);
-				unlink(run[i].out);
-				free(run[i].out);
-				run[i].used = false;
-				active--;
-				break;
-			}
+		unlink(run[i].out);
+		free(run[i].out);
+		if (run[i].pidfd >= 0)
+			close(run[i].pidfd);
+		run[i].used = false;
+		active--;
 	}
 	free(run);
 	return result;

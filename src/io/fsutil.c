@@ -25,14 +25,23 @@ fail(char **cause, int err, const char *what, const char *path)
 int
 ud_read_file(const char *path, struct ud_buf *out, char **cause)
 {
-	struct stat st;
-	int fd, err;
+	int fd;
 
 	ud_buf_reset(out);
 	/* O_NONBLOCK: a FIFO named like a header must not hang the run */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return fail(cause, errno, "cannot open", path);
+	return ud_read_fd(fd, path, out, cause);
+}
+
+int
+ud_read_fd(int fd, const char *path, struct ud_buf *out, char **cause)
+{
+	struct stat st;
+	int err;
+
+	ud_buf_reset(out);
 	if (fstat(fd, &st) < 0) {
 		err = errno;
 		close(fd);
@@ -90,6 +99,41 @@ write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
+/* Flushes a directory's entries to the disk (after a rename or link into it). */
+static int
+sync_dir_of(const char *path)
+{
+	char *dir = ud_xstrdup(path), *slash = strrchr(dir, '/');
+	int fd, err = 0;
+
+	if (slash == NULL)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd) < 0)
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	return err;
+}
+
+/* Writes data to fd, then sets its mode and, when asked, flushes it; 0 or an errno. */
+static int
+fill(int fd, const void *data, size_t len, mode_t mode, unsigned flags)
+{
+	int err = write_all(fd, data, len);
+
+	if (err == 0 && fchmod(fd, mode) < 0)
+		err = errno;
+	if (err == 0 && (flags & UD_WRITE_DURABLE) && fsync(fd) < 0)
+		err = errno;
+	return err;
+}
+
 /*
  * For a file that does not exist yet: an unnamed file in its directory
  * (O_TMPFILE), written whole, then linked to its name.  The name appears
@@ -98,7 +142,7 @@ write_all(int fd, const char *p, size_t len)
  * or the file exists (the caller falls back), or an errno.
  */
 static int
-write_new_file(const char *path, const void *data, size_t len)
+write_new_file(const char *path, const void *data, size_t len, unsigned flags)
 {
 #ifdef O_TMPFILE
 	char *dir = ud_xstrdup(path), *slash = strrchr(dir, '/');
@@ -114,9 +158,7 @@ write_new_file(const char *path, const void *data, size_t len)
 	free(dir);
 	if (fd < 0)
 		return 1; /* file system or kernel without O_TMPFILE */
-	err = write_all(fd, data, len);
-	if (err == 0 && fchmod(fd, 0644) < 0)
-		err = errno;
+	err = fill(fd, data, len, 0644, flags);
 	if (err != 0) {
 		close(fd);
 		return err;
@@ -133,45 +175,57 @@ write_new_file(const char *path, const void *data, size_t len)
 	(void)path;
 	(void)data;
 	(void)len;
+	(void)flags;
 	return 1;
 #endif
 }
 
-int
-ud_write_atomic(const char *path, const void *data, size_t len, char **cause)
+/* The parent directory of path, made when missing. */
+static int
+make_parent(const char *path, char **cause)
 {
-	char *tmp = ud_xasprintf("%s.uapid-XXXXXX", path);
-	const char *p = data;
+	char *dir = ud_xstrdup(path), *slash = strrchr(dir, '/');
+	int rc = 0;
+
+	if (slash != NULL && slash != dir) {
+		*slash = '\0';
+		rc = ud_mkdir_p(dir, cause);
+	}
+	free(dir);
+	return rc;
+}
+
+int
+ud_write_file(const char *path, const void *data, size_t len, unsigned flags, char **cause)
+{
+	char *tmp;
 	struct stat st;
 	mode_t mode = 0644;
 	int fd, err;
 
+	if ((flags & UD_WRITE_MKDIR) && (err = make_parent(path, cause)) < 0)
+		return err;
 	if (stat(path, &st) == 0) {
 		mode = st.st_mode & 07777;
 	} else if (errno == ENOENT) {
-		int rc = write_new_file(path, data, len);
+		int rc = write_new_file(path, data, len, flags);
 
-		if (rc == 0) {
-			free(tmp);
+		if (rc == 0 && (flags & UD_WRITE_DURABLE) && (rc = sync_dir_of(path)) != 0)
+			return fail(cause, rc, "cannot flush the directory of", path);
+		if (rc == 0)
 			return 0;
-		}
-		if (rc != 1) {
-			free(tmp);
+		if (rc != 1)
 			return fail(cause, rc, "cannot write", path);
-		}
 	}
+	tmp = ud_xasprintf("%s.uapid-XXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		err = errno;
 		free(tmp);
 		return fail(cause, err, "cannot create a temporary file beside it", path);
 	}
-	if ((err = write_all(fd, p, len)) != 0)
+	if ((err = fill(fd, data, len, mode, flags)) != 0)
 		goto bad;
-	if (fchmod(fd, mode) < 0) {
-		err = errno;
-		goto bad;
-	}
 	if (close(fd) < 0) {
 		err = errno;
 		fd = -1;
@@ -183,6 +237,8 @@ ud_write_atomic(const char *path, const void *data, size_t len, char **cause)
 		goto bad;
 	}
 	free(tmp);
+	if ((flags & UD_WRITE_DURABLE) && (err = sync_dir_of(path)) != 0)
+		return fail(cause, err, "cannot flush the directory of", path);
 	return 0;
 bad:
 	if (fd >= 0)
@@ -190,6 +246,18 @@ bad:
 	unlink(tmp);
 	free(tmp);
 	return fail(cause, err, "cannot write", path);
+}
+
+int
+ud_remove_file(const char *path, unsigned flags, char **cause)
+{
+	int err;
+
+	if (unlink(path) < 0)
+		return errno == ENOENT ? 0 : fail(cause, errno, "cannot remove", path);
+	if ((flags & UD_WRITE_DURABLE) && (err = sync_dir_of(path)) != 0)
+		return fail(cause, err, "cannot flush the directory of", path);
+	return 0;
 }
 
 int

@@ -13,13 +13,14 @@
 
 #include "uapid/fsutil.h"
 #include "uapid/headers.h"
+#include "uapid/sink.h"
 #include "uapid/xmalloc.h"
 
 /*
  * The install manifest, OUTDIR/.uapid-install: what the last run wrote, so
  * a run over an unchanged tree touches nothing and transforms nothing.  Its
  * first line is a key over everything else that shapes the output (uapid's
- * version, the architecture, the stats of the tree's install script,
+ * install version, the architecture, the stats of the tree's install script,
  * Makefile, Kbuild lists and syscall tables); then one line a header:
  * "dst src-size src-mtime out-size out-mtime" (mtimes in nanoseconds).
  */
@@ -44,18 +45,19 @@ mtime_ns(const struct stat *st)
 }
 
 static void
-key_add_stat(struct ud_buf *key, const char *path)
+key_add_stat(struct ud_buf *key, struct ud_source *src, const char *rel)
 {
-	struct stat st;
+	struct ud_fstat st;
 
-	if (stat(path, &st) == 0)
-		ud_buf_addf(key, " %llu:%llu", (unsigned long long)st.st_size, mtime_ns(&st));
+	if (ud_source_stat(src, rel, &st, NULL) == 0 && st.type != UD_FT_NONE)
+		ud_buf_addf(key, " %llu:%llu", (unsigned long long)st.size,
+			    (unsigned long long)st.mtime_ns);
 	else
 		ud_buf_addstr(key, " -");
 }
 
 static char *
-manifest_key(const struct ud_tree *t, const struct ud_hdr_plan *plan)
+manifest_key(struct ud_source *src, const struct ud_hdr_plan *plan)
 {
 	static const char *const common[] = {"scripts/headers_install.sh", "Makefile",
 					     "include/uapi/Kbuild",
@@ -66,18 +68,15 @@ manifest_key(const struct ud_tree *t, const struct ud_hdr_plan *plan)
 	struct ud_buf key = UD_BUF_INIT;
 	size_t i;
 
-	ud_buf_addf(&key, "%s %s %s", PACKAGE_VERSION, plan->srcarch, t->root);
-	for (i = 0; i < sizeof(common) / sizeof(common[0]); i++) {
-		char *abs = ud_tree_path(t, common[i]);
-
-		key_add_stat(&key, abs);
-		free(abs);
-	}
+	ud_buf_addf(&key, "%s/%d %s %s", PACKAGE_VERSION, UD_INSTALL_VERSION, plan->srcarch,
+		    src->label);
+	for (i = 0; i < sizeof(common) / sizeof(common[0]); i++)
+		key_add_stat(&key, src, common[i]);
 	for (i = 0; i < sizeof(per_arch) / sizeof(per_arch[0]); i++) {
-		char *abs = ud_xasprintf("%s/arch/%s/%s", t->root, plan->srcarch, per_arch[i]);
+		char *rel = ud_xasprintf("arch/%s/%s", plan->srcarch, per_arch[i]);
 
-		key_add_stat(&key, abs);
-		free(abs);
+		key_add_stat(&key, src, rel);
+		free(rel);
 	}
 	return ud_buf_detach(&key, NULL);
 }
@@ -144,49 +143,67 @@ manifest_free(struct manifest *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* Removes the .h files below root that the plan does not install. */
+/* Removes the .h files below root that the plan does not install; problems go to d. */
 static void
-remove_stale(const struct ud_hdr_plan *plan, const char *root, struct ud_install_stats *stats)
+remove_stale(const struct ud_hdr_plan *plan, const char *root, struct ud_install_stats *stats,
+	     struct ud_diags *d)
 {
-	struct ud_paths found = UD_PATHS_INIT;
+	struct ud_strlist found = UD_STRLIST_INIT;
+	struct ud_source out;
+	char *cause = NULL;
 	size_t i;
 
-	ud_dir_headers(root, &found);
+	if (ud_source_open_dir(&out, root, &cause) < 0 ||
+	    ud_source_walk(&out, "", ".h", NULL, &found, &cause) < 0) {
+		ud_diags_add_at(d, root, 0, UD_SEV_ERROR, "stale headers may be left: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
+	ud_source_close(&out);
 	for (i = 0; i < found.n; i++)
 		if (!ud_headers_plan_has(plan, found.v[i])) {
 			char *f = ud_xasprintf("%s/%s", root, found.v[i]);
 
-			if (unlink(f) == 0)
+			if (ud_remove_file(f, 0, &cause) == 0) {
 				stats->removed++;
+			} else {
+				ud_diags_add_at(d, f, 0, UD_SEV_ERROR, "%s", cause);
+				stats->failed++;
+				free(cause);
+				cause = NULL;
+			}
 			free(f);
 		}
-	ud_paths_free(&found);
+	ud_strlist_free(&found);
 }
 
-/* Records this run, unless the record is unchanged. */
+/* Records this run, unless the record is unchanged; problems go to d. */
 static void
-write_manifest(const char *outdir, const struct ud_buf *m)
+write_manifest(const char *outdir, const struct ud_buf *m, struct ud_diags *d)
 {
-	char *path = ud_xasprintf("%s/" MANIFEST, outdir);
+	char *path = ud_xasprintf("%s/" MANIFEST, outdir), *cause = NULL;
 	struct ud_buf cur = UD_BUF_INIT;
 
-	if (ud_read_file(path, &cur, NULL) < 0 || cur.len != m->len ||
-	    memcmp(cur.data, m->data, m->len) != 0)
-		ud_write_atomic(path, m->data, m->len, NULL);
+	if ((ud_read_file(path, &cur, NULL) < 0 || cur.len != m->len ||
+	     memcmp(cur.data, m->data, m->len) != 0) &&
+	    ud_write_file(path, m->data, m->len, 0, &cause) < 0) {
+		ud_diags_add_at(d, path, 0, UD_SEV_WARNING,
+				"the next run cannot skip unchanged headers: %s", cause);
+		free(cause);
+	}
 	ud_buf_free(&cur);
 	free(path);
 }
 
 /* State of one ud_headers_install run. */
 struct install_run {
-	const struct ud_tree *t;
+	struct ud_source *src;
 	const struct ud_hdr_plan *plan;
 	char *root;		/* OUTDIR/include */
+	struct ud_sink sink;	/* OUTDIR/include, unchanged files kept */
 	struct manifest old_m;	/* the previous run's record */
 	bool same_key;		/* ... made under the same tree files and uapid */
 	struct ud_buf manifest; /* this run's record */
-	struct ud_buf in, out, old;
-	char *lastdir; /* the last directory made sure of */
 };
 
 enum install_outcome {
@@ -197,45 +214,57 @@ enum install_outcome {
 
 /* Records f in this run's manifest, from the stats of its source and output. */
 static void
-record(struct install_run *r, const struct ud_hdr_file *f, const struct stat *sst, const char *dst)
+record(struct install_run *r, const struct ud_hdr_file *f, const struct ud_fstat *sst,
+       const char *dst)
 {
 	struct stat ost;
 
 	if (!f->generated && stat(dst, &ost) == 0)
 		ud_buf_addf(&r->manifest, "%s %llu %llu %llu %llu\n", f->dst,
-			    (unsigned long long)sst->st_size, mtime_ns(sst),
+			    (unsigned long long)sst->size, (unsigned long long)sst->mtime_ns,
 			    (unsigned long long)ost.st_size, mtime_ns(&ost));
 }
 
 /* Did neither f's source nor its installed copy change since the last run? */
 static bool
-still_current(const struct install_run *r, const struct ud_hdr_file *f, const struct stat *sst,
+still_current(const struct install_run *r, const struct ud_hdr_file *f, const struct ud_fstat *sst,
 	      const char *dst)
 {
 	const struct mentry *e = r->same_key ? manifest_find(&r->old_m, f->dst) : NULL;
 	struct stat ost;
 
-	return e != NULL && stat(dst, &ost) == 0 && e->ssize == (unsigned long long)sst->st_size &&
-	       e->smtime == mtime_ns(sst) && e->osize == (unsigned long long)ost.st_size &&
-	       e->omtime == mtime_ns(&ost);
+	return e != NULL && stat(dst, &ost) == 0 && e->ssize == sst->size &&
+	       e->smtime == (unsigned long long)sst->mtime_ns &&
+	       e->osize == (unsigned long long)ost.st_size && e->omtime == mtime_ns(&ost);
 }
 
-/* Writes text to dst atomically, making its directory first. */
-static int
-write_output(struct install_run *r, const char *dst, const struct ud_buf *text, char **cause)
+void
+ud_headers_install_file(const struct ud_hdr_plan *plan, const struct ud_hdr_file *f,
+			struct ud_source *src, struct ud_installed *out)
 {
-	char *dir = ud_xstrndup(dst, (size_t)(strrchr(dst, '/') - dst));
-	int rc = 0;
+	char *cause = NULL;
 
-	if (r->lastdir == NULL || strcmp(r->lastdir, dir) != 0) {
-		rc = ud_mkdir_p(dir, cause);
-		free(r->lastdir);
-		r->lastdir = rc == 0 ? ud_xstrdup(dir) : NULL;
+	memset(out, 0, sizeof(*out));
+	if (f->generated) {
+		ud_buf_add(&out->source, ud_buf_str(&f->gen), f->gen.len);
+	} else if (ud_source_read(src, f->src, &out->source, &cause) < 0) {
+		ud_diags_add(&out->diags, 0, UD_SEV_ERROR, "%s", cause);
+		free(cause);
+		return;
 	}
-	free(dir);
-	if (rc == 0)
-		rc = ud_write_atomic(dst, ud_buf_str(text), text->len, cause);
-	return rc;
+	out->ok = ud_install_header(f->src, ud_buf_str(&out->source), out->source.len, &plan->rules,
+				    &out->text, &out->map, &out->diags) == 0;
+}
+
+void
+ud_installed_free(struct ud_installed *in)
+{
+	if (in == NULL)
+		return;
+	ud_buf_free(&in->source);
+	ud_buf_free(&in->text);
+	ud_linemap_free(&in->map);
+	ud_diags_free(&in->diags);
 }
 
 /* Installs one header; problems go to d. */
@@ -243,76 +272,61 @@ static enum install_outcome
 install_one(struct install_run *r, const struct ud_hdr_file *f, struct ud_diags *d)
 {
 	char *dst = ud_xasprintf("%s/%s", r->root, f->dst), *cause = NULL;
-	const struct ud_buf *src = &f->gen;
 	enum install_outcome outcome = INSTALL_FAILED;
-	struct stat sst;
+	struct ud_installed in;
+	struct ud_fstat sst;
+	int rc;
 
 	memset(&sst, 0, sizeof(sst));
-	if (!f->generated) {
-		char *abs = ud_tree_path(r->t, f->src);
-		if (stat(abs, &sst) == 0 && still_current(r, f, &sst, dst)) {
-			free(abs);
+	if (!f->generated && ud_source_stat(r->src, f->src, &sst, NULL) == 0 &&
+	    still_current(r, f, &sst, dst)) {
+		record(r, f, &sst, dst);
+		free(dst);
+		return INSTALL_UNCHANGED;
+	}
+	ud_headers_install_file(r->plan, f, r->src, &in);
+	ud_diags_move(d, &in.diags);
+	if (in.ok) {
+		rc = ud_sink_write(&r->sink, f->dst, ud_buf_str(&in.text), in.text.len, &cause);
+		if (rc >= 0) {
+			outcome = rc == 1 ? INSTALL_UNCHANGED : INSTALL_WRITTEN;
 			record(r, f, &sst, dst);
-			free(dst);
-			return INSTALL_UNCHANGED;
-		}
-		if (ud_read_file(abs, &r->in, &cause) < 0) {
+		} else {
 			ud_diags_add(d, 0, UD_SEV_ERROR, "%s", cause);
 			free(cause);
-			free(abs);
-			free(dst);
-			return INSTALL_FAILED;
 		}
-		free(abs);
-		src = &r->in;
 	}
-	if (ud_install_header(f->src, ud_buf_str(src), src->len, &r->plan->rules, &r->out, NULL,
-			      d) < 0) {
-		free(dst);
-		return INSTALL_FAILED;
-	}
-	if (ud_read_file(dst, &r->old, NULL) == 0 && r->old.len == r->out.len &&
-	    memcmp(r->old.data, ud_buf_str(&r->out), r->out.len) == 0) {
-		outcome = INSTALL_UNCHANGED;
-	} else if (write_output(r, dst, &r->out, &cause) == 0) {
-		outcome = INSTALL_WRITTEN;
-	} else {
-		ud_diags_add(d, 0, UD_SEV_ERROR, "%s", cause);
-		free(cause);
-	}
-	if (outcome != INSTALL_FAILED)
-		record(r, f, &sst, dst);
+	ud_installed_free(&in);
 	free(dst);
 	return outcome;
 }
 
 int
-ud_headers_install(const struct ud_tree *t, const struct ud_hdr_plan *plan, const char *outdir,
+ud_headers_install(struct ud_source *src, const struct ud_hdr_plan *plan, const char *outdir,
 		   void (*report)(const char *path, const struct ud_diags *d, void *ctx), void *ctx,
 		   struct ud_install_stats *stats, char **cause)
 {
 	struct install_run r;
+	struct ud_diags d = UD_DIAGS_INIT;
 	char *key;
 	size_t i;
 	int rc;
 
 	memset(stats, 0, sizeof(*stats));
 	memset(&r, 0, sizeof(r));
-	r.t = t;
+	r.src = src;
 	r.plan = plan;
 	r.root = ud_xasprintf("%s/include", outdir);
-	rc = ud_mkdir_p(r.root, cause);
+	rc = ud_sink_open_dir(&r.sink, r.root, UD_SINK_KEEP_SAME, cause);
 	if (rc < 0) {
 		free(r.root);
 		return rc;
 	}
 	manifest_load(outdir, &r.old_m);
-	key = manifest_key(t, plan);
+	key = manifest_key(src, plan);
 	r.same_key = r.old_m.key != NULL && strcmp(r.old_m.key, key) == 0;
 	ud_buf_addf(&r.manifest, "%s\n", key);
 	for (i = 0; i < plan->n; i++) {
-		struct ud_diags d = UD_DIAGS_INIT;
-
 		stats->files++;
 		switch (install_one(&r, &plan->v[i], &d)) {
 		case INSTALL_UNCHANGED:
@@ -329,15 +343,15 @@ ud_headers_install(const struct ud_tree *t, const struct ud_hdr_plan *plan, cons
 			report(plan->v[i].src, &d, ctx);
 		ud_diags_free(&d);
 	}
-	remove_stale(plan, r.root, stats);
-	write_manifest(outdir, &r.manifest);
+	remove_stale(plan, r.root, stats, &d);
+	write_manifest(outdir, &r.manifest, &d);
+	if (d.n > 0)
+		report(outdir, &d, ctx);
+	ud_diags_free(&d);
 	manifest_free(&r.old_m);
 	ud_buf_free(&r.manifest);
-	ud_buf_free(&r.in);
-	ud_buf_free(&r.out);
-	ud_buf_free(&r.old);
+	ud_sink_close(&r.sink);
 	free(key);
-	free(r.lastdir);
 	free(r.root);
 	return 0;
 }

@@ -5,46 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "uapid/fsutil.h"
 #include "uapid/headers.h"
 #include "uapid/xmalloc.h"
-
-/* A Kbuild variable list: generic-y, mandatory-y, generated-y, no-export-headers. */
-struct names {
-	char **v;
-	size_t n, alloc;
-};
-
-static void
-names_add(struct names *l, const char *s, size_t n)
-{
-	l->v = ud_xgrow(l->v, &l->alloc, l->n + 1, sizeof(char *));
-	l->v[l->n++] = ud_xstrndup(s, n);
-}
-
-static bool
-names_has(const struct names *l, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (strcmp(l->v[i], s) == 0)
-			return true;
-	return false;
-}
-
-static void
-names_free(struct names *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-	memset(l, 0, sizeof(*l));
-}
 
 const char *
 ud_headers_srcarch(const char *arch)
@@ -61,12 +25,13 @@ ud_headers_srcarch(const char *arch)
 }
 
 struct kb_ctx {
-	const struct ud_tree *t;
+	struct ud_source *src;
 	const char *srcarch;
-	const struct names *generated; /* wrapper names that will exist in generated/uapi/asm */
+	const struct ud_strlist
+		*generated; /* wrapper names that will exist in generated/uapi/asm */
 };
 
-/* Expands $(srctree), $(objtree) and $(SRCARCH) in a Kbuild path. */
+/* Expands $(srctree), $(objtree) and $(SRCARCH) in a Kbuild path, to a tree-relative one. */
 static char *
 expand(const struct kb_ctx *k, const char *s, size_t n)
 {
@@ -74,11 +39,10 @@ expand(const struct kb_ctx *k, const char *s, size_t n)
 	size_t i = 0;
 
 	while (i < n) {
-		if (n - i >= 10 && (memcmp(s + i, "$(srctree)", 10) == 0 ||
-				    memcmp(s + i, "$(objtree)", 10) == 0)) {
+		if (n - i >= 11 && (memcmp(s + i, "$(srctree)/", 11) == 0 ||
+				    memcmp(s + i, "$(objtree)/", 11) == 0)) {
 			/* uapid builds nothing: the object tree is the source tree */
-			ud_buf_addstr(&b, k->t->root);
-			i += 10;
+			i += 11;
 		} else if (n - i >= 10 && memcmp(s + i, "$(SRCARCH)", 10) == 0) {
 			ud_buf_addstr(&b, k->srcarch);
 			i += 10;
@@ -96,9 +60,9 @@ wildcard_exists(const struct kb_ctx *k, const char *path)
 	static const char gen[] = "/include/generated/uapi/asm/";
 	const char *g = strstr(path, gen);
 
-	if (g != NULL && k->generated != NULL && names_has(k->generated, g + sizeof(gen) - 1))
+	if (g != NULL && k->generated != NULL && ud_strlist_has(k->generated, g + sizeof(gen) - 1))
 		return true;
-	return access(path, F_OK) == 0;
+	return ud_source_type(k->src, path) != UD_FT_NONE;
 }
 
 /*
@@ -129,35 +93,44 @@ kbuild_cond(const char *line, void *arg)
 	return neq ? !v : v;
 }
 
-static void
-read_vars(struct kb_ctx *k, const char *rel, const char *var, struct names *out)
+/*
+ * Appends the words assigned to var in the Kbuild or Makefile fragment
+ * rel; a missing file has none, an unreadable one is an error in problems.
+ */
+static int
+read_vars(struct kb_ctx *k, const char *rel, const char *var, struct ud_strlist *out,
+	  struct ud_diags *problems)
 {
-	char *abs = ud_tree_path(k->t, rel);
 	struct ud_buf b = UD_BUF_INIT;
 	struct ud_kbuild kb = UD_KBUILD_INIT;
+	char *cause = NULL;
 	size_t i;
+	int rc = 0;
 
-	if (ud_read_file(abs, &b, NULL) == 0)
+	if (ud_source_type(k->src, rel) == UD_FT_NONE)
+		return 0;
+	if (ud_source_read(k->src, rel, &b, &cause) < 0) {
+		ud_diags_add_at(problems, rel, 0, UD_SEV_ERROR, "cannot read its %s list: %s", var,
+				cause);
+		free(cause);
+		rc = -EIO;
+	} else {
 		ud_kbuild_var(b.data, b.len, var, kbuild_cond, k, &kb);
+	}
 	for (i = 0; i < kb.n; i++)
-		names_add(out, kb.v[i].name, strlen(kb.v[i].name));
+		ud_strlist_add(out, kb.v[i].name);
 	ud_kbuild_free(&kb);
 	ud_buf_free(&b);
-	free(abs);
+	return rc;
 }
 
-void
-ud_headers_make_list(const struct ud_tree *t, const char *srcarch, const char *rel, const char *var,
-		     struct ud_paths *out)
+int
+ud_headers_make_list(struct ud_source *src, const char *srcarch, const char *rel, const char *var,
+		     struct ud_strlist *out, struct ud_diags *problems)
 {
-	struct kb_ctx k = {t, srcarch, NULL};
-	struct names l = {0};
-	size_t i;
+	struct kb_ctx k = {src, srcarch, NULL};
 
-	read_vars(&k, rel, var, &l);
-	for (i = 0; i < l.n; i++)
-		ud_paths_add(out, l.v[i]);
-	names_free(&l);
+	return read_vars(&k, rel, var, out, problems);
 }
 
 static struct ud_hdr_file *
@@ -187,17 +160,15 @@ ud_headers_plan_has(const struct ud_hdr_plan *plan, const char *dst)
 
 /* The Makefile's VERSION, PATCHLEVEL, SUBLEVEL as linux/version.h. */
 static int
-make_version_h(const struct ud_tree *t, struct ud_buf *out, char **cause)
+make_version_h(struct ud_source *src, struct ud_buf *out, char **cause)
 {
 	static const char *const keys[] = {"VERSION", "PATCHLEVEL", "SUBLEVEL"};
-	char *abs = ud_tree_path(t, "Makefile");
 	struct ud_buf mk = UD_BUF_INIT;
 	long v[3] = {-1, -1, -1};
 	const char *p;
 	size_t i;
-	int rc = ud_read_file(abs, &mk, cause);
+	int rc = ud_source_read(src, "Makefile", &mk, cause);
 
-	free(abs);
 	if (rc < 0) {
 		ud_buf_free(&mk);
 		return rc;
@@ -217,7 +188,7 @@ make_version_h(const struct ud_tree *t, struct ud_buf *out, char **cause)
 	if (v[2] < 0)
 		v[2] = 0; /* the Makefile's "$(or $(SUBLEVEL), 0)" */
 	if (v[0] < 0 || v[1] < 0) {
-		*cause = ud_xasprintf("%s/Makefile: no VERSION or PATCHLEVEL", t->root);
+		*cause = ud_xasprintf("%s/Makefile: no VERSION or PATCHLEVEL", src->label);
 		return -EINVAL;
 	}
 	ud_buf_addf(out, "#define LINUX_VERSION_CODE %ld\n",
@@ -235,17 +206,15 @@ make_version_h(const struct ud_tree *t, struct ud_buf *out, char **cause)
  * writes it with --emit-nr: the entries of the given ABIs in table order.
  */
 static int
-make_unistd(const struct ud_tree *t, const char *table, const char *const *abis, const char *offset,
+make_unistd(struct ud_source *src, const char *table, const char *const *abis, const char *offset,
 	    const char *name, struct ud_buf *out, char **cause)
 {
-	char *abs = ud_tree_path(t, table);
 	struct ud_buf tb = UD_BUF_INIT, guard = UD_BUF_INIT;
 	const char *p, *end;
 	long max = 0;
 	size_t i;
-	int rc = ud_read_file(abs, &tb, cause);
+	int rc = ud_source_read(src, table, &tb, cause);
 
-	free(abs);
 	if (rc < 0) {
 		ud_buf_free(&tb);
 		return rc;
@@ -312,7 +281,7 @@ make_unistd(const struct ud_tree *t, const char *table, const char *const *abis,
 
 /* The syscall-table headers of the architectures uapid knows. */
 static int
-make_generated(const struct ud_tree *t, const char *srcarch, const char *name, struct ud_buf *out,
+make_generated(struct ud_source *src, const char *srcarch, const char *name, struct ud_buf *out,
 	       char **cause)
 {
 	static const char *const i386[] = {"i386", NULL};
@@ -321,13 +290,13 @@ make_generated(const struct ud_tree *t, const char *srcarch, const char *name, s
 
 	if (strcmp(srcarch, "x86") == 0) {
 		if (strcmp(name, "unistd_32.h") == 0)
-			return make_unistd(t, "arch/x86/entry/syscalls/syscall_32.tbl", i386, NULL,
-					   name, out, cause);
+			return make_unistd(src, "arch/x86/entry/syscalls/syscall_32.tbl", i386,
+					   NULL, name, out, cause);
 		if (strcmp(name, "unistd_64.h") == 0)
-			return make_unistd(t, "arch/x86/entry/syscalls/syscall_64.tbl", x64, NULL,
+			return make_unistd(src, "arch/x86/entry/syscalls/syscall_64.tbl", x64, NULL,
 					   name, out, cause);
 		if (strcmp(name, "unistd_x32.h") == 0)
-			return make_unistd(t, "arch/x86/entry/syscalls/syscall_64.tbl", x32,
+			return make_unistd(src, "arch/x86/entry/syscalls/syscall_64.tbl", x32,
 					   "__X32_SYSCALL_BIT", name, out, cause);
 	}
 	*cause = ud_xasprintf("arch/%s/include/uapi/asm/Kbuild: generated-y %s: uapid does not "
@@ -341,35 +310,45 @@ make_generated(const struct ud_tree *t, const char *srcarch, const char *name, s
  * subdirectories, as `find SUBDIRS -name '*.h'` lists them), less
  * no-export-headers.
  */
-static void
-add_sources(struct ud_hdr_plan *plan, const struct ud_tree *t, const char *dir,
-	    const struct names *no_export)
+static int
+add_sources(struct ud_hdr_plan *plan, struct ud_source *src, const struct ud_tindex *idx,
+	    const char *dir, const struct ud_strlist *no_export)
 {
-	struct ud_paths found = UD_PATHS_INIT;
-	char *abs = ud_tree_path(t, dir);
-	size_t i;
+	struct ud_strlist found = UD_STRLIST_INIT;
+	size_t i, skip = strlen(dir) + 1;
+	char *cause = NULL;
+	int rc = 0;
 
-	ud_dir_headers(abs, &found);
-	for (i = 0; i < found.n; i++) {
-		char *src;
-
-		if (strchr(found.v[i], '/') == NULL || names_has(no_export, found.v[i]))
-			continue;
-		src = ud_xasprintf("%s/%s", dir, found.v[i]);
-		plan_add(plan, found.v[i], src, false);
-		free(src);
+	if (idx != NULL) {
+		ud_tindex_headers_under(idx, dir, &found);
+	} else if ((rc = ud_source_walk(src, dir, ".h", NULL, &found, &cause)) < 0) {
+		ud_diags_add_at(&plan->problems, dir, 0, UD_SEV_ERROR,
+				"part of it could not be read: %s", cause);
+		free(cause);
 	}
-	ud_paths_free(&found);
-	free(abs);
+	for (i = 0; i < found.n; i++) {
+		const char *dst = idx != NULL ? found.v[i] + skip : found.v[i];
+		char *rel;
+
+		if (strchr(dst, '/') == NULL || ud_strlist_has(no_export, dst))
+			continue;
+		rel = ud_xasprintf("%s/%s", dir, dst);
+		plan_add(plan, dst, rel, false);
+		free(rel);
+	}
+	ud_strlist_free(&found);
+	return rc;
 }
 
 int
-ud_headers_plan(const struct ud_tree *t, const char *arch, struct ud_hdr_plan *plan, char **cause)
+ud_headers_plan(struct ud_source *src, const struct ud_tindex *idx, const char *arch,
+		struct ud_hdr_plan *plan, char **cause)
 {
-	struct names generic = {0}, mandatory = {0}, generated = {0}, no_export = {0},
-		     arch_no_export = {0}, wrappers = {0};
+	struct ud_strlist generic = UD_STRLIST_INIT, mandatory = UD_STRLIST_INIT,
+			  generated = UD_STRLIST_INIT, no_export = UD_STRLIST_INIT,
+			  arch_no_export = UD_STRLIST_INIT, wrappers = UD_STRLIST_INIT;
 	struct kb_ctx k;
-	char *archdir, *asmk, *abs, *script;
+	char *archdir, *asmk;
 	struct ud_buf sb = UD_BUF_INIT;
 	size_t i;
 	int rc = 0;
@@ -377,85 +356,91 @@ ud_headers_plan(const struct ud_tree *t, const char *arch, struct ud_hdr_plan *p
 	memset(plan, 0, sizeof(*plan));
 	plan->srcarch = ud_xstrdup(ud_headers_srcarch(arch));
 	archdir = ud_xasprintf("arch/%s/include/uapi", plan->srcarch);
-	abs = ud_tree_path(t, archdir);
-	if (!ud_is_dir(abs)) {
+	if (ud_source_type(src, archdir) != UD_FT_DIR) {
 		*cause = ud_xasprintf("%s: no such architecture in this tree (no %s)", arch,
 				      archdir);
-		free(abs);
 		free(archdir);
 		return -ENOENT;
 	}
-	free(abs);
-	k.t = t;
+	k.src = src;
 	k.srcarch = plan->srcarch;
 	k.generated = NULL;
 	asmk = ud_xasprintf("%s/asm/Kbuild", archdir);
-	read_vars(&k, asmk, "generic-y", &generic);
-	read_vars(&k, asmk, "generated-y", &generated);
-	read_vars(&k, asmk, "no-export-headers", &arch_no_export);
-	read_vars(&k, "include/uapi/asm-generic/Kbuild", "mandatory-y", &mandatory);
+	read_vars(&k, asmk, "generic-y", &generic, &plan->problems);
+	read_vars(&k, asmk, "generated-y", &generated, &plan->problems);
+	read_vars(&k, asmk, "no-export-headers", &arch_no_export, &plan->problems);
+	read_vars(&k, "include/uapi/asm-generic/Kbuild", "mandatory-y", &mandatory,
+		  &plan->problems);
 	free(asmk);
 
 	/* wrappers: generic-y, and mandatory-y the architecture does not provide */
 	for (i = 0; i < generic.n; i++)
-		names_add(&wrappers, generic.v[i], strlen(generic.v[i]));
+		ud_strlist_add(&wrappers, generic.v[i]);
 	for (i = 0; i < mandatory.n; i++) {
-		char *own = ud_xasprintf("%s/%s/asm/%s", t->root, archdir, mandatory.v[i]);
+		char *own = ud_xasprintf("%s/asm/%s", archdir, mandatory.v[i]);
 
-		if (!names_has(&generated, mandatory.v[i]) && access(own, F_OK) != 0 &&
-		    !names_has(&wrappers, mandatory.v[i]))
-			names_add(&wrappers, mandatory.v[i], strlen(mandatory.v[i]));
+		if (!ud_strlist_has(&generated, mandatory.v[i]) &&
+		    ud_source_type(src, own) == UD_FT_NONE &&
+		    !ud_strlist_has(&wrappers, mandatory.v[i]))
+			ud_strlist_add(&wrappers, mandatory.v[i]);
 		free(own);
 	}
 	k.generated = &wrappers;
-	read_vars(&k, "include/uapi/Kbuild", "no-export-headers", &no_export);
+	read_vars(&k, "include/uapi/Kbuild", "no-export-headers", &no_export, &plan->problems);
 
 	/* include/uapi, then its generated part (linux/version.h) */
-	add_sources(plan, t, "include/uapi", &no_export);
+	add_sources(plan, src, idx, "include/uapi", &no_export);
 	if (!ud_headers_plan_has(plan, "linux/version.h")) {
 		struct ud_hdr_file *f = plan_add(plan, "linux/version.h",
 						 "include/generated/uapi/linux/version.h", true);
 
-		rc = make_version_h(t, &f->gen, cause);
+		rc = make_version_h(src, &f->gen, cause);
 	}
 	/* arch/SRCARCH/include/uapi, then its generated part */
-	add_sources(plan, t, archdir, &arch_no_export);
+	add_sources(plan, src, idx, archdir, &arch_no_export);
 	for (i = 0; rc == 0 && i < generated.n; i++) {
 		char *dst = ud_xasprintf("asm/%s", generated.v[i]);
-		char *src = ud_xasprintf("arch/%s/include/generated/uapi/asm/%s", plan->srcarch,
+		char *gen = ud_xasprintf("arch/%s/include/generated/uapi/asm/%s", plan->srcarch,
 					 generated.v[i]);
 
 		if (!ud_headers_plan_has(plan, dst))
-			rc = make_generated(t, plan->srcarch, generated.v[i],
-					    &plan_add(plan, dst, src, true)->gen, cause);
+			rc = make_generated(src, plan->srcarch, generated.v[i],
+					    &plan_add(plan, dst, gen, true)->gen, cause);
 		free(dst);
-		free(src);
+		free(gen);
 	}
 	for (i = 0; rc == 0 && i < wrappers.n; i++) {
 		char *dst = ud_xasprintf("asm/%s", wrappers.v[i]);
-		char *src = ud_xasprintf("arch/%s/include/generated/uapi/asm/%s", plan->srcarch,
+		char *gen = ud_xasprintf("arch/%s/include/generated/uapi/asm/%s", plan->srcarch,
 					 wrappers.v[i]);
 
-		if (!ud_headers_plan_has(plan, dst) && !names_has(&generated, wrappers.v[i]))
-			ud_buf_addf(&plan_add(plan, dst, src, true)->gen,
+		if (!ud_headers_plan_has(plan, dst) && !ud_strlist_has(&generated, wrappers.v[i]))
+			ud_buf_addf(&plan_add(plan, dst, gen, true)->gen,
 				    "#include <asm-generic/%s>\n", wrappers.v[i]);
 		free(dst);
-		free(src);
+		free(gen);
 	}
 
 	/* the tree's own list of grandfathered CONFIG_ leaks */
-	script = ud_tree_path(t, "scripts/headers_install.sh");
-	if (ud_read_file(script, &sb, NULL) == 0)
-		ud_install_rules_parse(sb.data, sb.len, &plan->rules);
-	free(script);
+	if (rc == 0 && ud_source_type(src, "scripts/headers_install.sh") != UD_FT_NONE) {
+		if (ud_source_read(src, "scripts/headers_install.sh", &sb, cause) < 0)
+			rc = -EIO;
+		else
+			ud_install_rules_parse(sb.data, sb.len, &plan->rules);
+	}
 	ud_buf_free(&sb);
+	if (rc == 0 && ud_diags_count(&plan->problems, UD_SEV_ERROR) > 0) {
+		*cause = ud_xasprintf("%s: the installed-headers set could not be computed",
+				      src->label);
+		rc = -EIO;
+	}
 
-	names_free(&generic);
-	names_free(&mandatory);
-	names_free(&generated);
-	names_free(&no_export);
-	names_free(&arch_no_export);
-	names_free(&wrappers);
+	ud_strlist_free(&generic);
+	ud_strlist_free(&mandatory);
+	ud_strlist_free(&generated);
+	ud_strlist_free(&no_export);
+	ud_strlist_free(&arch_no_export);
+	ud_strlist_free(&wrappers);
 	free(archdir);
 	return rc;
 }
@@ -475,5 +460,6 @@ ud_headers_plan_free(struct ud_hdr_plan *plan)
 	free(plan->v);
 	free(plan->srcarch);
 	ud_install_rules_free(&plan->rules);
+	ud_diags_free(&plan->problems);
 	memset(plan, 0, sizeof(*plan));
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "uapid/kbuild.h"
+#include "uapid/text.h"
 #include "uapid/xmalloc.h"
 
 /* A logical Kbuild line: physical lines [first, last], bytes [start, end). */
@@ -49,25 +50,12 @@ kline_text(const char *buf, const struct kline *kl)
 {
 	char *s = ud_xmalloc(kl->end - kl->start + 1);
 	size_t i, o = 0;
-	bool space = false;
 
-	for (i = kl->start; i < kl->end; i++) {
-		char c = buf[i];
-
-		if (c == '#')
-			break;
-		if (c == '\\' && i + 1 < kl->end && (buf[i + 1] == '\n' || buf[i + 1] == '\r'))
-			continue;
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-			space = o > 0;
-			continue;
-		}
-		if (space)
-			s[o++] = ' ';
-		space = false;
-		s[o++] = c;
-	}
-	s[o] = '\0';
+	for (i = kl->start; i < kl->end && buf[i] != '#'; i++)
+		if (buf[i] != '\\' || i + 1 >= kl->end ||
+		    (buf[i + 1] != '\n' && buf[i + 1] != '\r'))
+			s[o++] = buf[i]; /* continuations go; the newline after is white space */
+	ud_squeeze(s, s, o);
 	return s;
 }
 
@@ -275,7 +263,8 @@ add_without(const char *buf, const struct kline *kl, const char *name, struct ud
 		    (i + n == kl->end || strchr(" \t\r\n\\", buf[i + n]) != NULL)) {
 			while (out->len > mark &&
 			       (out->data[out->len - 1] == ' ' || out->data[out->len - 1] == '\t'))
-				out->len--; /* the blanks before the word go with it */
+				ud_buf_setlen(out,
+					      out->len - 1); /* the blanks before the word go too */
 			i += n;
 			removed = true;
 			continue;
@@ -289,7 +278,7 @@ add_without(const char *buf, const struct kline *kl, const char *name, struct ud
 	keep = export_values(t) != NULL && *export_values(t) != '\0';
 	free(t);
 	if (!keep)
-		out->len = mark;
+		ud_buf_setlen(out, mark);
 	return keep;
 }
 
@@ -358,7 +347,7 @@ ud_kbuild_remove(const char *buf, size_t len, const char *name, struct ud_buf *o
 				/* the whole stanza goes, and one blank line before it */
 				if (i == open && out->len >= 2 && out->data[out->len - 1] == '\n' &&
 				    out->data[out->len - 2] == '\n')
-					out->len--;
+					ud_buf_setlen(out, out->len - 1);
 				continue;
 			}
 			if (i == hit)

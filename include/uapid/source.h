@@ -1,0 +1,94 @@
+/*
+ * A source of tree bytes: where the splitter, the installer and the tree
+ * index read a kernel tree from.  A directory on disk today; a git tree
+ * object for the branch writer, with the same readers on top, so no rule
+ * is implemented twice.
+ *
+ * Paths are tree-relative ("include/linux/types.h", "" for the top).  A
+ * source is read-only and, once opened, safe to read from several threads
+ * at once.  Functions return 0 or a negative errno; on failure *cause
+ * (when not NULL) is a malloc'd message naming the path.
+ */
+#ifndef UAPID_SOURCE_H
+#define UAPID_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uapid/buf.h"
+#include "uapid/strlist.h"
+
+enum ud_ftype {
+	UD_FT_NONE,  /* nothing by that name */
+	UD_FT_FILE,  /* a regular file (a git blob) */
+	UD_FT_DIR,   /* a directory (a git tree) */
+	UD_FT_OTHER, /* a symlink, FIFO, device or submodule: never read */
+};
+
+/* What is known of a path without reading it. */
+struct ud_fstat {
+	enum ud_ftype type;
+	uint64_t size;
+	int64_t mtime_ns; /* 0 where the source has no times (git) */
+	uint64_t ino;	  /* 0 where the source has no inodes */
+};
+
+struct ud_source;
+
+struct ud_source_ops {
+	int (*stat)(struct ud_source *s, const char *rel, struct ud_fstat *st, char **cause);
+	/* A regular file whole (at most UD_LEX_MAX_SIZE bytes), replacing out's contents. */
+	int (*read)(struct ud_source *s, const char *rel, struct ud_buf *out, char **cause);
+	/*
+	 * The entries of a directory, appended to names as "name" (with a
+	 * trailing '/' for directories; entries that are neither files nor
+	 * directories are left out), unsorted.
+	 */
+	int (*list)(struct ud_source *s, const char *rel, struct ud_strlist *names, char **cause);
+	void (*close)(struct ud_source *s);
+};
+
+struct ud_source {
+	const struct ud_source_ops *ops;
+	char *label; /* for messages: the directory, or "REPO:REV" */
+	void *impl;
+};
+
+/* A directory on disk; symlinks are never followed below root. */
+int ud_source_open_dir(struct ud_source *s, const char *root, char **cause);
+/* Closes any kind of source; a zeroed source is fine. */
+void ud_source_close(struct ud_source *s);
+
+static inline int
+ud_source_stat(struct ud_source *s, const char *rel, struct ud_fstat *st, char **cause)
+{
+	return s->ops->stat(s, rel, st, cause);
+}
+
+static inline int
+ud_source_read(struct ud_source *s, const char *rel, struct ud_buf *out, char **cause)
+{
+	return s->ops->read(s, rel, out, cause);
+}
+
+static inline int
+ud_source_list(struct ud_source *s, const char *rel, struct ud_strlist *names, char **cause)
+{
+	return s->ops->list(s, rel, names, cause);
+}
+
+/* The type of rel, UD_FT_NONE also when it cannot be looked at. */
+enum ud_ftype ud_source_type(struct ud_source *s, const char *rel);
+
+/*
+ * Every regular file below directory rel whose name ends in suffix (NULL:
+ * every file), as paths relative to rel, sorted; directories named in
+ * prune (basenames, NULL-terminated list, may be NULL) are not entered.
+ * A missing rel adds nothing; a directory that cannot be read is an error
+ * (returned after the walk, with the first cause).
+ */
+int ud_source_walk(struct ud_source *s, const char *rel, const char *suffix,
+		   const char *const *prune, struct ud_strlist *out, char **cause);
+
+#endif /* UAPID_SOURCE_H */

@@ -1,0 +1,79 @@
+/*
+ * The tree index: what uapid knows of a kernel tree's layout without
+ * reading its headers.
+ *
+ * It holds every file below include/ and arch/NAME/include/ (uapi/
+ * directories too; headers, Kbuild files, the odd exported .agh), and the
+ * export lists of the
+ * Kbuild files outside uapi/ directories, parsed with the files their
+ * "include" lines name.  From them it answers, for one path, "is this
+ * header exported?" and lists the exported headers, as the 2012 scripts
+ * chose what to split: listed by header-y, opt-header or asm-headers in
+ * its own directory's Kbuild (or a file that one includes), and present.
+ *
+ * Built with one walk of a source; updated path by path when a file or a
+ * directory changes, so a long-running caller never rescans the tree for
+ * one event.  Reading it from several threads is safe while nobody
+ * updates it.
+ */
+#ifndef UAPID_TINDEX_H
+#define UAPID_TINDEX_H
+
+#include <stdbool.h>
+
+#include "uapid/diag.h"
+#include "uapid/kbuild.h"
+#include "uapid/source.h"
+#include "uapid/strlist.h"
+
+struct ud_tindex;
+
+/*
+ * Indexes the tree of src (borrowed: it must outlive the index).  Returns
+ * 0, or a negative errno when part of the tree could not be read: the
+ * index is then incomplete and the problems, each naming its path, are
+ * error diagnostics in problems (never a silently smaller export set).
+ */
+int ud_tindex_build(struct ud_tindex **out, struct ud_source *src, struct ud_diags *problems);
+void ud_tindex_free(struct ud_tindex *idx);
+
+/*
+ * Brings the index up to date for one tree-relative path that was
+ * created, changed or deleted (a file or a directory, looked at anew in the
+ * source).  The headers whose export state may have changed are appended
+ * to changed (may be NULL).  Returns 0, or a negative errno with
+ * diagnostics in problems, as ud_tindex_build.
+ */
+int ud_tindex_update(struct ud_tindex *idx, const char *rel, struct ud_strlist *changed,
+		     struct ud_diags *problems);
+
+/* Is rel an indexed file? */
+bool ud_tindex_has(const struct ud_tindex *idx, const char *rel);
+/* Is rel an exported header that exists? */
+bool ud_tindex_exported(const struct ud_tindex *idx, const char *rel);
+/*
+ * The exported headers below directory dir ("" for the whole tree),
+ * appended to out in sorted order.
+ */
+void ud_tindex_exported_under(const struct ud_tindex *idx, const char *dir, struct ud_strlist *out);
+/* The indexed headers below directory dir, appended to out in sorted order. */
+void ud_tindex_headers_under(const struct ud_tindex *idx, const char *dir, struct ud_strlist *out);
+/*
+ * The export list of directory dir (its Kbuild with the entries of the
+ * files it includes, those flagged), or NULL when dir has no Kbuild.
+ */
+const struct ud_kbuild *ud_tindex_kbuild(const struct ud_tindex *idx, const char *dir);
+/* Is rel a file the index reads: a Kbuild file, or one a Kbuild includes? */
+bool ud_tindex_is_kbuild(const struct ud_tindex *idx, const char *rel);
+/*
+ * Parses an export list's text into kb, and the lists its "include" lines
+ * name (read from src; their entries flagged included, their paths added
+ * to included when not NULL).  label names the text in problems.  Returns
+ * 0, or a negative errno when an included list could not be read.
+ */
+int ud_kbuild_load(struct ud_source *src, const char *label, const char *text, size_t len,
+		   struct ud_kbuild *kb, struct ud_strlist *included, struct ud_diags *problems);
+/* Is rel (a directory) inside a uapi/ directory or one itself? */
+bool ud_path_in_uapi_dir(const char *rel);
+
+#endif /* UAPID_TINDEX_H */

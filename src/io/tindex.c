@@ -1,0 +1,528 @@
+/*
+ * The tree index (see tindex.h).
+ *
+ * Two sorted tables: the indexed files (paths), and the directories that
+ * have a Kbuild export list outside uapi/ (with the list parsed and the
+ * files it includes named).  Whether a header is exported depends only on
+ * its own directory's list and on the header being there, so an update
+ * compares, for the few directories a change can touch, what they export
+ * before and after.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uapid/tindex.h"
+#include "uapid/xmalloc.h"
+
+/* How deep "include" lines in Kbuild files may nest (they never loop in a real tree). */
+#define KBUILD_INCLUDE_DEPTH 8
+
+struct kdir {
+	char *dir;		    /* tree-relative directory holding the Kbuild */
+	struct ud_kbuild kb;	    /* its entries, and those of the files it includes */
+	struct ud_strlist includes; /* the tree-relative files its "include" lines read */
+};
+
+struct ud_tindex {
+	struct ud_source *src;
+	struct ud_strlist files; /* sorted: headers and Kbuild files */
+	struct kdir *dirs;	 /* sorted by dir */
+	size_t ndirs, adirs;
+};
+
+bool
+ud_path_in_uapi_dir(const char *rel)
+{
+	size_t n = strlen(rel);
+
+	return strncmp(rel, "uapi/", 5) == 0 || strstr(rel, "/uapi/") != NULL ||
+	       strcmp(rel, "uapi") == 0 || (n >= 5 && strcmp(rel + n - 5, "/uapi") == 0);
+}
+
+static char *
+dir_of(const char *rel)
+{
+	const char *s = strrchr(rel, '/');
+
+	return s != NULL ? ud_xstrndup(rel, (size_t)(s - rel)) : ud_xstrdup("");
+}
+
+static const char *
+base_of(const char *rel)
+{
+	const char *s = strrchr(rel, '/');
+
+	return s != NULL ? s + 1 : rel;
+}
+
+/* Is rel inside include/ or arch/NAME/include/ (or one of those)? */
+static bool
+in_scope(const char *rel)
+{
+	const char *p;
+
+	if (strcmp(rel, "include") == 0 || strncmp(rel, "include/", 8) == 0)
+		return true;
+	if (strncmp(rel, "arch/", 5) != 0 || (p = strchr(rel + 5, '/')) == NULL || p == rel + 5)
+		return false;
+	return strncmp(p, "/include", 8) == 0 && (p[8] == '\0' || p[8] == '/');
+}
+
+/*
+ * Does the index keep a file of this name?  Every file: an export list
+ * may name any file (arch/cris exports an .agh), and Kbuild files are
+ * files too.
+ */
+static bool
+indexed_name(const char *rel)
+{
+	return rel[0] != '\0';
+}
+
+static long
+kdir_find(const struct ud_tindex *idx, const char *dir)
+{
+	size_t lo = 0, hi = idx->ndirs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(idx->dirs[mid].dir, dir);
+
+		if (c == 0)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -(long)lo - 1;
+}
+
+static void
+kdir_clear(struct kdir *k)
+{
+	free(k->dir);
+	ud_kbuild_free(&k->kb);
+	ud_strlist_free(&k->includes);
+}
+
+/* Inserts path into the sorted file table (no-op when present). */
+static void
+files_insert(struct ud_tindex *idx, const char *rel)
+{
+	struct ud_strlist *f = &idx->files;
+	size_t lo = 0, hi = f->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(f->v[mid], rel);
+
+		if (c == 0)
+			return;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	f->v = ud_xgrow(f->v, &f->alloc, f->n + 1, sizeof(char *));
+	memmove(&f->v[lo + 1], &f->v[lo], (f->n - lo) * sizeof(char *));
+	f->v[lo] = ud_xstrdup(rel);
+	f->n++;
+}
+
+static void
+files_remove(struct ud_tindex *idx, const char *rel)
+{
+	long i = ud_strlist_bsearch(&idx->files, rel);
+
+	if (i >= 0)
+		ud_strlist_remove(&idx->files, (size_t)i);
+}
+
+/* Parses text into kb, then the files its include lines name, read from src. */
+static int
+load_text(struct ud_source *src, const char *label, const char *text, size_t len,
+	  struct ud_kbuild *kb, struct ud_strlist *included, unsigned depth, bool nested,
+	  struct ud_diags *problems)
+{
+	size_t first_inc = kb->nincludes, first_entry = kb->n, last_inc, i;
+	int rc = 0;
+
+	ud_kbuild_parse(text, len, kb);
+	last_inc = kb->nincludes; /* the nested loads below add their own */
+	for (i = first_entry; i < kb->n; i++)
+		kb->v[i].included = nested;
+	for (i = first_inc; i < last_inc; i++) {
+		const char *rel = kb->includes[i];
+		struct ud_buf b = UD_BUF_INIT;
+		char *cause = NULL;
+
+		if (depth >= KBUILD_INCLUDE_DEPTH) {
+			ud_diags_add_at(problems, label, 0, UD_SEV_ERROR,
+					"Kbuild include lines nest deeper than %d",
+					KBUILD_INCLUDE_DEPTH);
+			return -ELOOP;
+		}
+		/* named even when unreadable: its arrival must bring this list back */
+		if (included != NULL)
+			ud_strlist_add(included, rel);
+		if (ud_source_read(src, rel, &b, &cause) < 0) {
+			ud_diags_add_at(problems, label, 0, UD_SEV_ERROR,
+					"cannot read the list it includes: %s", cause);
+			free(cause);
+			rc = -EIO;
+		} else {
+			if (load_text(src, rel, b.data, b.len, kb, included, depth + 1, true,
+				      problems) < 0)
+				rc = -EIO;
+		}
+		ud_buf_free(&b);
+	}
+	return rc;
+}
+
+int
+ud_kbuild_load(struct ud_source *src, const char *label, const char *text, size_t len,
+	       struct ud_kbuild *kb, struct ud_strlist *included, struct ud_diags *problems)
+{
+	return load_text(src, label, text, len, kb, included, 0, false, problems);
+}
+
+/* Parses the Kbuild file rel, and the lists it includes, into k. */
+static int
+parse_kbuild(struct ud_tindex *idx, struct kdir *k, const char *rel, struct ud_diags *problems)
+{
+	struct ud_buf b = UD_BUF_INIT;
+	char *cause = NULL;
+	int rc;
+
+	if (ud_source_read(idx->src, rel, &b, &cause) < 0) {
+		ud_diags_add_at(problems, k->dir, 0, UD_SEV_ERROR,
+				"cannot read its export list: %s", cause);
+		free(cause);
+		ud_buf_free(&b);
+		return -EIO;
+	}
+	rc = ud_kbuild_load(idx->src, rel, b.data, b.len, &k->kb, &k->includes, problems);
+	ud_buf_free(&b);
+	return rc;
+}
+
+/* (Re)reads dir's export list; removes the entry when dir has no Kbuild any more. */
+static int
+load_kdir(struct ud_tindex *idx, const char *dir, struct ud_diags *problems)
+{
+	char *rel = ud_xasprintf("%s/Kbuild", dir);
+	long at = kdir_find(idx, dir);
+	struct kdir k;
+	int rc = 0;
+
+	if (ud_path_in_uapi_dir(dir) || ud_strlist_bsearch(&idx->files, rel) < 0) {
+		if (at >= 0) {
+			kdir_clear(&idx->dirs[at]);
+			memmove(&idx->dirs[at], &idx->dirs[at + 1],
+				(idx->ndirs - (size_t)at - 1) * sizeof(*idx->dirs));
+			idx->ndirs--;
+		}
+		free(rel);
+		return 0;
+	}
+	memset(&k, 0, sizeof(k));
+	k.dir = ud_xstrdup(dir);
+	rc = parse_kbuild(idx, &k, rel, problems);
+	if (at >= 0) {
+		kdir_clear(&idx->dirs[at]);
+		idx->dirs[at] = k;
+	} else {
+		size_t pos = (size_t)(-at - 1);
+
+		idx->dirs = ud_xgrow(idx->dirs, &idx->adirs, idx->ndirs + 1, sizeof(*idx->dirs));
+		memmove(&idx->dirs[pos + 1], &idx->dirs[pos],
+			(idx->ndirs - pos) * sizeof(*idx->dirs));
+		idx->dirs[pos] = k;
+		idx->ndirs++;
+	}
+	free(rel);
+	return rc;
+}
+
+/*
+ * The indexed files the tree has below rel now (rel itself when it is a
+ * file), restricted to include/ and arch/NAME/include/, appended to out.
+ */
+static int
+scan(struct ud_tindex *idx, const char *rel, struct ud_strlist *out, struct ud_diags *problems)
+{
+	struct ud_strlist found = UD_STRLIST_INIT, roots = UD_STRLIST_INIT;
+	enum ud_ftype type = ud_source_type(idx->src, rel);
+	size_t i, j;
+	int rc = 0;
+
+	if (type == UD_FT_FILE) {
+		if (in_scope(rel) && indexed_name(rel))
+			ud_strlist_add(out, rel);
+		return 0;
+	}
+	if (type != UD_FT_DIR)
+		return 0;
+	if (in_scope(rel)) {
+		ud_strlist_add(&roots, rel);
+	} else if (rel[0] == '\0' || strcmp(rel, "arch") == 0 ||
+		   (strncmp(rel, "arch/", 5) == 0 && strchr(rel + 5, '/') == NULL)) {
+		/* an ancestor of the indexed directories: find them below it */
+		if (rel[0] == '\0')
+			ud_strlist_add(&roots, "include");
+		if (rel[0] == '\0' || strcmp(rel, "arch") == 0) {
+			struct ud_strlist arches = UD_STRLIST_INIT;
+			char *cause = NULL;
+
+			if (ud_source_list(idx->src, "arch", &arches, &cause) < 0 &&
+			    ud_source_type(idx->src, "arch") == UD_FT_DIR) {
+				ud_diags_add_at(problems, "arch", 0, UD_SEV_ERROR, "%s", cause);
+				rc = -EIO;
+			}
+			free(cause);
+			ud_strlist_sort(&arches);
+			for (i = 0; i < arches.n; i++)
+				if (arches.v[i][strlen(arches.v[i]) - 1] == '/')
+					ud_strlist_take(&roots, ud_xasprintf("arch/%sinclude",
+									     arches.v[i]));
+			ud_strlist_free(&arches);
+		} else {
+			ud_strlist_take(&roots, ud_xasprintf("%s/include", rel));
+		}
+	}
+	for (i = 0; i < roots.n; i++) {
+		char *cause = NULL;
+		size_t first = found.n;
+
+		if (ud_source_walk(idx->src, roots.v[i], NULL, NULL, &found, &cause) < 0) {
+			ud_diags_add_at(problems, roots.v[i], 0, UD_SEV_ERROR,
+					"part of the tree could not be read: %s", cause);
+			rc = -EIO;
+		}
+		free(cause);
+		for (j = first; j < found.n; j++) {
+			if (indexed_name(found.v[j]))
+				ud_strlist_take(out, ud_xasprintf("%s/%s", roots.v[i], found.v[j]));
+		}
+	}
+	ud_strlist_free(&found);
+	ud_strlist_free(&roots);
+	return rc;
+}
+
+int
+ud_tindex_build(struct ud_tindex **out, struct ud_source *src, struct ud_diags *problems)
+{
+	struct ud_tindex *idx = ud_xcalloc(1, sizeof(*idx));
+	size_t i;
+	int rc;
+
+	idx->src = src;
+	rc = scan(idx, "", &idx->files, problems);
+	ud_strlist_sort(&idx->files);
+	for (i = 0; i < idx->files.n; i++) {
+		const char *f = idx->files.v[i];
+
+		if (strcmp(base_of(f), "Kbuild") == 0) {
+			char *dir = dir_of(f);
+			int r = load_kdir(idx, dir, problems);
+
+			if (r < 0 && rc == 0)
+				rc = r;
+			free(dir);
+		}
+	}
+	*out = idx;
+	return rc;
+}
+
+void
+ud_tindex_free(struct ud_tindex *idx)
+{
+	size_t i;
+
+	if (idx == NULL)
+		return;
+	for (i = 0; i < idx->ndirs; i++)
+		kdir_clear(&idx->dirs[i]);
+	free(idx->dirs);
+	ud_strlist_free(&idx->files);
+	free(idx);
+}
+
+bool
+ud_tindex_has(const struct ud_tindex *idx, const char *rel)
+{
+	return ud_strlist_bsearch(&idx->files, rel) >= 0;
+}
+
+/* Appends the headers dir's own list exports (and that exist) to out. */
+static void
+exported_by(const struct ud_tindex *idx, const struct kdir *k, struct ud_strlist *out)
+{
+	size_t i;
+
+	for (i = 0; i < k->kb.n; i++) {
+		char *p;
+
+		if (strchr(k->kb.v[i].name, '/') != NULL)
+			continue;
+		p = ud_xasprintf("%s/%s", k->dir, k->kb.v[i].name);
+		if (ud_tindex_has(idx, p))
+			ud_strlist_take(out, p);
+		else
+			free(p);
+	}
+}
+
+bool
+ud_tindex_exported(const struct ud_tindex *idx, const char *rel)
+{
+	char *dir = dir_of(rel);
+	long at = kdir_find(idx, dir);
+	bool yes = at >= 0 && ud_kbuild_find(&idx->dirs[at].kb, base_of(rel)) >= 0 &&
+		   ud_tindex_has(idx, rel);
+
+	free(dir);
+	return yes;
+}
+
+/* Is rel dir itself or below it ("" is the top)? */
+static bool
+below(const char *rel, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return n == 0 || (strncmp(rel, dir, n) == 0 && (rel[n] == '\0' || rel[n] == '/'));
+}
+
+void
+ud_tindex_exported_under(const struct ud_tindex *idx, const char *dir, struct ud_strlist *out)
+{
+	struct ud_strlist found = UD_STRLIST_INIT;
+	size_t i;
+
+	for (i = 0; i < idx->ndirs; i++)
+		if (below(idx->dirs[i].dir, dir))
+			exported_by(idx, &idx->dirs[i], &found);
+	ud_strlist_sort(&found);
+	for (i = 0; i < found.n; i++)
+		ud_strlist_take(out, found.v[i]);
+	free(found.v);
+}
+
+void
+ud_tindex_headers_under(const struct ud_tindex *idx, const char *dir, struct ud_strlist *out)
+{
+	size_t i, n = strlen(dir);
+
+	for (i = 0; i < idx->files.n; i++) {
+		const char *f = idx->files.v[i];
+		size_t len = strlen(f);
+
+		if (below(f, dir) && strlen(f) > n && len > 2 && strcmp(f + len - 2, ".h") == 0)
+			ud_strlist_add(out, f);
+	}
+}
+
+const struct ud_kbuild *
+ud_tindex_kbuild(const struct ud_tindex *idx, const char *dir)
+{
+	long at = kdir_find(idx, dir);
+
+	return at >= 0 ? &idx->dirs[at].kb : NULL;
+}
+
+bool
+ud_tindex_is_kbuild(const struct ud_tindex *idx, const char *rel)
+{
+	size_t i;
+
+	if (strcmp(base_of(rel), "Kbuild") == 0)
+		return true;
+	for (i = 0; i < idx->ndirs; i++)
+		if (ud_strlist_has(&idx->dirs[i].includes, rel))
+			return true;
+	return false;
+}
+
+int
+ud_tindex_update(struct ud_tindex *idx, const char *rel, struct ud_strlist *changed,
+		 struct ud_diags *problems)
+{
+	struct ud_strlist now = UD_STRLIST_INIT, touched = UD_STRLIST_INIT, dirs = UD_STRLIST_INIT,
+			  before = UD_STRLIST_INIT, after = UD_STRLIST_INIT;
+	size_t i, j, k;
+	int rc = scan(idx, rel, &now, problems);
+
+	/* what the change touches: indexed files below rel, then and now */
+	for (i = 0; i < idx->files.n; i++)
+		if (below(idx->files.v[i], rel))
+			ud_strlist_add(&touched, idx->files.v[i]);
+	for (i = 0; i < now.n; i++)
+		ud_strlist_add(&touched, now.v[i]);
+	ud_strlist_sort(&touched);
+	ud_strlist_sort(&now);
+
+	/* the directories whose export lists can change: own dir, and includers */
+	for (i = 0; i < touched.n; i++) {
+		ud_strlist_take(&dirs, dir_of(touched.v[i]));
+		for (j = 0; j < idx->ndirs; j++)
+			if (ud_strlist_has(&idx->dirs[j].includes, touched.v[i]))
+				ud_strlist_add(&dirs, idx->dirs[j].dir);
+	}
+	ud_strlist_sort(&dirs);
+	for (i = 0; i < dirs.n; i++) {
+		long at = kdir_find(idx, dirs.v[i]);
+
+		if (at >= 0)
+			exported_by(idx, &idx->dirs[at], &before);
+	}
+
+	/* the file table */
+	for (i = 0; i < touched.n; i++) {
+		if (ud_strlist_bsearch(&now, touched.v[i]) >= 0)
+			files_insert(idx, touched.v[i]);
+		else
+			files_remove(idx, touched.v[i]);
+	}
+	/* export lists to read again: touched Kbuild files, and lists including a touched file */
+	for (i = 0; i < dirs.n; i++) {
+		char *kb = ud_xasprintf("%s/Kbuild", dirs.v[i]);
+		long at = kdir_find(idx, dirs.v[i]);
+		bool reload = ud_strlist_bsearch(&touched, kb) >= 0;
+
+		for (k = 0; !reload && at >= 0 && k < idx->dirs[at].includes.n; k++)
+			reload = ud_strlist_bsearch(&touched, idx->dirs[at].includes.v[k]) >= 0;
+		if (reload) {
+			int r = load_kdir(idx, dirs.v[i], problems);
+
+			if (r < 0 && rc == 0)
+				rc = r;
+		}
+		free(kb);
+		at = kdir_find(idx, dirs.v[i]);
+		if (at >= 0)
+			exported_by(idx, &idx->dirs[at], &after);
+	}
+
+	/* export state changes: in one list and not the other */
+	ud_strlist_sort(&before);
+	ud_strlist_sort(&after);
+	for (i = 0; changed != NULL && i < before.n; i++)
+		if (ud_strlist_bsearch(&after, before.v[i]) < 0)
+			ud_strlist_add(changed, before.v[i]);
+	for (i = 0; changed != NULL && i < after.n; i++)
+		if (ud_strlist_bsearch(&before, after.v[i]) < 0)
+			ud_strlist_add(changed, after.v[i]);
+
+	ud_strlist_free(&now);
+	ud_strlist_free(&touched);
+	ud_strlist_free(&dirs);
+	ud_strlist_free(&before);
+	ud_strlist_free(&after);
+	return rc;
+}

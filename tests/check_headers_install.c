@@ -1,0 +1,341 @@
+/*
+ * Installing a minimal tree's headers into OUTDIR: first run, a run that
+ * finds nothing to do, stale headers, a CONFIG_ leak, one changed source.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "uapid/headers.h"
+
+/* The suite's scratch directory: made by main, removed after the run. */
+static char *scratch;
+
+static int
+rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void
+rm_rf(const char *path)
+{
+	nftw(path, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void
+put(const char *root, const char *rel, const char *text)
+{
+	char *p = ud_xasprintf("%s/%s", root, rel);
+
+	ck_assert_int_eq(ud_write_file(p, text, strlen(text), UD_WRITE_MKDIR, NULL), 0);
+	free(p);
+}
+
+static bool
+exists(const char *root, const char *rel)
+{
+	char *p = ud_xasprintf("%s/%s", root, rel);
+	bool yes = access(p, F_OK) == 0;
+
+	free(p);
+	return yes;
+}
+
+static void
+assert_file(const char *root, const char *rel, const char *want)
+{
+	char *p = ud_xasprintf("%s/%s", root, rel);
+	struct ud_buf b = UD_BUF_INIT;
+
+	ck_assert_msg(ud_read_file(p, &b, NULL) == 0, "%s cannot be read", p);
+	ck_assert_str_eq(b.data, want);
+	ud_buf_free(&b);
+	free(p);
+}
+
+/* Sets root/rel's mtime to a fixed time long ago. */
+static void
+age(const char *root, const char *rel)
+{
+	char *p = ud_xasprintf("%s/%s", root, rel);
+	struct timespec t[2] = {{1000000000, 0}, {1000000000, 0}};
+
+	ck_assert_int_eq(utimensat(AT_FDCWD, p, t, 0), 0);
+	free(p);
+}
+
+static time_t
+mtime_of(const char *root, const char *rel)
+{
+	char *p = ud_xasprintf("%s/%s", root, rel);
+	struct stat st;
+
+	ck_assert_int_eq(stat(p, &st), 0);
+	free(p);
+	return st.st_mtim.tv_sec;
+}
+
+/* SCRATCH/name/tree (malloc'd): a minimal tree. */
+static char *
+make_tree(const char *name)
+{
+	char *d = ud_xasprintf("%s/%s", scratch, name), *t = ud_xasprintf("%s/tree", d);
+
+	rm_rf(d);
+	free(d);
+	put(t, "Makefile", "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 2\n");
+	put(t, "include/uapi/linux/a.h",
+	    "#ifndef _UAPI_LINUX_A_H\n#define _UAPI_LINUX_A_H\nstruct a { int x; };\n"
+	    "#ifdef __KERNEL__\nint k;\n#endif\n#endif\n");
+	put(t, "include/uapi/linux/b.h", "struct b { int __user *p; };\n");
+	put(t, "include/uapi/linux/old.h", "#ifdef CONFIG_OLD\nint old;\n#endif\n");
+	put(t, "include/uapi/Kbuild", "no-export-headers += linux/hidden.h\n");
+	put(t, "include/uapi/linux/hidden.h", "int hidden;\n");
+	put(t, "include/uapi/asm-generic/Kbuild", "mandatory-y += ioctl.h\n");
+	put(t, "include/uapi/asm-generic/ioctl.h", "int ioctl;\n");
+	put(t, "arch/x86/include/uapi/asm/Kbuild", "generated-y += unistd_64.h\n");
+	put(t, "arch/x86/include/uapi/asm/types.h", "int x86_types;\n");
+	put(t, "arch/x86/entry/syscalls/syscall_64.tbl",
+	    "0\tcommon\tread\tsys_read\n1\t64\twrite\tsys_write\n");
+	put(t, "scripts/headers_install.sh",
+	    "#!/bin/sh\nconfig_leak_ignores=\"\ninclude/uapi/linux/old.h:CONFIG_OLD\n\"\n");
+	return t;
+}
+
+/* What the report callback was given. */
+struct reported {
+	struct ud_strlist paths;
+	struct ud_diags diags;
+};
+
+static void
+report_cb(const char *path, const struct ud_diags *d, void *ctx)
+{
+	struct reported *r = ctx;
+	size_t i;
+
+	ud_strlist_add(&r->paths, path);
+	for (i = 0; i < d->n; i++)
+		ud_diags_add_at(&r->diags, d->v[i].path, d->v[i].line, d->v[i].severity, "%s",
+				d->v[i].message);
+}
+
+static void
+reported_free(struct reported *r)
+{
+	ud_strlist_free(&r->paths);
+	ud_diags_free(&r->diags);
+}
+
+/* Plans the tree for x86 and installs it into out. */
+static void
+install(const char *tree, const char *out, struct ud_install_stats *st, struct reported *r)
+{
+	struct ud_source src;
+	struct ud_hdr_plan plan;
+	char *cause = NULL;
+
+	ck_assert_int_eq(ud_source_open_dir(&src, tree, NULL), 0);
+	ck_assert_int_eq(ud_headers_plan(&src, NULL, "x86_64", &plan, &cause), 0);
+	ck_assert_int_eq(ud_headers_install(&src, &plan, out, report_cb, r, st, &cause), 0);
+	ck_assert_ptr_null(cause);
+	ck_assert_uint_eq(st->files, plan.n);
+	ud_headers_plan_free(&plan);
+	ud_source_close(&src);
+}
+
+/* linux/{a,b,old,version}.h asm-generic/ioctl.h asm/{types,unistd_64,ioctl}.h */
+#define NFILES 8
+
+START_TEST(test_install)
+{
+	char *tree = make_tree("install"), *out = ud_xasprintf("%s/../out", tree);
+	struct ud_install_stats st;
+	struct reported r = {UD_STRLIST_INIT, UD_DIAGS_INIT};
+
+	install(tree, out, &st, &r);
+	ck_assert_uint_eq(st.files, NFILES);
+	ck_assert_uint_eq(st.written, NFILES);
+	ck_assert_uint_eq(st.unchanged, 0);
+	ck_assert_uint_eq(st.removed, 0);
+	ck_assert_uint_eq(st.failed, 0);
+	ck_assert_uint_eq(r.paths.n, 0);
+	assert_file(out, "include/linux/a.h",
+		    "#ifndef _LINUX_A_H\n#define _LINUX_A_H\nstruct a { int x; };\n#endif\n");
+	assert_file(out, "include/linux/b.h", "struct b { int *p; };\n");
+	assert_file(out, "include/linux/old.h", "#ifdef CONFIG_OLD\nint old;\n#endif\n");
+	assert_file(out, "include/asm/ioctl.h", "#include <asm-generic/ioctl.h>\n");
+	assert_file(out, "include/asm-generic/ioctl.h", "int ioctl;\n");
+	ck_assert(exists(out, "include/linux/version.h"));
+	ck_assert(exists(out, "include/asm/unistd_64.h"));
+	ck_assert(!exists(out, "include/linux/hidden.h"));
+	ck_assert(exists(out, ".uapid-install"));
+
+	/* again: nothing to do, nothing touched */
+	age(out, "include/linux/a.h");
+	age(out, "include/asm/ioctl.h");
+	install(tree, out, &st, &r);
+	ck_assert_uint_eq(st.written, 0);
+	ck_assert_uint_eq(st.unchanged, NFILES);
+	ck_assert_uint_eq(st.failed, 0);
+	ck_assert_uint_eq(mtime_of(out, "include/linux/a.h"), 1000000000);
+	ck_assert_uint_eq(mtime_of(out, "include/asm/ioctl.h"), 1000000000);
+	ck_assert_uint_eq(r.paths.n, 0);
+	reported_free(&r);
+	free(tree);
+	free(out);
+}
+END_TEST
+
+START_TEST(test_stale)
+{
+	char *tree = make_tree("stale"), *out = ud_xasprintf("%s/../out", tree);
+	struct ud_install_stats st;
+	struct reported r = {UD_STRLIST_INIT, UD_DIAGS_INIT};
+
+	install(tree, out, &st, &r);
+	put(out, "include/linux/stale.h", "");
+	put(out, "include/gone/x.h", "");
+	put(out, "include/linux/README", "not a header\n");
+	install(tree, out, &st, &r);
+	ck_assert_uint_eq(st.removed, 2);
+	ck_assert_uint_eq(st.unchanged, NFILES);
+	ck_assert(!exists(out, "include/linux/stale.h"));
+	ck_assert(!exists(out, "include/gone/x.h"));
+	ck_assert(exists(out, "include/linux/README"));
+	ck_assert(exists(out, "include/linux/a.h"));
+	/* a header the tree stops exporting is stale too */
+	put(tree, "include/uapi/Kbuild", "no-export-headers += linux/hidden.h linux/b.h\n");
+	install(tree, out, &st, &r);
+	ck_assert_uint_eq(st.files, NFILES - 1);
+	ck_assert_uint_eq(st.removed, 1);
+	ck_assert(!exists(out, "include/linux/b.h"));
+	ck_assert_uint_eq(r.paths.n, 0);
+	reported_free(&r);
+	free(tree);
+	free(out);
+}
+END_TEST
+
+START_TEST(test_config_leak)
+{
+	char *tree = make_tree("leak"), *out = ud_xasprintf("%s/../out", tree);
+	struct ud_install_stats st;
+	struct reported r = {UD_STRLIST_INIT, UD_DIAGS_INIT};
+
+	put(tree, "include/uapi/linux/leak.h",
+	    "struct l {\n#ifdef CONFIG_FOO\n\tint f;\n#endif\n};\n");
+	install(tree, out, &st, &r);
+	ck_assert_uint_eq(st.files, NFILES + 1);
+	ck_assert_uint_eq(st.failed, 1);
+	ck_assert_uint_eq(st.written, NFILES);
+	ck_assert(!exists(out, "include/linux/leak.h"));
+	ck_assert_uint_eq(r.paths.n, 1);
+	ck_assert_str_eq(r.paths.v[0], "include/uapi/linux/leak.h");
+	ck_assert_uint_eq(r.diags.n, 1);
+	ck_assert_int_eq(r.diags.v[0].severity, UD_SEV_ERROR);
+	ck_assert_uint_eq(r.diags.v[0].line, 2);
+	ck_assert_ptr_nonnull(strstr(r.diags.v[0].message, "CONFIG_FOO"));
+	reported_free(&r);
+	/* it stays failed on the next run, and the rest stays unchanged */
+	memset(&r, 0, sizeof(r));
+	install(tree, out, &st, &r);
+	ck_assert_uint_eq(st.failed, 1);
+	ck_assert_uint_eq(st.unchanged, NFILES);
+	ck_assert_uint_eq(r.paths.n, 1);
+	reported_free(&r);
+	free(tree);
+	free(out);
+}
+END_TEST
+
+START_TEST(test_changed_source)
+{
+	char *tree = make_tree("changed"), *out = ud_xasprintf("%s/../out", tree);
+	struct ud_install_stats st;
+	struct reported r = {UD_STRLIST_INIT, UD_DIAGS_INIT};
+
+	install(tree, out, &st, &r);
+	age(out, "include/linux/a.h");
+	age(out, "include/linux/old.h");
+	put(tree, "include/uapi/linux/b.h", "struct b { int __user *p; long q; };\n");
+	install(tree, out, &st, &r);
+	ck_assert_uint_eq(st.written, 1);
+	ck_assert_uint_eq(st.unchanged, NFILES - 1);
+	assert_file(out, "include/linux/b.h", "struct b { int *p; long q; };\n");
+	ck_assert_uint_eq(mtime_of(out, "include/linux/a.h"), 1000000000);
+	ck_assert_uint_eq(mtime_of(out, "include/linux/old.h"), 1000000000);
+	/* touched without a change: looked at again, not rewritten */
+	age(tree, "include/uapi/linux/a.h");
+	install(tree, out, &st, &r);
+	ck_assert_uint_eq(st.written, 0);
+	ck_assert_uint_eq(st.unchanged, NFILES);
+	ck_assert_uint_eq(mtime_of(out, "include/linux/a.h"), 1000000000);
+	/* an installed header edited by hand is put back */
+	put(out, "include/linux/a.h", "edited\n");
+	install(tree, out, &st, &r);
+	ck_assert_uint_eq(st.written, 1);
+	assert_file(out, "include/linux/a.h",
+		    "#ifndef _LINUX_A_H\n#define _LINUX_A_H\nstruct a { int x; };\n#endif\n");
+	ck_assert_uint_eq(r.paths.n, 0);
+	reported_free(&r);
+	free(tree);
+	free(out);
+}
+END_TEST
+
+START_TEST(test_bad_outdir)
+{
+	char *tree = make_tree("badout"), *file = ud_xasprintf("%s/../file", tree);
+	char *out = ud_xasprintf("%s/../file/out", tree), *cause = NULL;
+	struct ud_source src;
+	struct ud_hdr_plan plan;
+	struct ud_install_stats st;
+	struct reported r = {UD_STRLIST_INIT, UD_DIAGS_INIT};
+
+	put(tree, "../file", "");
+	ck_assert_int_eq(ud_source_open_dir(&src, tree, NULL), 0);
+	ck_assert_int_eq(ud_headers_plan(&src, NULL, "x86", &plan, &cause), 0);
+	ck_assert_int_lt(ud_headers_install(&src, &plan, out, report_cb, &r, &st, &cause), 0);
+	ck_assert_ptr_nonnull(cause);
+	ck_assert_ptr_nonnull(strstr(cause, "Not a directory"));
+	free(cause);
+	ck_assert_uint_eq(r.paths.n, 0);
+	ud_headers_plan_free(&plan);
+	ud_source_close(&src);
+	reported_free(&r);
+	free(tree);
+	free(file);
+	free(out);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("headers_install");
+	TCase *tc = tcase_create("io");
+	char tmpl[] = "/tmp/uapid-check-hinstall-XXXXXX";
+	int rc;
+
+	scratch = mkdtemp(tmpl);
+	if (scratch == NULL)
+		return EXIT_FAILURE;
+	tcase_add_test(tc, test_install);
+	tcase_add_test(tc, test_stale);
+	tcase_add_test(tc, test_config_leak);
+	tcase_add_test(tc, test_changed_source);
+	tcase_add_test(tc, test_bad_outdir);
+	suite_add_tcase(s, tc);
+	rc = test_run(s);
+	rm_rf(scratch);
+	return rc;
+}

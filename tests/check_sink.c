@@ -1,0 +1,294 @@
+/*
+ * Directory sink tests: atomic writes with parents, unchanged files kept,
+ * removal, failures naming the file.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "uapid/sink.h"
+
+/* The suite's scratch directory: made by main, removed after the run. */
+static char *scratch;
+
+static int
+rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void
+rm_rf(const char *path)
+{
+	nftw(path, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A fresh directory for one test, SCRATCH/name (malloc'd). */
+static char *
+test_dir(const char *name)
+{
+	char *d = ud_xasprintf("%s/%s", scratch, name);
+
+	rm_rf(d);
+	ck_assert_int_eq(mkdir(d, 0755), 0);
+	return d;
+}
+
+/* The text of dir/rel (malloc'd), NULL when it cannot be read. */
+static char *
+slurp(const char *dir, const char *rel)
+{
+	char *p = ud_xasprintf("%s/%s", dir, rel);
+	struct ud_buf b = UD_BUF_INIT;
+	int rc = ud_read_file(p, &b, NULL);
+
+	free(p);
+	if (rc < 0) {
+		ud_buf_free(&b);
+		return NULL;
+	}
+	return ud_buf_detach(&b, NULL);
+}
+
+static void
+assert_text(const char *dir, const char *rel, const char *want)
+{
+	char *got = slurp(dir, rel);
+
+	ck_assert_msg(got != NULL, "%s/%s cannot be read", dir, rel);
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+static struct stat
+stat_of(const char *dir, const char *rel)
+{
+	char *p = ud_xasprintf("%s/%s", dir, rel);
+	struct stat st;
+
+	ck_assert_int_eq(stat(p, &st), 0);
+	free(p);
+	return st;
+}
+
+/* Sets dir/rel's mtime to a fixed time long ago. */
+static void
+age(const char *dir, const char *rel)
+{
+	char *p = ud_xasprintf("%s/%s", dir, rel);
+	struct timespec t[2] = {{1000000000, 5}, {1000000000, 5}};
+
+	ck_assert_int_eq(utimensat(AT_FDCWD, p, t, 0), 0);
+	free(p);
+}
+
+/* Number of entries in a directory, . and .. left out. */
+static int
+count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL)
+		n += strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
+	closedir(d);
+	return n;
+}
+
+static void
+assert_cause(char **cause, const char *a, const char *b)
+{
+	ck_assert_ptr_nonnull(*cause);
+	ck_assert_msg(strstr(*cause, a) != NULL, "'%s' not in '%s'", a, *cause);
+	ck_assert_msg(strstr(*cause, b) != NULL, "'%s' not in '%s'", b, *cause);
+	free(*cause);
+	*cause = NULL;
+}
+
+START_TEST(test_open)
+{
+	char *d = test_dir("open"), *root = ud_xasprintf("%s/out/sub", d);
+	char *file = ud_xasprintf("%s/file", d), *bad = ud_xasprintf("%s/file/out", d);
+	char *cause = NULL;
+	struct ud_sink s, zero;
+
+	ck_assert_int_eq(ud_sink_open_dir(&s, root, UD_SINK_KEEP_SAME, &cause), 0);
+	ck_assert(ud_is_dir(root)); /* created with its parents */
+	ck_assert_str_eq(s.label, root);
+	ck_assert_uint_eq(s.flags, UD_SINK_KEEP_SAME);
+	ud_sink_close(&s);
+	ck_assert_ptr_null(s.ops);
+	ud_sink_close(&s);
+	memset(&zero, 0, sizeof(zero));
+	ud_sink_close(&zero);
+	ud_sink_close(NULL);
+	ck_assert_int_eq(ud_write_file(file, "", 0, 0, NULL), 0);
+	ck_assert_int_eq(ud_sink_open_dir(&s, bad, 0, &cause), -ENOTDIR);
+	assert_cause(&cause, file, "cannot create directory");
+	ck_assert_ptr_null(s.ops);
+	free(root);
+	free(file);
+	free(bad);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_write)
+{
+	char *d = test_dir("write"), *cause = NULL, *inc = ud_xasprintf("%s/include", d);
+	struct ud_sink s;
+
+	ck_assert_int_eq(ud_sink_open_dir(&s, d, 0, &cause), 0);
+	ck_assert_int_eq(ud_sink_write(&s, "include/linux/a.h", "A\n", 2, &cause), 0);
+	assert_text(d, "include/linux/a.h", "A\n");
+	ck_assert_uint_eq(stat_of(d, "include/linux/a.h").st_mode & 07777, 0644);
+	ck_assert_int_eq(ud_sink_write(&s, "include/linux/a.h", "AA\n", 3, &cause), 0);
+	assert_text(d, "include/linux/a.h", "AA\n");
+	ck_assert_int_eq(ud_sink_write(&s, "top.h", "", 0, &cause), 0);
+	assert_text(d, "top.h", "");
+	ck_assert_ptr_null(cause);
+	ck_assert_int_eq(count_entries(d), 2); /* include/ and top.h: no temporary files */
+	ck_assert_int_eq(count_entries(inc), 1);
+	ud_sink_close(&s);
+	free(inc);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_keep_same)
+{
+	char *d = test_dir("keep"), *cause = NULL;
+	struct ud_sink s, plain;
+	struct stat before, after;
+
+	ck_assert_int_eq(ud_sink_open_dir(&s, d, UD_SINK_KEEP_SAME, &cause), 0);
+	ck_assert_int_eq(ud_sink_write(&s, "a/x.h", "same\n", 5, &cause), 0); /* new: written */
+	age(d, "a/x.h");
+	before = stat_of(d, "a/x.h");
+	ck_assert_int_eq(ud_sink_write(&s, "a/x.h", "same\n", 5, &cause), 1);
+	after = stat_of(d, "a/x.h");
+	ck_assert_int_eq(after.st_mtim.tv_sec, 1000000000);
+	ck_assert_int_eq(after.st_mtim.tv_nsec, 5);
+	ck_assert_uint_eq(after.st_ino, before.st_ino);
+	/* a prefix of it, or more, is different */
+	ck_assert_int_eq(ud_sink_write(&s, "a/x.h", "same", 4, &cause), 0);
+	assert_text(d, "a/x.h", "same");
+	ck_assert_int_eq(ud_sink_write(&s, "a/x.h", "same\n\n", 6, &cause), 0);
+	assert_text(d, "a/x.h", "same\n\n");
+	ck_assert_int_ne(stat_of(d, "a/x.h").st_mtim.tv_sec, 1000000000);
+	/* an empty file stays empty */
+	ck_assert_int_eq(ud_sink_write(&s, "empty.h", "", 0, &cause), 0);
+	ck_assert_int_eq(ud_sink_write(&s, "empty.h", "", 0, &cause), 1);
+
+	/* without the flag the same content is written again */
+	ck_assert_int_eq(ud_sink_open_dir(&plain, d, 0, &cause), 0);
+	age(d, "a/x.h");
+	before = stat_of(d, "a/x.h");
+	ck_assert_int_eq(ud_sink_write(&plain, "a/x.h", "same\n\n", 6, &cause), 0);
+	after = stat_of(d, "a/x.h");
+	ck_assert_int_ne(after.st_mtim.tv_sec, 1000000000);
+	ck_assert_uint_ne(after.st_ino, before.st_ino);
+	ck_assert_ptr_null(cause);
+	ud_sink_close(&plain);
+	ud_sink_close(&s);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_durable)
+{
+	char *d = test_dir("durable"), *cause = NULL, *gone;
+	struct ud_sink s;
+
+	ck_assert_int_eq(ud_sink_open_dir(&s, d, UD_SINK_DURABLE | UD_SINK_KEEP_SAME, &cause), 0);
+	ck_assert_int_eq(ud_sink_write(&s, "x/y/z.h", "z\n", 2, &cause), 0);
+	ck_assert_int_eq(ud_sink_write(&s, "x/y/z.h", "z\n", 2, &cause), 1);
+	ck_assert_int_eq(ud_sink_write(&s, "x/y/z.h", "zz\n", 3, &cause), 0);
+	assert_text(d, "x/y/z.h", "zz\n");
+	ck_assert_int_eq(ud_sink_remove(&s, "x/y/z.h", &cause), 0);
+	gone = slurp(d, "x/y/z.h");
+	ck_assert_ptr_null(gone);
+	ck_assert_ptr_null(cause);
+	ud_sink_close(&s);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_remove)
+{
+	char *d = test_dir("remove"), *cause = NULL, *gone;
+	struct ud_sink s;
+
+	ck_assert_int_eq(ud_sink_open_dir(&s, d, 0, &cause), 0);
+	ck_assert_int_eq(ud_sink_write(&s, "a/b.h", "b", 1, &cause), 0);
+	ck_assert_int_eq(ud_sink_remove(&s, "a/b.h", &cause), 0);
+	gone = slurp(d, "a/b.h");
+	ck_assert_ptr_null(gone);
+	ck_assert_int_eq(ud_sink_remove(&s, "a/b.h", &cause), 0);	/* missing */
+	ck_assert_int_eq(ud_sink_remove(&s, "nowhere/c.h", &cause), 0); /* missing directory */
+	ck_assert_ptr_null(cause);
+	/* a directory is not removed */
+	ck_assert_int_lt(ud_sink_remove(&s, "a", &cause), 0);
+	assert_cause(&cause, "/a", "cannot remove");
+	ud_sink_close(&s);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_write_failure)
+{
+	char *d = test_dir("failure"), *cause = NULL, *want;
+	struct ud_sink s;
+
+	ck_assert_int_eq(ud_sink_open_dir(&s, d, UD_SINK_KEEP_SAME, &cause), 0);
+	ck_assert_int_eq(ud_sink_write(&s, "file", "f", 1, &cause), 0);
+	/* a parent that is a regular file */
+	ck_assert_int_eq(ud_sink_write(&s, "file/x.h", "x", 1, &cause), -ENOTDIR);
+	want = ud_xasprintf("%s/file", d);
+	assert_cause(&cause, want, "Not a directory");
+	free(want);
+	/* a directory where the file should go */
+	ck_assert_int_eq(ud_sink_write(&s, "dir/x.h", "x", 1, &cause), 0);
+	ck_assert_int_eq(ud_sink_write(&s, "dir", "x", 1, &cause), -EISDIR);
+	want = ud_xasprintf("%s/dir", d);
+	assert_cause(&cause, want, "cannot write");
+	free(want);
+	ck_assert_int_eq(count_entries(d), 2); /* dir and file, nothing else */
+	assert_text(d, "file", "f");
+	ud_sink_close(&s);
+	free(d);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("sink");
+	TCase *tc = tcase_create("io");
+	char tmpl[] = "/tmp/uapid-check-sink-XXXXXX";
+	int rc;
+
+	scratch = mkdtemp(tmpl);
+	if (scratch == NULL)
+		return EXIT_FAILURE;
+	tcase_add_test(tc, test_open);
+	tcase_add_test(tc, test_write);
+	tcase_add_test(tc, test_keep_same);
+	tcase_add_test(tc, test_durable);
+	tcase_add_test(tc, test_remove);
+	tcase_add_test(tc, test_write_failure);
+	suite_add_tcase(s, tc);
+	rc = test_run(s);
+	rm_rf(scratch);
+	return rc;
+}

@@ -1,0 +1,548 @@
+/*
+ * Tree index tests on a small real tree: what a build finds, and what an
+ * update reports for each kind of change.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "uapid/tindex.h"
+
+/* The suite's scratch directory: made by main, removed after the run. */
+static char *scratch;
+
+static int
+rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void
+rm_rf(const char *path)
+{
+	nftw(path, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A tree being indexed: its directory, source, index, and what updates report. */
+struct fx {
+	char *root;
+	struct ud_source src;
+	struct ud_tindex *idx;
+	struct ud_diags problems;
+	struct ud_strlist changed;
+};
+
+static void
+put(struct fx *x, const char *rel, const char *text)
+{
+	char *p = ud_xasprintf("%s/%s", x->root, rel);
+
+	ck_assert_int_eq(ud_write_file(p, text, strlen(text), UD_WRITE_MKDIR, NULL), 0);
+	free(p);
+}
+
+static void
+del(struct fx *x, const char *rel)
+{
+	char *p = ud_xasprintf("%s/%s", x->root, rel);
+
+	rm_rf(p);
+	free(p);
+}
+
+static const char linux_kbuild[] =
+	"header-y += a.h\n"
+	"header-y += b.h\n"
+	"header-y += sub/\n"
+	"ifneq ($(wildcard $(srctree)/arch/$(SRCARCH)/include/asm/kvm.h),)\n"
+	"header-y += kvm.h\n"
+	"endif\n"
+	"header-y += missing.h\n";
+
+/*
+ * The tree, every file below include/ and arch/NAME/include/ indexed:
+ *   include/linux/Kbuild (above): a.h b.h c.h kvm.h; sub/Kbuild: s.h
+ *   include/uapi/linux/Kbuild: u.h (a uapi/ list: not an export list)
+ *   include/asm-generic/Kbuild.asm: ioctl.h types.h (shared)
+ *   arch/x86/include/asm/Kbuild: the shared list + boot.h; boot.h ioctl.h types.h other.h
+ *   arch/arm/include/asm/Kbuild: the shared list; types.h
+ *   Makefile, arch/x86/Makefile (not indexed)
+ */
+static void
+setup(struct fx *x, const char *name)
+{
+	memset(x, 0, sizeof(*x));
+	x->root = ud_xasprintf("%s/%s", scratch, name);
+	rm_rf(x->root);
+	put(x, "Makefile", "VERSION = 3\n");
+	put(x, "arch/x86/Makefile", "");
+	put(x, "include/linux/Kbuild", linux_kbuild);
+	put(x, "include/linux/a.h", "");
+	put(x, "include/linux/b.h", "");
+	put(x, "include/linux/c.h", "");
+	put(x, "include/linux/kvm.h", "");
+	put(x, "include/linux/sub/Kbuild", "header-y += s.h\n");
+	put(x, "include/linux/sub/s.h", "");
+	put(x, "include/uapi/linux/Kbuild", "header-y += u.h\n");
+	put(x, "include/uapi/linux/u.h", "");
+	put(x, "include/asm-generic/Kbuild.asm", "header-y += ioctl.h\nheader-y += types.h\n");
+	put(x, "include/asm-generic/ioctl.h", "");
+	put(x, "arch/x86/include/asm/Kbuild",
+	    "include include/asm-generic/Kbuild.asm\n\nheader-y += boot.h\n");
+	put(x, "arch/x86/include/asm/boot.h", "");
+	put(x, "arch/x86/include/asm/ioctl.h", "");
+	put(x, "arch/x86/include/asm/types.h", "");
+	put(x, "arch/x86/include/asm/other.h", "");
+	put(x, "arch/arm/include/asm/Kbuild", "include include/asm-generic/Kbuild.asm\n");
+	put(x, "arch/arm/include/asm/types.h", "");
+	ck_assert_int_eq(ud_source_open_dir(&x->src, x->root, NULL), 0);
+}
+
+static void
+build(struct fx *x)
+{
+	ck_assert_int_eq(ud_tindex_build(&x->idx, &x->src, &x->problems), 0);
+	ck_assert_uint_eq(x->problems.n, 0);
+}
+
+static void
+teardown(struct fx *x)
+{
+	ud_tindex_free(x->idx);
+	ud_source_close(&x->src);
+	ud_diags_free(&x->problems);
+	ud_strlist_free(&x->changed);
+	free(x->root);
+}
+
+/* The list's entries joined by blanks (malloc'd). */
+static char *
+joined(const struct ud_strlist *l)
+{
+	struct ud_buf b = UD_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		ud_buf_addf(&b, "%s%s", i ? " " : "", l->v[i]);
+	ud_buf_addstr(&b, "");
+	return ud_buf_detach(&b, NULL);
+}
+
+static void
+assert_list(const struct ud_strlist *l, const char *want)
+{
+	char *got = joined(l);
+
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+/* Updates for rel and checks what changed (sorted), then forgets it. */
+static void
+update(struct fx *x, const char *rel, const char *want)
+{
+	ck_assert_int_eq(ud_tindex_update(x->idx, rel, &x->changed, &x->problems), 0);
+	ck_assert_uint_eq(x->problems.n, 0);
+	ud_strlist_sort(&x->changed);
+	assert_list(&x->changed, want);
+	ud_strlist_free(&x->changed);
+}
+
+static void
+assert_exported_under(struct fx *x, const char *dir, const char *want)
+{
+	struct ud_strlist l = UD_STRLIST_INIT;
+
+	ud_tindex_exported_under(x->idx, dir, &l);
+	assert_list(&l, want);
+	ud_strlist_free(&l);
+}
+
+static const char all_exported[] =
+	"arch/arm/include/asm/types.h arch/x86/include/asm/boot.h arch/x86/include/asm/ioctl.h "
+	"arch/x86/include/asm/types.h include/linux/a.h include/linux/b.h include/linux/kvm.h "
+	"include/linux/sub/s.h";
+
+static bool
+has_problem(const struct ud_diags *d, const char *path, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->v[i].severity == UD_SEV_ERROR && d->v[i].path != NULL &&
+		    strcmp(d->v[i].path, path) == 0 && strstr(d->v[i].message, text) != NULL)
+			return true;
+	return false;
+}
+
+START_TEST(test_build)
+{
+	struct fx x;
+
+	setup(&x, "build");
+	build(&x);
+	ck_assert(ud_tindex_has(x.idx, "include/linux/a.h"));
+	ck_assert(ud_tindex_has(x.idx, "include/linux/Kbuild"));
+	ck_assert(ud_tindex_has(x.idx, "include/asm-generic/Kbuild.asm"));
+	ck_assert(ud_tindex_has(x.idx, "include/uapi/linux/u.h"));
+	ck_assert(ud_tindex_has(x.idx, "arch/x86/include/asm/other.h"));
+	ck_assert(!ud_tindex_has(x.idx, "Makefile"));
+	ck_assert(!ud_tindex_has(x.idx, "arch/x86/Makefile"));
+	ck_assert(!ud_tindex_has(x.idx, "include/linux/missing.h"));
+	ck_assert(!ud_tindex_has(x.idx, "include/linux"));
+
+	ck_assert(ud_tindex_exported(x.idx, "include/linux/a.h"));
+	ck_assert(ud_tindex_exported(x.idx, "include/linux/kvm.h"));	  /* in a stanza */
+	ck_assert(!ud_tindex_exported(x.idx, "include/linux/c.h"));	  /* not listed */
+	ck_assert(!ud_tindex_exported(x.idx, "include/linux/missing.h")); /* not there */
+	ck_assert(ud_tindex_exported(x.idx, "include/linux/sub/s.h"));
+	ck_assert(!ud_tindex_exported(x.idx, "include/uapi/linux/u.h")); /* uapi/ list */
+	ck_assert(ud_tindex_exported(x.idx, "arch/x86/include/asm/boot.h"));
+	ck_assert(ud_tindex_exported(x.idx, "arch/x86/include/asm/types.h")); /* shared list */
+	ck_assert(!ud_tindex_exported(x.idx, "arch/x86/include/asm/other.h"));
+	ck_assert(!ud_tindex_exported(x.idx, "arch/arm/include/asm/ioctl.h"));
+	ck_assert(!ud_tindex_exported(x.idx, "include/asm-generic/ioctl.h")); /* no Kbuild */
+	ck_assert(!ud_tindex_exported(x.idx, "a.h"));
+
+	assert_exported_under(&x, "", all_exported);
+	assert_exported_under(&x, "include/linux",
+			      "include/linux/a.h include/linux/b.h include/linux/kvm.h "
+			      "include/linux/sub/s.h");
+	assert_exported_under(&x, "include/linux/sub", "include/linux/sub/s.h");
+	assert_exported_under(&x, "include/lin", ""); /* whole components only */
+	assert_exported_under(&x, "include/uapi", "");
+	teardown(&x);
+}
+END_TEST
+
+START_TEST(test_queries)
+{
+	struct fx x;
+	struct ud_strlist l = UD_STRLIST_INIT;
+	const struct ud_kbuild *kb;
+
+	setup(&x, "queries");
+	build(&x);
+	ud_strlist_add(&l, "first");
+	ud_tindex_headers_under(x.idx, "include/linux", &l); /* appended */
+	assert_list(&l, "first include/linux/a.h include/linux/b.h include/linux/c.h "
+			"include/linux/kvm.h include/linux/sub/s.h");
+	ud_strlist_free(&l);
+	ud_tindex_headers_under(x.idx, "include/uapi", &l);
+	assert_list(&l, "include/uapi/linux/u.h");
+	ud_strlist_free(&l);
+	ud_tindex_headers_under(x.idx, "arch/arm", &l);
+	assert_list(&l, "arch/arm/include/asm/types.h");
+	ud_strlist_free(&l);
+	ud_tindex_headers_under(x.idx, "include/linux/a.h", &l); /* a file is no directory */
+	ud_tindex_headers_under(x.idx, "scripts", &l);
+	ck_assert_uint_eq(l.n, 0);
+
+	kb = ud_tindex_kbuild(x.idx, "include/linux");
+	ck_assert_ptr_nonnull(kb);
+	ck_assert_uint_eq(kb->n, 4); /* "sub/" is a directory, not an entry */
+	ck_assert_str_eq(kb->v[0].name, "a.h");
+	ck_assert_str_eq(kb->v[2].name, "kvm.h");
+	ck_assert_uint_eq(kb->v[2].cond_line, 4);
+	ck_assert_uint_eq(kb->v[3].line, 7);
+	ck_assert(!kb->v[0].included);
+	kb = ud_tindex_kbuild(x.idx, "arch/x86/include/asm");
+	ck_assert_ptr_nonnull(kb);
+	ck_assert_uint_eq(kb->n, 3);
+	ck_assert_int_ge(ud_kbuild_find(kb, "boot.h"), 0);
+	ck_assert(!kb->v[ud_kbuild_find(kb, "boot.h")].included);
+	ck_assert(kb->v[ud_kbuild_find(kb, "ioctl.h")].included);
+	ck_assert(kb->v[ud_kbuild_find(kb, "types.h")].included);
+	ck_assert_uint_eq(kb->nincludes, 1);
+	ck_assert_str_eq(kb->includes[0], "include/asm-generic/Kbuild.asm");
+	ck_assert_ptr_null(ud_tindex_kbuild(x.idx, "include/uapi/linux"));
+	ck_assert_ptr_null(ud_tindex_kbuild(x.idx, "include/asm-generic"));
+	ck_assert_ptr_null(ud_tindex_kbuild(x.idx, "include"));
+
+	ck_assert(ud_tindex_is_kbuild(x.idx, "include/linux/Kbuild"));
+	ck_assert(ud_tindex_is_kbuild(x.idx, "include/asm-generic/Kbuild.asm"));
+	ck_assert(ud_tindex_is_kbuild(x.idx, "include/new/Kbuild")); /* by its name */
+	ck_assert(!ud_tindex_is_kbuild(x.idx, "include/linux/a.h"));
+	ck_assert(!ud_tindex_is_kbuild(x.idx, "include/asm-generic/Kbuild.other"));
+
+	ck_assert(ud_path_in_uapi_dir("include/uapi"));
+	ck_assert(ud_path_in_uapi_dir("include/uapi/linux"));
+	ck_assert(ud_path_in_uapi_dir("arch/x86/include/uapi/asm"));
+	ck_assert(ud_path_in_uapi_dir("uapi"));
+	ck_assert(ud_path_in_uapi_dir("uapi/x"));
+	ck_assert(!ud_path_in_uapi_dir("include/linux"));
+	ck_assert(!ud_path_in_uapi_dir("include/uapix"));
+	ck_assert(!ud_path_in_uapi_dir("include/notuapi"));
+	ck_assert(!ud_path_in_uapi_dir(""));
+	teardown(&x);
+}
+END_TEST
+
+START_TEST(test_update_headers)
+{
+	struct fx x;
+
+	setup(&x, "headers");
+	build(&x);
+	/* created: listed, so now exported */
+	put(&x, "include/linux/missing.h", "");
+	update(&x, "include/linux/missing.h", "include/linux/missing.h");
+	ck_assert(ud_tindex_exported(x.idx, "include/linux/missing.h"));
+	/* created, not listed: indexed, export state unchanged */
+	put(&x, "include/linux/d.h", "");
+	update(&x, "include/linux/d.h", "");
+	ck_assert(ud_tindex_has(x.idx, "include/linux/d.h"));
+	ck_assert(!ud_tindex_exported(x.idx, "include/linux/d.h"));
+	/* changed content: nothing */
+	put(&x, "include/linux/a.h", "int a;\n");
+	update(&x, "include/linux/a.h", "");
+	/* deleted */
+	del(&x, "include/linux/b.h");
+	update(&x, "include/linux/b.h", "include/linux/b.h");
+	ck_assert(!ud_tindex_has(x.idx, "include/linux/b.h"));
+	ck_assert(!ud_tindex_exported(x.idx, "include/linux/b.h"));
+	del(&x, "include/linux/c.h");
+	update(&x, "include/linux/c.h", "");
+	ck_assert(!ud_tindex_has(x.idx, "include/linux/c.h"));
+	/* deleted already, or never there */
+	update(&x, "include/linux/b.h", "");
+	update(&x, "include/linux/none.h", "");
+	/* out of scope */
+	put(&x, "Makefile", "VERSION = 4\n");
+	update(&x, "Makefile", "");
+	put(&x, "scripts/x.h", "");
+	update(&x, "scripts/x.h", "");
+	ck_assert(!ud_tindex_has(x.idx, "scripts/x.h"));
+	/* a uapi header */
+	del(&x, "include/uapi/linux/u.h");
+	update(&x, "include/uapi/linux/u.h", "");
+	ck_assert(!ud_tindex_has(x.idx, "include/uapi/linux/u.h"));
+	teardown(&x);
+}
+END_TEST
+
+START_TEST(test_update_kbuild)
+{
+	struct fx x;
+
+	setup(&x, "kbuild");
+	build(&x);
+	/* b.h dropped; c.h (there) and nothere.h (not there) added: two changes */
+	put(&x, "include/linux/Kbuild",
+	    "header-y += a.h\nheader-y += c.h nothere.h\nheader-y += kvm.h missing.h\n");
+	update(&x, "include/linux/Kbuild", "include/linux/b.h include/linux/c.h");
+	ck_assert(ud_tindex_exported(x.idx, "include/linux/c.h"));
+	ck_assert(!ud_tindex_exported(x.idx, "include/linux/b.h"));
+	ck_assert_uint_eq(ud_tindex_kbuild(x.idx, "include/linux")->n, 5);
+	/* the same text again: nothing */
+	update(&x, "include/linux/Kbuild", "");
+	/* the list removed: nothing of the directory is exported */
+	del(&x, "include/linux/Kbuild");
+	update(&x, "include/linux/Kbuild",
+	       "include/linux/a.h include/linux/c.h include/linux/kvm.h");
+	ck_assert_ptr_null(ud_tindex_kbuild(x.idx, "include/linux"));
+	/* and back */
+	put(&x, "include/linux/Kbuild", linux_kbuild);
+	update(&x, "include/linux/Kbuild",
+	       "include/linux/a.h include/linux/b.h include/linux/kvm.h");
+	/* a list in a uapi/ directory is no export list */
+	put(&x, "include/uapi/linux/Kbuild", "header-y += u.h v.h\n");
+	put(&x, "include/uapi/linux/v.h", "");
+	update(&x, "include/uapi/linux/Kbuild", "");
+	update(&x, "include/uapi/linux/v.h", "");
+	ck_assert_ptr_null(ud_tindex_kbuild(x.idx, "include/uapi/linux"));
+	teardown(&x);
+}
+END_TEST
+
+START_TEST(test_update_shared_list)
+{
+	struct fx x;
+
+	setup(&x, "shared");
+	build(&x);
+	/* types.h dropped, other.h added: every includer's changes */
+	put(&x, "include/asm-generic/Kbuild.asm", "header-y += ioctl.h\nheader-y += other.h\n");
+	update(&x, "include/asm-generic/Kbuild.asm",
+	       "arch/arm/include/asm/types.h arch/x86/include/asm/other.h "
+	       "arch/x86/include/asm/types.h");
+	ck_assert(ud_tindex_exported(x.idx, "arch/x86/include/asm/other.h"));
+	ck_assert(!ud_tindex_exported(x.idx, "arch/arm/include/asm/types.h"));
+	ck_assert_int_lt(ud_kbuild_find(ud_tindex_kbuild(x.idx, "arch/x86/include/asm"), "types.h"),
+			 0);
+	/* an includer that stops including it */
+	put(&x, "arch/x86/include/asm/Kbuild", "header-y += boot.h\n");
+	update(&x, "arch/x86/include/asm/Kbuild",
+	       "arch/x86/include/asm/ioctl.h arch/x86/include/asm/other.h");
+	ck_assert_uint_eq(ud_tindex_kbuild(x.idx, "arch/x86/include/asm")->nincludes, 0);
+	ck_assert(ud_tindex_is_kbuild(x.idx, "include/asm-generic/Kbuild.asm")); /* arm's */
+	put(&x, "include/asm-generic/Kbuild.asm", "header-y += types.h\n");
+	update(&x, "include/asm-generic/Kbuild.asm", "arch/arm/include/asm/types.h");
+	/* the shared list deleted: its includer cannot read it any more */
+	del(&x, "include/asm-generic/Kbuild.asm");
+	ck_assert_int_lt(
+		ud_tindex_update(x.idx, "include/asm-generic/Kbuild.asm", &x.changed, &x.problems),
+		0);
+	ck_assert(has_problem(&x.problems, "arch/arm/include/asm/Kbuild",
+			      "include/asm-generic/Kbuild.asm"));
+	assert_list(&x.changed, "arch/arm/include/asm/types.h");
+	teardown(&x);
+}
+END_TEST
+
+START_TEST(test_update_dirs)
+{
+	struct fx x;
+
+	setup(&x, "dirs");
+	build(&x);
+	/* a whole new directory with its own list */
+	put(&x, "include/newdir/Kbuild", "header-y += n.h\n");
+	put(&x, "include/newdir/n.h", "");
+	put(&x, "include/newdir/m.h", "");
+	update(&x, "include/newdir", "include/newdir/n.h");
+	ck_assert_ptr_nonnull(ud_tindex_kbuild(x.idx, "include/newdir"));
+	ck_assert(ud_tindex_has(x.idx, "include/newdir/m.h"));
+	/* a new architecture using the shared list */
+	put(&x, "arch/mips/include/asm/Kbuild", "include include/asm-generic/Kbuild.asm\n");
+	put(&x, "arch/mips/include/asm/ioctl.h", "");
+	put(&x, "arch/mips/Makefile", "");
+	update(&x, "arch/mips", "arch/mips/include/asm/ioctl.h");
+	ck_assert(!ud_tindex_has(x.idx, "arch/mips/Makefile"));
+	/* ... whose edits of the shared list now count for it too */
+	put(&x, "include/asm-generic/Kbuild.asm", "header-y += types.h\n");
+	update(&x, "include/asm-generic/Kbuild.asm",
+	       "arch/mips/include/asm/ioctl.h arch/x86/include/asm/ioctl.h");
+	/* a directory removed */
+	del(&x, "include/linux/sub");
+	update(&x, "include/linux/sub", "include/linux/sub/s.h");
+	ck_assert_ptr_null(ud_tindex_kbuild(x.idx, "include/linux/sub"));
+	ck_assert(!ud_tindex_has(x.idx, "include/linux/sub/Kbuild"));
+	del(&x, "arch/x86");
+	update(&x, "arch/x86", "arch/x86/include/asm/boot.h arch/x86/include/asm/types.h");
+	ck_assert_ptr_null(ud_tindex_kbuild(x.idx, "arch/x86/include/asm"));
+	/* many changes at once, then the whole tree */
+	del(&x, "include/linux/a.h");
+	put(&x, "include/linux/missing.h", "");
+	update(&x, "", "include/linux/a.h include/linux/missing.h");
+	assert_exported_under(
+		&x, "",
+		"arch/arm/include/asm/types.h include/linux/b.h include/linux/kvm.h include/linux/missing.h "
+		"include/newdir/n.h");
+	teardown(&x);
+}
+END_TEST
+
+START_TEST(test_unreadable_include)
+{
+	struct fx x;
+
+	setup(&x, "unreadable");
+	put(&x, "arch/arm/include/asm/Kbuild", "include include/asm-generic/Kbuild.missing\n");
+	ck_assert_int_lt(ud_tindex_build(&x.idx, &x.src, &x.problems), 0);
+	ck_assert_uint_eq(x.problems.n, 1);
+	ck_assert_msg(has_problem(&x.problems, "arch/arm/include/asm/Kbuild",
+				  "include/asm-generic/Kbuild.missing"),
+		      "%s", x.problems.v[0].message);
+	ud_diags_free(&x.problems);
+	/* the rest is indexed */
+	assert_exported_under(&x, "include",
+			      "include/linux/a.h include/linux/b.h "
+			      "include/linux/kvm.h include/linux/sub/s.h");
+	/* an update that meets it again */
+	put(&x, "arch/x86/include/asm/Kbuild", "include include/asm-generic/Kbuild.none\n");
+	ck_assert_int_lt(
+		ud_tindex_update(x.idx, "arch/x86/include/asm/Kbuild", &x.changed, &x.problems), 0);
+	ck_assert(has_problem(&x.problems, "arch/x86/include/asm/Kbuild",
+			      "include/asm-generic/Kbuild.none"));
+	ud_diags_free(&x.problems);
+	ud_strlist_sort(&x.changed);
+	assert_list(&x.changed, "arch/x86/include/asm/boot.h arch/x86/include/asm/ioctl.h "
+				"arch/x86/include/asm/types.h");
+	ud_strlist_free(&x.changed);
+	/* the missing list arrives: its includer is read again */
+	put(&x, "include/asm-generic/Kbuild.none", "header-y += boot.h\n");
+	ck_assert(ud_tindex_is_kbuild(x.idx, "include/asm-generic/Kbuild.none"));
+	update(&x, "include/asm-generic/Kbuild.none", "arch/x86/include/asm/boot.h");
+	teardown(&x);
+}
+END_TEST
+
+/* A list that includes itself, or includes in a ring, stops with a problem. */
+START_TEST(test_include_loop)
+{
+	struct fx x;
+	struct ud_strlist l = UD_STRLIST_INIT;
+
+	setup(&x, "loop");
+	put(&x, "include/asm-generic/Kbuild.asm",
+	    "include include/asm-generic/Kbuild.asm\nheader-y += types.h\n");
+	ck_assert_int_lt(ud_tindex_build(&x.idx, &x.src, &x.problems), 0);
+	ck_assert(has_problem(&x.problems, "include/asm-generic/Kbuild.asm", "nest deeper"));
+	/* each entry once, however deep the ring went */
+	ud_tindex_exported_under(x.idx, "arch/arm", &l);
+	assert_list(&l, "arch/arm/include/asm/types.h");
+	ud_strlist_free(&l);
+	teardown(&x);
+}
+END_TEST
+
+START_TEST(test_kbuild_load)
+{
+	static const char text[] = "include include/asm-generic/Kbuild.asm\nheader-y += own.h\n";
+	struct fx x;
+	struct ud_kbuild kb = UD_KBUILD_INIT;
+	struct ud_strlist inc = UD_STRLIST_INIT;
+
+	setup(&x, "load");
+	ck_assert_int_eq(
+		ud_kbuild_load(&x.src, "LABEL", text, sizeof(text) - 1, &kb, &inc, &x.problems), 0);
+	ck_assert_uint_eq(kb.n, 3);
+	ck_assert_str_eq(kb.v[0].name, "own.h");
+	ck_assert(!kb.v[0].included);
+	ck_assert_str_eq(kb.v[1].name, "ioctl.h");
+	ck_assert(kb.v[1].included);
+	ck_assert(kb.v[2].included);
+	assert_list(&inc, "include/asm-generic/Kbuild.asm");
+	ud_kbuild_free(&kb);
+	ud_strlist_free(&inc);
+	ck_assert_int_lt(
+		ud_kbuild_load(&x.src, "LABEL", "include nowhere\n", 16, &kb, NULL, &x.problems),
+		0);
+	ck_assert(has_problem(&x.problems, "LABEL", "nowhere"));
+	ud_kbuild_free(&kb);
+	teardown(&x);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("tindex");
+	TCase *tc = tcase_create("io");
+	char tmpl[] = "/tmp/uapid-check-tindex-XXXXXX";
+	int rc;
+
+	scratch = mkdtemp(tmpl);
+	if (scratch == NULL)
+		return EXIT_FAILURE;
+	tcase_add_test(tc, test_build);
+	tcase_add_test(tc, test_queries);
+	tcase_add_test(tc, test_update_headers);
+	tcase_add_test(tc, test_update_kbuild);
+	tcase_add_test(tc, test_update_shared_list);
+	tcase_add_test(tc, test_update_dirs);
+	tcase_add_test(tc, test_unreadable_include);
+	tcase_add_test(tc, test_include_loop);
+	tcase_add_test(tc, test_kbuild_load);
+	suite_add_tcase(s, tc);
+	rc = test_run(s);
+	rm_rf(scratch);
+	return rc;
+}

@@ -1,0 +1,1 @@
+#include <asm/sample_arch.h>
