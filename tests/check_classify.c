@@ -38,18 +38,6 @@ class_at(const struct cls *x, unsigned n)
 	return UD_CLASS__COUNT;
 }
 
-static bool
-has_diag(const struct cls *x, enum ud_severity sev, unsigned line, const char *text)
-{
-	size_t i;
-
-	for (i = 0; i < x->c.diags.n; i++)
-		if (x->c.diags.v[i].severity == sev && x->c.diags.v[i].line == line &&
-		    strstr(x->c.diags.v[i].message, text) != NULL)
-			return true;
-	return false;
-}
-
 static const char typical[] = "/*\n"			       /* 1 banner */
 			      " * banner\n"		       /* 2 */
 			      " */\n"			       /* 3 */
@@ -88,7 +76,7 @@ START_TEST(test_typical)
 	ck_assert_int_eq(class_at(&x, 12), UD_CLASS_RETAINED);
 	ck_assert_int_eq(class_at(&x, 13), UD_CLASS_RETAINED);
 	ck_assert_int_eq(class_at(&x, 15), UD_CLASS_GUARD);
-	ck_assert(has_diag(&x, UD_SEV_WARNING, 12, "mixes __KERNEL__"));
+	ck_assert(has_diag(&x.c.diags, UD_SEV_WARNING, 12, "mixes __KERNEL__"));
 	ck_assert_uint_eq(x.c.kernel_groups, 1);
 	ck_assert_uint_eq(x.c.retained_groups, 1);
 	ck_assert(x.c.needs_split);
@@ -120,7 +108,7 @@ START_TEST(test_guard_forms)
 	/* code after the guard's #endif is reported */
 	classify(&x, "#ifndef G\n#define G\n#endif\nint after;\n", NULL, 0);
 	ck_assert_str_eq(x.c.guard_name, "G");
-	ck_assert(has_diag(&x, UD_SEV_WARNING, 4, "after the include guard"));
+	ck_assert(has_diag(&x.c.diags, UD_SEV_WARNING, 4, "after the include guard"));
 	ck_assert_int_eq(class_at(&x, 4), UD_CLASS_UAPI);
 	done(&x);
 }
@@ -146,27 +134,27 @@ START_TEST(test_stoppers)
 
 	classify(&x, "#ifndef G\n#define G\n#ifdef __KERNEL__\n#elif X\n#endif\n#endif\n", NULL, 0);
 	ck_assert(!ud_classified_ok(&x.c));
-	ck_assert(has_diag(&x, UD_SEV_ERROR, 4, "#elif in a __KERNEL__ conditional"));
+	ck_assert(has_diag(&x.c.diags, UD_SEV_ERROR, 4, "#elif in a __KERNEL__ conditional"));
 	done(&x);
 	classify(&x, "#ifndef G\n#define G\n#if X\n#elif defined(__KERNEL__)\n#endif\n#endif\n",
 		 NULL, 0);
-	ck_assert(has_diag(&x, UD_SEV_ERROR, 4, "#elif mentions __KERNEL__"));
+	ck_assert(has_diag(&x.c.diags, UD_SEV_ERROR, 4, "#elif mentions __KERNEL__"));
 	done(&x);
 	classify(
 		&x,
 		"#ifndef G\n#define G\n#ifdef __KERNEL__\n#ifdef __KERNEL__\n#endif\n#endif\n#endif\n",
 		NULL, 0);
-	ck_assert(has_diag(&x, UD_SEV_ERROR, 3, "nested in another"));
+	ck_assert(has_diag(&x.c.diags, UD_SEV_ERROR, 3, "nested in another"));
 	done(&x);
 	classify(&x, "int a;\n#ifdef __KERNEL__\nint b;\n#endif\n", NULL, 0);
-	ck_assert(has_diag(&x, UD_SEV_ERROR, 0, "no include guard"));
+	ck_assert(has_diag(&x.c.diags, UD_SEV_ERROR, 0, "no include guard"));
 	done(&x);
 	/* no guard, but nothing to split: fine */
 	classify(&x, "int a;\n#ifndef __KERNEL__\nint b;\n#endif\n", NULL, 0);
 	ck_assert(ud_classified_ok(&x.c));
 	done(&x);
 	classify(&x, "#ifndef G\n#define G\n#if X\n", NULL, 0);
-	ck_assert(has_diag(&x, UD_SEV_ERROR, 3, "no matching #endif"));
+	ck_assert(has_diag(&x.c.diags, UD_SEV_ERROR, 3, "no matching #endif"));
 	done(&x);
 }
 END_TEST
@@ -178,7 +166,7 @@ START_TEST(test_construct)
 	classify(&x, "#ifndef G\n#define G\nenum e {\n#ifdef __KERNEL__\nK,\n#endif\n};\n#endif\n",
 		 NULL, 0);
 	ck_assert(ud_classified_ok(&x.c));
-	ck_assert(has_diag(&x, UD_SEV_WARNING, 4, "inside a C construct"));
+	ck_assert(has_diag(&x.c.diags, UD_SEV_WARNING, 4, "inside a C construct"));
 	ck_assert_int_eq(class_at(&x, 5), UD_CLASS_RETAINED);
 	ck_assert(!x.c.needs_split);
 	done(&x);

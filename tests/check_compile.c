@@ -3,60 +3,14 @@
  * parallelism, a missing program, and that only the jobs' own children
  * are waited for.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <signal.h>
-#include <stdio.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "testutil.h"
 #include "uapid/compile.h"
-
-/* The suite's scratch directory: made by main, removed after the run. */
-static char *scratch;
-
-static int
-rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void
-rm_rf(const char *path)
-{
-	nftw(path, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* A fresh directory for one test, SCRATCH/name (malloc'd). */
-static char *
-test_dir(const char *name)
-{
-	char *d = ud_xasprintf("%s/%s", scratch, name);
-
-	rm_rf(d);
-	ck_assert_int_eq(mkdir(d, 0700), 0);
-	return d;
-}
-
-static int
-count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-
-	ck_assert_ptr_nonnull(d);
-	while ((de = readdir(d)) != NULL)
-		n += strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
-	closedir(d);
-	return n;
-}
 
 /* Jobs running "/bin/sh -c SCRIPT" (or argv[0] = prog when not NULL). */
 static struct ud_compile_job *
@@ -274,19 +228,12 @@ main(void)
 {
 	Suite *s = suite_create("compile");
 	TCase *tc = tcase_create("io");
-	char tmpl[] = "/tmp/uapid-check-compile-XXXXXX";
-	int rc;
 
-	scratch = mkdtemp(tmpl);
-	if (scratch == NULL)
-		return EXIT_FAILURE;
 	tcase_add_test(tc, test_run_jobs);
 	tcase_add_test(tc, test_parallel);
 	tcase_add_test(tc, test_missing_program);
 	tcase_add_test(tc, test_foreign_child);
 	tcase_add_test(tc, test_sigchld_ignored);
 	suite_add_tcase(s, tc);
-	rc = test_run(s);
-	rm_rf(scratch);
-	return rc;
+	return test_run_scratch(s, "compile");
 }

@@ -5,68 +5,17 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
-#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "testutil.h"
 #include "uapid/lex.h"
 
-/* The suite's scratch directory: made by main, removed after the run. */
-static char *scratch;
-
-static int
-rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void
-rm_rf(const char *path)
-{
-	nftw(path, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* A fresh directory for one test, SCRATCH/name (malloc'd). */
-static char *
-test_dir(const char *name)
-{
-	char *d = ud_xasprintf("%s/%s", scratch, name);
-
-	rm_rf(d);
-	ck_assert_int_eq(mkdir(d, 0755), 0);
-	return d;
-}
-
 /* dir/rel (malloc'd). */
 static char *
 at(const char *dir, const char *rel)
 {
 	return ud_xasprintf("%s/%s", dir, rel);
-}
-
-static void
-put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	ck_assert_int_eq(fclose(f), 0);
-}
-
-/* The file's text (malloc'd). */
-static char *
-slurp(const char *path)
-{
-	struct ud_buf b = UD_BUF_INIT;
-
-	ck_assert_int_eq(ud_read_file(path, &b, NULL), 0);
-	return ud_buf_detach(&b, NULL);
 }
 
 /* The names in a directory, sorted, blank-separated (malloc'd). */
@@ -88,32 +37,13 @@ ls(const char *dir)
 	return ud_buf_detach(&b, NULL);
 }
 
-static mode_t
-mode_of(const char *path)
-{
-	struct stat st;
-
-	ck_assert_int_eq(stat(path, &st), 0);
-	return st.st_mode & 07777;
-}
-
-static void
-assert_cause(char **cause, const char *a, const char *b)
-{
-	ck_assert_ptr_nonnull(*cause);
-	ck_assert_msg(strstr(*cause, a) != NULL, "'%s' not in '%s'", a, *cause);
-	ck_assert_msg(strstr(*cause, b) != NULL, "'%s' not in '%s'", b, *cause);
-	free(*cause);
-	*cause = NULL;
-}
-
 START_TEST(test_read)
 {
 	char *d = test_dir("read"), *f = at(d, "a.h"), *e = at(d, "empty.h"), *cause = NULL;
 	struct ud_buf b = UD_BUF_INIT;
 
-	put(f, "hello\n");
-	put(e, "");
+	put(d, "a.h", "hello\n");
+	put(d, "empty.h", "");
 	ud_buf_addstr(&b, "old contents, replaced");
 	ck_assert_int_eq(ud_read_file(f, &b, &cause), 0);
 	ck_assert_ptr_null(cause);
@@ -185,7 +115,7 @@ START_TEST(test_read_fd)
 	struct ud_buf b = UD_BUF_INIT;
 	int fd;
 
-	put(f, "text");
+	put(d, "a.h", "text");
 	fd = open(f, O_RDONLY);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(ud_read_fd(fd, "NAME", &b, &cause), 0);
@@ -216,14 +146,10 @@ START_TEST(test_write_new)
 	umask(old);
 	ck_assert_int_eq(rc, 0);
 	ck_assert_ptr_null(cause);
-	ck_assert_uint_eq(mode_of(f), 0644);
-	s = slurp(f);
-	ck_assert_str_eq(s, "abc\n");
-	free(s);
+	ck_assert_uint_eq(stat_of(d, "new.h").st_mode & 07777, 0644);
+	assert_text(d, "new.h", "abc\n");
 	ck_assert_int_eq(ud_write_file(g, "", 0, 0, &cause), 0);
-	s = slurp(g);
-	ck_assert_str_eq(s, "");
-	free(s);
+	assert_text(d, "empty.h", "");
 	s = ls(d); /* no temporary file left */
 	ck_assert_str_eq(s, "empty.h new.h");
 	free(s);
@@ -238,19 +164,17 @@ START_TEST(test_write_existing)
 	char *d = test_dir("existing"), *f = at(d, "a.h"), *cause = NULL, *s;
 	struct stat before, after;
 
-	put(f, "old text, longer than the new\n");
+	put(d, "a.h", "old text, longer than the new\n");
 	ck_assert_int_eq(chmod(f, 0600), 0);
 	ck_assert_int_eq(stat(f, &before), 0);
 	ck_assert_int_eq(ud_write_file(f, "new\n", 4, 0, &cause), 0);
 	ck_assert_int_eq(stat(f, &after), 0);
 	ck_assert_uint_eq(after.st_mode & 07777, 0600); /* the mode stays */
 	ck_assert_uint_ne(after.st_ino, before.st_ino); /* a new file renamed over it */
-	s = slurp(f);
-	ck_assert_str_eq(s, "new\n");
-	free(s);
+	assert_text(d, "a.h", "new\n");
 	ck_assert_int_eq(chmod(f, 0755), 0);
 	ck_assert_int_eq(ud_write_file(f, "x", 1, 0, &cause), 0);
-	ck_assert_uint_eq(mode_of(f), 0755);
+	ck_assert_uint_eq(stat_of(d, "a.h").st_mode & 07777, 0755);
 	s = ls(d);
 	ck_assert_str_eq(s, "a.h");
 	free(s);
@@ -261,21 +185,17 @@ END_TEST
 
 START_TEST(test_write_mkdir)
 {
-	char *d = test_dir("mkdir"), *f = at(d, "a/b/c/x.h"), *a = at(d, "a"), *cause = NULL, *s;
+	char *d = test_dir("mkdir"), *f = at(d, "a/b/c/x.h"), *a = at(d, "a"), *cause = NULL;
 
 	ck_assert_int_eq(ud_write_file(f, "x", 1, 0, &cause), -ENOENT);
 	assert_cause(&cause, f, "cannot");
 	ck_assert(!ud_is_dir(a));
 	ck_assert_int_eq(ud_write_file(f, "x", 1, UD_WRITE_MKDIR, &cause), 0);
 	ck_assert(ud_is_dir(a));
-	s = slurp(f);
-	ck_assert_str_eq(s, "x");
-	free(s);
+	assert_text(d, "a/b/c/x.h", "x");
 	/* the parents exist now: MKDIR is harmless */
 	ck_assert_int_eq(ud_write_file(f, "y", 1, UD_WRITE_MKDIR, &cause), 0);
-	s = slurp(f);
-	ck_assert_str_eq(s, "y");
-	free(s);
+	assert_text(d, "a/b/c/x.h", "y");
 	free(a);
 	free(f);
 	free(d);
@@ -292,12 +212,8 @@ START_TEST(test_write_durable)
 	ck_assert_int_eq(ud_write_file(g, "three", 5, UD_WRITE_DURABLE | UD_WRITE_MKDIR, &cause),
 			 0);
 	ck_assert_ptr_null(cause);
-	s = slurp(f);
-	ck_assert_str_eq(s, "two");
-	free(s);
-	s = slurp(g);
-	ck_assert_str_eq(s, "three");
-	free(s);
+	assert_text(d, "a.h", "two");
+	assert_text(d, "sub/b.h", "three");
 	/* a name without a directory: the current one */
 	ck_assert_int_ge(cwd, 0);
 	ck_assert_int_eq(chdir(d), 0);
@@ -305,11 +221,7 @@ START_TEST(test_write_durable)
 	ck_assert_int_eq(ud_write_file("c.h", "five", 4, UD_WRITE_DURABLE, &cause), 0);
 	ck_assert_int_eq(fchdir(cwd), 0);
 	close(cwd);
-	free(f);
-	f = at(d, "c.h");
-	s = slurp(f);
-	ck_assert_str_eq(s, "five");
-	free(s);
+	assert_text(d, "c.h", "five");
 	s = ls(d);
 	ck_assert_str_eq(s, "a.h c.h sub");
 	free(s);
@@ -325,7 +237,7 @@ START_TEST(test_write_failure)
 	char *deep = at(d, "file/sub/x.h"), *dir = at(d, "dir"), *cause = NULL, *s;
 
 	/* root ignores permissions: fail through a parent that is a regular file */
-	put(file, "a file\n");
+	put(d, "file", "a file\n");
 	ck_assert_int_eq(ud_write_file(under, "x", 1, 0, &cause), -ENOTDIR);
 	assert_cause(&cause, under, "cannot");
 	ck_assert_int_eq(ud_write_file(under, "x", 1, UD_WRITE_DURABLE, &cause), -ENOTDIR);
@@ -340,9 +252,7 @@ START_TEST(test_write_failure)
 	s = ls(d); /* nothing left behind */
 	ck_assert_str_eq(s, "dir file");
 	free(s);
-	s = slurp(file);
-	ck_assert_str_eq(s, "a file\n");
-	free(s);
+	assert_text(d, "file", "a file\n");
 	free(file);
 	free(under);
 	free(deep);
@@ -356,8 +266,8 @@ START_TEST(test_remove)
 	char *d = test_dir("remove"), *f = at(d, "a.h"), *g = at(d, "b.h"), *sub = at(d, "sub");
 	char *missing = at(d, "nowhere/x.h"), *cause = NULL, *s;
 
-	put(f, "a");
-	put(g, "b");
+	put(d, "a.h", "a");
+	put(d, "b.h", "b");
 	ck_assert_int_eq(ud_remove_file(f, 0, &cause), 0);
 	ck_assert(!ud_is_file(f));
 	ck_assert_int_eq(ud_remove_file(f, 0, &cause), 0); /* missing is fine */
@@ -395,7 +305,7 @@ START_TEST(test_mkdir_p)
 	ck_assert(ud_is_dir(y));
 	ck_assert_int_eq(ud_mkdir_p("/", &cause), 0);
 	ck_assert_ptr_null(cause);
-	put(file, "");
+	put(d, "file", "");
 	ck_assert_int_eq(ud_mkdir_p(through, &cause), -ENOTDIR);
 	assert_cause(&cause, file, "cannot create directory");
 	ck_assert_int_eq(ud_mkdir_p(file, &cause), -ENOTDIR);
@@ -414,7 +324,7 @@ START_TEST(test_is_file_dir)
 {
 	char *d = test_dir("is"), *f = at(d, "f"), *p = at(d, "p"), *m = at(d, "m");
 
-	put(f, "");
+	put(d, "f", "");
 	ck_assert_int_eq(mkfifo(p, 0644), 0);
 	ck_assert(ud_is_file(f));
 	ck_assert(!ud_is_dir(f));
@@ -436,12 +346,7 @@ main(void)
 {
 	Suite *s = suite_create("fsutil");
 	TCase *tc = tcase_create("io");
-	char tmpl[] = "/tmp/uapid-check-fsutil-XXXXXX";
-	int rc;
 
-	scratch = mkdtemp(tmpl);
-	if (scratch == NULL)
-		return EXIT_FAILURE;
 	tcase_add_test(tc, test_read);
 	tcase_add_test(tc, test_read_refused);
 	tcase_add_test(tc, test_read_size_limit);
@@ -455,7 +360,5 @@ main(void)
 	tcase_add_test(tc, test_mkdir_p);
 	tcase_add_test(tc, test_is_file_dir);
 	suite_add_tcase(s, tc);
-	rc = test_run(s);
-	rm_rf(scratch);
-	return rc;
+	return test_run_scratch(s, "fsutil");
 }

@@ -42,18 +42,6 @@ check(const char *dst, const char *text, const char *src, const struct ud_linema
 	ud_hcheck(&in, d);
 }
 
-static bool
-has(const struct ud_diags *d, unsigned line, enum ud_severity sev, const char *text)
-{
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		if (d->v[i].line == line && d->v[i].severity == sev &&
-		    strstr(d->v[i].message, text) != NULL)
-			return true;
-	return false;
-}
-
 START_TEST(test_rules)
 {
 	struct ud_diags d = UD_DIAGS_INIT;
@@ -66,11 +54,12 @@ START_TEST(test_rules)
 	      "extern \"C\" {\n"
 	      "int f(void);\n",
 	      NULL, NULL, &d);
-	ck_assert(has(&d, 2, UD_SEV_ERROR, "included file 'linux/missing.h' is not exported"));
-	ck_assert(has(&d, 3, UD_SEV_WARNING, "<linux/types.h> is preferred over <asm/types.h>"));
-	ck_assert(has(&d, 4, UD_SEV_WARNING, "userspace cannot reference"));
-	ck_assert(!has(&d, 5, UD_SEV_WARNING, "userspace cannot reference"));
-	ck_assert(has(&d, 6, UD_SEV_WARNING, "userspace cannot reference"));
+	ck_assert(has_diag(&d, UD_SEV_ERROR, 2, "included file 'linux/missing.h' is not exported"));
+	ck_assert(
+		has_diag(&d, UD_SEV_WARNING, 3, "<linux/types.h> is preferred over <asm/types.h>"));
+	ck_assert(has_diag(&d, UD_SEV_WARNING, 4, "userspace cannot reference"));
+	ck_assert(!has_diag(&d, UD_SEV_WARNING, 5, "userspace cannot reference"));
+	ck_assert(has_diag(&d, UD_SEV_WARNING, 6, "userspace cannot reference"));
 	ck_assert_uint_eq(ud_diags_count(&d, UD_SEV_ERROR), 1);
 	ud_diags_free(&d);
 }
@@ -81,7 +70,7 @@ START_TEST(test_sized_types)
 	struct ud_diags d = UD_DIAGS_INIT;
 
 	check("linux/b.h", "/* __u32 in a comment */\nstruct b { __u32 x; };\n", NULL, NULL, &d);
-	ck_assert(has(&d, 2, UD_SEV_WARNING, "without #include <linux/types.h>"));
+	ck_assert(has_diag(&d, UD_SEV_WARNING, 2, "without #include <linux/types.h>"));
 	ud_diags_free(&d);
 	/* through a quoted include that includes linux/types.h */
 	check("drm/c.h", "#include \"drm.h\"\nstruct c { __u32 x; };\n", NULL, NULL, &d);
@@ -112,10 +101,10 @@ START_TEST(test_kernel_only_macros)
 	struct ud_diags d = UD_DIAGS_INIT;
 
 	check("linux/t.h", out, src, &map, &d);
-	ck_assert(has(&d, 5, UD_SEV_ERROR,
-		      "uses MAX, which this header defines only under __KERNEL__ (line 2)"));
-	ck_assert(!has(&d, 6, UD_SEV_ERROR, "sigcontext"));
-	ck_assert(has(&d, 7, UD_SEV_WARNING, "__KERNEL__ left in an installed header"));
+	ck_assert(has_diag(&d, UD_SEV_ERROR, 5,
+			   "uses MAX, which this header defines only under __KERNEL__ (line 2)"));
+	ck_assert(!has_diag(&d, UD_SEV_ERROR, 6, "sigcontext"));
+	ck_assert(has_diag(&d, UD_SEV_WARNING, 7, "__KERNEL__ left in an installed header"));
 	ck_assert_uint_eq(ud_diags_count(&d, UD_SEV_ERROR), 1);
 	ud_diags_free(&d);
 }

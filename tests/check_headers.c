@@ -4,49 +4,9 @@
  * installed in memory.
  */
 #include <errno.h>
-#include <ftw.h>
-#include <stdio.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "testutil.h"
 #include "uapid/headers.h"
-
-/* The suite's scratch directory: made by main, removed after the run. */
-static char *scratch;
-
-static int
-rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void
-rm_rf(const char *path)
-{
-	nftw(path, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void
-put(const char *root, const char *rel, const char *text)
-{
-	char *p = ud_xasprintf("%s/%s", root, rel);
-
-	ck_assert_int_eq(ud_write_file(p, text, strlen(text), UD_WRITE_MKDIR, NULL), 0);
-	free(p);
-}
-
-static void
-del(const char *root, const char *rel)
-{
-	char *p = ud_xasprintf("%s/%s", root, rel);
-
-	rm_rf(p);
-	free(p);
-}
 
 static const char a_h[] = "#ifndef _UAPI_LINUX_A_H\n"
 			  "#define _UAPI_LINUX_A_H\n"
@@ -64,9 +24,8 @@ static const char a_h[] = "#ifndef _UAPI_LINUX_A_H\n"
 static char *
 make_tree(const char *name)
 {
-	char *d = ud_xasprintf("%s/%s", scratch, name);
+	char *d = test_dir(name);
 
-	rm_rf(d);
 	put(d, "Makefile",
 	    "# SPDX-License-Identifier: GPL-2.0\nVERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 42\n"
 	    "EXTRAVERSION =\nNAME = Test\n");
@@ -349,15 +308,12 @@ make_list(struct ud_source *src, const char *arch, const char *rel, const char *
 	  struct ud_diags *problems)
 {
 	struct ud_strlist l = UD_STRLIST_INIT;
-	struct ud_buf b = UD_BUF_INIT;
-	size_t i;
+	char *s;
 
 	*rc = ud_headers_make_list(src, arch, rel, var, &l, problems);
-	for (i = 0; i < l.n; i++)
-		ud_buf_addf(&b, "%s%s", i ? " " : "", l.v[i]);
-	ud_buf_addstr(&b, "");
+	s = joined(&l);
 	ud_strlist_free(&l);
-	return ud_buf_detach(&b, NULL);
+	return s;
 }
 
 START_TEST(test_make_list)
@@ -446,12 +402,7 @@ main(void)
 {
 	Suite *s = suite_create("headers");
 	TCase *tc = tcase_create("io");
-	char tmpl[] = "/tmp/uapid-check-headers-XXXXXX";
-	int rc;
 
-	scratch = mkdtemp(tmpl);
-	if (scratch == NULL)
-		return EXIT_FAILURE;
 	tcase_add_test(tc, test_srcarch);
 	tcase_add_test(tc, test_plan);
 	tcase_add_test(tc, test_plan_with_index);
@@ -460,7 +411,5 @@ main(void)
 	tcase_add_test(tc, test_make_list);
 	tcase_add_test(tc, test_install_file);
 	suite_add_tcase(s, tc);
-	rc = test_run(s);
-	rm_rf(scratch);
-	return rc;
+	return test_run_scratch(s, "headers");
 }

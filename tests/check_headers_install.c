@@ -2,94 +2,17 @@
  * Installing a minimal tree's headers into OUTDIR: first run, a run that
  * finds nothing to do, stale headers, a CONFIG_ leak, one changed source.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
-#include <stdio.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "testutil.h"
 #include "uapid/headers.h"
-
-/* The suite's scratch directory: made by main, removed after the run. */
-static char *scratch;
-
-static int
-rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void
-rm_rf(const char *path)
-{
-	nftw(path, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void
-put(const char *root, const char *rel, const char *text)
-{
-	char *p = ud_xasprintf("%s/%s", root, rel);
-
-	ck_assert_int_eq(ud_write_file(p, text, strlen(text), UD_WRITE_MKDIR, NULL), 0);
-	free(p);
-}
-
-static bool
-exists(const char *root, const char *rel)
-{
-	char *p = ud_xasprintf("%s/%s", root, rel);
-	bool yes = access(p, F_OK) == 0;
-
-	free(p);
-	return yes;
-}
-
-static void
-assert_file(const char *root, const char *rel, const char *want)
-{
-	char *p = ud_xasprintf("%s/%s", root, rel);
-	struct ud_buf b = UD_BUF_INIT;
-
-	ck_assert_msg(ud_read_file(p, &b, NULL) == 0, "%s cannot be read", p);
-	ck_assert_str_eq(b.data, want);
-	ud_buf_free(&b);
-	free(p);
-}
-
-/* Sets root/rel's mtime to a fixed time long ago. */
-static void
-age(const char *root, const char *rel)
-{
-	char *p = ud_xasprintf("%s/%s", root, rel);
-	struct timespec t[2] = {{1000000000, 0}, {1000000000, 0}};
-
-	ck_assert_int_eq(utimensat(AT_FDCWD, p, t, 0), 0);
-	free(p);
-}
-
-static time_t
-mtime_of(const char *root, const char *rel)
-{
-	char *p = ud_xasprintf("%s/%s", root, rel);
-	struct stat st;
-
-	ck_assert_int_eq(stat(p, &st), 0);
-	free(p);
-	return st.st_mtim.tv_sec;
-}
 
 /* SCRATCH/name/tree (malloc'd): a minimal tree. */
 static char *
 make_tree(const char *name)
 {
-	char *d = ud_xasprintf("%s/%s", scratch, name), *t = ud_xasprintf("%s/tree", d);
+	char *d = test_dir(name), *t = ud_xasprintf("%s/tree", d);
 
-	rm_rf(d);
 	free(d);
 	put(t, "Makefile", "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 2\n");
 	put(t, "include/uapi/linux/a.h",
@@ -168,12 +91,12 @@ START_TEST(test_install)
 	ck_assert_uint_eq(st.removed, 0);
 	ck_assert_uint_eq(st.failed, 0);
 	ck_assert_uint_eq(r.paths.n, 0);
-	assert_file(out, "include/linux/a.h",
+	assert_text(out, "include/linux/a.h",
 		    "#ifndef _LINUX_A_H\n#define _LINUX_A_H\nstruct a { int x; };\n#endif\n");
-	assert_file(out, "include/linux/b.h", "struct b { int *p; };\n");
-	assert_file(out, "include/linux/old.h", "#ifdef CONFIG_OLD\nint old;\n#endif\n");
-	assert_file(out, "include/asm/ioctl.h", "#include <asm-generic/ioctl.h>\n");
-	assert_file(out, "include/asm-generic/ioctl.h", "int ioctl;\n");
+	assert_text(out, "include/linux/b.h", "struct b { int *p; };\n");
+	assert_text(out, "include/linux/old.h", "#ifdef CONFIG_OLD\nint old;\n#endif\n");
+	assert_text(out, "include/asm/ioctl.h", "#include <asm-generic/ioctl.h>\n");
+	assert_text(out, "include/asm-generic/ioctl.h", "int ioctl;\n");
 	ck_assert(exists(out, "include/linux/version.h"));
 	ck_assert(exists(out, "include/asm/unistd_64.h"));
 	ck_assert(!exists(out, "include/linux/hidden.h"));
@@ -186,8 +109,8 @@ START_TEST(test_install)
 	ck_assert_uint_eq(st.written, 0);
 	ck_assert_uint_eq(st.unchanged, NFILES);
 	ck_assert_uint_eq(st.failed, 0);
-	ck_assert_uint_eq(mtime_of(out, "include/linux/a.h"), 1000000000);
-	ck_assert_uint_eq(mtime_of(out, "include/asm/ioctl.h"), 1000000000);
+	ck_assert_uint_eq(stat_of(out, "include/linux/a.h").st_mtim.tv_sec, 1000000000);
+	ck_assert_uint_eq(stat_of(out, "include/asm/ioctl.h").st_mtim.tv_sec, 1000000000);
 	ck_assert_uint_eq(r.paths.n, 0);
 	reported_free(&r);
 	free(tree);
@@ -270,20 +193,20 @@ START_TEST(test_changed_source)
 	install(tree, out, &st, &r);
 	ck_assert_uint_eq(st.written, 1);
 	ck_assert_uint_eq(st.unchanged, NFILES - 1);
-	assert_file(out, "include/linux/b.h", "struct b { int *p; long q; };\n");
-	ck_assert_uint_eq(mtime_of(out, "include/linux/a.h"), 1000000000);
-	ck_assert_uint_eq(mtime_of(out, "include/linux/old.h"), 1000000000);
+	assert_text(out, "include/linux/b.h", "struct b { int *p; long q; };\n");
+	ck_assert_uint_eq(stat_of(out, "include/linux/a.h").st_mtim.tv_sec, 1000000000);
+	ck_assert_uint_eq(stat_of(out, "include/linux/old.h").st_mtim.tv_sec, 1000000000);
 	/* touched without a change: looked at again, not rewritten */
 	age(tree, "include/uapi/linux/a.h");
 	install(tree, out, &st, &r);
 	ck_assert_uint_eq(st.written, 0);
 	ck_assert_uint_eq(st.unchanged, NFILES);
-	ck_assert_uint_eq(mtime_of(out, "include/linux/a.h"), 1000000000);
+	ck_assert_uint_eq(stat_of(out, "include/linux/a.h").st_mtim.tv_sec, 1000000000);
 	/* an installed header edited by hand is put back */
 	put(out, "include/linux/a.h", "edited\n");
 	install(tree, out, &st, &r);
 	ck_assert_uint_eq(st.written, 1);
-	assert_file(out, "include/linux/a.h",
+	assert_text(out, "include/linux/a.h",
 		    "#ifndef _LINUX_A_H\n#define _LINUX_A_H\nstruct a { int x; };\n#endif\n");
 	ck_assert_uint_eq(r.paths.n, 0);
 	reported_free(&r);
@@ -323,19 +246,12 @@ main(void)
 {
 	Suite *s = suite_create("headers_install");
 	TCase *tc = tcase_create("io");
-	char tmpl[] = "/tmp/uapid-check-hinstall-XXXXXX";
-	int rc;
 
-	scratch = mkdtemp(tmpl);
-	if (scratch == NULL)
-		return EXIT_FAILURE;
 	tcase_add_test(tc, test_install);
 	tcase_add_test(tc, test_stale);
 	tcase_add_test(tc, test_config_leak);
 	tcase_add_test(tc, test_changed_source);
 	tcase_add_test(tc, test_bad_outdir);
 	suite_add_tcase(s, tc);
-	rc = test_run(s);
-	rm_rf(scratch);
-	return rc;
+	return test_run_scratch(s, "hinstall");
 }

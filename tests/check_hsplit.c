@@ -3,32 +3,8 @@
  * apply through a directory sink (uapi first, taken back on failure), and
  * the export-list edits of a directory.
  */
-#include <errno.h>
-#include <ftw.h>
-#include <stdio.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "testutil.h"
 #include "uapid/hsplit.h"
-
-/* The suite's scratch directory: made by main, removed after the run. */
-static char *scratch;
-
-static int
-rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void
-rm_rf(const char *path)
-{
-	nftw(path, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /* A header with shared content and two __KERNEL__ groups. */
 static const char foo_h[] = "/*\n"
@@ -62,52 +38,6 @@ static const char linux_kbuild[] =
 	"endif\n"
 	"header-y += z.h\n";
 
-static void
-put(const char *root, const char *rel, const char *text)
-{
-	char *p = ud_xasprintf("%s/%s", root, rel);
-
-	ck_assert_int_eq(ud_write_file(p, text, strlen(text), UD_WRITE_MKDIR, NULL), 0);
-	free(p);
-}
-
-/* root/rel's text (malloc'd), NULL when it cannot be read. */
-static char *
-slurp(const char *root, const char *rel)
-{
-	char *p = ud_xasprintf("%s/%s", root, rel);
-	struct ud_buf b = UD_BUF_INIT;
-	int rc = ud_read_file(p, &b, NULL);
-
-	free(p);
-	if (rc < 0) {
-		ud_buf_free(&b);
-		return NULL;
-	}
-	return ud_buf_detach(&b, NULL);
-}
-
-static bool
-exists(const char *root, const char *rel)
-{
-	char *p = ud_xasprintf("%s/%s", root, rel);
-	struct stat st;
-	bool yes = lstat(p, &st) == 0;
-
-	free(p);
-	return yes;
-}
-
-static void
-assert_file(const char *root, const char *rel, const char *want)
-{
-	char *got = slurp(root, rel);
-
-	ck_assert_msg(got != NULL, "%s/%s cannot be read", root, rel);
-	ck_assert_str_eq(got, want);
-	free(got);
-}
-
 /*
  * Compares a buffer with text by its length (ud_kbuild_remove can leave
  * bytes after the end of a shortened text).
@@ -133,9 +63,8 @@ assert_contains(const char *text, const char *part)
 static char *
 make_tree(const char *name, struct ud_source *src)
 {
-	char *d = ud_xasprintf("%s/%s", scratch, name), *p;
+	char *d = test_dir(name);
 
-	rm_rf(d);
 	put(d, "include/linux/foo.h", foo_h);
 	put(d, "include/linux/plain.h", plain_h);
 	put(d, "include/linux/Kbuild", linux_kbuild);
@@ -143,9 +72,7 @@ make_tree(const char *name, struct ud_source *src)
 	put(d, "include/uapi/asm-generic/Kbuild.asm", "header-y += poll.h\n");
 	put(d, "arch/x86/include/asm/Kbuild",
 	    "include include/asm-generic/Kbuild.asm\nheader-y += boot.h\n");
-	p = ud_xasprintf("%s/include/linux/link.h", d);
-	ck_assert_int_eq(symlink("foo.h", p), 0);
-	free(p);
+	put_link(d, "include/linux/link.h", "foo.h");
 	ck_assert_int_eq(ud_source_open_dir(src, d, NULL), 0);
 	return d;
 }
@@ -269,11 +196,12 @@ START_TEST(test_unreadable)
 	assert_contains(h.res.diags.v[0].message, "include/linux/missing.h");
 	assert_contains(h.res.diags.v[0].message, "cannot open");
 	ud_hsplit_free(&h);
-	/* a symlink is not read */
-	ud_hsplit_compute(&src, "include/linux/link.h", NULL, &h);
+	/* a header behind a link that leads out of the tree is not read */
+	put_link(d, "include/linux/out", "/etc");
+	ud_hsplit_compute(&src, "include/linux/out/hostname", NULL, &h);
 	ck_assert(h.unreadable);
 	ck_assert_uint_eq(h.res.diags.n, 1);
-	assert_contains(h.res.diags.v[0].message, "symlink");
+	assert_contains(h.res.diags.v[0].message, "leads out of the tree");
 	ud_hsplit_free(&h);
 	ud_source_close(&src);
 	free(d);
@@ -291,8 +219,8 @@ START_TEST(test_apply)
 	ud_hsplit_compute(&src, "include/linux/foo.h", NULL, &h);
 	ck_assert_int_eq(ud_hsplit_apply(&sink, &h, true, &cause), 0);
 	ck_assert_ptr_null(cause);
-	assert_file(out, "include/uapi/linux/foo.h", ud_buf_str(&h.res.uapi));
-	assert_file(out, "include/linux/foo.h", ud_buf_str(&h.res.kernel));
+	assert_text(out, "include/uapi/linux/foo.h", ud_buf_str(&h.res.uapi));
+	assert_text(out, "include/linux/foo.h", ud_buf_str(&h.res.kernel));
 	ud_hsplit_free(&h);
 	ud_sink_close(&sink);
 	free(out);
@@ -314,7 +242,7 @@ START_TEST(test_apply)
 	ck_assert_int_lt(ud_hsplit_apply(&sink, &h, true, &cause), 0);
 	free(cause);
 	cause = NULL;
-	assert_file(out, "include/uapi/linux/foo.h", "an older twin\n");
+	assert_text(out, "include/uapi/linux/foo.h", "an older twin\n");
 	ud_hsplit_free(&h);
 
 	/* the uapi header cannot be written: nothing else is tried */
@@ -347,12 +275,12 @@ START_TEST(test_apply_moved)
 	ud_hsplit_compute(&src, "include/linux/plain.h", NULL, &h);
 	ck_assert_int_eq(h.res.outcome, UD_SPLIT_MOVED);
 	ck_assert_int_eq(ud_hsplit_apply(&sink, &h, false, &cause), 0);
-	assert_file(d, "include/uapi/linux/plain.h", ud_buf_str(&h.res.uapi));
-	assert_file(d, "include/linux/plain.h", plain_h);
+	assert_text(d, "include/uapi/linux/plain.h", ud_buf_str(&h.res.uapi));
+	assert_text(d, "include/linux/plain.h", plain_h);
 	/* ... and removed */
 	ck_assert_int_eq(ud_hsplit_apply(&sink, &h, true, &cause), 0);
 	ck_assert(!exists(d, "include/linux/plain.h"));
-	assert_file(d, "include/uapi/linux/plain.h", ud_buf_str(&h.res.uapi));
+	assert_text(d, "include/uapi/linux/plain.h", ud_buf_str(&h.res.uapi));
 	ck_assert_ptr_null(cause);
 	ud_hsplit_free(&h);
 
@@ -367,7 +295,7 @@ START_TEST(test_apply_moved)
 	ud_hsplit_free(&h);
 	ck_assert(!exists(d, "include/uapi/linux/foo.h"));
 	ck_assert(!exists(d, "include/uapi/linux/missing.h"));
-	assert_file(d, "include/linux/foo.h", foo_h);
+	assert_text(d, "include/linux/foo.h", foo_h);
 	ud_markers_free(&set);
 	ud_sink_close(&sink);
 	ud_source_close(&src);
@@ -461,7 +389,7 @@ START_TEST(test_kbuilds_included)
 	ck_assert(k.changed);
 	ck_assert_str_eq(u.rel, "arch/x86/include/uapi/asm/Kbuild");
 	assert_buf(&u.text, "# UAPI Header export list\nheader-y += ioctl.h\nheader-y += boot.h\n");
-	assert_file(d, "include/asm-generic/Kbuild.asm", "header-y += ioctl.h\n");
+	assert_text(d, "include/asm-generic/Kbuild.asm", "header-y += ioctl.h\n");
 	ud_kbuild_edit_free(&k);
 	ud_kbuild_edit_free(&u);
 
@@ -531,12 +459,7 @@ main(void)
 {
 	Suite *s = suite_create("hsplit");
 	TCase *tc = tcase_create("io");
-	char tmpl[] = "/tmp/uapid-check-hsplit-XXXXXX";
-	int rc;
 
-	scratch = mkdtemp(tmpl);
-	if (scratch == NULL)
-		return EXIT_FAILURE;
 	tcase_add_test(tc, test_compute);
 	tcase_add_test(tc, test_compute_text);
 	tcase_add_test(tc, test_unreadable);
@@ -546,7 +469,5 @@ main(void)
 	tcase_add_test(tc, test_kbuilds_included);
 	tcase_add_test(tc, test_kbuilds_unreadable);
 	suite_add_tcase(s, tc);
-	rc = test_run(s);
-	rm_rf(scratch);
-	return rc;
+	return test_run_scratch(s, "hsplit");
 }

@@ -2,118 +2,11 @@
  * Directory sink tests: atomic writes with parents, unchanged files kept,
  * removal, failures naming the file.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
-#include <stdio.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "testutil.h"
 #include "uapid/sink.h"
-
-/* The suite's scratch directory: made by main, removed after the run. */
-static char *scratch;
-
-static int
-rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void
-rm_rf(const char *path)
-{
-	nftw(path, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* A fresh directory for one test, SCRATCH/name (malloc'd). */
-static char *
-test_dir(const char *name)
-{
-	char *d = ud_xasprintf("%s/%s", scratch, name);
-
-	rm_rf(d);
-	ck_assert_int_eq(mkdir(d, 0755), 0);
-	return d;
-}
-
-/* The text of dir/rel (malloc'd), NULL when it cannot be read. */
-static char *
-slurp(const char *dir, const char *rel)
-{
-	char *p = ud_xasprintf("%s/%s", dir, rel);
-	struct ud_buf b = UD_BUF_INIT;
-	int rc = ud_read_file(p, &b, NULL);
-
-	free(p);
-	if (rc < 0) {
-		ud_buf_free(&b);
-		return NULL;
-	}
-	return ud_buf_detach(&b, NULL);
-}
-
-static void
-assert_text(const char *dir, const char *rel, const char *want)
-{
-	char *got = slurp(dir, rel);
-
-	ck_assert_msg(got != NULL, "%s/%s cannot be read", dir, rel);
-	ck_assert_str_eq(got, want);
-	free(got);
-}
-
-static struct stat
-stat_of(const char *dir, const char *rel)
-{
-	char *p = ud_xasprintf("%s/%s", dir, rel);
-	struct stat st;
-
-	ck_assert_int_eq(stat(p, &st), 0);
-	free(p);
-	return st;
-}
-
-/* Sets dir/rel's mtime to a fixed time long ago. */
-static void
-age(const char *dir, const char *rel)
-{
-	char *p = ud_xasprintf("%s/%s", dir, rel);
-	struct timespec t[2] = {{1000000000, 5}, {1000000000, 5}};
-
-	ck_assert_int_eq(utimensat(AT_FDCWD, p, t, 0), 0);
-	free(p);
-}
-
-/* Number of entries in a directory, . and .. left out. */
-static int
-count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-
-	ck_assert_ptr_nonnull(d);
-	while ((de = readdir(d)) != NULL)
-		n += strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
-	closedir(d);
-	return n;
-}
-
-static void
-assert_cause(char **cause, const char *a, const char *b)
-{
-	ck_assert_ptr_nonnull(*cause);
-	ck_assert_msg(strstr(*cause, a) != NULL, "'%s' not in '%s'", a, *cause);
-	ck_assert_msg(strstr(*cause, b) != NULL, "'%s' not in '%s'", b, *cause);
-	free(*cause);
-	*cause = NULL;
-}
 
 START_TEST(test_open)
 {
@@ -275,12 +168,7 @@ main(void)
 {
 	Suite *s = suite_create("sink");
 	TCase *tc = tcase_create("io");
-	char tmpl[] = "/tmp/uapid-check-sink-XXXXXX";
-	int rc;
 
-	scratch = mkdtemp(tmpl);
-	if (scratch == NULL)
-		return EXIT_FAILURE;
 	tcase_add_test(tc, test_open);
 	tcase_add_test(tc, test_write);
 	tcase_add_test(tc, test_keep_same);
@@ -288,7 +176,5 @@ main(void)
 	tcase_add_test(tc, test_remove);
 	tcase_add_test(tc, test_write_failure);
 	suite_add_tcase(s, tc);
-	rc = test_run(s);
-	rm_rf(scratch);
-	return rc;
+	return test_run_scratch(s, "sink");
 }

@@ -2,72 +2,13 @@
  * Directory source tests on a small real tree: stat, read, list, type and
  * the sorted walk with suffix and prune.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "testutil.h"
 #include "uapid/source.h"
-
-/* The suite's scratch directory: made by main, removed after the run. */
-static char *scratch;
-
-/*
- * Removes name below the directory dirfd, whatever it holds; by
- * descriptor, so a tree deeper than PATH_MAX goes too.
- */
-static void
-rm_at(int parent, const char *name)
-{
-	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d;
-	struct dirent *de;
-
-	if (fd < 0) {
-		unlinkat(parent, name, 0);
-		return;
-	}
-	d = fdopendir(fd);
-	if (d == NULL) {
-		close(fd);
-		return;
-	}
-	while ((de = readdir(d)) != NULL)
-		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
-			rm_at(dirfd(d), de->d_name);
-	closedir(d);
-	unlinkat(parent, name, AT_REMOVEDIR);
-}
-
-static void
-rm_rf(const char *path)
-{
-	rm_at(AT_FDCWD, path);
-}
-
-/* A fresh directory for one test, SCRATCH/name (malloc'd). */
-static char *
-test_dir(const char *name)
-{
-	char *d = ud_xasprintf("%s/%s", scratch, name);
-
-	rm_rf(d);
-	ck_assert_int_eq(mkdir(d, 0755), 0);
-	return d;
-}
-
-/* Writes root/rel, making its parents. */
-static void
-put(const char *root, const char *rel, const char *text)
-{
-	char *p = ud_xasprintf("%s/%s", root, rel);
-
-	ck_assert_int_eq(ud_write_file(p, text, strlen(text), UD_WRITE_MKDIR, NULL), 0);
-	free(p);
-}
 
 /*
  * The test tree:
@@ -87,51 +28,13 @@ make_tree(const char *name)
 	p = ud_xasprintf("%s/empty", d);
 	ck_assert_int_eq(mkdir(p, 0755), 0);
 	free(p);
-	p = ud_xasprintf("%s/link.h", d);
-	ck_assert_int_eq(symlink("a.h", p), 0);
-	free(p);
-	p = ud_xasprintf("%s/linkdir", d);
-	ck_assert_int_eq(symlink("sub", p), 0);
-	free(p);
-	p = ud_xasprintf("%s/escape", d);
-	ck_assert_int_eq(symlink("/", p), 0);
-	free(p);
+	put_link(d, "link.h", "a.h");
+	put_link(d, "linkdir", "sub");
+	put_link(d, "escape", "/");
 	p = ud_xasprintf("%s/fifo.h", d);
 	ck_assert_int_eq(mkfifo(p, 0644), 0);
 	free(p);
 	return d;
-}
-
-/* The list's entries joined by blanks (malloc'd). */
-static char *
-joined(const struct ud_strlist *l)
-{
-	struct ud_buf b = UD_BUF_INIT;
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		ud_buf_addf(&b, "%s%s", i ? " " : "", l->v[i]);
-	ud_buf_addstr(&b, "");
-	return ud_buf_detach(&b, NULL);
-}
-
-static void
-assert_list(const struct ud_strlist *l, const char *want)
-{
-	char *got = joined(l);
-
-	ck_assert_str_eq(got, want);
-	free(got);
-}
-
-static void
-assert_cause(char **cause, const char *a, const char *b)
-{
-	ck_assert_ptr_nonnull(*cause);
-	ck_assert_msg(strstr(*cause, a) != NULL, "'%s' not in '%s'", a, *cause);
-	ck_assert_msg(strstr(*cause, b) != NULL, "'%s' not in '%s'", b, *cause);
-	free(*cause);
-	*cause = NULL;
 }
 
 START_TEST(test_open)
@@ -183,9 +86,13 @@ START_TEST(test_stat)
 	ck_assert_int_eq(st.type, UD_FT_NONE);
 	ck_assert_int_eq(ud_source_stat(&s, "a.h/below", &st, &cause), 0); /* ENOTDIR */
 	ck_assert_int_eq(st.type, UD_FT_NONE);
-	ck_assert_int_eq(ud_source_stat(&s, "link.h", &st, &cause), 0); /* not followed */
-	ck_assert_int_eq(st.type, UD_FT_OTHER);
+	/* symlinks that stay in the tree are followed; one leading out is not */
+	ck_assert_int_eq(ud_source_stat(&s, "link.h", &st, &cause), 0);
+	ck_assert_int_eq(st.type, UD_FT_FILE);
+	ck_assert_uint_eq(st.size, 2);
 	ck_assert_int_eq(ud_source_stat(&s, "linkdir", &st, &cause), 0);
+	ck_assert_int_eq(st.type, UD_FT_DIR);
+	ck_assert_int_eq(ud_source_stat(&s, "escape", &st, &cause), 0);
 	ck_assert_int_eq(st.type, UD_FT_OTHER);
 	ck_assert_int_eq(ud_source_stat(&s, "fifo.h", &st, &cause), 0);
 	ck_assert_int_eq(st.type, UD_FT_OTHER);
@@ -195,7 +102,8 @@ START_TEST(test_stat)
 	ck_assert_int_eq(ud_source_type(&s, "sub/deeper"), UD_FT_DIR);
 	ck_assert_int_eq(ud_source_type(&s, ""), UD_FT_DIR);
 	ck_assert_int_eq(ud_source_type(&s, "sub/nothing"), UD_FT_NONE);
-	ck_assert_int_eq(ud_source_type(&s, "link.h"), UD_FT_OTHER);
+	ck_assert_int_eq(ud_source_type(&s, "link.h"), UD_FT_FILE);
+	ck_assert_int_eq(ud_source_type(&s, "escape/etc/hostname"), UD_FT_OTHER);
 	ck_assert_int_eq(ud_source_type(&s, "fifo.h"), UD_FT_OTHER);
 	ud_source_close(&s);
 	free(a);
@@ -214,21 +122,21 @@ START_TEST(test_read)
 	ck_assert_int_eq(ud_source_read(&s, "sub/deeper/d.h", &b, &cause), 0);
 	ck_assert_str_eq(b.data, "D\n");
 	ck_assert_uint_eq(b.len, 2);
-	/* a symlink is never read, even to a file inside the tree */
-	ck_assert_int_eq(ud_source_read(&s, "link.h", &b, &cause), -EINVAL);
-	want = ud_xasprintf("%s/link.h", d);
-	assert_cause(&cause, want, "behind a symlink, not read");
+	/* a symlink that stays in the tree is read, also in the middle of a path */
+	ck_assert_int_eq(ud_source_read(&s, "link.h", &b, &cause), 0);
+	ck_assert_str_eq(b.data, "A\n");
+	ck_assert_int_eq(ud_source_read(&s, "linkdir/b.h", &b, &cause), 0);
+	ck_assert_str_eq(b.data, "B\n");
+	ck_assert_int_eq(ud_source_read(&s, "sub/../a.h", &b, &cause), 0);
+	ck_assert_str_eq(b.data, "A\n");
+	/* a path that leads out of the tree is not: escape -> /, or ".." past the top */
+	ck_assert_int_eq(ud_source_read(&s, "escape/etc/hostname", &b, &cause), -EXDEV);
+	want = ud_xasprintf("%s/escape/etc/hostname", d);
+	assert_cause(&cause, want, "leads out of the tree, not read");
 	free(want);
 	ck_assert_uint_eq(b.len, 0);
-	/* nor one in the middle of a path: linkdir -> sub, escape -> / */
-	ck_assert_int_eq(ud_source_read(&s, "linkdir/b.h", &b, &cause), -EINVAL);
-	assert_cause(&cause, "linkdir/b.h", "behind a symlink, not read");
-	ck_assert_int_eq(ud_source_read(&s, "escape/etc/hostname", &b, &cause), -EINVAL);
-	assert_cause(&cause, "escape/etc/hostname", "behind a symlink, not read");
-	ck_assert_int_eq(ud_source_type(&s, "escape/etc/hostname"), UD_FT_OTHER);
-	ck_assert_int_eq(ud_source_type(&s, "linkdir/b.h"), UD_FT_OTHER);
-	ck_assert_int_eq(ud_source_read(&s, "sub/../a.h", &b, &cause), -EINVAL);
-	assert_cause(&cause, "sub/../a.h", "a path with '..', not read");
+	ck_assert_int_eq(ud_source_read(&s, "../read/a.h", &b, &cause), -EXDEV);
+	assert_cause(&cause, "../read/a.h", "leads out of the tree");
 	/* a FIFO: refused, not waited on */
 	ck_assert_int_eq(ud_source_read(&s, "fifo.h", &b, &cause), -EINVAL);
 	want = ud_xasprintf("%s/fifo.h", d);
@@ -269,8 +177,13 @@ START_TEST(test_list)
 	assert_cause(&cause, "missing", "cannot read directory");
 	ck_assert_int_eq(ud_source_list(&s, "a.h", &names, &cause), -ENOTDIR);
 	assert_cause(&cause, "a.h", "cannot read directory");
-	ck_assert_int_lt(ud_source_list(&s, "linkdir", &names, &cause), 0); /* not followed */
-	assert_cause(&cause, "linkdir", "cannot read directory");
+	/* a link to a directory in the tree lists it; one leading out is refused */
+	ck_assert_int_eq(ud_source_list(&s, "linkdir", &names, &cause), 0);
+	ud_strlist_sort(&names);
+	assert_list(&names, "b.h c.txt deeper/");
+	ud_strlist_free(&names);
+	ck_assert_int_lt(ud_source_list(&s, "escape", &names, &cause), 0);
+	assert_cause(&cause, "escape", "cannot read directory");
 	ck_assert_uint_eq(names.n, 0);
 	ud_source_close(&s);
 	free(d);
@@ -305,12 +218,16 @@ START_TEST(test_walk)
 		0);
 	assert_list(&out, "b.h c.txt deeper/d.h");
 	ud_strlist_free(&out);
-	/* nothing to walk: a missing directory, a file, a symlink to a directory */
+	/* nothing to walk: a missing directory, a file, a link leading out */
 	ck_assert_int_eq(ud_source_walk(&s, "missing", NULL, NULL, &out, &cause), 0);
 	ck_assert_int_eq(ud_source_walk(&s, "a.h", NULL, NULL, &out, &cause), 0);
-	ck_assert_int_eq(ud_source_walk(&s, "linkdir", NULL, NULL, &out, &cause), 0);
+	ck_assert_int_eq(ud_source_walk(&s, "escape", NULL, NULL, &out, &cause), 0);
 	ck_assert_int_eq(ud_source_walk(&s, "empty", NULL, NULL, &out, &cause), 0);
 	ck_assert_uint_eq(out.n, 0);
+	/* links inside a walked directory are not entries: no cycles, no double files */
+	ck_assert_int_eq(ud_source_walk(&s, "linkdir", ".h", NULL, &out, &cause), 0);
+	assert_list(&out, "b.h deeper/d.h");
+	ud_strlist_free(&out);
 	ck_assert_ptr_null(cause);
 	ud_source_close(&s);
 	free(d);
@@ -367,12 +284,7 @@ main(void)
 {
 	Suite *s = suite_create("source");
 	TCase *tc = tcase_create("io");
-	char tmpl[] = "/tmp/uapid-check-source-XXXXXX";
-	int rc;
 
-	scratch = mkdtemp(tmpl);
-	if (scratch == NULL)
-		return EXIT_FAILURE;
 	tcase_add_test(tc, test_open);
 	tcase_add_test(tc, test_stat);
 	tcase_add_test(tc, test_read);
@@ -380,7 +292,5 @@ main(void)
 	tcase_add_test(tc, test_walk);
 	tcase_add_test(tc, test_walk_unreadable);
 	suite_add_tcase(s, tc);
-	rc = test_run(s);
-	rm_rf(scratch);
-	return rc;
+	return test_run_scratch(s, "source");
 }

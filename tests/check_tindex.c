@@ -2,32 +2,8 @@
  * Tree index tests on a small real tree: what a build finds, and what an
  * update reports for each kind of change.
  */
-#include <errno.h>
-#include <ftw.h>
-#include <stdio.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "testutil.h"
 #include "uapid/tindex.h"
-
-/* The suite's scratch directory: made by main, removed after the run. */
-static char *scratch;
-
-static int
-rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void
-rm_rf(const char *path)
-{
-	nftw(path, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /* A tree being indexed: its directory, source, index, and what updates report. */
 struct fx {
@@ -37,24 +13,6 @@ struct fx {
 	struct ud_diags problems;
 	struct ud_strlist changed;
 };
-
-static void
-put(struct fx *x, const char *rel, const char *text)
-{
-	char *p = ud_xasprintf("%s/%s", x->root, rel);
-
-	ck_assert_int_eq(ud_write_file(p, text, strlen(text), UD_WRITE_MKDIR, NULL), 0);
-	free(p);
-}
-
-static void
-del(struct fx *x, const char *rel)
-{
-	char *p = ud_xasprintf("%s/%s", x->root, rel);
-
-	rm_rf(p);
-	free(p);
-}
 
 static const char linux_kbuild[] =
 	"header-y += a.h\n"
@@ -78,29 +36,29 @@ static void
 setup(struct fx *x, const char *name)
 {
 	memset(x, 0, sizeof(*x));
-	x->root = ud_xasprintf("%s/%s", scratch, name);
-	rm_rf(x->root);
-	put(x, "Makefile", "VERSION = 3\n");
-	put(x, "arch/x86/Makefile", "");
-	put(x, "include/linux/Kbuild", linux_kbuild);
-	put(x, "include/linux/a.h", "");
-	put(x, "include/linux/b.h", "");
-	put(x, "include/linux/c.h", "");
-	put(x, "include/linux/kvm.h", "");
-	put(x, "include/linux/sub/Kbuild", "header-y += s.h\n");
-	put(x, "include/linux/sub/s.h", "");
-	put(x, "include/uapi/linux/Kbuild", "header-y += u.h\n");
-	put(x, "include/uapi/linux/u.h", "");
-	put(x, "include/asm-generic/Kbuild.asm", "header-y += ioctl.h\nheader-y += types.h\n");
-	put(x, "include/asm-generic/ioctl.h", "");
-	put(x, "arch/x86/include/asm/Kbuild",
+	x->root = test_dir(name);
+	put(x->root, "Makefile", "VERSION = 3\n");
+	put(x->root, "arch/x86/Makefile", "");
+	put(x->root, "include/linux/Kbuild", linux_kbuild);
+	put(x->root, "include/linux/a.h", "");
+	put(x->root, "include/linux/b.h", "");
+	put(x->root, "include/linux/c.h", "");
+	put(x->root, "include/linux/kvm.h", "");
+	put(x->root, "include/linux/sub/Kbuild", "header-y += s.h\n");
+	put(x->root, "include/linux/sub/s.h", "");
+	put(x->root, "include/uapi/linux/Kbuild", "header-y += u.h\n");
+	put(x->root, "include/uapi/linux/u.h", "");
+	put(x->root, "include/asm-generic/Kbuild.asm",
+	    "header-y += ioctl.h\nheader-y += types.h\n");
+	put(x->root, "include/asm-generic/ioctl.h", "");
+	put(x->root, "arch/x86/include/asm/Kbuild",
 	    "include include/asm-generic/Kbuild.asm\n\nheader-y += boot.h\n");
-	put(x, "arch/x86/include/asm/boot.h", "");
-	put(x, "arch/x86/include/asm/ioctl.h", "");
-	put(x, "arch/x86/include/asm/types.h", "");
-	put(x, "arch/x86/include/asm/other.h", "");
-	put(x, "arch/arm/include/asm/Kbuild", "include include/asm-generic/Kbuild.asm\n");
-	put(x, "arch/arm/include/asm/types.h", "");
+	put(x->root, "arch/x86/include/asm/boot.h", "");
+	put(x->root, "arch/x86/include/asm/ioctl.h", "");
+	put(x->root, "arch/x86/include/asm/types.h", "");
+	put(x->root, "arch/x86/include/asm/other.h", "");
+	put(x->root, "arch/arm/include/asm/Kbuild", "include include/asm-generic/Kbuild.asm\n");
+	put(x->root, "arch/arm/include/asm/types.h", "");
 	ck_assert_int_eq(ud_source_open_dir(&x->src, x->root, NULL), 0);
 }
 
@@ -119,28 +77,6 @@ teardown(struct fx *x)
 	ud_diags_free(&x->problems);
 	ud_strlist_free(&x->changed);
 	free(x->root);
-}
-
-/* The list's entries joined by blanks (malloc'd). */
-static char *
-joined(const struct ud_strlist *l)
-{
-	struct ud_buf b = UD_BUF_INIT;
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		ud_buf_addf(&b, "%s%s", i ? " " : "", l->v[i]);
-	ud_buf_addstr(&b, "");
-	return ud_buf_detach(&b, NULL);
-}
-
-static void
-assert_list(const struct ud_strlist *l, const char *want)
-{
-	char *got = joined(l);
-
-	ck_assert_str_eq(got, want);
-	free(got);
 }
 
 /* Updates for rel and checks what changed (sorted), then forgets it. */
@@ -291,36 +227,36 @@ START_TEST(test_update_headers)
 	setup(&x, "headers");
 	build(&x);
 	/* created: listed, so now exported */
-	put(&x, "include/linux/missing.h", "");
+	put(x.root, "include/linux/missing.h", "");
 	update(&x, "include/linux/missing.h", "include/linux/missing.h");
 	ck_assert(ud_tindex_exported(x.idx, "include/linux/missing.h"));
 	/* created, not listed: indexed, export state unchanged */
-	put(&x, "include/linux/d.h", "");
+	put(x.root, "include/linux/d.h", "");
 	update(&x, "include/linux/d.h", "");
 	ck_assert(ud_tindex_has(x.idx, "include/linux/d.h"));
 	ck_assert(!ud_tindex_exported(x.idx, "include/linux/d.h"));
 	/* changed content: nothing */
-	put(&x, "include/linux/a.h", "int a;\n");
+	put(x.root, "include/linux/a.h", "int a;\n");
 	update(&x, "include/linux/a.h", "");
 	/* deleted */
-	del(&x, "include/linux/b.h");
+	del(x.root, "include/linux/b.h");
 	update(&x, "include/linux/b.h", "include/linux/b.h");
 	ck_assert(!ud_tindex_has(x.idx, "include/linux/b.h"));
 	ck_assert(!ud_tindex_exported(x.idx, "include/linux/b.h"));
-	del(&x, "include/linux/c.h");
+	del(x.root, "include/linux/c.h");
 	update(&x, "include/linux/c.h", "");
 	ck_assert(!ud_tindex_has(x.idx, "include/linux/c.h"));
 	/* deleted already, or never there */
 	update(&x, "include/linux/b.h", "");
 	update(&x, "include/linux/none.h", "");
 	/* out of scope */
-	put(&x, "Makefile", "VERSION = 4\n");
+	put(x.root, "Makefile", "VERSION = 4\n");
 	update(&x, "Makefile", "");
-	put(&x, "scripts/x.h", "");
+	put(x.root, "scripts/x.h", "");
 	update(&x, "scripts/x.h", "");
 	ck_assert(!ud_tindex_has(x.idx, "scripts/x.h"));
 	/* a uapi header */
-	del(&x, "include/uapi/linux/u.h");
+	del(x.root, "include/uapi/linux/u.h");
 	update(&x, "include/uapi/linux/u.h", "");
 	ck_assert(!ud_tindex_has(x.idx, "include/uapi/linux/u.h"));
 	teardown(&x);
@@ -334,7 +270,7 @@ START_TEST(test_update_kbuild)
 	setup(&x, "kbuild");
 	build(&x);
 	/* b.h dropped; c.h (there) and nothere.h (not there) added: two changes */
-	put(&x, "include/linux/Kbuild",
+	put(x.root, "include/linux/Kbuild",
 	    "header-y += a.h\nheader-y += c.h nothere.h\nheader-y += kvm.h missing.h\n");
 	update(&x, "include/linux/Kbuild", "include/linux/b.h include/linux/c.h");
 	ck_assert(ud_tindex_exported(x.idx, "include/linux/c.h"));
@@ -343,17 +279,17 @@ START_TEST(test_update_kbuild)
 	/* the same text again: nothing */
 	update(&x, "include/linux/Kbuild", "");
 	/* the list removed: nothing of the directory is exported */
-	del(&x, "include/linux/Kbuild");
+	del(x.root, "include/linux/Kbuild");
 	update(&x, "include/linux/Kbuild",
 	       "include/linux/a.h include/linux/c.h include/linux/kvm.h");
 	ck_assert_ptr_null(ud_tindex_kbuild(x.idx, "include/linux"));
 	/* and back */
-	put(&x, "include/linux/Kbuild", linux_kbuild);
+	put(x.root, "include/linux/Kbuild", linux_kbuild);
 	update(&x, "include/linux/Kbuild",
 	       "include/linux/a.h include/linux/b.h include/linux/kvm.h");
 	/* a list in a uapi/ directory is no export list */
-	put(&x, "include/uapi/linux/Kbuild", "header-y += u.h v.h\n");
-	put(&x, "include/uapi/linux/v.h", "");
+	put(x.root, "include/uapi/linux/Kbuild", "header-y += u.h v.h\n");
+	put(x.root, "include/uapi/linux/v.h", "");
 	update(&x, "include/uapi/linux/Kbuild", "");
 	update(&x, "include/uapi/linux/v.h", "");
 	ck_assert_ptr_null(ud_tindex_kbuild(x.idx, "include/uapi/linux"));
@@ -368,7 +304,7 @@ START_TEST(test_update_shared_list)
 	setup(&x, "shared");
 	build(&x);
 	/* types.h dropped, other.h added: every includer's changes */
-	put(&x, "include/asm-generic/Kbuild.asm", "header-y += ioctl.h\nheader-y += other.h\n");
+	put(x.root, "include/asm-generic/Kbuild.asm", "header-y += ioctl.h\nheader-y += other.h\n");
 	update(&x, "include/asm-generic/Kbuild.asm",
 	       "arch/arm/include/asm/types.h arch/x86/include/asm/other.h "
 	       "arch/x86/include/asm/types.h");
@@ -377,15 +313,15 @@ START_TEST(test_update_shared_list)
 	ck_assert_int_lt(ud_kbuild_find(ud_tindex_kbuild(x.idx, "arch/x86/include/asm"), "types.h"),
 			 0);
 	/* an includer that stops including it */
-	put(&x, "arch/x86/include/asm/Kbuild", "header-y += boot.h\n");
+	put(x.root, "arch/x86/include/asm/Kbuild", "header-y += boot.h\n");
 	update(&x, "arch/x86/include/asm/Kbuild",
 	       "arch/x86/include/asm/ioctl.h arch/x86/include/asm/other.h");
 	ck_assert_uint_eq(ud_tindex_kbuild(x.idx, "arch/x86/include/asm")->nincludes, 0);
 	ck_assert(ud_tindex_is_kbuild(x.idx, "include/asm-generic/Kbuild.asm")); /* arm's */
-	put(&x, "include/asm-generic/Kbuild.asm", "header-y += types.h\n");
+	put(x.root, "include/asm-generic/Kbuild.asm", "header-y += types.h\n");
 	update(&x, "include/asm-generic/Kbuild.asm", "arch/arm/include/asm/types.h");
 	/* the shared list deleted: its includer cannot read it any more */
-	del(&x, "include/asm-generic/Kbuild.asm");
+	del(x.root, "include/asm-generic/Kbuild.asm");
 	ck_assert_int_lt(
 		ud_tindex_update(x.idx, "include/asm-generic/Kbuild.asm", &x.changed, &x.problems),
 		0);
@@ -403,33 +339,33 @@ START_TEST(test_update_dirs)
 	setup(&x, "dirs");
 	build(&x);
 	/* a whole new directory with its own list */
-	put(&x, "include/newdir/Kbuild", "header-y += n.h\n");
-	put(&x, "include/newdir/n.h", "");
-	put(&x, "include/newdir/m.h", "");
+	put(x.root, "include/newdir/Kbuild", "header-y += n.h\n");
+	put(x.root, "include/newdir/n.h", "");
+	put(x.root, "include/newdir/m.h", "");
 	update(&x, "include/newdir", "include/newdir/n.h");
 	ck_assert_ptr_nonnull(ud_tindex_kbuild(x.idx, "include/newdir"));
 	ck_assert(ud_tindex_has(x.idx, "include/newdir/m.h"));
 	/* a new architecture using the shared list */
-	put(&x, "arch/mips/include/asm/Kbuild", "include include/asm-generic/Kbuild.asm\n");
-	put(&x, "arch/mips/include/asm/ioctl.h", "");
-	put(&x, "arch/mips/Makefile", "");
+	put(x.root, "arch/mips/include/asm/Kbuild", "include include/asm-generic/Kbuild.asm\n");
+	put(x.root, "arch/mips/include/asm/ioctl.h", "");
+	put(x.root, "arch/mips/Makefile", "");
 	update(&x, "arch/mips", "arch/mips/include/asm/ioctl.h");
 	ck_assert(!ud_tindex_has(x.idx, "arch/mips/Makefile"));
 	/* ... whose edits of the shared list now count for it too */
-	put(&x, "include/asm-generic/Kbuild.asm", "header-y += types.h\n");
+	put(x.root, "include/asm-generic/Kbuild.asm", "header-y += types.h\n");
 	update(&x, "include/asm-generic/Kbuild.asm",
 	       "arch/mips/include/asm/ioctl.h arch/x86/include/asm/ioctl.h");
 	/* a directory removed */
-	del(&x, "include/linux/sub");
+	del(x.root, "include/linux/sub");
 	update(&x, "include/linux/sub", "include/linux/sub/s.h");
 	ck_assert_ptr_null(ud_tindex_kbuild(x.idx, "include/linux/sub"));
 	ck_assert(!ud_tindex_has(x.idx, "include/linux/sub/Kbuild"));
-	del(&x, "arch/x86");
+	del(x.root, "arch/x86");
 	update(&x, "arch/x86", "arch/x86/include/asm/boot.h arch/x86/include/asm/types.h");
 	ck_assert_ptr_null(ud_tindex_kbuild(x.idx, "arch/x86/include/asm"));
 	/* many changes at once, then the whole tree */
-	del(&x, "include/linux/a.h");
-	put(&x, "include/linux/missing.h", "");
+	del(x.root, "include/linux/a.h");
+	put(x.root, "include/linux/missing.h", "");
 	update(&x, "", "include/linux/a.h include/linux/missing.h");
 	assert_exported_under(
 		&x, "",
@@ -444,7 +380,7 @@ START_TEST(test_unreadable_include)
 	struct fx x;
 
 	setup(&x, "unreadable");
-	put(&x, "arch/arm/include/asm/Kbuild", "include include/asm-generic/Kbuild.missing\n");
+	put(x.root, "arch/arm/include/asm/Kbuild", "include include/asm-generic/Kbuild.missing\n");
 	ck_assert_int_lt(ud_tindex_build(&x.idx, &x.src, &x.problems), 0);
 	ck_assert_uint_eq(x.problems.n, 1);
 	ck_assert_msg(has_problem(&x.problems, "arch/arm/include/asm/Kbuild",
@@ -456,7 +392,7 @@ START_TEST(test_unreadable_include)
 			      "include/linux/a.h include/linux/b.h "
 			      "include/linux/kvm.h include/linux/sub/s.h");
 	/* an update that meets it again */
-	put(&x, "arch/x86/include/asm/Kbuild", "include include/asm-generic/Kbuild.none\n");
+	put(x.root, "arch/x86/include/asm/Kbuild", "include include/asm-generic/Kbuild.none\n");
 	ck_assert_int_lt(
 		ud_tindex_update(x.idx, "arch/x86/include/asm/Kbuild", &x.changed, &x.problems), 0);
 	ck_assert(has_problem(&x.problems, "arch/x86/include/asm/Kbuild",
@@ -467,7 +403,7 @@ START_TEST(test_unreadable_include)
 				"arch/x86/include/asm/types.h");
 	ud_strlist_free(&x.changed);
 	/* the missing list arrives: its includer is read again */
-	put(&x, "include/asm-generic/Kbuild.none", "header-y += boot.h\n");
+	put(x.root, "include/asm-generic/Kbuild.none", "header-y += boot.h\n");
 	ck_assert(ud_tindex_is_kbuild(x.idx, "include/asm-generic/Kbuild.none"));
 	update(&x, "include/asm-generic/Kbuild.none", "arch/x86/include/asm/boot.h");
 	teardown(&x);
@@ -481,7 +417,7 @@ START_TEST(test_include_loop)
 	struct ud_strlist l = UD_STRLIST_INIT;
 
 	setup(&x, "loop");
-	put(&x, "include/asm-generic/Kbuild.asm",
+	put(x.root, "include/asm-generic/Kbuild.asm",
 	    "include include/asm-generic/Kbuild.asm\nheader-y += types.h\n");
 	ck_assert_int_lt(ud_tindex_build(&x.idx, &x.src, &x.problems), 0);
 	ck_assert(has_problem(&x.problems, "include/asm-generic/Kbuild.asm", "nest deeper"));
@@ -526,12 +462,7 @@ main(void)
 {
 	Suite *s = suite_create("tindex");
 	TCase *tc = tcase_create("io");
-	char tmpl[] = "/tmp/uapid-check-tindex-XXXXXX";
-	int rc;
 
-	scratch = mkdtemp(tmpl);
-	if (scratch == NULL)
-		return EXIT_FAILURE;
 	tcase_add_test(tc, test_build);
 	tcase_add_test(tc, test_queries);
 	tcase_add_test(tc, test_update_headers);
@@ -542,7 +473,5 @@ main(void)
 	tcase_add_test(tc, test_include_loop);
 	tcase_add_test(tc, test_kbuild_load);
 	suite_add_tcase(s, tc);
-	rc = test_run(s);
-	rm_rf(scratch);
-	return rc;
+	return test_run_scratch(s, "tindex");
 }

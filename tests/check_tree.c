@@ -2,31 +2,9 @@
  * Kernel tree tests: opening a tree, resolving user paths inside it.
  */
 #include <errno.h>
-#include <ftw.h>
-#include <stdio.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "testutil.h"
 #include "uapid/tree.h"
-
-/* The suite's scratch directory: made by main, removed after the run. */
-static char *scratch;
-
-static int
-rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void
-rm_rf(const char *path)
-{
-	nftw(path, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /*
  * SCRATCH/name (canonical, malloc'd) holding a tree:
@@ -36,37 +14,19 @@ rm_rf(const char *path)
 static char *
 make_dirs(const char *name)
 {
-	char *d = ud_xasprintf("%s/%s", scratch, name), *p, *r;
+	char *d = test_dir(name), *r;
 	static const char *const files[] = {"tree/include/linux/a.h", "tree2/x.h", "outside/o.h",
 					    "file"};
 	size_t i;
 
-	rm_rf(d);
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		p = ud_xasprintf("%s/%s", d, files[i]);
-		ck_assert_int_eq(ud_write_file(p, "", 0, UD_WRITE_MKDIR, NULL), 0);
-		free(p);
-	}
-	p = ud_xasprintf("%s/tree/in", d);
-	ck_assert_int_eq(symlink("include/linux", p), 0);
-	free(p);
-	p = ud_xasprintf("%s/tree/out", d);
-	ck_assert_int_eq(symlink("../outside", p), 0);
-	free(p);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		put(d, files[i], "");
+	put_link(d, "tree/in", "include/linux");
+	put_link(d, "tree/out", "../outside");
 	r = realpath(d, NULL);
 	ck_assert_ptr_nonnull(r);
 	free(d);
 	return r;
-}
-
-static void
-assert_cause(char **cause, const char *a, const char *b)
-{
-	ck_assert_ptr_nonnull(*cause);
-	ck_assert_msg(strstr(*cause, a) != NULL, "'%s' not in '%s'", a, *cause);
-	ck_assert_msg(strstr(*cause, b) != NULL, "'%s' not in '%s'", b, *cause);
-	free(*cause);
-	*cause = NULL;
 }
 
 START_TEST(test_open)
@@ -209,18 +169,11 @@ main(void)
 {
 	Suite *s = suite_create("tree");
 	TCase *tc = tcase_create("io");
-	char tmpl[] = "/tmp/uapid-check-tree-XXXXXX";
-	int rc;
 
-	scratch = mkdtemp(tmpl);
-	if (scratch == NULL)
-		return EXIT_FAILURE;
 	tcase_add_test(tc, test_open);
 	tcase_add_test(tc, test_relpath);
 	tcase_add_test(tc, test_relpath_outside);
 	tcase_add_test(tc, test_path);
 	suite_add_tcase(s, tc);
-	rc = test_run(s);
-	rm_rf(scratch);
-	return rc;
+	return test_run_scratch(s, "tree");
 }

@@ -23,7 +23,7 @@ enum ud_ftype {
 	UD_FT_NONE,  /* nothing by that name */
 	UD_FT_FILE,  /* a regular file (a git blob) */
 	UD_FT_DIR,   /* a directory (a git tree) */
-	UD_FT_OTHER, /* a symlink, FIFO, device or submodule: never read */
+	UD_FT_OTHER, /* a FIFO, device, submodule, or a path leading out of the tree */
 };
 
 /* What is known of a path without reading it. */
@@ -55,7 +55,11 @@ struct ud_source {
 	void *impl;
 };
 
-/* A directory on disk; symlinks are never followed below root. */
+/*
+ * A directory on disk.  Symlinks are followed only while they stay beneath
+ * root; a path leading out (through ".." or a symlink) is refused, and
+ * listings leave symlinks out.
+ */
 int ud_source_open_dir(struct ud_source *s, const char *root, char **cause);
 /* Closes any kind of source; a zeroed source is fine. */
 void ud_source_close(struct ud_source *s);

@@ -4,11 +4,13 @@
  *
  * The directory source keeps a descriptor on its root and resolves every
  * path beneath it, so it works from any thread and never sees a root
- * renamed under it.  No symlink is followed, at any component of a path:
- * a tree's symlinks are not headers, and one pointing out of the tree must
- * not let a path read outside it.  openat2(RESOLVE_BENEATH |
- * RESOLVE_NO_SYMLINKS) does that in one call; on kernels without it the
- * path is walked one directory at a time with O_NOFOLLOW.
+ * renamed under it.  A symlink is followed only while it stays beneath the
+ * root (arm64's syscall table is one, pointing at scripts/syscall.tbl); a
+ * path that leads out of the tree, through ".." or a symlink, is refused,
+ * so a link to /etc cannot make uapid read outside the tree.  openat2's
+ * RESOLVE_BENEATH does that in one call; on kernels (and under valgrind)
+ * without it, the path is resolved here one component at a time.  The
+ * directory listing leaves symlinks out: the tree's headers are its files.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -45,102 +47,143 @@ at(const char *rel)
 	return rel[0] != '\0' ? rel : ".";
 }
 
-/* Opens the directories of rel one at a time, never following a symlink. */
-static int
-open_walk(int rootfd, const char *rel, int flags)
-{
-	char *copy, *part, *save = NULL, *next;
-	int fd;
-
-	if (rel[0] == '\0')
-		return openat(rootfd, ".",
-			      flags); /* a fresh descriptor: dup would share its offset */
-	copy = ud_xstrdup(rel);
-	fd = dup(rootfd);
-	for (part = strtok_r(copy, "/", &save); fd >= 0 && part != NULL; part = next) {
-		struct stat sb;
-		int nfd, err;
-
-		next = strtok_r(NULL, "/", &save);
-		nfd = openat(fd, part,
-			     next != NULL ? O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW
-					  : flags | O_NOFOLLOW);
-		err = errno;
-		/* O_NOFOLLOW | O_DIRECTORY says ENOTDIR for a symlink: name it one */
-		if (nfd < 0 && (err == ENOTDIR || err == ELOOP) &&
-		    fstatat(fd, part, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(sb.st_mode))
-			err = ELOOP;
-		close(fd);
-		fd = nfd;
-		errno = err;
-	}
-	free(copy);
-	return fd;
-}
-
-/*
- * Opens rel beneath rootfd with flags, following no symlink on the way
- * (ELOOP when one is met); returns a descriptor or -1 with errno.
- */
-static int
-open_beneath(int rootfd, const char *rel, int flags)
-{
-#ifdef SYS_openat2
-	struct open_how how;
-	int fd;
-#endif
-	size_t n = strlen(rel);
-
-	if (n >= PATH_MAX) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	/* tree-relative paths never climb: a ".." component is refused, whatever it resolves to */
-	if (strcmp(rel, "..") == 0 || strncmp(rel, "../", 3) == 0 || strstr(rel, "/../") != NULL ||
-	    (n >= 3 && strcmp(rel + n - 3, "/..") == 0)) {
-		errno = EXDEV;
-		return -1;
-	}
-#ifdef SYS_openat2
-	/* once the kernel (or valgrind, or a seccomp filter) refused openat2, walk */
-	static int no_openat2;
-
-	if (!__atomic_load_n(&no_openat2, __ATOMIC_RELAXED)) {
-		memset(&how, 0, sizeof(how));
-		how.flags = (uint64_t)(flags | O_CLOEXEC);
-		how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-		fd = (int)syscall(SYS_openat2, rootfd, at(rel), &how, sizeof(how));
-		if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
-			return fd;
-		__atomic_store_n(&no_openat2, 1, __ATOMIC_RELAXED);
-	}
-#endif
-	return open_walk(rootfd, rel, flags | O_CLOEXEC);
-}
-
-/* The directory holding rel, opened beneath the root; *base gets the last component. */
-static int
-open_parent(int rootfd, const char *rel, char **base)
-{
-	const char *slash = strrchr(rel, '/');
-	char *dir;
-	int fd;
-
-	if (slash == NULL) {
-		*base = ud_xstrdup(at(rel));
-		return dup(rootfd);
-	}
-	dir = ud_xstrndup(rel, (size_t)(slash - rel));
-	fd = open_beneath(rootfd, dir, O_RDONLY | O_DIRECTORY);
-	free(dir);
-	*base = ud_xstrdup(slash + 1);
-	return fd;
-}
-
 static enum ud_ftype
 type_of(mode_t m)
 {
 	return S_ISREG(m) ? UD_FT_FILE : S_ISDIR(m) ? UD_FT_DIR : UD_FT_OTHER;
+}
+
+#define MAX_LINKS 40 /* as the kernel's own limit */
+
+/* Pushes the components of path onto the front of the to-do list (reversed order). */
+static void
+push_components(struct ud_strlist *todo, const char *path)
+{
+	struct ud_strlist parts = UD_STRLIST_INIT;
+	const char *p = path;
+	size_t i;
+
+	while (*p != '\0') {
+		const char *e = strchr(p, '/');
+		size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
+
+		if (n > 0)
+			ud_strlist_addn(&parts, p, n);
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	for (i = parts.n; i-- > 0;)
+		ud_strlist_add(todo, parts.v[i]);
+	ud_strlist_free(&parts);
+}
+
+/* The components joined by '/' ("." for none), malloc'd. */
+static char *
+joined(const struct ud_strlist *done, const char *last)
+{
+	struct ud_buf b = UD_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < done->n; i++)
+		ud_buf_addf(&b, "%s%s", i ? "/" : "", done->v[i]);
+	if (last != NULL)
+		ud_buf_addf(&b, "%s%s", done->n ? "/" : "", last);
+	if (b.len == 0)
+		ud_buf_addstr(&b, ".");
+	return ud_buf_detach(&b, NULL);
+}
+
+/*
+ * Resolves rel beneath rootfd by hand: ".." pops, symlinks are read and
+ * spliced in, and leaving the root is EXDEV.  Returns the resolved path
+ * (malloc'd; "." for the root) or NULL with errno.
+ */
+static char *
+resolve_walk(int rootfd, const char *rel)
+{
+	struct ud_strlist todo = UD_STRLIST_INIT, done = UD_STRLIST_INIT;
+	unsigned links = 0;
+	char *res = NULL;
+
+	push_components(&todo, rel);
+	while (todo.n > 0) {
+		char *c = todo.v[--todo.n], *path;
+		struct stat sb;
+
+		if (strcmp(c, ".") == 0) {
+			free(c);
+			continue;
+		}
+		if (strcmp(c, "..") == 0) {
+			free(c);
+			if (done.n == 0) {
+				errno = EXDEV;
+				goto out;
+			}
+			ud_strlist_remove(&done, done.n - 1);
+			continue;
+		}
+		path = joined(&done, c);
+		if (fstatat(rootfd, path, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(sb.st_mode)) {
+			char target[4096];
+			ssize_t n = readlinkat(rootfd, path, target, sizeof(target) - 1);
+
+			free(path);
+			free(c);
+			if (n < 0)
+				goto out;
+			target[n] = '\0';
+			if (target[0] == '/' || ++links > MAX_LINKS) {
+				errno = target[0] == '/' ? EXDEV : ELOOP;
+				goto out;
+			}
+			push_components(&todo, target);
+			continue;
+		}
+		free(path);
+		ud_strlist_take(&done, c);
+	}
+	res = joined(&done, NULL);
+out:
+	ud_strlist_free(&todo);
+	ud_strlist_free(&done);
+	return res;
+}
+
+/* Opens rel beneath rootfd with flags; -1 with errno (EXDEV: it leads out). */
+static int
+open_beneath(int rootfd, const char *rel, int flags)
+{
+	char *path;
+	int fd;
+
+	if (strlen(rel) >= PATH_MAX) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+#ifdef SYS_openat2
+	{
+		/* once the kernel (or valgrind, or a seccomp filter) refused openat2, walk */
+		static int no_openat2;
+		struct open_how how;
+
+		if (!__atomic_load_n(&no_openat2, __ATOMIC_RELAXED)) {
+			memset(&how, 0, sizeof(how));
+			how.flags = (uint64_t)(flags | O_CLOEXEC);
+			how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+			fd = (int)syscall(SYS_openat2, rootfd, at(rel), &how, sizeof(how));
+			if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+				return fd;
+			__atomic_store_n(&no_openat2, 1, __ATOMIC_RELAXED);
+		}
+	}
+#endif
+	if ((path = resolve_walk(rootfd, rel)) == NULL)
+		return -1;
+	fd = openat(rootfd, path, flags | O_CLOEXEC | O_NOFOLLOW);
+	free(path);
+	return fd;
 }
 
 static int
@@ -148,28 +191,24 @@ dir_stat(struct ud_source *s, const char *rel, struct ud_fstat *st, char **cause
 {
 	struct dir_source *d = s->impl;
 	struct stat sb;
-	char *base = NULL;
-	int dfd, rc;
+	int fd;
 
 	memset(st, 0, sizeof(*st));
-	dfd = open_parent(d->rootfd, rel, &base);
-	rc = dfd < 0 ? -1 : fstatat(dfd, base, &sb, AT_SYMLINK_NOFOLLOW);
-	if (rc < 0) {
+	fd = open_beneath(d->rootfd, rel, O_PATH);
+	if (fd < 0 || fstat(fd, &sb) < 0) {
 		int err = errno;
 
-		if (dfd >= 0)
-			close(dfd);
-		free(base);
+		if (fd >= 0)
+			close(fd);
 		if (err == ENOENT || err == ENOTDIR)
 			return 0; /* UD_FT_NONE */
-		if (err == ELOOP || err == EXDEV) {
-			st->type = UD_FT_OTHER; /* behind a symlink: not part of the tree */
+		if (err == EXDEV || err == ELOOP) {
+			st->type = UD_FT_OTHER; /* it leads out of the tree */
 			return 0;
 		}
 		return fail(s, rel, err, "cannot stat", cause);
 	}
-	close(dfd);
-	free(base);
+	close(fd);
 	st->type = type_of(sb.st_mode);
 	st->size = (uint64_t)sb.st_size;
 	st->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
@@ -187,10 +226,8 @@ dir_read(struct ud_source *s, const char *rel, struct ud_buf *out, char **cause)
 	ud_buf_reset(out);
 	/* O_NONBLOCK: a FIFO named like a header must not hang the run */
 	fd = open_beneath(d->rootfd, rel, O_RDONLY | O_NONBLOCK);
-	if (fd < 0 && errno == ELOOP)
-		return fail(s, rel, EINVAL, "behind a symlink, not read", cause);
-	if (fd < 0 && errno == EXDEV)
-		return fail(s, rel, EINVAL, "a path with '..', not read", cause);
+	if (fd < 0 && (errno == EXDEV || errno == ELOOP))
+		return fail(s, rel, EXDEV, "leads out of the tree, not read", cause);
 	if (fd < 0)
 		return fail(s, rel, errno, "cannot open", cause);
 	name = ud_xasprintf("%s/%s", s->label, rel);
