@@ -5,13 +5,14 @@
 #     build with --enable-debug (the long warning list, warnings as errors),
 #  3. the unit suites under valgrind (no errors, no leaks),
 #  4. make distcheck (the release tarball builds and passes too),
-#  5. uapid install/check on Debian's linux-source-6.1 against the kernel's
-#     own make headers_install and linux-libc-dev.
+#  5. uapid install/check on Debian's linux-source-6.1 and 6.12, every
+#     architecture, against the kernel's own make headers_install and
+#     linux-libc-dev.
 # UD_QUICK=1 runs only step 1.
 set -euo pipefail
 . "$(dirname "$0")/.ci/setup.sh"
 
-ud_install_deps valgrind linux-source-6.1 rsync xz-utils bc
+ud_install_deps valgrind linux-source-6.1 linux-source-6.12 rsync xz-utils bc
 ud_build "$UD_BUILD"
 ud_say "make check"
 make -C "$UD_BUILD" -s -j"$(nproc)" check || { cat "$UD_BUILD"/tests/*.log >&2; exit 1; }
@@ -38,6 +39,6 @@ done
 ud_say "make distcheck"
 make -C "$UD_BUILD" -s distcheck >/dev/null
 
-ud_say "installed headers on Debian's linux-source-6.1 (x86, arm64, riscv)"
+ud_say "installed headers on Debian's linux-source-6.1 and 6.12 (every architecture)"
 top_srcdir=$UD_TOP UAPID=$UD_BUILD/src/uapid sh "$UD_TOP/tests/kernel-headers.sh"
 echo "test.sh: all passed"

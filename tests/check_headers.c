@@ -17,18 +17,46 @@ static const char a_h[] = "#ifndef _UAPI_LINUX_A_H\n"
 			  "#endif /* _UAPI_LINUX_A_H */\n";
 
 /*
- * SCRATCH/name (malloc'd), a minimal tree: the Makefile's version,
- * include/uapi with its lists, x86 with generic-y, generated-y and a
- * syscall table, and the install script's leak list.
+ * The rest of a stand-in top Makefile, after its version lines: how ARCH
+ * maps to SRCARCH, the arch Makefile make needs, and the 5.x-on
+ * linux/version.h (the one with the LINUX_VERSION_MAJOR lines).
+ */
+static const char top_rules[] = "EXTRAVERSION =\n"
+				"NAME = Test\n"
+				"SRCARCH := $(ARCH)\n"
+				"ifeq ($(ARCH),x86_64)\n"
+				"SRCARCH := x86\n"
+				"endif\n"
+				"ifeq ($(ARCH),sparc64)\n"
+				"SRCARCH := sparc\n"
+				"endif\n"
+				"include $(srctree)/arch/$(SRCARCH)/Makefile\n"
+				"define filechk_version.h\n"
+				"\techo \\#define LINUX_VERSION_MAJOR $(VERSION)\n"
+				"endef\n";
+
+/* Writes dir/Makefile: the version lines given, then top_rules. */
+static void
+put_top_makefile(const char *dir, const char *version)
+{
+	char *text = ud_xasprintf("# SPDX-License-Identifier: GPL-2.0\n%s%s", version, top_rules);
+
+	put(dir, "Makefile", text);
+	free(text);
+}
+
+/*
+ * SCRATCH/name (malloc'd), a minimal tree: the top Makefile, include/uapi
+ * with its lists, x86 with generic-y, generated-y and a syscall table and
+ * the Makefiles that say how unistd_64.h is made from it, arm, and the
+ * install script (the one uapid reproduces) with its leak list.
  */
 static char *
 make_tree(const char *name)
 {
 	char *d = test_dir(name);
 
-	put(d, "Makefile",
-	    "# SPDX-License-Identifier: GPL-2.0\nVERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 42\n"
-	    "EXTRAVERSION =\nNAME = Test\n");
+	put_top_makefile(d, "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 42\n");
 	put(d, "include/uapi/linux/a.h", a_h);
 	put(d, "include/uapi/linux/hidden.h", "int hidden;\n");
 	put(d, "include/uapi/linux/kvm.h", "int kvm;\n");
@@ -48,6 +76,18 @@ make_tree(const char *name)
 	put(d, "include/uapi/asm-generic/ioctl.h", "int ioctl;\n");
 	put(d, "include/uapi/asm-generic/posix_types.h", "int posix;\n");
 	put(d, "include/uapi/asm-generic/types.h", "int types;\n");
+	/* x86: archheaders names the directory whose Makefile makes unistd_64.h */
+	put(d, "arch/x86/Makefile",
+	    "archheaders:\n\t$(Q)$(MAKE) $(build)=arch/x86/entry/syscalls all\n");
+	put(d, "arch/x86/entry/syscalls/Makefile",
+	    "# the uapi syscall headers, each from a table with the ABIs it takes\n"
+	    "out := arch/$(SRCARCH)/include/generated/uapi/asm\n"
+	    "cmd_hdr = $(CONFIG_SHELL) $(srctree)/scripts/syscallhdr.sh --abis $(abis) "
+	    "--emit-nr $< $@\n"
+	    "$(out)/unistd_64.h: abis := common,64\n"
+	    "$(out)/unistd_64.h: $(src)/syscall_64.tbl FORCE\n"
+	    "\t$(call if_changed,hdr)\n"
+	    "all: $(out)/unistd_64.h\n");
 	put(d, "arch/x86/include/uapi/asm/Kbuild",
 	    "generic-y += ioctl.h\ngenerated-y += unistd_64.h\n");
 	put(d, "arch/x86/include/uapi/asm/types.h", "int x86_types;\n");
@@ -58,10 +98,20 @@ make_tree(const char *name)
 	    "\n"
 	    "2\t64\topen\t\t\tsys_open\n"
 	    "512\tx32\trt_sigaction\t\tcompat_sys_rt_sigaction\n");
+	/* arm: generates nothing, so no archheaders rule */
+	put(d, "arch/arm/Makefile", "archprepare:\n\t@:\n");
 	put(d, "arch/arm/include/uapi/asm/Kbuild", "generic-y += types.h\n");
 	put(d, "arch/arm/include/uapi/asm/kvm.h", "int arm_kvm;\n");
+	/* never run: uapid checks what they are and writes their output itself */
+	put(d, "scripts/syscallhdr.sh",
+	    "#!/bin/sh\n"
+	    "# usage: syscallhdr.sh [--abis ABIS] [--emit-nr] IN OUT (guard=_UAPI_ASM_ + OUT)\n"
+	    "exit 1\n");
 	put(d, "scripts/headers_install.sh",
-	    "#!/bin/sh\nconfig_leak_ignores=\"\ninclude/uapi/linux/a.h:CONFIG_OLD\n\"\n");
+	    "#!/bin/sh\n"
+	    "# edits __attribute_const__ and the _UAPI guards, then runs\n"
+	    "# unifdef -U__KERNEL__ -D__EXPORTED_HEADERS__\n"
+	    "config_leak_ignores=\"\ninclude/uapi/linux/a.h:CONFIG_OLD\n\"\n");
 	return d;
 }
 
@@ -136,6 +186,20 @@ find(const struct ud_hdr_plan *plan, const char *dst)
 			return &plan->v[i];
 	ck_abort_msg("%s not in the plan", dst);
 	return NULL;
+}
+
+/* Does d hold an error whose path or message contains text? */
+static bool
+any_diag(const struct ud_diags *d, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->v[i].severity == UD_SEV_ERROR &&
+		    ((d->v[i].path != NULL && strstr(d->v[i].path, text) != NULL) ||
+		     strstr(d->v[i].message, text) != NULL))
+			return true;
+	return false;
 }
 
 START_TEST(test_srcarch)
@@ -219,7 +283,7 @@ START_TEST(test_version_h)
 
 	ck_assert_int_eq(ud_source_open_dir(&src, d, NULL), 0);
 	/* a SUBLEVEL above 255 counts as 255 in the code */
-	put(d, "Makefile", "VERSION = 5\nPATCHLEVEL = 4\nSUBLEVEL = 300\n");
+	put_top_makefile(d, "VERSION = 5\nPATCHLEVEL = 4\nSUBLEVEL = 300\n");
 	ck_assert_int_eq(ud_headers_plan(&src, NULL, "x86", &plan, &cause), 0);
 	ck_assert_str_eq(plan.v[4].dst, "linux/version.h");
 	ck_assert_str_eq(ud_buf_str(&plan.v[4].gen),
@@ -230,22 +294,77 @@ START_TEST(test_version_h)
 			 "#define LINUX_VERSION_PATCHLEVEL 4\n"
 			 "#define LINUX_VERSION_SUBLEVEL 300\n");
 	ud_headers_plan_free(&plan);
+	/* the 4.x stables: the clamp, in two lines */
+	put(d, "Makefile",
+	    "VERSION = 4\nPATCHLEVEL = 9\nSUBLEVEL = 337\nSRCARCH := x86\n"
+	    "include $(srctree)/arch/$(SRCARCH)/Makefile\n"
+	    "define filechk_version.h\n"
+	    "\tif [ $(SUBLEVEL) -gt 255 ]; then echo 255; fi\n"
+	    "endef\n");
+	ck_assert_int_eq(ud_headers_plan(&src, NULL, "x86", &plan, &cause), 0);
+	ck_assert_str_eq(ud_buf_str(&plan.v[4].gen),
+			 "#define LINUX_VERSION_CODE 264703\n"
+			 "#define KERNEL_VERSION(a,b,c) (((a) << 16) + ((b) << 8) + ((c) > 255 ? "
+			 "255 : (c)))\n");
+	ud_headers_plan_free(&plan);
+	/* before the clamp: two lines, the sublevel as it is */
+	put(d, "Makefile",
+	    "VERSION = 4\nPATCHLEVEL = 4\nSUBLEVEL = 300\nSRCARCH := x86\n"
+	    "include $(srctree)/arch/$(SRCARCH)/Makefile\n"
+	    "define filechk_version.h\n"
+	    "\techo $(VERSION)\n"
+	    "endef\n");
+	ck_assert_int_eq(ud_headers_plan(&src, NULL, "x86", &plan, &cause), 0);
+	ck_assert_str_eq(ud_buf_str(&plan.v[4].gen),
+			 "#define LINUX_VERSION_CODE 263468\n"
+			 "#define KERNEL_VERSION(a,b,c) (((a) << 16) + ((b) << 8) + (c))\n");
+	ud_headers_plan_free(&plan);
 	/* no SUBLEVEL: 0 */
-	put(d, "Makefile", "VERSION = 2\nPATCHLEVEL = 6\n");
+	put_top_makefile(d, "VERSION = 2\nPATCHLEVEL = 6\n");
 	ck_assert_int_eq(ud_headers_plan(&src, NULL, "x86", &plan, &cause), 0);
 	ck_assert_ptr_nonnull(strstr(ud_buf_str(&plan.v[4].gen), "CODE 132608\n"));
 	ud_headers_plan_free(&plan);
-	/* no version at all */
+	/* no version at all: not a kernel tree's top Makefile */
 	put(d, "Makefile", "all:\n");
 	ck_assert_int_lt(ud_headers_plan(&src, NULL, "x86", &plan, &cause), 0);
-	ck_assert_ptr_nonnull(cause);
-	ck_assert_ptr_nonnull(strstr(cause, "no VERSION or PATCHLEVEL"));
-	free(cause);
+	assert_cause(&cause, "Makefile", "no VERSION");
+	ud_headers_plan_free(&plan);
+	put(d, "Makefile", "VERSION = 6\n");
+	ck_assert_int_lt(ud_headers_plan(&src, NULL, "x86", &plan, &cause), 0);
+	assert_cause(&cause, "Makefile", "no PATCHLEVEL");
 	ud_headers_plan_free(&plan);
 	ud_source_close(&src);
 	free(d);
 }
 END_TEST
+
+/*
+ * The x86 plan of src is made, with dst in it that uapid cannot make: its
+ * problems name why (text), and installing it fails saying so.
+ */
+static void
+assert_unmakeable(struct ud_source *src, const char *dst, const char *text)
+{
+	struct ud_hdr_plan plan;
+	struct ud_installed in;
+	const struct ud_hdr_file *f;
+	char *cause = NULL;
+
+	ck_assert_int_eq(ud_headers_plan(src, NULL, "x86", &plan, &cause), 0);
+	ck_assert_ptr_null(cause);
+	ck_assert_uint_eq(plan.problems.n, 0);
+	f = find(&plan, dst);
+	ck_assert(f->generated);
+	ck_assert_uint_eq(f->gen.len, 0);
+	ck_assert(has_diag(&f->problems, UD_SEV_ERROR, 0, "uapid cannot make it"));
+	ck_assert_msg(any_diag(&f->problems, text), "'%s' not in %s's problems", text, dst);
+	ud_headers_install_file(&plan, f, src, &in);
+	ck_assert(!in.ok);
+	ck_assert_uint_eq(in.text.len, 0);
+	ck_assert(any_diag(&in.diags, text));
+	ud_installed_free(&in);
+	ud_headers_plan_free(&plan);
+}
 
 START_TEST(test_plan_errors)
 {
@@ -256,12 +375,9 @@ START_TEST(test_plan_errors)
 	bool named = false;
 
 	ck_assert_int_eq(ud_source_open_dir(&src, d, NULL), 0);
-	ck_assert_int_eq(ud_headers_plan(&src, NULL, "sparc64", &plan, &cause), -ENOENT);
-	ck_assert_ptr_nonnull(cause);
-	ck_assert_ptr_nonnull(strstr(cause, "sparc64"));
-	ck_assert_ptr_nonnull(strstr(cause, "no such architecture"));
-	free(cause);
-	cause = NULL;
+	/* an architecture the tree does not have: make stops at arch/SRCARCH/Makefile */
+	ck_assert_int_eq(ud_headers_plan(&src, NULL, "sparc64", &plan, &cause), -EPERM);
+	assert_cause(&cause, "arch/sparc/Makefile: No such file or directory", "(ARCH=sparc64)");
 	ud_headers_plan_free(&plan);
 
 	/* an unreadable Kbuild: a problem naming it */
@@ -281,22 +397,14 @@ START_TEST(test_plan_errors)
 	ud_headers_plan_free(&plan);
 	del(d, "arch/x86/include/uapi/asm/Kbuild");
 
-	/* a generated header uapid cannot make */
+	/* a generated header uapid cannot make: in the plan, failing, named */
 	put(d, "arch/x86/include/uapi/asm/Kbuild", "generated-y += unistd_99.h\n");
-	ck_assert_int_lt(ud_headers_plan(&src, NULL, "x86", &plan, &cause), 0);
-	ck_assert_ptr_nonnull(cause);
-	ck_assert_ptr_nonnull(strstr(cause, "unistd_99.h"));
-	free(cause);
-	cause = NULL;
-	ud_headers_plan_free(&plan);
+	assert_unmakeable(&src, "asm/unistd_99.h",
+			  "no rule makes arch/x86/include/generated/uapi/asm/unistd_99.h");
 	/* the syscall table is missing */
 	put(d, "arch/x86/include/uapi/asm/Kbuild", "generated-y += unistd_64.h\n");
-	del(d, "arch/x86/entry");
-	ck_assert_int_lt(ud_headers_plan(&src, NULL, "x86", &plan, &cause), 0);
-	ck_assert_ptr_nonnull(cause);
-	ck_assert_ptr_nonnull(strstr(cause, "syscall_64.tbl"));
-	free(cause);
-	ud_headers_plan_free(&plan);
+	del(d, "arch/x86/entry/syscalls/syscall_64.tbl");
+	assert_unmakeable(&src, "asm/unistd_64.h", "arch/x86/entry/syscalls/syscall_64.tbl");
 	ud_source_close(&src);
 	free(d);
 }

@@ -7,14 +7,29 @@
 #include "testutil.h"
 #include "uapid/headers.h"
 
-/* SCRATCH/name/tree (malloc'd): a minimal tree. */
+/*
+ * SCRATCH/name/tree (malloc'd): a minimal tree, with the Makefiles and
+ * scripts uapid reads to reproduce its install (stand-ins: the top
+ * Makefile's version, SRCARCH and linux/version.h form; how x86 makes
+ * asm/unistd_64.h from its table; the install script uapid reproduces,
+ * with its leak list).
+ */
 static char *
 make_tree(const char *name)
 {
 	char *d = test_dir(name), *t = ud_xasprintf("%s/tree", d);
 
 	free(d);
-	put(t, "Makefile", "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 2\n");
+	put(t, "Makefile",
+	    "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 2\n"
+	    "SRCARCH := $(ARCH)\n"
+	    "ifeq ($(ARCH),x86_64)\n"
+	    "SRCARCH := x86\n"
+	    "endif\n"
+	    "include $(srctree)/arch/$(SRCARCH)/Makefile\n"
+	    "define filechk_version.h\n"
+	    "\techo \\#define LINUX_VERSION_MAJOR $(VERSION)\n"
+	    "endef\n");
 	put(t, "include/uapi/linux/a.h",
 	    "#ifndef _UAPI_LINUX_A_H\n#define _UAPI_LINUX_A_H\nstruct a { int x; };\n"
 	    "#ifdef __KERNEL__\nint k;\n#endif\n#endif\n");
@@ -24,12 +39,26 @@ make_tree(const char *name)
 	put(t, "include/uapi/linux/hidden.h", "int hidden;\n");
 	put(t, "include/uapi/asm-generic/Kbuild", "mandatory-y += ioctl.h\n");
 	put(t, "include/uapi/asm-generic/ioctl.h", "int ioctl;\n");
+	put(t, "arch/x86/Makefile",
+	    "archheaders:\n\t$(Q)$(MAKE) $(build)=arch/x86/entry/syscalls all\n");
+	put(t, "arch/x86/entry/syscalls/Makefile",
+	    "out := arch/$(SRCARCH)/include/generated/uapi/asm\n"
+	    "cmd_hdr = $(CONFIG_SHELL) $(srctree)/scripts/syscallhdr.sh --abis common,64 "
+	    "--emit-nr $< $@\n"
+	    "$(out)/unistd_64.h: $(src)/syscall_64.tbl FORCE\n"
+	    "\t$(call if_changed,hdr)\n"
+	    "all: $(out)/unistd_64.h\n");
 	put(t, "arch/x86/include/uapi/asm/Kbuild", "generated-y += unistd_64.h\n");
 	put(t, "arch/x86/include/uapi/asm/types.h", "int x86_types;\n");
 	put(t, "arch/x86/entry/syscalls/syscall_64.tbl",
 	    "0\tcommon\tread\tsys_read\n1\t64\twrite\tsys_write\n");
+	put(t, "scripts/syscallhdr.sh",
+	    "#!/bin/sh\n# never run: [--abis ABIS] [--emit-nr] IN OUT, guard=_UAPI_ASM_ + OUT\n");
 	put(t, "scripts/headers_install.sh",
-	    "#!/bin/sh\nconfig_leak_ignores=\"\ninclude/uapi/linux/old.h:CONFIG_OLD\n\"\n");
+	    "#!/bin/sh\n"
+	    "# edits __attribute_const__ and the _UAPI guards, then runs\n"
+	    "# unifdef -U__KERNEL__ -D__EXPORTED_HEADERS__\n"
+	    "config_leak_ignores=\"\ninclude/uapi/linux/old.h:CONFIG_OLD\n\"\n");
 	return t;
 }
 
@@ -97,8 +126,18 @@ START_TEST(test_install)
 	assert_text(out, "include/linux/old.h", "#ifdef CONFIG_OLD\nint old;\n#endif\n");
 	assert_text(out, "include/asm/ioctl.h", "#include <asm-generic/ioctl.h>\n");
 	assert_text(out, "include/asm-generic/ioctl.h", "int ioctl;\n");
-	ck_assert(exists(out, "include/linux/version.h"));
-	ck_assert(exists(out, "include/asm/unistd_64.h"));
+	/* generated: version.h from the top Makefile, unistd_64.h as the x86 Makefiles say */
+	assert_text(out, "include/linux/version.h",
+		    "#define LINUX_VERSION_CODE 393474\n"
+		    "#define KERNEL_VERSION(a,b,c) (((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : "
+		    "(c)))\n"
+		    "#define LINUX_VERSION_MAJOR 6\n"
+		    "#define LINUX_VERSION_PATCHLEVEL 1\n"
+		    "#define LINUX_VERSION_SUBLEVEL 2\n");
+	assert_text(out, "include/asm/unistd_64.h",
+		    "#ifndef _ASM_UNISTD_64_H\n#define _ASM_UNISTD_64_H\n\n"
+		    "#define __NR_read 0\n#define __NR_write 1\n\n\n"
+		    "#endif /* _ASM_UNISTD_64_H */\n");
 	ck_assert(!exists(out, "include/linux/hidden.h"));
 	ck_assert(exists(out, ".uapid-install"));
 

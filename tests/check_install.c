@@ -3,6 +3,8 @@
  * GNU sed running the script's own expressions), the SPDX and CONFIG_
  * rules, the leak list parser.
  */
+#include <errno.h>
+
 #include "testutil.h"
 #include "uapid/install.h"
 
@@ -150,6 +152,190 @@ START_TEST(test_bad_input)
 }
 END_TEST
 
+/*
+ * headers_install.pl's per-line edits (3.x), each case as Perl 5.36 runs
+ * the script's expressions on it: the 3.8 and the 3.7 form of the _UAPI
+ * guard edits.  The line keeps its newline, so \s can take it.
+ */
+static const struct {
+	const char *in, *perl38, *perl37;
+} pl_cases[] = {
+	{"\tvoid __user *p;\n", "\tvoid *p;\n", "\tvoid *p;\n"},
+	{"\tchar __user\n", "\tchar ", "\tchar "},
+	{"(__user __force int *)x\n", "(int *)x\n", "(int *)x\n"},
+	{"\tint (__user*p);\n", "\tint (__user*p);\n", "\tint (__user*p);\n"},
+	{"\t__iomem\n", "\t", "\t"},
+	{"__user x\n", "__user x\n", "__user x\n"},
+	{"\tvoid __user\t*tab;\n", "\tvoid *tab;\n", "\tvoid *tab;\n"},
+	{"int f(void) __attribute_const__;\n", "int f(void) __attribute_const__;\n",
+	 "int f(void) __attribute_const__;\n"},
+	{"int g(void) __attribute_const__ ;\n", "int g(void) ;\n", "int g(void) ;\n"},
+	{"int h(void) __attribute_const__\n", "int h(void) ", "int h(void) "},
+	{"int __attribute_const__x;\n", "int __attribute_const__x;\n",
+	 "int __attribute_const__x;\n"},
+	{"struct s { int a; } __packed;\n", "struct s { int a; } __attribute__((packed));\n",
+	 "struct s { int a; } __attribute__((packed));\n"},
+	{"x__packed __packed_y __packed\n", "x__packed __packed_y __attribute__((packed))\n",
+	 "x__packed __packed_y __attribute__((packed))\n"},
+	{"(__packed)\n", "(__attribute__((packed)))\n", "(__attribute__((packed)))\n"},
+	{"__packed\n", "__attribute__((packed))\n", "__attribute__((packed))\n"},
+	{"#include <linux/compiler.h>\n", "\n", "\n"},
+	{" #include <linux/compiler.h>\n", " #include <linux/compiler.h>\n",
+	 " #include <linux/compiler.h>\n"},
+	{"#include <linux/compiler.h> /* c */\n", " /* c */\n", " /* c */\n"},
+	{"#include <linux/compiler_types.h>\n", "#include <linux/compiler_types.h>\n",
+	 "#include <linux/compiler_types.h>\n"},
+	{"static inline int f(void)\n", "static __inline__ int f(void)\n",
+	 "static __inline__ int f(void)\n"},
+	{"inline\n", "__inline__\n", "__inline__\n"},
+	{"(inline)\n", "(inline)\n", "(inline)\n"},
+	{"\tunsigned int inline_count;\n", "\tunsigned int inline_count;\n",
+	 "\tunsigned int inline_count;\n"},
+	{"x inline inline\n", "x __inline__ __inline__\n", "x __inline__ __inline__\n"},
+	{"asm asm\n", "__asm__ asm\n", "__asm__ asm\n"},
+	{"asm\n", "__asm__\n", "__asm__\n"},
+	{"asm(\"x\");\n", "__asm__(\"x\");\n", "__asm__(\"x\");\n"},
+	{"\tasm volatile(\"\" ::: \"memory\");\n", "\t__asm__ __volatile__(\"\" ::: \"memory\");\n",
+	 "\t__asm__ __volatile__(\"\" ::: \"memory\");\n"},
+	{"int asm_x;\n", "int asm_x;\n", "int asm_x;\n"},
+	{"(volatile)\n", "(volatile)\n", "(volatile)\n"},
+	{"(volatile int *)p\n", "(__volatile__ int *)p\n", "(__volatile__ int *)p\n"},
+	{"volatile(x)\n", "__volatile__(x)\n", "__volatile__(x)\n"},
+	{"\tvolatile\n", "\t__volatile__\n", "\t__volatile__\n"},
+	{"a volatile volatile b\n", "a __volatile__ volatile b\n", "a __volatile__ volatile b\n"},
+	{"#ifndef _UAPI_LINUX_FOO_H\n", "#ifndef _LINUX_FOO_H\n", "#ifndef _LINUX_FOO_H\n"},
+	{"#ifndef\t\t_UAPI__ASM_X\n", "#ifndef __ASM_X\n", "#ifndef\t\t_UAPI__ASM_X\n"},
+	{"#ifndef  _UAPI_X\n", "#ifndef _X\n", "#ifndef  _UAPI_X\n"},
+	{"#define _UAPI_LINUX_FOO_H\n", "#define _LINUX_FOO_H\n", "#define _LINUX_FOO_H\n"},
+	{"#define\t_UAPI_T\n", "#define _T\n", "#define\t_UAPI_T\n"},
+	{"#endif /* _UAPI_LINUX_FOO_H */\n", "#endif /* _LINUX_FOO_H */\n",
+	 "#endif /* _LINUX_FOO_H */\n"},
+	{"#endif\t/*_UAPI_X */\n", "#endif /* _X */\n", "#endif\t/*_UAPI_X */\n"},
+	{"#endif/*_UAPI_X */\n", "#endif/*_UAPI_X */\n", "#endif/*_UAPI_X */\n"},
+	{"#endif /*  _UAPI_Y */\n", "#endif /* _Y */\n", "#endif /*  _UAPI_Y */\n"},
+	{"# define _UAPI_SPACED\n", "# define _UAPI_SPACED\n", "# define _UAPI_SPACED\n"},
+	{"  #ifndef _UAPI_X\n", "  #ifndef _X\n", "  #ifndef _X\n"},
+	{"#ifndef _UAPI_A /* #define _UAPI_B */\n", "#ifndef _A /* #define _B */\n",
+	 "#ifndef _A /* #define _B */\n"},
+	{"#ifndef _UAPI_A_UAPI #ifndef _UAPI_C\n", "#ifndef _A_UAPI #ifndef _UAPI_C\n",
+	 "#ifndef _A_UAPI #ifndef _UAPI_C\n"},
+	{"int h(void) __attribute_const__", "int h(void)", "int h(void)"},
+	{"\tvoid __user\r\n", "\tvoid \n", "\tvoid \n"},
+	{"__user", "__user", "__user"},
+	{" __user", " __user", " __user"},
+};
+
+START_TEST(test_pl_edits)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(pl_cases) / sizeof(pl_cases[0]); i++) {
+		struct ud_buf out = UD_BUF_INIT;
+
+		ud_install_pl_line(pl_cases[i].in, strlen(pl_cases[i].in), true, &out);
+		ck_assert_msg(strcmp(ud_buf_str(&out), pl_cases[i].perl38) == 0,
+			      "3.8: '%s' -> '%s', perl says '%s'", pl_cases[i].in, ud_buf_str(&out),
+			      pl_cases[i].perl38);
+		ud_buf_reset(&out);
+		ud_install_pl_line(pl_cases[i].in, strlen(pl_cases[i].in), false, &out);
+		ck_assert_msg(strcmp(ud_buf_str(&out), pl_cases[i].perl37) == 0,
+			      "3.7: '%s' -> '%s', perl says '%s'", pl_cases[i].in, ud_buf_str(&out),
+			      pl_cases[i].perl37);
+		ud_buf_free(&out);
+	}
+}
+END_TEST
+
+/* The edits append to what out holds. */
+START_TEST(test_pl_appends)
+{
+	struct ud_buf out = UD_BUF_INIT;
+
+	ud_buf_addstr(&out, "kept:");
+	ud_install_pl_line("inline x\n", 9, true, &out);
+	ck_assert_str_eq(ud_buf_str(&out), "kept:__inline__ x\n");
+	ud_buf_free(&out);
+}
+END_TEST
+
+/* A whole 3.x header: the Perl edits, then unifdef; no SPDX or CONFIG_ check (as the 3.8 script).
+ */
+START_TEST(test_pl_header)
+{
+	static const char in[] = "/* SPDX-License-Identifier: GPL-2.0 */\n"
+				 "#ifndef _UAPI_LINUX_P_H\n"
+				 "#define _UAPI_LINUX_P_H\n"
+				 "#include <linux/compiler.h>\n"
+				 "struct p {\n"
+				 "\tchar __user\n"
+				 "\t\t*name;\n"
+				 "\tint x;\n"
+				 "} __packed;\n"
+				 "#ifdef __KERNEL__\n"
+				 "int kernel_only;\n"
+				 "#endif\n"
+				 "#ifndef __EXPORTED_HEADERS__\n"
+				 "#warning \"no\"\n"
+				 "#endif\n"
+				 "#ifdef CONFIG_P_LEGACY\n"
+				 "#define P_LEGACY 1\n"
+				 "#endif\n"
+				 "static inline int p(void) { return 1; }\n"
+				 "#endif /* _UAPI_LINUX_P_H */\n";
+	static const char q[] = "#ifndef  _UAPI_Q_H\n#define _UAPI_Q_H\n#endif\t/* _UAPI_Q_H */\n";
+	static const char unbalanced[] = "#ifdef __KERNEL__\nint k;\n";
+	static const unsigned lines[] = {1, 2, 3, 4, 5, 6, 8, 9, 16, 17, 18, 19, 20};
+	struct ud_buf out = UD_BUF_INIT;
+	struct ud_linemap map = {NULL, 0, 0};
+	struct ud_diags d = UD_DIAGS_INIT;
+	size_t i;
+
+	ck_assert_int_eq(ud_install_header_pl(in, sizeof(in) - 1, true, &out, &map, &d), 0);
+	ck_assert_str_eq(ud_buf_str(&out), "/* SPDX-License-Identifier: GPL-2.0 */\n"
+					   "#ifndef _LINUX_P_H\n"
+					   "#define _LINUX_P_H\n"
+					   "\n"
+					   "struct p {\n"
+					   "\tchar \t\t*name;\n"
+					   "\tint x;\n"
+					   "} __attribute__((packed));\n"
+					   "#ifdef CONFIG_P_LEGACY\n"
+					   "#define P_LEGACY 1\n"
+					   "#endif\n"
+					   "static __inline__ int p(void) { return 1; }\n"
+					   "#endif /* _LINUX_P_H */\n");
+	ck_assert_uint_eq(d.n, 0);
+	/* each output line names the source line it starts on (a joined line: the first) */
+	ck_assert_uint_eq(map.n, sizeof(lines) / sizeof(lines[0]));
+	for (i = 0; i < map.n; i++)
+		ck_assert_msg(map.v[i] == lines[i], "output line %zu from %u, want %u", i + 1,
+			      map.v[i], lines[i]);
+	ud_linemap_free(&map);
+
+	/* the 3.7 guard edits want exactly one blank; no map asked for */
+	ck_assert_int_eq(ud_install_header_pl(q, strlen(q), false, &out, NULL, &d), 0);
+	ck_assert_str_eq(ud_buf_str(&out),
+			 "#ifndef  _UAPI_Q_H\n#define _Q_H\n#endif\t/* _UAPI_Q_H */\n");
+	ck_assert_int_eq(ud_install_header_pl(q, strlen(q), true, &out, NULL, &d), 0);
+	ck_assert_str_eq(ud_buf_str(&out), "#ifndef _Q_H\n#define _Q_H\n#endif /* _Q_H */\n");
+	ck_assert_uint_eq(d.n, 0);
+
+	/* what unifdef refuses, and bytes that are no text */
+	ck_assert_int_eq(ud_install_header_pl(unbalanced, strlen(unbalanced), true, &out, NULL, &d),
+			 -EINVAL);
+	ck_assert_uint_eq(ud_diags_count(&d, UD_SEV_ERROR), 1);
+	ck_assert_uint_eq(d.v[0].line, 1);
+	ud_diags_free(&d);
+	ck_assert_int_eq(ud_install_header_pl("a\0b\n", 4, true, &out, NULL, &d), -EINVAL);
+	ck_assert_uint_eq(ud_diags_count(&d, UD_SEV_ERROR), 1);
+	ud_diags_free(&d);
+	/* empty input, empty output */
+	ck_assert_int_eq(ud_install_header_pl("", 0, true, &out, NULL, &d), 0);
+	ck_assert_uint_eq(out.len, 0);
+	ud_buf_free(&out);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -161,6 +347,9 @@ main(void)
 	tcase_add_test(tc, test_spdx);
 	tcase_add_test(tc, test_config_leaks);
 	tcase_add_test(tc, test_bad_input);
+	tcase_add_test(tc, test_pl_edits);
+	tcase_add_test(tc, test_pl_appends);
+	tcase_add_test(tc, test_pl_header);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# uapid install and uapid check on a miniature tree, with planted faults.
+# uapid install and uapid check on miniature trees (6.x: mini, 3.x: mini3x), with planted faults.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 T=$WORK/mini
@@ -8,8 +8,8 @@ O=$WORK/hdr
 
 # --- a clean install --------------------------------------------------------
 expect_status 0 "$UAPID" install --arch x86 "$T" "$O"
-expect_in "$WORK/out" "installed 14 headers for x86"
-expect_in "$WORK/out" "14 written"
+expect_in "$WORK/out" "installed 15 headers for x86"
+expect_in "$WORK/out" "15 written"
 printf '#include <asm-generic/errno.h>\n' >"$WORK/want"
 expect_same "$O/include/asm/errno.h" "$WORK/want"
 expect_no_file "$O/include/asm/unistd_generic.h"
@@ -35,13 +35,13 @@ if find "$O" -name '*.uapid-*' ! -name .uapid-install | grep -q .; then fail "te
 stamp=$(stat -c %Y.%N "$O/include/linux/mini.h")
 sleep 1
 expect_status 0 "$UAPID" install --arch x86 "$T" "$O"
-expect_in "$WORK/out" "0 written, 14 unchanged, 0 removed"
+expect_in "$WORK/out" "0 written, 15 unchanged, 0 removed"
 [ "$stamp" = "$(stat -c %Y.%N "$O/include/linux/mini.h")" ] && pass || fail "unchanged file rewritten"
 # a changed source: only that file is written; a gone source: its output goes
 printf '#define MINI_EXTRA 1\n' >>"$T/include/uapi/linux/mini_old.h"
 rm "$T/include/uapi/linux/mini_untestable.h"
 expect_status 0 "$UAPID" install --arch x86 "$T" "$O"
-expect_in "$WORK/out" "1 written, 12 unchanged, 1 removed"
+expect_in "$WORK/out" "1 written, 13 unchanged, 1 removed"
 expect_in "$O/include/linux/mini_old.h" "MINI_EXTRA"
 expect_no_file "$O/include/linux/mini_untestable.h"
 # an installed file edited by hand is put back
@@ -55,6 +55,61 @@ expect_status 0 "$UAPID" install --arch arm64 "$T" "$WORK/hdr-arm64"
 printf '#include <asm-generic/kvm_para.h>\n' >"$WORK/want"
 expect_same "$WORK/hdr-arm64/include/asm/kvm_para.h" "$WORK/want"
 expect_no_file "$WORK/hdr-arm64/include/asm/unistd_64.h"
+
+# --- the 6.11+ form: syscall-y, made by scripts/Makefile.asm-headers ----------
+expect_status 0 "$UAPID" install --arch riscv "$T" "$WORK/hdr-riscv"
+expect_in "$WORK/out" "installed 12 headers for riscv"   # mini_untestable.h is gone (above)
+# --abis common,64,riscv, table order, the __NR_syscalls block gone with __KERNEL__
+cat >"$WORK/want" <<'EOF'
+#ifndef _ASM_UNISTD_64_H
+#define _ASM_UNISTD_64_H
+
+#define __NR_setup 0
+#define __NR_wait 3
+#define __NR_read 20
+#define __NR_flush_icache 30
+#define __NR_late_low 12
+
+
+#endif /* _ASM_UNISTD_64_H */
+EOF
+expect_same "$WORK/hdr-riscv/include/asm/unistd_64.h" "$WORK/want"
+printf '#include <asm-generic/unistd.h>\n' >"$WORK/want"
+expect_same "$WORK/hdr-riscv/include/asm/unistd.h" "$WORK/want"
+
+# --- what the top Makefile says about ARCH ----------------------------------------
+expect_status 2 "$UAPID" install --arch um "$T" "$WORK/hdr-um"
+expect_in "$WORK/err" "Makefile:41: Headers not exportable for UML"
+expect_no_file "$WORK/hdr-um/include"
+expect_status 0 "$UAPID" install --arch i386 "$T" "$WORK/hdr-i386"
+expect_in "$WORK/out" "installed 14 headers for x86"   # likewise
+if diff -r -x .uapid-install "$O" "$WORK/hdr-i386" >"$WORK/diff" 2>&1; then pass; else
+	fail "ARCH=i386 differs from ARCH=x86"; sed 's/^/  | /' "$WORK/diff" >&2
+fi
+
+# --- generated headers the tree's Makefiles and tables do not allow ------------------
+M=$WORK/mini-norule
+cp -a "$top_srcdir/tests/trees/mini" "$M"
+echo 'generated-y += unistd_foo.h' >>"$M/arch/x86/include/uapi/asm/Kbuild"
+expect_status 1 "$UAPID" install --arch x86 "$M" "$WORK/hdr-norule"
+expect_in "$WORK/err" "no rule makes arch/x86/include/generated/uapi/asm/unistd_foo.h"
+expect_in "$WORK/out" "1 failed"
+expect_file "$WORK/hdr-norule/include/asm/unistd_64.h"
+expect_no_file "$WORK/hdr-norule/include/asm/unistd_foo.h"
+M=$WORK/mini-badline
+cp -a "$top_srcdir/tests/trees/mini" "$M"
+printf 'oops\tcommon\tbad\tsys_bad\n' >>"$M/arch/x86/entry/syscalls/syscall_64.tbl"
+expect_status 1 "$UAPID" install --arch x86 "$M" "$WORK/hdr-badline"
+expect_in "$WORK/err" "arch/x86/entry/syscalls/syscall_64.tbl:6: error: "
+expect_in "$WORK/out" "2 failed"                     # unistd_64.h and unistd_x32.h
+expect_file "$WORK/hdr-badline/include/asm/unistd_32.h"
+expect_no_file "$WORK/hdr-badline/include/asm/unistd_64.h"
+M=$WORK/mini-noabi
+cp -a "$top_srcdir/tests/trees/mini" "$M"
+echo 'syscall_abis_64 += nosuch' >>"$M/arch/riscv/kernel/Makefile.syscalls"
+expect_status 0 "$UAPID" install --arch riscv "$M" "$WORK/hdr-noabi"
+expect_in "$WORK/err" "scripts/syscall.tbl: note: ABI 'nosuch' of unistd_64.h names no line of the table"
+expect_same "$WORK/hdr-noabi/include/asm/unistd_64.h" "$WORK/hdr-riscv/include/asm/unistd_64.h"
 
 # --- the clean tree passes the checks -------------------------------------------
 expect_status 0 "$UAPID" check --arch x86 "$T"
@@ -85,11 +140,81 @@ assert paths["include/uapi/linux/mini_broken.h"][0]["line"] == 9
 assert paths["include/uapi/linux/mini_badinc.h"][0]["severity"] == "error"
 PY
 
+# --- a 3.x tree: headers_install.pl, lists read by Makefile.headersinst -----------
+T3=$WORK/mini3x
+cp -a "$top_srcdir/tests/trees/mini3x" "$T3"
+O3=$WORK/hdr3x
+expect_status 0 "$UAPID" install --arch x86 "$T3" "$O3"
+expect_in "$WORK/out" "installed 10 headers for x86"
+(cd "$O3/include" && find . -name '*.h' | LC_ALL=C sort) >"$WORK/got"
+cat >"$WORK/want" <<'EOF'
+./asm-generic/errno.h
+./asm-generic/types.h
+./asm/errno.h
+./asm/posix_types.h
+./asm/unistd_64.h
+./linux/legacy.h
+./linux/mini3.h
+./linux/oldonly.h
+./linux/types.h
+./linux/version.h
+EOF
+expect_same "$WORK/got" "$WORK/want"
+printf '#define LINUX_VERSION_CODE 198656\n#define KERNEL_VERSION(a,b,c) (((a) << 16) + ((b) << 8) + (c))\n' >"$WORK/want"
+expect_same "$O3/include/linux/version.h" "$WORK/want"
+# the 3.x generator: sorted, "#define GUARD 1", no __NR_syscalls
+cat >"$WORK/want" <<'EOF'
+#ifndef _ASM_X86_UNISTD_64_H
+#define _ASM_X86_UNISTD_64_H 1
+
+#define __NR_read 0
+#define __NR_write 1
+#define __NR_open 2
+
+#endif /* _ASM_X86_UNISTD_64_H */
+EOF
+expect_same "$O3/include/asm/unistd_64.h" "$WORK/want"
+printf '#include <asm-generic/errno.h>\n' >"$WORK/want"
+expect_same "$O3/include/asm/errno.h" "$WORK/want"     # generic-y that is also header-y
+expect_no_file "$O3/include/asm/clkdev.h"               # generic-y alone: no wrapper
+expect_in "$O3/include/linux/oldonly.h" "MINI3_OLDONLY" # from include/linux (old Kbuild)
+# the Perl edits: __user (and, by \s, the newline after it), inline, asm, volatile, __packed
+cat >"$WORK/want" <<'EOF'
+#ifndef _LINUX_MINI3_H
+#define _LINUX_MINI3_H
+
+
+#include <linux/types.h>
+
+struct mini3_req {
+	void *buf;
+	char 		*name;
+	__u32 len;
+} __attribute__((packed));
+
+static __inline__ int mini3_ok(void) { __asm__ __volatile__("" ::: "memory"); return 1; }
+
+
+#endif /* _LINUX_MINI3_H */
+EOF
+expect_same "$O3/include/linux/mini3.h" "$WORK/want"
+expect_in "$O3/include/linux/legacy.h" "#ifdef CONFIG_MINI3_LEGACY"   # no leak check in 3.x
+expect_not_in "$WORK/err" "CONFIG_"
+expect_status 0 "$UAPID" install --arch x86 "$T3" "$O3"
+expect_in "$WORK/out" "0 written, 10 unchanged, 0 removed"
+expect_status 2 "$UAPID" install --arch um "$T3" "$WORK/hdr3x-um"
+expect_in "$WORK/err" "Makefile:37: Headers not exportable for the um architecture"
+# a header-y with no file: the Makefile's own $(error)
+echo 'header-y += missing.h' >>"$T3/include/uapi/linux/Kbuild"
+expect_status 2 "$UAPID" install --arch x86 "$T3" "$WORK/hdr3x-missing"
+expect_in "$WORK/err" "scripts/Makefile.headersinst:36: error: Missing UAPI file ./include/uapi/linux/missing.h"
+expect_no_file "$WORK/hdr3x-missing/include"
+
 # --- bad input ---------------------------------------------------------------------
 expect_status 2 "$UAPID" install --arch x86 "$WORK/no-tree" "$O"
 expect_in "$WORK/err" "no-tree: No such file or directory"
 expect_status 2 "$UAPID" install --arch frob "$T" "$O"
-expect_in "$WORK/err" "frob: no such architecture in this tree"
+expect_in "$WORK/err" "arch/frob/Makefile: No such file or directory (ARCH=frob)"
 expect_status 2 "$UAPID" install "$T"
 expect_status 2 "$UAPID" check
 if [ "$(id -u)" = 0 ]; then runas="setpriv --reuid=65534 --regid=65534 --clear-groups"; else runas=""; fi
@@ -97,5 +222,24 @@ mkdir -p "$WORK/ro" && chmod 555 "$WORK/ro"
 expect_status 2 $runas "$UAPID" install --arch x86 "$T" "$WORK/ro/out"
 expect_in "$WORK/err" "cannot create directory: Permission denied"
 chmod 755 "$WORK/ro"
+
+# --- every architecture the tree exports (tested last) -----------------------------
+A=$WORK/mini-all
+cp -a "$top_srcdir/tests/trees/mini" "$A"
+expect_status 0 "$UAPID" install --arch all "$A" "$WORK/hdr-all"
+expect_in "$WORK/out" "installed 13 headers for arm64 in $WORK/hdr-all/arm64/include"
+expect_in "$WORK/out" "installed 13 headers for riscv in $WORK/hdr-all/riscv/include"
+expect_in "$WORK/out" "installed 15 headers for x86 in $WORK/hdr-all/x86/include"
+expect_in "$WORK/out" "um: not exported: "
+expect_in "$WORK/out" "Headers not exportable for UML"
+[ "$(wc -l <"$WORK/out")" -eq 5 ] && pass || fail "--arch all: not one line per architecture and a total"
+expect_no_file "$WORK/hdr-all/um"
+expect_status 0 "$UAPID" install --arch x86 "$A" "$WORK/hdr-all-x86"
+if diff -r -x .uapid-install "$WORK/hdr-all/x86" "$WORK/hdr-all-x86" >"$WORK/diff" 2>&1; then pass; else
+	fail "--arch all: x86 differs from --arch x86"; sed 's/^/  | /' "$WORK/diff" >&2
+fi
+expect_status 0 "$UAPID" install --arch all "$top_srcdir/tests/trees/mini3x" "$WORK/hdr3x-all"
+expect_in "$WORK/out" "installed 10 headers for x86 in $WORK/hdr3x-all/x86/include"
+expect_in "$WORK/out" "Headers not exportable for the um architecture"
 
 finish

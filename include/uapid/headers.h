@@ -25,32 +25,59 @@
 #include "uapid/tindex.h"
 
 struct ud_hdr_file {
-	char *dst;	/* below OUTDIR/include/: "linux/types.h", "asm/unistd_64.h" */
-	char *src;	/* tree-relative source, or the kernel's generated path */
-	bool generated; /* text is in gen, not in the tree */
-	struct ud_buf gen;
+	char *dst;		  /* below OUTDIR/include/: "linux/types.h", "asm/unistd_64.h" */
+	char *src;		  /* tree-relative source, or the kernel's generated path */
+	bool generated;		  /* text is in gen, not in the tree */
+	struct ud_buf gen;	  /* the generated text */
+	struct ud_diags problems; /* why uapid cannot make it (the install fails it, named) */
 };
 
 struct ud_hdr_plan {
-	char *srcarch;
+	char *arch;    /* as asked: "x86_64" */
+	char *srcarch; /* "x86" */
+	char *version; /* the tree's: "6.1.192" */
+	enum ud_install_style style;
 	struct ud_hdr_file *v;
 	size_t n, alloc;
 	struct ud_install_rules rules; /* from the tree's scripts/headers_install.sh */
 	struct ud_diags problems;      /* files that could not be read, each named */
 };
 
+struct ud_karch;
+struct ud_kgen;
+
 /* The SRCARCH directory name for an ARCH value (x86_64 -> x86, ...). */
 const char *ud_headers_srcarch(const char *arch);
 /*
- * Computes the installed set for ARCH from the tree in src; the uapi
- * source headers come from idx when given (no directory walk), else from
- * walking src.  Returns 0, or a negative errno with *cause set (no such
- * architecture, unreadable Makefile or tables; the files that could not be
- * read are also in plan->problems).  Free the plan whatever happens.
+ * Computes the installed set for ARCH from the tree in src, reproducing
+ * the install the tree has (its scripts/headers_install.sh, 4.x on, or
+ * .pl, 3.x; any other is refused, naming the script).  The uapi source
+ * headers come from idx when given (no directory walk), else from walking
+ * src.  Returns 0; -EPERM when the tree's Makefile refuses the
+ * architecture (*cause is its reason and line: "Headers not exportable for
+ * UML"); another negative errno with *cause (no such architecture,
+ * unreadable Makefile or Kbuild lists, also in plan->problems).  A file the
+ * kernel would install and uapid cannot make is in the plan with its
+ * problems: installing it fails, named.  Free the plan whatever happens.
  */
 int ud_headers_plan(struct ud_source *src, const struct ud_tindex *idx, const char *arch,
 		    struct ud_hdr_plan *plan, char **cause);
 void ud_headers_plan_free(struct ud_hdr_plan *plan);
+/* Adds a file to the plan (strings copied); returns it. */
+struct ud_hdr_file *ud_headers_plan_add(struct ud_hdr_plan *plan, const char *dst, const char *src,
+					bool generated);
+/* linux/version.h as the tree's top Makefile writes it. */
+void ud_headers_version_h(const struct ud_karch *ka, struct ud_buf *out);
+/* Makes the generated header f (NAME in the arch's generated uapi asm/), or says why not. */
+void ud_headers_generate(struct ud_kgen *g, struct ud_source *src, struct ud_hdr_file *f,
+			 const char *name, bool syscall_y);
+/*
+ * The 3.x install (scripts/headers_install.pl): the files the tree's own
+ * scripts/Makefile.headersinst picks, directory by directory (headers.c
+ * calls it; headers3.c).
+ */
+int ud_headers_plan_pl(struct ud_source *src, const struct ud_karch *ka, struct ud_hdr_plan *plan,
+		       char **cause);
 /* Does the plan install a header named dst ("linux/types.h")? */
 bool ud_headers_plan_has(const struct ud_hdr_plan *plan, const char *dst);
 /*
@@ -97,5 +124,19 @@ struct ud_install_stats {
 int ud_headers_install(struct ud_source *src, const struct ud_hdr_plan *plan, const char *outdir,
 		       void (*report)(const char *path, const struct ud_diags *d, void *ctx),
 		       void *ctx, struct ud_install_stats *stats, char **cause);
+
+/*
+ * Installs of several architectures of one tree share the work that does
+ * not depend on the architecture through a memo: each tree source is
+ * installed once.  Not thread-safe: one install at a time.
+ */
+struct ud_install_memo;
+struct ud_install_memo *ud_install_memo_new(void);
+void ud_install_memo_free(struct ud_install_memo *m);
+/* ud_headers_install with a memo (NULL: none). */
+int ud_headers_install_shared(struct ud_source *src, const struct ud_hdr_plan *plan,
+			      const char *outdir, struct ud_install_memo *memo,
+			      void (*report)(const char *path, const struct ud_diags *d, void *ctx),
+			      void *ctx, struct ud_install_stats *stats, char **cause);
 
 #endif /* UAPID_HEADERS_H */

@@ -17,6 +17,7 @@
 #ifndef UAPID_INSTALL_H
 #define UAPID_INSTALL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "uapid/buf.h"
@@ -24,7 +25,15 @@
 #include "uapid/select.h"
 
 /* Changes whenever installed output for the same input could change (caches key on it). */
-#define UD_INSTALL_VERSION 1
+#define UD_INSTALL_VERSION 2
+
+/* Which install a tree has: its scripts/headers_install.* */
+enum ud_install_style {
+	UD_INSTALL_SH,	 /* headers_install.sh (4.x on): sed edits, unifdef, SPDX and CONFIG_ checks
+			  */
+	UD_INSTALL_PL38, /* headers_install.pl of 3.8 on: Perl edits, "\s+_UAPI" guards, unifdef */
+	UD_INSTALL_PL37, /* headers_install.pl of 3.7: the same with literal " _UAPI" guards */
+};
 
 struct ud_install_rules {
 	/* "path:CONFIG_X" entries; a leak is allowed when "PATH:SYM" ends with one */
@@ -48,5 +57,15 @@ void ud_install_sed_line(const char *line, size_t len, struct ud_buf *out);
  */
 size_t ud_install_rules_parse(const char *script, size_t len, struct ud_install_rules *rules);
 void ud_install_rules_free(struct ud_install_rules *rules);
+
+/*
+ * The 3.x install of one header: headers_install.pl's Perl edits (perl38:
+ * its 3.8 form), then unifdef.  No SPDX or CONFIG_ check existed then.
+ * Returns 0, or -EINVAL with error diagnostics naming the line.
+ */
+int ud_install_header_pl(const char *buf, size_t len, bool perl38, struct ud_buf *out,
+			 struct ud_linemap *map, struct ud_diags *diags);
+/* The Perl edits alone, on one line with its newline (for tests and tools); appended to out. */
+void ud_install_pl_line(const char *line, size_t len, bool perl38, struct ud_buf *out);
 
 #endif /* UAPID_INSTALL_H */

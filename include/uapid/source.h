@@ -61,6 +61,13 @@ struct ud_source {
  * listings leave symlinks out.
  */
 int ud_source_open_dir(struct ud_source *s, const char *root, char **cause);
+/*
+ * A source that reads through inner (borrowed) and records every path
+ * looked at (stat, read, list) in seen, in the order met, each once: what
+ * a caller has to watch to know when its result may be stale (the daemon
+ * records what the install plan read).  Not thread-safe: one reader.
+ */
+void ud_source_open_recorder(struct ud_source *s, struct ud_source *inner, struct ud_strlist *seen);
 /* Closes any kind of source; a zeroed source is fine. */
 void ud_source_close(struct ud_source *s);
 

@@ -1,8 +1,11 @@
 /*
- * uapid install [--arch ARCH] TREE OUTDIR: the tree's installed userspace
- * headers, byte for byte what `make ARCH=ARCH headers_install
+ * uapid install [--arch ARCH|all] TREE OUTDIR: the tree's installed
+ * userspace headers, byte for byte what `make ARCH=ARCH headers_install
  * INSTALL_HDR_PATH=OUTDIR` writes, rewriting only files that change.
+ * With --arch all, every architecture the tree exports goes to
+ * OUTDIR/<arch>/include, include/uapi processed once for all of them.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,15 +13,110 @@
 
 #include "cmd.h"
 #include "uapid/headers.h"
+#include "uapid/strlist.h"
 #include "uapid/tree.h"
+#include "uapid/xmalloc.h"
 
-static const char install_usage[] = "usage: uapid install [--arch ARCH] TREE OUTDIR\n";
+static const char install_usage[] = "usage: uapid install [--arch ARCH|all] TREE OUTDIR\n";
 
 static void
 report_file(const char *path, const struct ud_diags *d, void *ctx)
 {
 	(void)ctx;
 	report_diags(stderr, path, d);
+}
+
+static void
+print_stats(const char *what, const struct ud_hdr_plan *plan, const char *dir,
+	    const struct ud_install_stats *st)
+{
+	printf("%s %u headers for %s in %s/include: %u written, %u unchanged, %u removed, %u "
+	       "failed\n",
+	       what, st->files - st->failed, plan->srcarch, dir, st->written, st->unchanged,
+	       st->removed, st->failed);
+}
+
+/* One architecture; returns an exit status. */
+static int
+install_one(struct cmd_plan *p, const char *outdir, struct ud_install_memo *memo)
+{
+	struct ud_install_stats st;
+	char *cause = NULL;
+
+	if (ud_headers_install_shared(&p->src, &p->plan, outdir, memo, report_file, NULL, &st,
+				      &cause) < 0) {
+		report_error("%s", cause);
+		free(cause);
+		return EXIT_USAGE;
+	}
+	print_stats("installed", &p->plan, outdir, &st);
+	return st.failed > 0 ? EXIT_FINDINGS : EXIT_OK;
+}
+
+/* --arch all: each architecture directory of the tree that its Makefile exports. */
+static int
+install_all(const char *tree_arg, const char *outdir)
+{
+	struct ud_install_memo *memo = ud_install_memo_new();
+	struct ud_strlist dirs = UD_STRLIST_INIT;
+	struct ud_tree tree;
+	struct ud_source src;
+	char *cause = NULL;
+	int status = EXIT_OK;
+	unsigned done = 0, skipped = 0;
+	size_t i;
+
+	memset(&src, 0, sizeof(src));
+	if (ud_tree_open(&tree, tree_arg, &cause) < 0 ||
+	    ud_source_open_dir(&src, tree.root, &cause) < 0 ||
+	    ud_source_list(&src, "arch", &dirs, &cause) < 0) {
+		report_error("%s", cause);
+		free(cause);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	ud_strlist_sort(&dirs);
+	for (i = 0; i < dirs.n; i++) {
+		size_t n = strlen(dirs.v[i]);
+		struct cmd_plan p;
+		char *arch, *dir;
+		int rc;
+
+		if (n < 2 || dirs.v[i][n - 1] != '/')
+			continue;
+		arch = ud_xstrndup(dirs.v[i], n - 1);
+		memset(&p, 0, sizeof(p));
+		p.tree = tree;
+		p.src = src;
+		rc = ud_headers_plan(&src, NULL, arch, &p.plan, &cause);
+		report_diags(stderr, tree.root, &p.plan.problems);
+		if (rc == -EPERM) {
+			/* the tree's Makefile refuses it: the kernel's reason, and on */
+			printf("%s: not exported: %s\n", arch, cause);
+			skipped++;
+		} else if (rc < 0) {
+			report_error("%s", cause);
+			status = EXIT_USAGE;
+		} else if (strcmp(p.plan.srcarch, arch) == 0) {
+			dir = ud_xasprintf("%s/%s", outdir, arch);
+			rc = install_one(&p, dir, memo);
+			if (rc > status)
+				status = rc;
+			done++;
+			free(dir);
+		}
+		free(cause);
+		cause = NULL;
+		ud_headers_plan_free(&p.plan);
+		free(arch);
+	}
+	printf("%u architectures installed in %s, %u not exported\n", done, outdir, skipped);
+out:
+	ud_strlist_free(&dirs);
+	ud_install_memo_free(memo);
+	ud_source_close(&src);
+	ud_tree_close(&tree);
+	return status;
 }
 
 int
@@ -31,9 +129,7 @@ cmd_install(int argc, char **argv)
 	};
 	const char *arch = NULL;
 	struct cmd_plan p;
-	struct ud_install_stats st;
-	char *cause = NULL;
-	int opt, status = EXIT_OK;
+	int opt, status;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "a:h", longopts, NULL)) != -1) {
@@ -53,21 +149,11 @@ cmd_install(int argc, char **argv)
 		fputs(install_usage, stderr);
 		return EXIT_USAGE;
 	}
+	if (arch != NULL && strcmp(arch, "all") == 0)
+		return install_all(argv[optind], argv[optind + 1]);
 	if (cmd_open_plan(argv[optind], arch, &p) < 0)
 		return EXIT_USAGE;
-	if (ud_headers_install(&p.src, &p.plan, argv[optind + 1], report_file, NULL, &st, &cause) <
-	    0) {
-		report_error("%s", cause);
-		free(cause);
-		status = EXIT_USAGE;
-	} else {
-		printf("installed %u headers for %s in %s/include: %u written, %u unchanged, %u "
-		       "removed, %u failed\n",
-		       st.files - st.failed, p.plan.srcarch, argv[optind + 1], st.written,
-		       st.unchanged, st.removed, st.failed);
-		if (st.failed > 0)
-			status = EXIT_FINDINGS;
-	}
+	status = install_one(&p, argv[optind + 1], NULL);
 	cmd_close_plan(&p);
 	return status;
 }

@@ -746,6 +746,8 @@ reduce:
 		keep_banner_and_includes(&w.u, banner_lines(c));
 	else if (ured == RED_EMPTY)
 		w.u.n = 0;
+	if (w.u.n == 0)
+		olist_add(&w.u, "/* */", 5); /* an empty uapi header, as upstream wrote one */
 	/* upstream's patches went through git's whitespace fix: no blank lines at the end */
 	while (w.u.n > 0 && blank_text(w.u.v[w.u.n - 1].p, w.u.v[w.u.n - 1].n))
 		w.u.n--;

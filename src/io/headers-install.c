@@ -59,9 +59,9 @@ key_add_stat(struct ud_buf *key, struct ud_source *src, const char *rel)
 static char *
 manifest_key(struct ud_source *src, const struct ud_hdr_plan *plan)
 {
-	static const char *const common[] = {"scripts/headers_install.sh", "Makefile",
-					     "include/uapi/Kbuild",
-					     "include/uapi/asm-generic/Kbuild"};
+	static const char *const common[] = {
+		"scripts/headers_install.sh", "scripts/headers_install.pl", "Makefile",
+		"include/uapi/Kbuild", "include/uapi/asm-generic/Kbuild"};
 	static const char *const per_arch[] = {"include/uapi/asm/Kbuild",
 					       "entry/syscalls/syscall_32.tbl",
 					       "entry/syscalls/syscall_64.tbl"};
@@ -195,15 +195,135 @@ write_manifest(const char *outdir, const struct ud_buf *m, struct ud_diags *d)
 	free(path);
 }
 
+/*
+ * Installed texts of tree sources, shared by the installs of several
+ * architectures of one tree: a source installs to the same bytes whatever
+ * the architecture (the rules are the tree's), so include/uapi is done once.
+ */
+struct memo_entry {
+	char *src;
+	struct ud_installed in;
+};
+
+struct ud_install_memo {
+	struct memo_entry *slots;
+	size_t cap, n;
+};
+
+static size_t
+hash_str(const char *s)
+{
+	size_t h = 1469598103934665603ull;
+
+	for (; *s != '\0'; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+struct ud_install_memo *
+ud_install_memo_new(void)
+{
+	struct ud_install_memo *m = ud_xcalloc(1, sizeof(*m));
+
+	m->cap = 2048;
+	m->slots = ud_xcalloc(m->cap, sizeof(*m->slots));
+	return m;
+}
+
+void
+ud_install_memo_free(struct ud_install_memo *m)
+{
+	size_t i;
+
+	if (m == NULL)
+		return;
+	for (i = 0; i < m->cap; i++)
+		if (m->slots[i].src != NULL) {
+			free(m->slots[i].src);
+			ud_installed_free(&m->slots[i].in);
+		}
+	free(m->slots);
+	free(m);
+}
+
+/* The slot for src: its entry, or the empty slot where it goes. */
+static struct memo_entry *
+memo_slot(struct ud_install_memo *m, const char *src)
+{
+	size_t i = hash_str(src) & (m->cap - 1);
+
+	while (m->slots[i].src != NULL && strcmp(m->slots[i].src, src) != 0)
+		i = (i + 1) & (m->cap - 1);
+	return &m->slots[i];
+}
+
+static void
+memo_grow(struct ud_install_memo *m)
+{
+	struct memo_entry *old = m->slots;
+	size_t oldcap = m->cap, i;
+
+	m->cap *= 2;
+	m->slots = ud_xcalloc(m->cap, sizeof(*m->slots));
+	for (i = 0; i < oldcap; i++)
+		if (old[i].src != NULL)
+			*memo_slot(m, old[i].src) = old[i];
+	free(old);
+}
+
+/* A copy of an installed result (the memo keeps its own). */
+static void
+installed_copy(struct ud_installed *to, const struct ud_installed *from)
+{
+	size_t i;
+
+	memset(to, 0, sizeof(*to));
+	ud_buf_add(&to->source, ud_buf_str(&from->source), from->source.len);
+	ud_buf_add(&to->text, ud_buf_str(&from->text), from->text.len);
+	for (i = 0; i < from->map.n; i++) {
+		to->map.v = ud_xgrow(to->map.v, &to->map.alloc, to->map.n + 1, sizeof(unsigned));
+		to->map.v[to->map.n++] = from->map.v[i];
+	}
+	for (i = 0; i < from->diags.n; i++)
+		ud_diags_add_at(&to->diags, from->diags.v[i].path, from->diags.v[i].line,
+				from->diags.v[i].severity, "%s", from->diags.v[i].message);
+	to->ok = from->ok;
+}
+
+/* ud_headers_install_file through the memo (NULL: none) for tree sources. */
+static void
+install_file_memo(const struct ud_hdr_plan *plan, const struct ud_hdr_file *f,
+		  struct ud_source *src, struct ud_install_memo *memo, struct ud_installed *out)
+{
+	struct memo_entry *e;
+
+	if (memo == NULL || f->generated || f->problems.n > 0) {
+		ud_headers_install_file(plan, f, src, out);
+		return;
+	}
+	e = memo_slot(memo, f->src);
+	if (e->src == NULL) {
+		ud_headers_install_file(plan, f, src, &e->in);
+		e->src = ud_xstrdup(f->src);
+		if (++memo->n * 2 > memo->cap)
+			memo_grow(memo);
+		e = memo_slot(memo, f->src);
+	}
+	installed_copy(out, &e->in);
+}
+
 /* State of one ud_headers_install run. */
 struct install_run {
 	struct ud_source *src;
 	const struct ud_hdr_plan *plan;
-	char *root;		/* OUTDIR/include */
-	struct ud_sink sink;	/* OUTDIR/include, unchanged files kept */
-	struct manifest old_m;	/* the previous run's record */
-	bool same_key;		/* ... made under the same tree files and uapid */
-	struct ud_buf manifest; /* this run's record */
+	char *root;		      /* OUTDIR/include */
+	struct ud_sink sink;	      /* OUTDIR/include, unchanged files kept */
+	struct manifest old_m;	      /* the previous run's record */
+	bool same_key;		      /* ... made under the same tree files and uapid */
+	struct ud_buf manifest;	      /* this run's record */
+	struct ud_install_memo *memo; /* shared with other architectures' installs, or NULL */
 };
 
 enum install_outcome {
@@ -245,6 +365,15 @@ ud_headers_install_file(const struct ud_hdr_plan *plan, const struct ud_hdr_file
 	char *cause = NULL;
 
 	memset(out, 0, sizeof(*out));
+	if (f->problems.n > 0) {
+		size_t i;
+
+		for (i = 0; i < f->problems.n; i++)
+			ud_diags_add_at(&out->diags, f->problems.v[i].path, f->problems.v[i].line,
+					f->problems.v[i].severity, "%s", f->problems.v[i].message);
+		if (ud_diags_count(&f->problems, UD_SEV_ERROR) > 0)
+			return;
+	}
 	if (f->generated) {
 		ud_buf_add(&out->source, ud_buf_str(&f->gen), f->gen.len);
 	} else if (ud_source_read(src, f->src, &out->source, &cause) < 0) {
@@ -252,8 +381,13 @@ ud_headers_install_file(const struct ud_hdr_plan *plan, const struct ud_hdr_file
 		free(cause);
 		return;
 	}
-	out->ok = ud_install_header(f->src, ud_buf_str(&out->source), out->source.len, &plan->rules,
-				    &out->text, &out->map, &out->diags) == 0;
+	if (plan->style == UD_INSTALL_SH)
+		out->ok = ud_install_header(f->src, ud_buf_str(&out->source), out->source.len,
+					    &plan->rules, &out->text, &out->map, &out->diags) == 0;
+	else
+		out->ok = ud_install_header_pl(ud_buf_str(&out->source), out->source.len,
+					       plan->style == UD_INSTALL_PL38, &out->text,
+					       &out->map, &out->diags) == 0;
 }
 
 void
@@ -284,7 +418,7 @@ install_one(struct install_run *r, const struct ud_hdr_file *f, struct ud_diags 
 		free(dst);
 		return INSTALL_UNCHANGED;
 	}
-	ud_headers_install_file(r->plan, f, r->src, &in);
+	install_file_memo(r->plan, f, r->src, r->memo, &in);
 	ud_diags_move(d, &in.diags);
 	if (in.ok) {
 		rc = ud_sink_write(&r->sink, f->dst, ud_buf_str(&in.text), in.text.len, &cause);
@@ -306,6 +440,15 @@ ud_headers_install(struct ud_source *src, const struct ud_hdr_plan *plan, const 
 		   void (*report)(const char *path, const struct ud_diags *d, void *ctx), void *ctx,
 		   struct ud_install_stats *stats, char **cause)
 {
+	return ud_headers_install_shared(src, plan, outdir, NULL, report, ctx, stats, cause);
+}
+
+int
+ud_headers_install_shared(struct ud_source *src, const struct ud_hdr_plan *plan, const char *outdir,
+			  struct ud_install_memo *memo,
+			  void (*report)(const char *path, const struct ud_diags *d, void *ctx),
+			  void *ctx, struct ud_install_stats *stats, char **cause)
+{
 	struct install_run r;
 	struct ud_diags d = UD_DIAGS_INIT;
 	char *key;
@@ -316,6 +459,7 @@ ud_headers_install(struct ud_source *src, const struct ud_hdr_plan *plan, const 
 	memset(&r, 0, sizeof(r));
 	r.src = src;
 	r.plan = plan;
+	r.memo = memo;
 	r.root = ud_xasprintf("%s/include", outdir);
 	rc = ud_sink_open_dir(&r.sink, r.root, UD_SINK_KEEP_SAME, cause);
 	if (rc < 0) {

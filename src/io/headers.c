@@ -8,6 +8,7 @@
 
 #include "uapid/fsutil.h"
 #include "uapid/headers.h"
+#include "uapid/kmake.h"
 #include "uapid/xmalloc.h"
 
 const char *
@@ -133,13 +134,14 @@ ud_headers_make_list(struct ud_source *src, const char *srcarch, const char *rel
 	return read_vars(&k, rel, var, out, problems);
 }
 
-static struct ud_hdr_file *
-plan_add(struct ud_hdr_plan *plan, const char *dst, const char *src, bool generated)
+struct ud_hdr_file *
+ud_headers_plan_add(struct ud_hdr_plan *plan, const char *dst, const char *src, bool generated)
 {
 	struct ud_hdr_file *f;
 
 	plan->v = ud_xgrow(plan->v, &plan->alloc, plan->n + 1, sizeof(*plan->v));
 	f = &plan->v[plan->n++];
+	memset(f, 0, sizeof(*f));
 	f->dst = ud_xstrdup(dst);
 	f->src = ud_xstrdup(src);
 	f->generated = generated;
@@ -158,151 +160,40 @@ ud_headers_plan_has(const struct ud_hdr_plan *plan, const char *dst)
 	return false;
 }
 
-/* The Makefile's VERSION, PATCHLEVEL, SUBLEVEL as linux/version.h. */
-static int
-make_version_h(struct ud_source *src, struct ud_buf *out, char **cause)
+void
+ud_headers_version_h(const struct ud_karch *ka, struct ud_buf *out)
 {
-	static const char *const keys[] = {"VERSION", "PATCHLEVEL", "SUBLEVEL"};
-	struct ud_buf mk = UD_BUF_INIT;
-	long v[3] = {-1, -1, -1};
-	const char *p;
-	size_t i;
-	int rc = ud_source_read(src, "Makefile", &mk, cause);
-
-	if (rc < 0) {
-		ud_buf_free(&mk);
-		return rc;
+	if (!ka->version_clamped) {
+		/* 3.x and 4.x: two lines, the sublevel not clamped */
+		ud_buf_addf(out, "#define LINUX_VERSION_CODE %u\n",
+			    ka->v[0] * 65536 + ka->v[1] * 256 + ka->v[2]);
+		ud_buf_addstr(out,
+			      "#define KERNEL_VERSION(a,b,c) (((a) << 16) + ((b) << 8) + (c))\n");
+		return;
 	}
-	for (p = mk.data; p != NULL && *p != '\0'; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		for (i = 0; i < 3; i++) {
-			size_t k = strlen(keys[i]);
-
-			if (strncmp(p, keys[i], k) == 0 && (p[k] == ' ' || p[k] == '=')) {
-				const char *q = strchr(p, '=');
-
-				if (q != NULL && v[i] < 0)
-					v[i] = strtol(q + 1, NULL, 10);
-			}
-		}
-	ud_buf_free(&mk);
-	if (v[2] < 0)
-		v[2] = 0; /* the Makefile's "$(or $(SUBLEVEL), 0)" */
-	if (v[0] < 0 || v[1] < 0) {
-		*cause = ud_xasprintf("%s/Makefile: no VERSION or PATCHLEVEL", src->label);
-		return -EINVAL;
-	}
-	ud_buf_addf(out, "#define LINUX_VERSION_CODE %ld\n",
-		    v[0] * 65536 + v[1] * 256 + (v[2] > 255 ? 255 : v[2]));
+	ud_buf_addf(out, "#define LINUX_VERSION_CODE %u\n",
+		    ka->v[0] * 65536 + ka->v[1] * 256 + (ka->v[2] > 255 ? 255 : ka->v[2]));
 	ud_buf_addstr(out, "#define KERNEL_VERSION(a,b,c) (((a) << 16) + ((b) << 8) + "
 			   "((c) > 255 ? 255 : (c)))\n");
-	ud_buf_addf(out, "#define LINUX_VERSION_MAJOR %ld\n", v[0]);
-	ud_buf_addf(out, "#define LINUX_VERSION_PATCHLEVEL %ld\n", v[1]);
-	ud_buf_addf(out, "#define LINUX_VERSION_SUBLEVEL %ld\n", v[2]);
-	return 0;
+	if (!ka->version_5l)
+		return; /* the 4.x stables' clamped two lines */
+	ud_buf_addf(out, "#define LINUX_VERSION_MAJOR %u\n", ka->v[0]);
+	ud_buf_addf(out, "#define LINUX_VERSION_PATCHLEVEL %u\n", ka->v[1]);
+	ud_buf_addf(out, "#define LINUX_VERSION_SUBLEVEL %u\n", ka->v[2]);
 }
 
-/*
- * A uapi unistd header from a syscall table, as scripts/syscallhdr.sh
- * writes it with --emit-nr: the entries of the given ABIs in table order.
- */
-static int
-make_unistd(struct ud_source *src, const char *table, const char *const *abis, const char *offset,
-	    const char *name, struct ud_buf *out, char **cause)
+void
+ud_headers_generate(struct ud_kgen *g, struct ud_source *src, struct ud_hdr_file *f,
+		    const char *name, bool syscall_y)
 {
-	struct ud_buf tb = UD_BUF_INIT, guard = UD_BUF_INIT;
-	const char *p, *end;
-	long max = 0;
-	size_t i;
-	int rc = ud_source_read(src, table, &tb, cause);
+	struct ud_syshdr h;
 
-	if (rc < 0) {
-		ud_buf_free(&tb);
-		return rc;
-	}
-	/* guard: _UAPI_ASM_ + name upper-cased, other bytes '_', then "__" -> "_" */
-	ud_buf_addstr(&guard, "_UAPI_ASM_");
-	for (i = 0; name[i] != '\0'; i++) {
-		char c = name[i];
-
-		if (c >= 'a' && c <= 'z')
-			c = (char)(c - 'a' + 'A');
-		else if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
-			c = '_';
-		ud_buf_addch(&guard, c);
-	}
-	for (i = 0; i + 1 < guard.len; i++)
-		if (guard.data[i] == '_' && guard.data[i + 1] == '_') {
-			memmove(guard.data + i + 1, guard.data + i + 2, guard.len - i - 1);
-			guard.len--;
-		}
-	ud_buf_addf(out, "#ifndef %s\n#define %s\n\n", guard.data, guard.data);
-	end = tb.data + tb.len;
-	for (p = tb.data; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
-		char f[4][128];
-		int nf = 0;
-		const char *q = p;
-		const char *const *a;
-
-		while (nf < 4 && q < e) {
-			const char *w;
-
-			while (q < e && (*q == ' ' || *q == '\t'))
-				q++;
-			w = q;
-			while (q < e && *q != ' ' && *q != '\t')
-				q++;
-			if (q > w && (size_t)(q - w) < sizeof(f[0])) {
-				memcpy(f[nf], w, (size_t)(q - w));
-				f[nf][q - w] = '\0';
-				nf++;
-			}
-		}
-		p = nl ? nl + 1 : end;
-		if (nf < 3 || !(f[0][0] >= '0' && f[0][0] <= '9'))
-			continue;
-		for (a = abis; *a != NULL; a++)
-			if (strncmp(f[1], *a, strlen(*a)) == 0)
-				break;
-		if (*a == NULL)
-			continue;
-		max = strtol(f[0], NULL, 0);
-		if (offset != NULL)
-			ud_buf_addf(out, "#define __NR_%s (%s + %s)\n", f[2], offset, f[0]);
-		else
-			ud_buf_addf(out, "#define __NR_%s %s\n", f[2], f[0]);
-	}
-	ud_buf_addf(out, "\n#ifdef __KERNEL__\n#define __NR_syscalls %ld\n#endif\n", max + 1);
-	ud_buf_addf(out, "\n#endif /* %s */\n", guard.data);
-	ud_buf_free(&guard);
-	ud_buf_free(&tb);
-	return 0;
-}
-
-/* The syscall-table headers of the architectures uapid knows. */
-static int
-make_generated(struct ud_source *src, const char *srcarch, const char *name, struct ud_buf *out,
-	       char **cause)
-{
-	static const char *const i386[] = {"i386", NULL};
-	static const char *const x64[] = {"common", "64", NULL};
-	static const char *const x32[] = {"common", "x32", NULL};
-
-	if (strcmp(srcarch, "x86") == 0) {
-		if (strcmp(name, "unistd_32.h") == 0)
-			return make_unistd(src, "arch/x86/entry/syscalls/syscall_32.tbl", i386,
-					   NULL, name, out, cause);
-		if (strcmp(name, "unistd_64.h") == 0)
-			return make_unistd(src, "arch/x86/entry/syscalls/syscall_64.tbl", x64, NULL,
-					   name, out, cause);
-		if (strcmp(name, "unistd_x32.h") == 0)
-			return make_unistd(src, "arch/x86/entry/syscalls/syscall_64.tbl", x32,
-					   "__X32_SYSCALL_BIT", name, out, cause);
-	}
-	*cause = ud_xasprintf("arch/%s/include/uapi/asm/Kbuild: generated-y %s: uapid does not "
-			      "know how this architecture generates it",
-			      srcarch, name);
-	return -ENOTSUP;
+	if (ud_kgen_find(g, name, syscall_y, &h, &f->problems) == 0)
+		ud_kgen_make(src, &h, &f->gen, &f->problems);
+	ud_syshdr_free(&h);
+	if (ud_diags_count(&f->problems, UD_SEV_ERROR) > 0)
+		ud_diags_add(&f->problems, 0, UD_SEV_ERROR,
+			     "the kernel's install writes this header; uapid cannot make it");
 }
 
 /*
@@ -333,45 +224,50 @@ add_sources(struct ud_hdr_plan *plan, struct ud_source *src, const struct ud_tin
 		if (strchr(dst, '/') == NULL || ud_strlist_has(no_export, dst))
 			continue;
 		rel = ud_xasprintf("%s/%s", dir, dst);
-		plan_add(plan, dst, rel, false);
+		ud_headers_plan_add(plan, dst, rel, false);
 		free(rel);
 	}
 	ud_strlist_free(&found);
 	return rc;
 }
 
-int
-ud_headers_plan(struct ud_source *src, const struct ud_tindex *idx, const char *arch,
-		struct ud_hdr_plan *plan, char **cause)
+/*
+ * The 4.x-on install (scripts/headers_install.sh): every header below the
+ * subdirectories of include/uapi and arch/SRCARCH/include/uapi, less
+ * no-export-headers; linux/version.h; the asm-generic wrappers; and the
+ * syscall headers of generated-y and syscall-y, made as the tree's
+ * Makefiles say.
+ */
+static int
+plan_sh(struct ud_source *src, const struct ud_tindex *idx, const struct ud_karch *ka,
+	struct ud_hdr_plan *plan, char **cause)
 {
 	struct ud_strlist generic = UD_STRLIST_INIT, mandatory = UD_STRLIST_INIT,
-			  generated = UD_STRLIST_INIT, no_export = UD_STRLIST_INIT,
-			  arch_no_export = UD_STRLIST_INIT, wrappers = UD_STRLIST_INIT;
+			  generated = UD_STRLIST_INIT, syscall = UD_STRLIST_INIT,
+			  no_export = UD_STRLIST_INIT, arch_no_export = UD_STRLIST_INIT,
+			  wrappers = UD_STRLIST_INIT;
+	struct ud_kgen *g = ud_kgen_new(src, ka);
 	struct kb_ctx k;
-	char *archdir, *asmk;
+	char *archdir, *asmk, *archk;
 	struct ud_buf sb = UD_BUF_INIT;
+	bool asm_headers = ud_source_type(src, "scripts/Makefile.asm-headers") == UD_FT_FILE;
 	size_t i;
 	int rc = 0;
 
-	memset(plan, 0, sizeof(*plan));
-	plan->srcarch = ud_xstrdup(ud_headers_srcarch(arch));
 	archdir = ud_xasprintf("arch/%s/include/uapi", plan->srcarch);
-	if (ud_source_type(src, archdir) != UD_FT_DIR) {
-		*cause = ud_xasprintf("%s: no such architecture in this tree (no %s)", arch,
-				      archdir);
-		free(archdir);
-		return -ENOENT;
-	}
 	k.src = src;
 	k.srcarch = plan->srcarch;
 	k.generated = NULL;
 	asmk = ud_xasprintf("%s/asm/Kbuild", archdir);
+	archk = ud_xasprintf("%s/Kbuild", archdir);
 	read_vars(&k, asmk, "generic-y", &generic, &plan->problems);
 	read_vars(&k, asmk, "generated-y", &generated, &plan->problems);
-	read_vars(&k, asmk, "no-export-headers", &arch_no_export, &plan->problems);
+	if (asm_headers) /* 6.11 on: syscall headers listed as syscall-y */
+		read_vars(&k, asmk, "syscall-y", &syscall, &plan->problems);
+	/* Makefile.headersinst reads the arch's no-export list from uapi/Kbuild, not asm/ */
+	read_vars(&k, archk, "no-export-headers", &arch_no_export, &plan->problems);
 	read_vars(&k, "include/uapi/asm-generic/Kbuild", "mandatory-y", &mandatory,
 		  &plan->problems);
-	free(asmk);
 
 	/* wrappers: generic-y, and mandatory-y the architecture does not provide */
 	for (i = 0; i < generic.n; i++)
@@ -390,58 +286,160 @@ ud_headers_plan(struct ud_source *src, const struct ud_tindex *idx, const char *
 
 	/* include/uapi, then its generated part (linux/version.h) */
 	add_sources(plan, src, idx, "include/uapi", &no_export);
-	if (!ud_headers_plan_has(plan, "linux/version.h")) {
-		struct ud_hdr_file *f = plan_add(plan, "linux/version.h",
-						 "include/generated/uapi/linux/version.h", true);
-
-		rc = make_version_h(src, &f->gen, cause);
-	}
+	if (!ud_headers_plan_has(plan, "linux/version.h") &&
+	    !ud_strlist_has(&no_export, "linux/version.h"))
+		ud_headers_version_h(
+			ka, &ud_headers_plan_add(plan, "linux/version.h",
+						 "include/generated/uapi/linux/version.h", true)
+				     ->gen);
 	/* arch/SRCARCH/include/uapi, then its generated part */
 	add_sources(plan, src, idx, archdir, &arch_no_export);
-	for (i = 0; rc == 0 && i < generated.n; i++) {
-		char *dst = ud_xasprintf("asm/%s", generated.v[i]);
-		char *gen = ud_xasprintf("arch/%s/include/generated/uapi/asm/%s", plan->srcarch,
-					 generated.v[i]);
+	for (i = 0; i < generated.n + syscall.n; i++) {
+		bool sy = i >= generated.n;
+		const char *name = sy ? syscall.v[i - generated.n] : generated.v[i];
+		char *dst = ud_xasprintf("asm/%s", name);
+		char *gen =
+			ud_xasprintf("arch/%s/include/generated/uapi/asm/%s", plan->srcarch, name);
 
-		if (!ud_headers_plan_has(plan, dst))
-			rc = make_generated(src, plan->srcarch, generated.v[i],
-					    &plan_add(plan, dst, gen, true)->gen, cause);
+		if (!ud_headers_plan_has(plan, dst) && !ud_strlist_has(&arch_no_export, dst))
+			ud_headers_generate(g, src, ud_headers_plan_add(plan, dst, gen, true), name,
+					    sy);
 		free(dst);
 		free(gen);
 	}
-	for (i = 0; rc == 0 && i < wrappers.n; i++) {
+	for (i = 0; i < wrappers.n; i++) {
 		char *dst = ud_xasprintf("asm/%s", wrappers.v[i]);
 		char *gen = ud_xasprintf("arch/%s/include/generated/uapi/asm/%s", plan->srcarch,
 					 wrappers.v[i]);
+		char *generic_h = ud_xasprintf("include/uapi/asm-generic/%s", wrappers.v[i]);
 
-		if (!ud_headers_plan_has(plan, dst) && !ud_strlist_has(&generated, wrappers.v[i]))
-			ud_buf_addf(&plan_add(plan, dst, gen, true)->gen,
-				    "#include <asm-generic/%s>\n", wrappers.v[i]);
+		if (!ud_headers_plan_has(plan, dst) && !ud_strlist_has(&generated, wrappers.v[i]) &&
+		    !ud_strlist_has(&arch_no_export, dst)) {
+			struct ud_hdr_file *f = ud_headers_plan_add(plan, dst, gen, true);
+
+			ud_buf_addf(&f->gen, "#include <asm-generic/%s>\n", wrappers.v[i]);
+			/* 6.11's wrapper rule depends on the asm-generic file: make stops without
+			 * it */
+			if (asm_headers && ud_source_type(src, generic_h) == UD_FT_NONE)
+				ud_diags_add(&f->problems, 0, UD_SEV_ERROR,
+					     "no %s: the kernel's install stops here", generic_h);
+		}
 		free(dst);
 		free(gen);
+		free(generic_h);
 	}
 
 	/* the tree's own list of grandfathered CONFIG_ leaks */
-	if (rc == 0 && ud_source_type(src, "scripts/headers_install.sh") != UD_FT_NONE) {
-		if (ud_source_read(src, "scripts/headers_install.sh", &sb, cause) < 0)
-			rc = -EIO;
-		else
-			ud_install_rules_parse(sb.data, sb.len, &plan->rules);
-	}
+	if (ud_source_read(src, "scripts/headers_install.sh", &sb, cause) < 0)
+		rc = -EIO;
+	else
+		ud_install_rules_parse(sb.data, sb.len, &plan->rules);
 	ud_buf_free(&sb);
+
+	ud_kgen_free(g);
+	ud_strlist_free(&generic);
+	ud_strlist_free(&mandatory);
+	ud_strlist_free(&generated);
+	ud_strlist_free(&syscall);
+	ud_strlist_free(&no_export);
+	ud_strlist_free(&arch_no_export);
+	ud_strlist_free(&wrappers);
+	free(archk);
+	free(asmk);
+	free(archdir);
+	return rc;
+}
+
+/* Which install the tree has, from its scripts; -ENOTSUP with *cause when uapid does not know it.
+ */
+static int
+install_style(struct ud_source *src, enum ud_install_style *style, char **cause)
+{
+	static const char *const sh_marks[] = {"unifdef -U__KERNEL__ -D__EXPORTED_HEADERS__",
+					       "__attribute_const__", "_UAPI"};
+	struct ud_buf b = UD_BUF_INIT;
+	const char *script = "scripts/headers_install.sh";
+	size_t i;
+	int rc = 0;
+
+	if (ud_source_type(src, script) == UD_FT_FILE) {
+		*style = UD_INSTALL_SH;
+	} else if (ud_source_type(src, "scripts/headers_install.pl") == UD_FT_FILE) {
+		script = "scripts/headers_install.pl";
+		*style = UD_INSTALL_PL38;
+	} else {
+		*cause = ud_xasprintf(
+			"%s: no scripts/headers_install.sh or .pl: uapid does not know "
+			"how this tree installs its headers",
+			src->label);
+		return -ENOTSUP;
+	}
+	if (ud_source_read(src, script, &b, cause) < 0) {
+		ud_buf_free(&b);
+		return -EIO;
+	}
+	if (*style == UD_INSTALL_SH) {
+		for (i = 0; i < sizeof(sh_marks) / sizeof(sh_marks[0]); i++)
+			if (memmem(b.data, b.len, sh_marks[i], strlen(sh_marks[i])) == NULL)
+				rc = -ENOTSUP;
+	} else if (memmem(b.data, b.len, "#ifndef\\s+_UAPI", 15) == NULL) {
+		if (memmem(b.data, b.len, "#ifndef _UAPI", 13) != NULL)
+			*style = UD_INSTALL_PL37;
+		else
+			rc = -ENOTSUP;
+	}
+	if (rc < 0)
+		*cause = ud_xasprintf("%s/%s: not the version of the script uapid reproduces (it "
+				      "would install other bytes)",
+				      src->label, script);
+	ud_buf_free(&b);
+	return rc;
+}
+
+int
+ud_headers_plan(struct ud_source *src, const struct ud_tindex *idx, const char *arch,
+		struct ud_hdr_plan *plan, char **cause)
+{
+	struct ud_diags why = UD_DIAGS_INIT;
+	struct ud_karch ka;
+	int rc;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->arch = ud_xstrdup(arch);
+	rc = install_style(src, &plan->style, cause);
+	if (rc < 0)
+		return rc;
+	rc = ud_karch_open(src, arch, &ka, &why);
+	if (rc < 0) {
+		/* the kernel's own reason, with its Makefile line */
+		const struct ud_diag *e = why.n > 0 ? &why.v[why.n - 1] : NULL;
+
+		if (e != NULL && e->line > 0)
+			*cause = ud_xasprintf("%s/%s:%u: %s (ARCH=%s)", src->label, e->path,
+					      e->line, e->message, arch);
+		else if (e != NULL)
+			*cause = ud_xasprintf("%s/%s: %s (ARCH=%s)", src->label,
+					      e->path != NULL ? e->path : "Makefile", e->message,
+					      arch);
+		else
+			*cause = ud_xasprintf("ARCH=%s: the tree's Makefile refuses it", arch);
+		ud_diags_free(&why);
+		ud_karch_free(&ka);
+		return rc;
+	}
+	ud_diags_move(&plan->problems, &why);
+	plan->srcarch = ud_xstrdup(ka.srcarch);
+	plan->version = ud_xstrdup(ka.version);
+	if (plan->style == UD_INSTALL_SH)
+		rc = plan_sh(src, idx, &ka, plan, cause);
+	else
+		rc = ud_headers_plan_pl(src, &ka, plan, cause);
+	ud_karch_free(&ka);
 	if (rc == 0 && ud_diags_count(&plan->problems, UD_SEV_ERROR) > 0) {
 		*cause = ud_xasprintf("%s: the installed-headers set could not be computed",
 				      src->label);
 		rc = -EIO;
 	}
-
-	ud_strlist_free(&generic);
-	ud_strlist_free(&mandatory);
-	ud_strlist_free(&generated);
-	ud_strlist_free(&no_export);
-	ud_strlist_free(&arch_no_export);
-	ud_strlist_free(&wrappers);
-	free(archdir);
 	return rc;
 }
 
@@ -456,9 +454,12 @@ ud_headers_plan_free(struct ud_hdr_plan *plan)
 		free(plan->v[i].dst);
 		free(plan->v[i].src);
 		ud_buf_free(&plan->v[i].gen);
+		ud_diags_free(&plan->v[i].problems);
 	}
 	free(plan->v);
+	free(plan->arch);
 	free(plan->srcarch);
+	free(plan->version);
 	ud_install_rules_free(&plan->rules);
 	ud_diags_free(&plan->problems);
 	memset(plan, 0, sizeof(*plan));

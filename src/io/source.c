@@ -315,6 +315,61 @@ ud_source_open_dir(struct ud_source *s, const char *root, char **cause)
 	return 0;
 }
 
+struct recorder {
+	struct ud_source *inner;
+	struct ud_strlist *seen;
+};
+
+static void
+record(struct ud_source *s, const char *rel)
+{
+	struct recorder *r = s->impl;
+
+	if (!ud_strlist_has(r->seen, rel))
+		ud_strlist_add(r->seen, rel);
+}
+
+static int
+rec_stat(struct ud_source *s, const char *rel, struct ud_fstat *st, char **cause)
+{
+	record(s, rel);
+	return ud_source_stat(((struct recorder *)s->impl)->inner, rel, st, cause);
+}
+
+static int
+rec_read(struct ud_source *s, const char *rel, struct ud_buf *out, char **cause)
+{
+	record(s, rel);
+	return ud_source_read(((struct recorder *)s->impl)->inner, rel, out, cause);
+}
+
+static int
+rec_list(struct ud_source *s, const char *rel, struct ud_strlist *names, char **cause)
+{
+	record(s, rel);
+	return ud_source_list(((struct recorder *)s->impl)->inner, rel, names, cause);
+}
+
+static void
+rec_close(struct ud_source *s)
+{
+	free(s->impl);
+}
+
+static const struct ud_source_ops recorder_ops = {rec_stat, rec_read, rec_list, rec_close};
+
+void
+ud_source_open_recorder(struct ud_source *s, struct ud_source *inner, struct ud_strlist *seen)
+{
+	struct recorder *r = ud_xmalloc(sizeof(*r));
+
+	r->inner = inner;
+	r->seen = seen;
+	s->ops = &recorder_ops;
+	s->impl = r;
+	s->label = ud_xstrdup(inner->label);
+}
+
 void
 ud_source_close(struct ud_source *s)
 {

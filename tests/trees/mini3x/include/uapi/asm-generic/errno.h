@@ -1,0 +1,4 @@
+#ifndef _UAPI_ASM_GENERIC_ERRNO_H
+#define _UAPI_ASM_GENERIC_ERRNO_H
+#define EMINI3 201
+#endif
