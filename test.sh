@@ -36,6 +36,31 @@ for t in "$UD_BUILD"/tests/check_*; do
 	echo "valgrind clean: ${t##*/}"
 done
 
+ud_say "the daemon under valgrind (tests/cli-watch.sh)"
+vglog=$(mktemp -d)
+top_srcdir=$UD_TOP UAPID=$UD_BUILD/src/uapid UAPICTL=$UD_BUILD/src/uapictl \
+	UAPID_DAEMON_WRAP="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --log-file=$vglog/vg.%p" \
+	sh "$UD_TOP/tests/cli-watch.sh"
+# valgrind's own note on openat2 (uapid falls back to resolving paths itself) is not an error
+if grep -v -e 'unhandled amd64-linux syscall: 437' -e 'handler' -e 'README_MISSING_SYSCALL' \
+	-e 'Nevertheless we consider' -e 'bug_reports' "$vglog"/vg.* | grep .; then
+	echo "valgrind found errors in the daemon" >&2
+	exit 1
+fi
+rm -rf "$vglog"
+echo "valgrind clean: uapid watch"
+
+ud_say "systemd units"
+units=$(mktemp -d)
+sed "s|^ExecStart=[^ ]*uapid |ExecStart=$UD_BUILD/src/uapid |" "$UD_BUILD/systemd/uapid@.service" \
+	>"$units/uapid@.service"
+cp "$UD_TOP/systemd/uapid@.socket" "$units/"
+ln -s uapid@.service "$units/uapid@srv-linux.service"
+ln -s uapid@.socket "$units/uapid@srv-linux.socket"
+(cd "$units" && systemd-analyze verify --man=no uapid@srv-linux.service uapid@srv-linux.socket)
+systemd-analyze security --offline=true --no-pager "$units/uapid@srv-linux.service" | tail -1
+rm -rf "$units"
+
 ud_say "make distcheck"
 make -C "$UD_BUILD" -s distcheck >/dev/null
 

@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "uapid/classify.h"
 #include "uapid/fsutil.h"
+#include "uapid/json.h"
 
 static const char classify_usage[] = "usage: uapid classify [--json] FILE...\n";
 
@@ -30,18 +31,8 @@ print_text(const char *path, const struct ud_classified *c)
 static void
 print_json(const char *path, const struct ud_classified *c)
 {
-	struct ud_block *b;
-	size_t n = ud_classified_blocks(c, &b), i;
-	json_t *blocks = json_array();
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(
-			blocks, json_pack("{s:i, s:i, s:s, s:s}", "first", (json_int_t)b[i].first,
-					  "last", (json_int_t)b[i].last, "class",
-					  ud_class_name(b[i].cls), "reason", b[i].reason));
-	free(b);
-	report_json_line(json_pack("{s:s, s:o, s:o}", "path", path, "blocks", blocks, "diagnostics",
-				   report_diags_json(&c->diags)));
+	report_json_line(json_pack("{s:s, s:o, s:o}", "path", path, "blocks", ud_json_blocks(c),
+				   "diagnostics", ud_json_diags(&c->diags)));
 }
 
 int

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cmd.h"
+#include "uapid/json.h"
 
 void
 report_diags(FILE *f, const char *path, const struct ud_diags *d)
@@ -26,15 +27,7 @@ report_diags(FILE *f, const char *path, const struct ud_diags *d)
 json_t *
 report_diags_json(const struct ud_diags *d)
 {
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		json_array_append_new(a, json_pack("{s:s*, s:i, s:s, s:s}", "path", d->v[i].path,
-						   "line", (json_int_t)d->v[i].line, "severity",
-						   ud_severity_name(d->v[i].severity), "message",
-						   d->v[i].message));
-	return a;
+	return ud_json_diags(d);
 }
 
 void

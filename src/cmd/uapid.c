@@ -21,6 +21,10 @@ static const struct cmd_entry commands[] = {
 	 "write the installed userspace headers, as make headers_install does", cmd_install},
 	{"check", "check [--arch ARCH] [--jobs N] [--json] TREE",
 	 "the kernel's header checks and compile test, in one pass", cmd_check},
+	{"watch",
+	 "watch [--state-dir DIR] [--socket PATH] [--arch ARCH] [--settle MS] [--markers FILE] TREE",
+	 "the daemon: keep the split and installed headers of TREE current as it changes",
+	 cmd_watch},
 	{"fix-includes", "fix-includes [--in-place | --dry-run] TREE [PATH...]",
 	 "turn #include \"x.h\" into #include <dir/x.h> in tree headers", cmd_fix_includes},
 };

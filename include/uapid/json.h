@@ -1,0 +1,21 @@
+/*
+ * The header model as JSON (jansson): the one shape `uapid classify
+ * --json`, the store and the socket all give, so a script reading one
+ * reads the others.
+ */
+#ifndef UAPID_JSON_H
+#define UAPID_JSON_H
+
+#include <jansson.h>
+
+#include "uapid/classify.h"
+#include "uapid/diag.h"
+
+/* [{"path"?, "line", "severity", "message"}] (new reference). */
+json_t *ud_json_diags(const struct ud_diags *d);
+/* [{"first", "last", "class", "reason"}] (new reference). */
+json_t *ud_json_blocks(const struct ud_classified *c);
+/* v as one compact line (malloc'd); the reference is dropped. */
+char *ud_json_take_dump(json_t *v);
+
+#endif /* UAPID_JSON_H */

@@ -1,0 +1,47 @@
+/*
+ * A string-keyed hash map: what the daemon looks a tree path up in (its
+ * headers, its outputs, the paths waiting for a batch) a few thousand
+ * times a second.  Keys are copied; values are the caller's.  Iteration
+ * order is unspecified: sort when order matters.
+ */
+#ifndef UAPID_MAP_H
+#define UAPID_MAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct ud_map_slot {
+	char *key; /* NULL: empty */
+	void *value;
+	size_t hash;
+	bool dead; /* removed: probing goes on past it */
+};
+
+struct ud_map {
+	struct ud_map_slot *slots;
+	size_t cap;  /* a power of two, or 0 */
+	size_t n;    /* live keys */
+	size_t used; /* live and dead slots */
+};
+
+#define UD_MAP_INIT                                                                                \
+	{                                                                                          \
+		NULL, 0, 0, 0                                                                      \
+	}
+
+/* The value for key, or NULL. */
+void *ud_map_get(const struct ud_map *m, const char *key);
+bool ud_map_has(const struct ud_map *m, const char *key);
+/* Sets key's value; returns the value it replaces (NULL when key was new). */
+void *ud_map_put(struct ud_map *m, const char *key, void *value);
+/* Removes key; returns its value (NULL when it was not there). */
+void *ud_map_del(struct ud_map *m, const char *key);
+/*
+ * Iteration: for (i = 0; ud_map_next(m, &i, &key, &value);) ...; the map
+ * must not change meanwhile (except ud_map_del of the current key).
+ */
+bool ud_map_next(const struct ud_map *m, size_t *i, const char **key, void **value);
+/* Frees the map; free_value (may be NULL) is called for every value. */
+void ud_map_free(struct ud_map *m, void (*free_value)(void *value));
+
+#endif /* UAPID_MAP_H */

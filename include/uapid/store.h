@@ -1,0 +1,136 @@
+/*
+ * The daemon's memory: one SQLite database per watched tree (state.db).
+ *
+ * It holds, per header, what the last look at it found (stat, git blob id,
+ * export state, classification, diagnostics, the split's outcome and the
+ * blob ids of its outputs), the installed headers, every file the daemon
+ * keeps in its state directory with the blob it must hold, the coaching
+ * markers, what could not be served, and an event log whose sequence
+ * number is the clock clients ask "what changed since" with.
+ *
+ * The schema lives in sql/NNN-name.sql (built into the program), applied
+ * in order and tracked with PRAGMA user_version; the database runs in WAL
+ * mode with synchronous=NORMAL.  One writer: the daemon's loop thread.
+ * Functions return 0 (or 1 where they say) or a negative errno with *cause
+ * naming the database and SQLite's message.
+ */
+#ifndef UAPID_STORE_H
+#define UAPID_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uapid/markers.h"
+
+struct ud_store;
+
+/* The schema version this uapid writes; a newer database is refused. */
+int ud_store_schema_version(void);
+/*
+ * Opens or creates the store at path (":memory:" for tests), checks it
+ * (a corrupt or foreign file is refused, not repaired), and migrates it to
+ * the current schema.  A database another process writes is an error, not
+ * a wait.
+ */
+int ud_store_open(struct ud_store **out, const char *path, char **cause);
+void ud_store_close(struct ud_store *st);
+
+/* A transaction: every batch of the daemon is one. */
+int ud_store_begin(struct ud_store *st, char **cause);
+int ud_store_commit(struct ud_store *st, char **cause);
+void ud_store_rollback(struct ud_store *st);
+
+/* Settings and facts, by key (value malloc'd; NULL when unset). */
+char *ud_store_meta(struct ud_store *st, const char *key);
+int ud_store_set_meta(struct ud_store *st, const char *key, const char *value, char **cause);
+
+/* One header's row; strings owned by the row (ud_hrow_free). */
+struct ud_hrow {
+	char *path;
+	int64_t size, mtime_ns;
+	uint64_t ino;
+	char *blob;
+	bool exported;
+	char *outcome;
+	char *blocks;	   /* JSON, may be NULL */
+	char *diagnostics; /* JSON, may be NULL */
+	char *kernel_blob; /* NULL unless split */
+	char *uapi_blob;   /* NULL unless split or moved */
+	char *split_key;
+	int64_t clock;
+};
+
+void ud_hrow_free(struct ud_hrow *r);
+/* Returns 1 with *r filled, 0 when there is no row, or a negative errno. */
+int ud_store_header(struct ud_store *st, const char *path, struct ud_hrow *r, char **cause);
+int ud_store_put_header(struct ud_store *st, const struct ud_hrow *r, char **cause);
+int ud_store_del_header(struct ud_store *st, const char *path, char **cause);
+/* Calls fn for every row in path order; stops at fn's non-zero return (returned). */
+int ud_store_each_header(struct ud_store *st, int (*fn)(const struct ud_hrow *r, void *ctx),
+			 void *ctx, char **cause);
+
+/*
+ * Installed headers: src_blob names the text it was installed from (read
+ * or generated); blob is NULL when it failed.
+ */
+int ud_store_put_installed(struct ud_store *st, const char *dst, const char *src,
+			   const char *src_blob, const char *blob, const char *diagnostics,
+			   int64_t clock, char **cause);
+int ud_store_del_installed(struct ud_store *st, const char *dst, char **cause);
+/* Calls fn(dst, src, src_blob, blob, diagnostics) for every row in dst order. */
+int ud_store_each_installed(struct ud_store *st,
+			    int (*fn)(const char *dst, const char *src, const char *src_blob,
+				      const char *blob, const char *diagnostics, void *ctx),
+			    void *ctx, char **cause);
+
+/*
+ * The files of the state directory, the blob each must hold, and what
+ * makes it (a header path, "kbuild:DIR", "removed", "install").
+ */
+int ud_store_put_output(struct ud_store *st, const char *path, const char *blob, const char *owner,
+			char **cause);
+int ud_store_del_output(struct ud_store *st, const char *path, char **cause);
+int ud_store_each_output(struct ud_store *st,
+			 int (*fn)(const char *path, const char *blob, const char *owner,
+				   void *ctx),
+			 void *ctx, char **cause);
+
+/* Markers, by origin ("file", "source", "socket"): replace them all, or read them all. */
+int ud_store_set_markers(struct ud_store *st, const char *origin, const struct ud_markers *set,
+			 char **cause);
+/* Replaces the markers of one origin for one header. */
+int ud_store_set_path_markers(struct ud_store *st, const char *origin, const char *path,
+			      const struct ud_marker *v, size_t n, char **cause);
+int ud_store_add_marker(struct ud_store *st, const char *origin, const struct ud_marker *m,
+			int64_t *id, char **cause);
+int ud_store_del_marker(struct ud_store *st, int64_t id, char **cause);
+/*
+ * Appends the markers of origin (NULL: all) to set; their ids to ids
+ * (parallel, may be NULL; malloc'd).
+ */
+int ud_store_markers(struct ud_store *st, const char *origin, struct ud_markers *set, int64_t **ids,
+		     char **cause);
+
+/* Logs an event; returns its clock (> 0) or a negative errno. */
+int64_t ud_store_event(struct ud_store *st, const char *path, const char *kind, const char *detail,
+		       char **cause);
+/* The last clock (0 for an empty log), and the first one still kept. */
+int64_t ud_store_clock(struct ud_store *st);
+int64_t ud_store_first_clock(struct ud_store *st);
+/*
+ * Calls fn for every event after clock since, in order; stops at fn's
+ * non-zero return.
+ */
+int ud_store_each_event(struct ud_store *st, int64_t since,
+			int (*fn)(int64_t clock, const char *path, const char *kind,
+				  const char *detail, void *ctx),
+			void *ctx, char **cause);
+
+/* What cannot be served, by what ("install", "split", "watch"); reason NULL clears it. */
+int ud_store_set_problem(struct ud_store *st, const char *what, const char *reason, int64_t clock,
+			 char **cause);
+int ud_store_each_problem(struct ud_store *st,
+			  int (*fn)(const char *what, const char *reason, void *ctx), void *ctx,
+			  char **cause);
+
+#endif /* UAPID_STORE_H */

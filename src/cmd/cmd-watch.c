@@ -1,0 +1,82 @@
+/*
+ * uapid watch [--state-dir DIR] [--socket PATH] [--arch ARCH] [--settle MS]
+ *             [--markers FILE] [--verbose] TREE
+ * The daemon, in the foreground (see src/service/daemon.c).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "uapid/daemon.h"
+
+static const char watch_usage[] =
+	"usage: uapid watch [--state-dir DIR] [--socket PATH] [--arch ARCH] [--settle MS]\n"
+	"                   [--markers FILE] [--verbose] TREE\n";
+
+int
+cmd_watch(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"state-dir", required_argument, NULL, 'd'},
+		{"socket", required_argument, NULL, 's'},
+		{"arch", required_argument, NULL, 'a'},
+		{"settle", required_argument, NULL, 't'},
+		{"markers", required_argument, NULL, 'm'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct ud_daemon_opts o;
+	char *end;
+	long v;
+	int opt;
+
+	memset(&o, 0, sizeof(o));
+	o.settle_ms = 100;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "d:s:a:t:m:vh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			o.state_dir = optarg;
+			break;
+		case 's':
+			o.socket = optarg;
+			break;
+		case 'a':
+			o.arch = optarg;
+			break;
+		case 't':
+			v = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || v < 0 || v > 60000) {
+				report_error(
+					"--settle: '%s' is not a time in milliseconds (0 to 60000)",
+					optarg);
+				return EXIT_USAGE;
+			}
+			o.settle_ms = (unsigned)v;
+			break;
+		case 'm':
+			o.markers = optarg;
+			break;
+		case 'v':
+			o.verbose = true;
+			break;
+		case 'h':
+			fputs(watch_usage, stdout);
+			return EXIT_OK;
+		default:
+			fputs(watch_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		fputs(watch_usage, stderr);
+		return EXIT_USAGE;
+	}
+	o.tree = argv[optind];
+	if (o.arch == NULL || o.arch[0] == '\0') /* the unit's empty UAPID_ARCH too */
+		o.arch = cmd_default_arch();
+	return ud_daemon_run(&o);
+}

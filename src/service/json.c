@@ -1,0 +1,45 @@
+/*
+ * The header model as JSON (json.h).
+ */
+#include <stdlib.h>
+
+#include "uapid/json.h"
+
+json_t *
+ud_json_diags(const struct ud_diags *d)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		json_array_append_new(a, json_pack("{s:s*, s:i, s:s, s:s}", "path", d->v[i].path,
+						   "line", (json_int_t)d->v[i].line, "severity",
+						   ud_severity_name(d->v[i].severity), "message",
+						   d->v[i].message));
+	return a;
+}
+
+json_t *
+ud_json_blocks(const struct ud_classified *c)
+{
+	struct ud_block *b;
+	size_t n = ud_classified_blocks(c, &b), i;
+	json_t *blocks = json_array();
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(
+			blocks, json_pack("{s:i, s:i, s:s, s:s}", "first", (json_int_t)b[i].first,
+					  "last", (json_int_t)b[i].last, "class",
+					  ud_class_name(b[i].cls), "reason", b[i].reason));
+	free(b);
+	return blocks;
+}
+
+char *
+ud_json_take_dump(json_t *v)
+{
+	char *s = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+
+	json_decref(v);
+	return s;
+}

@@ -1,0 +1,239 @@
+/*
+ * The scheduler (sched.h): one timer, one pending set.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "uapid/buf.h"
+#include "uapid/fsutil.h"
+#include "uapid/sched.h"
+#include "uapid/xmalloc.h"
+
+#define NS_PER_MS 1000000ULL
+#define MAX_WAIT_SETTLES 20 /* a burst never waits longer than this many settle times */
+
+struct ud_sched {
+	uv_timer_t timer;
+	unsigned settle_ms;
+	char *root; /* the work tree: its git lock is looked for at each batch */
+	ud_sched_run_fn run;
+	void *ctx;
+	struct ud_sched_batch *pending; /* NULL: nothing waits */
+	bool running;			/* a batch is out */
+	bool armed;			/* the timer is set */
+	bool lone;			/* it is set for a lone save: at once */
+	bool waiting_git;
+	uint64_t last_event_ns; /* the last event seen */
+	uint64_t last_done_ns;	/* when the last batch finished */
+};
+
+static void on_timer(uv_timer_t *t);
+
+static struct ud_sched_batch *
+pending(struct ud_sched *s)
+{
+	if (s->pending == NULL) {
+		s->pending = ud_xcalloc(1, sizeof(*s->pending));
+		s->pending->first_ns = uv_hrtime();
+	}
+	return s->pending;
+}
+
+static void
+arm(struct ud_sched *s, uint64_t ms)
+{
+	uv_timer_start(&s->timer, on_timer, ms, 0);
+	s->armed = true;
+}
+
+/*
+ * A burst's batch: due once the tree has been quiet for the settle time,
+ * or at once when its first event has waited the longest a burst may.
+ */
+static void
+debounce(struct ud_sched *s)
+{
+	uint64_t settle = (uint64_t)s->settle_ms * NS_PER_MS;
+
+	if (s->pending == NULL || s->running)
+		return;
+	if (uv_hrtime() - s->pending->first_ns >= MAX_WAIT_SETTLES * settle)
+		arm(s, 0);
+	else
+		arm(s, s->settle_ms);
+}
+
+/* Is git's index lock there?  Looked up each time: a "git init" may come later. */
+static bool
+git_busy(const struct ud_sched *s)
+{
+	char *lock = s->root != NULL ? ud_sched_git_lockfile(s->root) : NULL;
+	struct stat st;
+	bool busy = lock != NULL && lstat(lock, &st) == 0;
+
+	free(lock);
+	return busy;
+}
+
+static void
+on_timer(uv_timer_t *t)
+{
+	struct ud_sched *s = t->data;
+	struct ud_sched_batch *b;
+
+	s->armed = false;
+	s->lone = false;
+	if (s->pending == NULL || s->running)
+		return;
+	if (git_busy(s)) {
+		s->waiting_git = true;
+		arm(s, s->settle_ms > 0 ? s->settle_ms : 50);
+		return;
+	}
+	s->waiting_git = false;
+	b = s->pending;
+	s->pending = NULL;
+	s->running = true;
+	s->run(s->ctx, b);
+}
+
+struct ud_sched *
+ud_sched_new(uv_loop_t *loop, unsigned settle_ms, const char *root, ud_sched_run_fn run, void *ctx)
+{
+	struct ud_sched *s = ud_xcalloc(1, sizeof(*s));
+
+	uv_timer_init(loop, &s->timer);
+	s->timer.data = s;
+	s->settle_ms = settle_ms;
+	s->root = root != NULL ? ud_xstrdup(root) : NULL;
+	s->run = run;
+	s->ctx = ctx;
+	return s;
+}
+
+void
+ud_sched_note(struct ud_sched *s, const char *rel, unsigned kinds)
+{
+	uint64_t now = uv_hrtime(), settle = (uint64_t)s->settle_ms * NS_PER_MS;
+	bool fresh = s->pending == NULL;
+	bool quiet = (s->last_event_ns == 0 || now - s->last_event_ns >= settle) &&
+		     (s->last_done_ns == 0 || now - s->last_done_ns >= settle);
+	struct ud_sched_batch *b = pending(s);
+	uintptr_t old = (uintptr_t)ud_map_get(&b->paths, rel);
+
+	ud_map_put(&b->paths, rel, (void *)(old | kinds));
+	s->last_event_ns = now;
+	if (s->running)
+		return; /* ud_sched_done schedules what came meanwhile */
+	if (fresh && quiet) {
+		/* a lone save: at once, with the rest of this read of inotify */
+		s->lone = true;
+		arm(s, 0);
+		return;
+	}
+	if (s->lone && s->armed)
+		return; /* more of the lone save's events: it runs at once with them */
+	s->lone = false;
+	debounce(s);
+}
+
+void
+ud_sched_full(struct ud_sched *s)
+{
+	pending(s)->full = true;
+	s->last_event_ns = uv_hrtime();
+	if (!s->running && !s->armed)
+		arm(s, 0);
+}
+
+void
+ud_sched_hold(struct ud_sched *s)
+{
+	s->running = true;
+}
+
+void
+ud_sched_done(struct ud_sched *s)
+{
+	s->running = false;
+	s->last_done_ns = uv_hrtime();
+	s->lone = false;
+	debounce(s);
+}
+
+bool
+ud_sched_busy(const struct ud_sched *s)
+{
+	return s->running || s->pending != NULL;
+}
+
+void
+ud_sched_set_settle(struct ud_sched *s, unsigned settle_ms)
+{
+	s->settle_ms = settle_ms;
+}
+
+bool
+ud_sched_waiting_for_git(const struct ud_sched *s)
+{
+	return s->waiting_git;
+}
+
+void
+ud_sched_batch_free(struct ud_sched_batch *b)
+{
+	if (b == NULL)
+		return;
+	ud_map_free(&b->paths, NULL);
+	free(b);
+}
+
+static void
+on_closed(uv_handle_t *h)
+{
+	struct ud_sched *s = h->data;
+
+	ud_sched_batch_free(s->pending);
+	free(s->root);
+	free(s);
+}
+
+void
+ud_sched_close(struct ud_sched *s)
+{
+	if (s == NULL)
+		return;
+	uv_timer_stop(&s->timer);
+	uv_close((uv_handle_t *)&s->timer, on_closed);
+}
+
+char *
+ud_sched_git_lockfile(const char *root)
+{
+	char *dotgit = ud_xasprintf("%s/.git", root), *lock = NULL;
+	struct ud_buf b = UD_BUF_INIT;
+	struct stat st;
+
+	if (stat(dotgit, &st) < 0) {
+		free(dotgit);
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		lock = ud_xasprintf("%s/index.lock", dotgit);
+	} else if (ud_read_file(dotgit, &b, NULL) == 0 && b.len > 8 &&
+		   strncmp(b.data, "gitdir: ", 8) == 0) {
+		/* a linked work tree: "gitdir: PATH", PATH relative to root or absolute */
+		char *dir = ud_xstrndup(b.data + 8, strcspn(b.data + 8, "\r\n"));
+
+		lock = dir[0] == '/' ? ud_xasprintf("%s/index.lock", dir)
+				     : ud_xasprintf("%s/%s/index.lock", root, dir);
+		free(dir);
+	}
+	ud_buf_free(&b);
+	free(dotgit);
+	return lock;
+}

@@ -1,0 +1,747 @@
+/*
+ * The daemon's SQLite store (see store.h).
+ *
+ * Statements are prepared once and kept.  Every SQLite failure becomes a
+ * negative errno and a message "DB: what: sqlite's message"; a database
+ * that is busy (another process writing) is not waited for.
+ */
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "schema.h"
+#include "uapid/store.h"
+#include "uapid/xmalloc.h"
+
+enum stmt {
+	S_META_GET,
+	S_META_SET,
+	S_HDR_GET,
+	S_HDR_PUT,
+	S_HDR_DEL,
+	S_HDR_EACH,
+	S_INST_PUT,
+	S_INST_DEL,
+	S_INST_EACH,
+	S_OUT_PUT,
+	S_OUT_DEL,
+	S_OUT_EACH,
+	S_MARK_CLEAR,
+	S_MARK_CLEAR_PATH,
+	S_MARK_ADD,
+	S_MARK_DEL,
+	S_MARK_EACH,
+	S_EVENT_ADD,
+	S_EVENT_LAST,
+	S_EVENT_FIRST,
+	S_EVENT_EACH,
+	S_PROB_SET,
+	S_PROB_DEL,
+	S_PROB_EACH,
+	S__COUNT
+};
+
+static const char *const sql[S__COUNT] = {
+	[S_META_GET] = "SELECT value FROM meta WHERE key = ?1",
+	[S_META_SET] = "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+	[S_HDR_GET] =
+		"SELECT path, size, mtime_ns, ino, blob, exported, outcome, blocks, diagnostics,"
+		" kernel_blob, uapi_blob, split_key, clock FROM headers WHERE path = ?1",
+	[S_HDR_PUT] = "INSERT OR REPLACE INTO headers (path, size, mtime_ns, ino, blob, exported,"
+		      " outcome, blocks, diagnostics, kernel_blob, uapi_blob, split_key, clock)"
+		      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+	[S_HDR_DEL] = "DELETE FROM headers WHERE path = ?1",
+	[S_HDR_EACH] = "SELECT path, size, mtime_ns, ino, blob, exported, outcome, blocks, "
+		       "diagnostics, kernel_blob, uapi_blob, split_key, clock FROM headers"
+		       " ORDER BY path",
+	[S_INST_PUT] = "INSERT OR REPLACE INTO installed (dst, src, src_blob, blob, diagnostics,"
+		       " clock) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[S_INST_DEL] = "DELETE FROM installed WHERE dst = ?1",
+	[S_INST_EACH] = "SELECT dst, src, src_blob, blob, diagnostics FROM installed ORDER BY dst",
+	[S_OUT_PUT] = "INSERT OR REPLACE INTO outputs (path, blob, owner) VALUES (?1, ?2, ?3)",
+	[S_OUT_DEL] = "DELETE FROM outputs WHERE path = ?1",
+	[S_OUT_EACH] = "SELECT path, blob, owner FROM outputs ORDER BY path",
+	[S_MARK_CLEAR] = "DELETE FROM markers WHERE origin = ?1",
+	[S_MARK_CLEAR_PATH] = "DELETE FROM markers WHERE origin = ?1 AND path = ?2",
+	[S_MARK_ADD] = "INSERT INTO markers (path, action, selector, occurrence, why, origin, line)"
+		       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[S_MARK_DEL] = "DELETE FROM markers WHERE id = ?1",
+	[S_MARK_EACH] = "SELECT id, path, action, selector, occurrence, why, line FROM markers"
+			" WHERE ?1 IS NULL OR origin = ?1 ORDER BY id",
+	[S_EVENT_ADD] = "INSERT INTO events (time_ns, path, kind, detail) VALUES (?1, ?2, ?3, ?4)",
+	[S_EVENT_LAST] = "SELECT COALESCE(MAX(clock), 0) FROM events",
+	[S_EVENT_FIRST] = "SELECT COALESCE(MIN(clock), 0) FROM events",
+	[S_EVENT_EACH] =
+		"SELECT clock, path, kind, detail FROM events WHERE clock > ?1 ORDER BY clock",
+	[S_PROB_SET] = "INSERT OR REPLACE INTO problems (what, reason, clock) VALUES (?1, ?2, ?3)",
+	[S_PROB_DEL] = "DELETE FROM problems WHERE what = ?1",
+	[S_PROB_EACH] = "SELECT what, reason FROM problems ORDER BY what",
+};
+
+struct ud_store {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt *st[S__COUNT];
+	bool in_tx;
+};
+
+int
+ud_store_schema_version(void)
+{
+	return (int)ud_schema_count;
+}
+
+static int
+fail(struct ud_store *s, char **cause, const char *what)
+{
+	int code = s->db != NULL ? sqlite3_errcode(s->db) : SQLITE_ERROR;
+	int err;
+
+	switch (code & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		err = EBUSY;
+		break;
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+	case SQLITE_CANTOPEN:
+		err = EACCES;
+		break;
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		err = EILSEQ;
+		break;
+	case SQLITE_FULL:
+		err = ENOSPC;
+		break;
+	case SQLITE_NOMEM:
+		err = ENOMEM;
+		break;
+	default:
+		err = EIO;
+		break;
+	}
+	if (cause != NULL)
+		*cause = ud_xasprintf("%s: %s: %s%s", s->path, what,
+				      s->db != NULL ? sqlite3_errmsg(s->db) : "cannot open",
+				      err == EBUSY ? " (another process is writing it)" : "");
+	return -err;
+}
+
+static int
+exec(struct ud_store *s, const char *q, char **cause)
+{
+	if (sqlite3_exec(s->db, q, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, cause, q);
+	return 0;
+}
+
+static int
+user_version(struct ud_store *s, int *v, char **cause)
+{
+	sqlite3_stmt *q;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &q, NULL) != SQLITE_OK)
+		return fail(s, cause, "reading its version");
+	rc = sqlite3_step(q);
+	*v = rc == SQLITE_ROW ? sqlite3_column_int(q, 0) : 0;
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW ? 0 : fail(s, cause, "reading its version");
+}
+
+/* Applies the schema files after version v, each in its own transaction. */
+static int
+migrate(struct ud_store *s, int v, char **cause)
+{
+	unsigned i;
+
+	for (i = (unsigned)v; i < ud_schema_count; i++) {
+		char *q = ud_xasprintf("BEGIN IMMEDIATE; %s; PRAGMA user_version = %u; COMMIT;",
+				       ud_schema_sql[i], i + 1);
+		int rc = exec(s, q, cause);
+
+		free(q);
+		if (rc < 0) {
+			exec(s, "ROLLBACK", NULL);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int
+ud_store_open(struct ud_store **out, const char *path, char **cause)
+{
+	struct ud_store *s = ud_xcalloc(1, sizeof(*s));
+	sqlite3_stmt *q = NULL;
+	int v = 0, rc = 0, i;
+	bool ok;
+
+	*out = NULL;
+	s->path = ud_xstrdup(path);
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	    SQLITE_OK) {
+		rc = fail(s, cause, "cannot open");
+		goto out;
+	}
+	sqlite3_extended_result_codes(s->db, 0);
+	if ((rc = user_version(s, &v, cause)) < 0)
+		goto out;
+	/* a damaged file is refused, whole: nothing in it can be trusted */
+	if (sqlite3_prepare_v2(s->db, "PRAGMA quick_check", -1, &q, NULL) != SQLITE_OK) {
+		rc = fail(s, cause, "checking it");
+		goto out;
+	}
+	ok = sqlite3_step(q) == SQLITE_ROW &&
+	     strcmp((const char *)sqlite3_column_text(q, 0), "ok") == 0;
+	sqlite3_finalize(q);
+	if (!ok) {
+		if (cause != NULL)
+			*cause = ud_xasprintf("%s: the database is damaged (PRAGMA quick_check): "
+					      "move it away and the daemon builds it anew",
+					      path);
+		rc = -EILSEQ;
+		goto out;
+	}
+	if (v > (int)ud_schema_count) {
+		if (cause != NULL)
+			*cause = ud_xasprintf(
+				"%s: schema version %d is newer than this uapid's (%u)", path, v,
+				ud_schema_count);
+		rc = -EPROTO;
+		goto out;
+	}
+	if ((rc = exec(s, "PRAGMA journal_mode = WAL", cause)) < 0 ||
+	    (rc = exec(s, "PRAGMA synchronous = NORMAL", cause)) < 0 ||
+	    (rc = exec(s, "PRAGMA foreign_keys = ON", cause)) < 0 ||
+	    (rc = exec(s, "PRAGMA cache_size = -2000", cause)) < 0)
+		goto out;
+	/*
+	 * A database the daemon cannot write is refused now, not at the first
+	 * batch: read-only (the file, its directory, the mount) or held by a
+	 * writer in another process.
+	 */
+	if (sqlite3_db_readonly(s->db, "main") == 1) {
+		if (cause != NULL)
+			*cause = ud_xasprintf("%s: the database is read-only", path);
+		rc = -EROFS;
+		goto out;
+	}
+	if ((rc = exec(s, "BEGIN IMMEDIATE", cause)) < 0 || (rc = exec(s, "COMMIT", cause)) < 0)
+		goto out;
+	if ((rc = migrate(s, v, cause)) < 0)
+		goto out;
+	for (i = 0; i < S__COUNT; i++)
+		if (sqlite3_prepare_v3(s->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i],
+				       NULL) != SQLITE_OK) {
+			rc = fail(s, cause, "preparing its statements");
+			goto out;
+		}
+	*out = s;
+	return 0;
+out:
+	ud_store_close(s);
+	return rc;
+}
+
+void
+ud_store_close(struct ud_store *s)
+{
+	int i;
+
+	if (s == NULL)
+		return;
+	if (s->in_tx)
+		ud_store_rollback(s);
+	for (i = 0; i < S__COUNT; i++)
+		sqlite3_finalize(s->st[i]);
+	sqlite3_close(s->db);
+	free(s->path);
+	free(s);
+}
+
+int
+ud_store_begin(struct ud_store *s, char **cause)
+{
+	int rc = exec(s, "BEGIN IMMEDIATE", cause);
+
+	s->in_tx = rc == 0;
+	return rc;
+}
+
+int
+ud_store_commit(struct ud_store *s, char **cause)
+{
+	int rc = exec(s, "COMMIT", cause);
+
+	if (rc < 0)
+		ud_store_rollback(s);
+	s->in_tx = false;
+	return rc;
+}
+
+void
+ud_store_rollback(struct ud_store *s)
+{
+	exec(s, "ROLLBACK", NULL);
+	s->in_tx = false;
+}
+
+/* Resets a statement for another use. */
+static sqlite3_stmt *
+use(struct ud_store *s, enum stmt i)
+{
+	sqlite3_reset(s->st[i]);
+	sqlite3_clear_bindings(s->st[i]);
+	return s->st[i];
+}
+
+static void
+text(sqlite3_stmt *q, int i, const char *v)
+{
+	if (v != NULL)
+		sqlite3_bind_text(q, i, v, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(q, i);
+}
+
+static char *
+col(sqlite3_stmt *q, int i)
+{
+	const unsigned char *t = sqlite3_column_text(q, i);
+
+	return t != NULL ? ud_xstrdup((const char *)t) : NULL;
+}
+
+/* Runs a statement that returns no row. */
+static int
+run(struct ud_store *s, sqlite3_stmt *q, char **cause, const char *what)
+{
+	int rc = sqlite3_step(q);
+
+	sqlite3_reset(q);
+	return rc == SQLITE_DONE ? 0 : fail(s, cause, what);
+}
+
+char *
+ud_store_meta(struct ud_store *s, const char *key)
+{
+	sqlite3_stmt *q = use(s, S_META_GET);
+	char *v = NULL;
+
+	text(q, 1, key);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		v = col(q, 0);
+	sqlite3_reset(q);
+	return v;
+}
+
+int
+ud_store_set_meta(struct ud_store *s, const char *key, const char *value, char **cause)
+{
+	sqlite3_stmt *q = use(s, S_META_SET);
+
+	text(q, 1, key);
+	text(q, 2, value);
+	return run(s, q, cause, "writing a setting");
+}
+
+void
+ud_hrow_free(struct ud_hrow *r)
+{
+	if (r == NULL)
+		return;
+	free(r->path);
+	free(r->blob);
+	free(r->outcome);
+	free(r->blocks);
+	free(r->diagnostics);
+	free(r->kernel_blob);
+	free(r->uapi_blob);
+	free(r->split_key);
+	memset(r, 0, sizeof(*r));
+}
+
+static void
+read_row(sqlite3_stmt *q, struct ud_hrow *r)
+{
+	r->path = col(q, 0);
+	r->size = sqlite3_column_int64(q, 1);
+	r->mtime_ns = sqlite3_column_int64(q, 2);
+	r->ino = (uint64_t)sqlite3_column_int64(q, 3);
+	r->blob = col(q, 4);
+	r->exported = sqlite3_column_int(q, 5) != 0;
+	r->outcome = col(q, 6);
+	r->blocks = col(q, 7);
+	r->diagnostics = col(q, 8);
+	r->kernel_blob = col(q, 9);
+	r->uapi_blob = col(q, 10);
+	r->split_key = col(q, 11);
+	r->clock = sqlite3_column_int64(q, 12);
+}
+
+int
+ud_store_header(struct ud_store *s, const char *path, struct ud_hrow *r, char **cause)
+{
+	sqlite3_stmt *q = use(s, S_HDR_GET);
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	text(q, 1, path);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		read_row(q, r);
+	sqlite3_reset(q);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail(s, cause, "reading a header");
+	return rc == SQLITE_ROW;
+}
+
+int
+ud_store_put_header(struct ud_store *s, const struct ud_hrow *r, char **cause)
+{
+	sqlite3_stmt *q = use(s, S_HDR_PUT);
+
+	text(q, 1, r->path);
+	sqlite3_bind_int64(q, 2, r->size);
+	sqlite3_bind_int64(q, 3, r->mtime_ns);
+	sqlite3_bind_int64(q, 4, (sqlite3_int64)r->ino);
+	text(q, 5, r->blob != NULL ? r->blob : "");
+	sqlite3_bind_int(q, 6, r->exported);
+	text(q, 7, r->outcome != NULL ? r->outcome : "");
+	text(q, 8, r->blocks);
+	text(q, 9, r->diagnostics);
+	text(q, 10, r->kernel_blob);
+	text(q, 11, r->uapi_blob);
+	text(q, 12, r->split_key != NULL ? r->split_key : "");
+	sqlite3_bind_int64(q, 13, r->clock);
+	return run(s, q, cause, "writing a header");
+}
+
+int
+ud_store_del_header(struct ud_store *s, const char *path, char **cause)
+{
+	sqlite3_stmt *q = use(s, S_HDR_DEL);
+
+	text(q, 1, path);
+	return run(s, q, cause, "removing a header");
+}
+
+int
+ud_store_each_header(struct ud_store *s, int (*fn)(const struct ud_hrow *r, void *ctx), void *ctx,
+		     char **cause)
+{
+	sqlite3_stmt *q = use(s, S_HDR_EACH);
+	int rc, stop = 0;
+
+	while (stop == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct ud_hrow r;
+
+		read_row(q, &r);
+		stop = fn(&r, ctx);
+		ud_hrow_free(&r);
+	}
+	if (stop == 0 && rc != SQLITE_DONE) {
+		sqlite3_reset(q);
+		return fail(s, cause, "reading the headers");
+	}
+	sqlite3_reset(q);
+	return stop;
+}
+
+int
+ud_store_put_installed(struct ud_store *s, const char *dst, const char *src, const char *src_blob,
+		       const char *blob, const char *diagnostics, int64_t clock, char **cause)
+{
+	sqlite3_stmt *q = use(s, S_INST_PUT);
+
+	text(q, 1, dst);
+	text(q, 2, src);
+	text(q, 3, src_blob != NULL ? src_blob : "");
+	text(q, 4, blob);
+	text(q, 5, diagnostics);
+	sqlite3_bind_int64(q, 6, clock);
+	return run(s, q, cause, "writing an installed header");
+}
+
+int
+ud_store_del_installed(struct ud_store *s, const char *dst, char **cause)
+{
+	sqlite3_stmt *q = use(s, S_INST_DEL);
+
+	text(q, 1, dst);
+	return run(s, q, cause, "removing an installed header");
+}
+
+int
+ud_store_each_installed(struct ud_store *s,
+			int (*fn)(const char *dst, const char *src, const char *src_blob,
+				  const char *blob, const char *diagnostics, void *ctx),
+			void *ctx, char **cause)
+{
+	sqlite3_stmt *q = use(s, S_INST_EACH);
+	int rc, stop = 0;
+
+	while (stop == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW)
+		stop = fn((const char *)sqlite3_column_text(q, 0),
+			  (const char *)sqlite3_column_text(q, 1),
+			  (const char *)sqlite3_column_text(q, 2),
+			  (const char *)sqlite3_column_text(q, 3),
+			  (const char *)sqlite3_column_text(q, 4), ctx);
+	if (stop == 0 && rc != SQLITE_DONE) {
+		sqlite3_reset(q);
+		return fail(s, cause, "reading the installed headers");
+	}
+	sqlite3_reset(q);
+	return stop;
+}
+
+int
+ud_store_put_output(struct ud_store *s, const char *path, const char *blob, const char *owner,
+		    char **cause)
+{
+	sqlite3_stmt *q = use(s, S_OUT_PUT);
+
+	text(q, 1, path);
+	text(q, 2, blob);
+	text(q, 3, owner);
+	return run(s, q, cause, "recording an output");
+}
+
+int
+ud_store_del_output(struct ud_store *s, const char *path, char **cause)
+{
+	sqlite3_stmt *q = use(s, S_OUT_DEL);
+
+	text(q, 1, path);
+	return run(s, q, cause, "forgetting an output");
+}
+
+int
+ud_store_each_output(struct ud_store *s,
+		     int (*fn)(const char *path, const char *blob, const char *owner, void *ctx),
+		     void *ctx, char **cause)
+{
+	sqlite3_stmt *q = use(s, S_OUT_EACH);
+	int rc, stop = 0;
+
+	while (stop == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW)
+		stop = fn((const char *)sqlite3_column_text(q, 0),
+			  (const char *)sqlite3_column_text(q, 1),
+			  (const char *)sqlite3_column_text(q, 2), ctx);
+	if (stop == 0 && rc != SQLITE_DONE) {
+		sqlite3_reset(q);
+		return fail(s, cause, "reading the outputs");
+	}
+	sqlite3_reset(q);
+	return stop;
+}
+
+static int
+add_marker(struct ud_store *s, const char *origin, const struct ud_marker *m, int64_t *id,
+	   char **cause)
+{
+	sqlite3_stmt *q = use(s, S_MARK_ADD);
+	int rc;
+
+	text(q, 1, m->path);
+	text(q, 2, ud_marker_action_name(m->action));
+	text(q, 3, m->selector);
+	sqlite3_bind_int(q, 4, (int)m->occurrence);
+	text(q, 5, m->why);
+	text(q, 6, origin);
+	sqlite3_bind_int(q, 7, (int)m->line);
+	rc = run(s, q, cause, "writing a marker");
+	if (rc == 0 && id != NULL)
+		*id = sqlite3_last_insert_rowid(s->db);
+	return rc;
+}
+
+int
+ud_store_set_markers(struct ud_store *s, const char *origin, const struct ud_markers *set,
+		     char **cause)
+{
+	sqlite3_stmt *q = use(s, S_MARK_CLEAR);
+	size_t i;
+	int rc;
+
+	text(q, 1, origin);
+	if ((rc = run(s, q, cause, "clearing markers")) < 0)
+		return rc;
+	for (i = 0; set != NULL && i < set->n && rc == 0; i++)
+		rc = add_marker(s, origin, &set->v[i], NULL, cause);
+	return rc;
+}
+
+int
+ud_store_set_path_markers(struct ud_store *s, const char *origin, const char *path,
+			  const struct ud_marker *v, size_t n, char **cause)
+{
+	sqlite3_stmt *q = use(s, S_MARK_CLEAR_PATH);
+	size_t i;
+	int rc;
+
+	text(q, 1, origin);
+	text(q, 2, path);
+	if ((rc = run(s, q, cause, "clearing markers")) < 0)
+		return rc;
+	for (i = 0; i < n && rc == 0; i++)
+		rc = add_marker(s, origin, &v[i], NULL, cause);
+	return rc;
+}
+
+int
+ud_store_add_marker(struct ud_store *s, const char *origin, const struct ud_marker *m, int64_t *id,
+		    char **cause)
+{
+	return add_marker(s, origin, m, id, cause);
+}
+
+int
+ud_store_del_marker(struct ud_store *s, int64_t id, char **cause)
+{
+	sqlite3_stmt *q = use(s, S_MARK_DEL);
+
+	sqlite3_bind_int64(q, 1, id);
+	if (run(s, q, cause, "removing a marker") < 0)
+		return -EIO;
+	return sqlite3_changes(s->db) > 0 ? 0 : -ENOENT;
+}
+
+int
+ud_store_markers(struct ud_store *s, const char *origin, struct ud_markers *set, int64_t **ids,
+		 char **cause)
+{
+	sqlite3_stmt *q = use(s, S_MARK_EACH);
+	size_t alloc = 0, n = 0;
+	int rc;
+
+	text(q, 1, origin);
+	if (ids != NULL)
+		*ids = NULL;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *action = (const char *)sqlite3_column_text(q, 2);
+		enum ud_marker_action a;
+
+		for (a = 0; a < UD_MARK__COUNT; a++)
+			if (strcmp(ud_marker_action_name(a), action) == 0)
+				break;
+		if (a == UD_MARK__COUNT)
+			continue; /* written by a later uapid: not ours to apply */
+		ud_markers_add(set, (const char *)sqlite3_column_text(q, 1), a, NULL,
+			       (unsigned)sqlite3_column_int(q, 4),
+			       (const char *)sqlite3_column_text(q, 5));
+		/* the selector is stored normalised: keep it as it is */
+		if (sqlite3_column_text(q, 3) != NULL)
+			set->v[set->n - 1].selector =
+				ud_xstrdup((const char *)sqlite3_column_text(q, 3));
+		set->v[set->n - 1].line = (unsigned)sqlite3_column_int(q, 6);
+		if (ids != NULL) {
+			*ids = ud_xgrow(*ids, &alloc, n + 1, sizeof(**ids));
+			(*ids)[n++] = sqlite3_column_int64(q, 0);
+		}
+	}
+	sqlite3_reset(q);
+	return rc == SQLITE_DONE ? 0 : fail(s, cause, "reading the markers");
+}
+
+int64_t
+ud_store_event(struct ud_store *s, const char *path, const char *kind, const char *detail,
+	       char **cause)
+{
+	sqlite3_stmt *q = use(s, S_EVENT_ADD);
+	struct timespec ts;
+	int rc;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	sqlite3_bind_int64(q, 1, (sqlite3_int64)ts.tv_sec * 1000000000 + ts.tv_nsec);
+	text(q, 2, path);
+	text(q, 3, kind);
+	text(q, 4, detail);
+	rc = run(s, q, cause, "logging an event");
+	return rc < 0 ? rc : sqlite3_last_insert_rowid(s->db);
+}
+
+static int64_t
+scalar(struct ud_store *s, enum stmt i)
+{
+	sqlite3_stmt *q = use(s, i);
+	int64_t v = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+
+	sqlite3_reset(q);
+	return v;
+}
+
+int64_t
+ud_store_clock(struct ud_store *s)
+{
+	return scalar(s, S_EVENT_LAST);
+}
+
+int64_t
+ud_store_first_clock(struct ud_store *s)
+{
+	return scalar(s, S_EVENT_FIRST);
+}
+
+int
+ud_store_each_event(struct ud_store *s, int64_t since,
+		    int (*fn)(int64_t clock, const char *path, const char *kind, const char *detail,
+			      void *ctx),
+		    void *ctx, char **cause)
+{
+	sqlite3_stmt *q = use(s, S_EVENT_EACH);
+	int rc, stop = 0;
+
+	sqlite3_bind_int64(q, 1, since);
+	while (stop == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW)
+		stop = fn(sqlite3_column_int64(q, 0), (const char *)sqlite3_column_text(q, 1),
+			  (const char *)sqlite3_column_text(q, 2),
+			  (const char *)sqlite3_column_text(q, 3), ctx);
+	if (stop == 0 && rc != SQLITE_DONE) {
+		sqlite3_reset(q);
+		return fail(s, cause, "reading the events");
+	}
+	sqlite3_reset(q);
+	return stop;
+}
+
+int
+ud_store_set_problem(struct ud_store *s, const char *what, const char *reason, int64_t clock,
+		     char **cause)
+{
+	sqlite3_stmt *q;
+
+	if (reason == NULL) {
+		q = use(s, S_PROB_DEL);
+		text(q, 1, what);
+		return run(s, q, cause, "clearing a problem");
+	}
+	q = use(s, S_PROB_SET);
+	text(q, 1, what);
+	text(q, 2, reason);
+	sqlite3_bind_int64(q, 3, clock);
+	return run(s, q, cause, "recording a problem");
+}
+
+int
+ud_store_each_problem(struct ud_store *s,
+		      int (*fn)(const char *what, const char *reason, void *ctx), void *ctx,
+		      char **cause)
+{
+	sqlite3_stmt *q = use(s, S_PROB_EACH);
+	int rc, stop = 0;
+
+	while (stop == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW)
+		stop = fn((const char *)sqlite3_column_text(q, 0),
+			  (const char *)sqlite3_column_text(q, 1), ctx);
+	if (stop == 0 && rc != SQLITE_DONE) {
+		sqlite3_reset(q);
+		return fail(s, cause, "reading the problems");
+	}
+	sqlite3_reset(q);
+	return stop;
+}
