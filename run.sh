@@ -1,34 +1,42 @@
 #!/usr/bin/env bash
-# ./run.sh [TREE]: install what is missing, build, and run uapid's main job
-# on TREE (default: the sample tree in examples/tree): classify every
-# exported header, then show what `uapid split` would do, without changing
-# anything.
+# ./run.sh [TREE]: install what is missing, build, and run uapid's main job:
+# the daemon, `uapid watch`, in the foreground on TREE.  It keeps TREE's
+# split (split/) and installed headers (install/include/) current in its
+# state directory while TREE changes, and answers on its socket.  Without
+# TREE it watches a scratch copy of the sample tree (examples/tree, with
+# its markers) that you may edit.  Ctrl-C stops it cleanly.
 set -euo pipefail
 . "$(dirname "$0")/.ci/setup.sh"
 
 ud_install_deps
 ud_build "$UD_BUILD"
 uapid=$UD_BUILD/src/uapid
-tree=${1:-$UD_TOP/examples/tree}
-[ -d "$tree" ] || { echo "run.sh: $tree: not a directory" >&2; exit 2; }
-
-headers=$(cd "$tree" && find include arch -path '*/uapi' -prune -o -name '*.h' -print 2>/dev/null | sort)
-n=$(printf '%s\n' "$headers" | grep -c . || true)
-ud_say "uapid classify: $n headers in $tree"
-status=0
-if [ "$n" -le 50 ]; then
-	(cd "$tree" && printf '%s\n' "$headers" | xargs "$uapid" classify) || status=$?
+uapictl=$UD_BUILD/src/uapictl
+args=()
+if [ -n "${1:-}" ]; then
+	tree=$1
+	[ -d "$tree" ] || { echo "run.sh: $tree: not a directory" >&2; exit 2; }
 else
-	out=$(mktemp "${TMPDIR:-/tmp}/uapid-classify.XXXXXX")
-	(cd "$tree" && printf '%s\n' "$headers" | xargs "$uapid" classify >"$out") || status=$?
-	echo "(ranges of every header written to $out)"
+	scratch=$(mktemp -d "${TMPDIR:-/tmp}/uapid-sample.XXXXXX")
+	tree=$scratch/tree
+	cp -R "$UD_TOP/examples/tree" "$tree"
+	args=(--state-dir "$scratch/state" --socket "$scratch/uapid.sock"
+		--markers "$UD_TOP/examples/markers")
+	echo "run.sh: watching a scratch copy of the sample tree: $tree (edit it)"
 fi
-echo
-markers=()
-[ -z "${1:-}" ] && markers=(--markers "$UD_TOP/examples/markers")
-opts="${markers[*]}${markers[*]:+ }"
-ud_say "uapid split --dry-run $opts$tree"
-"$uapid" split --dry-run "${markers[@]}" "$tree" || status=$?
-echo
-echo "To apply: $uapid split --in-place $opts$tree"
-exit "$status"
+paths=$("$uapid" watch --print-paths "${args[@]}" "$tree")
+state=$(printf '%s\n' "$paths" | sed -n 's/^state_dir=//p')
+sock=$(printf '%s\n' "$paths" | sed -n 's/^socket=//p')
+header=$(cd "$tree" && find include -name '*.h' -not -path '*/uapi/*' 2>/dev/null | sort | head -1)
+cat <<EOF
+==> outputs: $state/split (as uapid split --output writes them)
+             $state/install/include (as uapid install writes them, for trees with include/uapi)
+    store:   $state/state.db
+    socket:  $sock
+    From a second terminal, try:
+      $uapictl --socket $sock status
+      echo '/* an edit */' >> $tree/${header:-include/linux/some.h}
+      sqlite3 $state/state.db 'SELECT clock, path, kind, detail FROM events ORDER BY clock DESC LIMIT 5'
+    Ctrl-C stops the daemon.
+EOF
+exec "$uapid" watch "${args[@]}" "$tree"

@@ -66,4 +66,6 @@ make -C "$UD_BUILD" -s distcheck >/dev/null
 
 ud_say "installed headers on Debian's linux-source-6.1 and 6.12 (every architecture)"
 top_srcdir=$UD_TOP UAPID=$UD_BUILD/src/uapid sh "$UD_TOP/tests/kernel-headers.sh"
+ud_say "uapid watch on linux-source-6.1, then 6.12 over it"
+top_srcdir=$UD_TOP UAPID=$UD_BUILD/src/uapid UAPICTL=$UD_BUILD/src/uapictl sh "$UD_TOP/tests/daemon-kernel.sh"
 echo "test.sh: all passed"

@@ -90,8 +90,12 @@ START_TEST(test_stat)
 	ck_assert_int_eq(ud_source_stat(&s, "link.h", &st, &cause), 0);
 	ck_assert_int_eq(st.type, UD_FT_FILE);
 	ck_assert_uint_eq(st.size, 2);
+	ck_assert(st.symlink); /* followed, and said to be one */
 	ck_assert_int_eq(ud_source_stat(&s, "linkdir", &st, &cause), 0);
 	ck_assert_int_eq(st.type, UD_FT_DIR);
+	ck_assert(st.symlink);
+	ck_assert_int_eq(ud_source_stat(&s, "a.h", &st, &cause), 0);
+	ck_assert(!st.symlink);
 	ck_assert_int_eq(ud_source_stat(&s, "escape", &st, &cause), 0);
 	ck_assert_int_eq(st.type, UD_FT_OTHER);
 	ck_assert_int_eq(ud_source_stat(&s, "fifo.h", &st, &cause), 0);

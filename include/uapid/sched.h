@@ -7,11 +7,11 @@
  * one read of inotify (an editor's write-temporary-then-rename is three)
  * goes into one batch, and nothing waits out a delay.  Events that come
  * while a batch runs, or on the heels of one, are a burst (a checkout, a
- * copy over the tree): they wait until the tree has been quiet for the
- * settle time, but never longer than twenty settle times, so a tree that
- * never stops changing is still followed.  While git holds its index lock
- * (a checkout or rebase in flight) nothing runs: the lock is looked at
- * again every settle time until it is gone.
+ * copy over the tree): they go into the next batch, due the settle time
+ * after the last one finished, so a burst is taken in a few large
+ * batches and a tree that never stops changing is still followed.  While
+ * git holds its index lock (a checkout or rebase in flight) nothing runs:
+ * the lock is looked at again every settle time until it is gone.
  */
 #ifndef UAPID_SCHED_H
 #define UAPID_SCHED_H

@@ -32,6 +32,7 @@ struct ud_fstat {
 	uint64_t size;
 	int64_t mtime_ns; /* 0 where the source has no times (git) */
 	uint64_t ino;	  /* 0 where the source has no inodes */
+	bool symlink; /* rel itself is a symlink (type is its target's): listings leave it out */
 };
 
 struct ud_source;

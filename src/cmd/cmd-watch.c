@@ -4,16 +4,40 @@
  * The daemon, in the foreground (see src/service/daemon.c).
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "uapid/daemon.h"
+#include "uapid/tree.h"
 
 static const char watch_usage[] =
 	"usage: uapid watch [--state-dir DIR] [--socket PATH] [--arch ARCH] [--settle MS]\n"
-	"                   [--markers FILE] [--verbose] TREE\n";
+	"                   [--markers FILE] [--verbose] [--print-paths] TREE\n";
+
+/* --print-paths: where the daemon for TREE keeps its state and listens, then exit. */
+static int
+print_paths(const struct ud_daemon_opts *o)
+{
+	struct ud_tree tree;
+	char *cause = NULL, *state, *sock;
+
+	if (ud_tree_open(&tree, o->tree, &cause) < 0) {
+		report_error("%s", cause);
+		free(cause);
+		return EXIT_USAGE;
+	}
+	state = o->state_dir != NULL ? strdup(o->state_dir)
+				     : ud_daemon_default_state_dir(tree.root);
+	sock = o->socket != NULL ? strdup(o->socket) : ud_daemon_default_socket(tree.root);
+	printf("tree=%s\nstate_dir=%s\nsocket=%s\n", tree.root, state, sock);
+	free(state);
+	free(sock);
+	ud_tree_close(&tree);
+	return EXIT_OK;
+}
 
 int
 cmd_watch(int argc, char **argv)
@@ -25,10 +49,12 @@ cmd_watch(int argc, char **argv)
 		{"settle", required_argument, NULL, 't'},
 		{"markers", required_argument, NULL, 'm'},
 		{"verbose", no_argument, NULL, 'v'},
+		{"print-paths", no_argument, NULL, 'p'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct ud_daemon_opts o;
+	bool paths = false;
 	char *end;
 	long v;
 	int opt;
@@ -36,7 +62,7 @@ cmd_watch(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	o.settle_ms = 100;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:s:a:t:m:vh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "d:s:a:t:m:vph", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			o.state_dir = optarg;
@@ -63,6 +89,9 @@ cmd_watch(int argc, char **argv)
 		case 'v':
 			o.verbose = true;
 			break;
+		case 'p':
+			paths = true;
+			break;
 		case 'h':
 			fputs(watch_usage, stdout);
 			return EXIT_OK;
@@ -76,6 +105,8 @@ cmd_watch(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	o.tree = argv[optind];
+	if (paths)
+		return print_paths(&o);
 	if (o.arch == NULL || o.arch[0] == '\0') /* the unit's empty UAPID_ARCH too */
 		o.arch = cmd_default_arch();
 	return ud_daemon_run(&o);

@@ -615,7 +615,7 @@ call_function(struct ud_make *m, const char *name, size_t nn, const char *args, 
 	}
 	if (IS("call")) {
 		struct frame f, *saved = m->frame;
-		char *fname;
+		char *fname, *owned[MAX_ARGS];
 
 		if (saved != NULL)
 			f = *saved;
@@ -627,7 +627,7 @@ call_function(struct ud_make *m, const char *name, size_t nn, const char *args, 
 		f.in_call = true;
 		f.nargs = na;
 		for (i = 0; i < na; i++)
-			f.args[i] = i == 0 ? fname : expand_str(m, a[i], al[i]);
+			f.args[i] = owned[i] = i == 0 ? fname : expand_str(m, a[i], al[i]);
 		m->frame = &f;
 		{
 			char *t = fname;
@@ -638,7 +638,7 @@ call_function(struct ud_make *m, const char *name, size_t nn, const char *args, 
 		}
 		m->frame = saved;
 		for (i = 1; i < na; i++)
-			free((char *)f.args[i]);
+			free(owned[i]);
 		free(fname);
 		return true;
 	}

@@ -186,6 +186,29 @@ open_beneath(int rootfd, const char *rel, int flags)
 	return fd;
 }
 
+/* Is the last component of rel a symlink (its directory resolved beneath root)? */
+static bool
+is_symlink(int rootfd, const char *rel)
+{
+	const char *slash = strrchr(rel, '/');
+	char *dir;
+	struct stat sb;
+	int pfd;
+	bool link;
+
+	if (rel[0] == '\0')
+		return false;
+	dir = slash != NULL ? ud_xstrndup(rel, (size_t)(slash - rel)) : ud_xstrdup("");
+	pfd = open_beneath(rootfd, dir, O_PATH | O_DIRECTORY);
+	free(dir);
+	if (pfd < 0)
+		return false;
+	link = fstatat(pfd, slash != NULL ? slash + 1 : rel, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISLNK(sb.st_mode);
+	close(pfd);
+	return link;
+}
+
 static int
 dir_stat(struct ud_source *s, const char *rel, struct ud_fstat *st, char **cause)
 {
@@ -213,6 +236,7 @@ dir_stat(struct ud_source *s, const char *rel, struct ud_fstat *st, char **cause
 	st->size = (uint64_t)sb.st_size;
 	st->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
 	st->ino = (uint64_t)sb.st_ino;
+	st->symlink = is_symlink(d->rootfd, rel);
 	return 0;
 }
 

@@ -255,15 +255,19 @@ static int
 scan(struct ud_tindex *idx, const char *rel, struct ud_strlist *out, struct ud_diags *problems)
 {
 	struct ud_strlist found = UD_STRLIST_INIT, roots = UD_STRLIST_INIT;
-	enum ud_ftype type = ud_source_type(idx->src, rel);
+	struct ud_fstat st;
+	enum ud_ftype type = ud_source_stat(idx->src, rel, &st, NULL) == 0 ? st.type : UD_FT_NONE;
 	size_t i, j;
 	int rc = 0;
 
 	if (type == UD_FT_FILE) {
-		if (in_scope(rel) && indexed_name(rel))
+		/* a symlink is not one of the tree's files: the walk leaves it out too */
+		if (in_scope(rel) && indexed_name(rel) && !st.symlink)
 			ud_strlist_add(out, rel);
 		return 0;
 	}
+	if (type == UD_FT_DIR && st.symlink)
+		return 0;
 	if (type != UD_FT_DIR)
 		return 0;
 	if (in_scope(rel)) {

@@ -22,6 +22,7 @@
 #include <stdarg.h>
 #include <jansson.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +65,8 @@ struct daemon {
 	uv_pipe_t server;
 	bool server_open, socket_ours;
 	uv_signal_t sigterm, sigint, sighup;
-	uv_timer_t watchdog, rescan;
+	uv_timer_t watchdog, rescan, status_timer;
+	uint64_t last_status_ns; /* STATUS= goes out at most once a second */
 	bool watchdog_on, rescan_on;
 	bool systemd; /* NOTIFY_SOCKET is set */
 	bool ready;   /* the first scan is recorded */
@@ -215,6 +217,43 @@ notify_status(struct daemon *d, const char *fmt, ...)
 	va_end(ap);
 	sd_notify(0, ud_buf_str(&b));
 	ud_buf_free(&b);
+}
+
+static void status_line(struct daemon *d, struct ud_buf *out);
+
+static void
+send_status(struct daemon *d)
+{
+	struct ud_buf line = UD_BUF_INIT;
+
+	status_line(d, &line);
+	notify_status(d, "%s", ud_buf_str(&line));
+	ud_buf_free(&line);
+	d->last_status_ns = uv_hrtime();
+}
+
+static void
+on_status_timer(uv_timer_t *t)
+{
+	send_status(t->data);
+}
+
+/*
+ * The service's STATUS= after a batch, at most once a second (a burst
+ * takes many batches; sd_notify blocks when the manager reads slowly).
+ */
+static void
+update_status(struct daemon *d)
+{
+	uint64_t since = uv_hrtime() - d->last_status_ns;
+
+	if (!d->systemd || d->stopping)
+		return;
+	if (since >= 1000000000ULL)
+		send_status(d);
+	else if (!uv_is_active((uv_handle_t *)&d->status_timer))
+		uv_timer_start(&d->status_timer, on_status_timer,
+			       (1000000000ULL - since) / 1000000 + 1, 0);
 }
 
 static void
@@ -610,8 +649,6 @@ watch_plan_dirs(struct daemon *d)
 static void
 after_batch(struct daemon *d, const struct ud_engine_report *r)
 {
-	struct ud_buf line = UD_BUF_INIT;
-
 	d->batches++;
 	d->last_batch_ns = r->ns;
 	if (r->error < 0) {
@@ -637,9 +674,7 @@ after_batch(struct daemon *d, const struct ud_engine_report *r)
 		       r->resplit == 1 ? "" : "s", r->reinstalled, r->reinstalled == 1 ? "" : "s",
 		       r->written, r->removed, r->failed > 0 ? ", failed: " : "",
 		       r->failed > 0 ? "see above" : "", (double)r->ns / 1e6, r->clock);
-	status_line(d, &line);
-	notify_status(d, "%s", ud_buf_str(&line));
-	ud_buf_free(&line);
+	update_status(d);
 }
 
 static void
@@ -690,6 +725,8 @@ on_first_scan(void *ctx, const struct ud_engine_report *r)
 	ud_log(LOG_INFO, "ready: %s; watching %zu directories", ud_buf_str(&line),
 	       ud_watch_count(d->watch));
 	ud_buf_free(&line);
+	if (d->systemd)
+		send_status(d); /* what it serves, before it says it is ready */
 	sd_notify(0, "READY=1");
 	ud_sched_done(d->sched);
 	if (d->stopping)
@@ -727,6 +764,7 @@ shutdown_daemon(struct daemon *d)
 	close_handle((uv_handle_t *)&d->sighup);
 	close_handle((uv_handle_t *)&d->watchdog);
 	close_handle((uv_handle_t *)&d->rescan);
+	close_handle((uv_handle_t *)&d->status_timer);
 }
 
 static void
@@ -837,7 +875,8 @@ start(struct daemon *d)
 	uv_signal_start(&d->sighup, on_hup, SIGHUP);
 	uv_timer_init(&d->loop, &d->watchdog);
 	uv_timer_init(&d->loop, &d->rescan);
-	d->watchdog.data = d->rescan.data = d;
+	uv_timer_init(&d->loop, &d->status_timer);
+	d->watchdog.data = d->rescan.data = d->status_timer.data = d;
 	if (sd_watchdog_enabled(0, &wd_usec) > 0 && wd_usec > 0) {
 		/* twice per period, as sd_watchdog_enabled(3) advises */
 		uv_timer_start(&d->watchdog, on_watchdog, wd_usec / 2000, wd_usec / 2000);
@@ -878,6 +917,12 @@ ud_daemon_run(const struct ud_daemon_opts *o)
 	ud_log_set_level(o->verbose ? LOG_DEBUG : LOG_INFO);
 	json_object_seed(0);
 	git_libgit2_init();
+	/*
+	 * Two malloc arenas, not one per pool thread: the pool's buffers are
+	 * short-lived and freed on the loop thread, and per-thread arenas
+	 * would keep their pages (RSS) long after a scan.
+	 */
+	mallopt(M_ARENA_MAX, 2);
 	uv_loop_init(&d.loop);
 	if (start(&d) < 0) {
 		status = 2;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "uapid/engine.h"
@@ -38,9 +39,15 @@
 #include "uapid/watch.h"
 #include "uapid/xmalloc.h"
 
-#define BLOB_HEX 41	   /* a git blob id in hex, with its NUL */
-#define JOBS_PER_CHUNK 32  /* jobs per thread-pool request */
-#define JOBS_PER_WAVE 1024 /* jobs computed before their results are applied */
+#define BLOB_HEX 41	  /* a git blob id in hex, with its NUL */
+#define JOBS_PER_CHUNK 32 /* jobs per thread-pool request */
+/*
+ * A file changed this recently may change again within the same tick of
+ * the file system's clock without its size or mtime moving ("racy git"):
+ * its stat is not trusted next time, its content is hashed again.
+ */
+#define RACY_NS (2 * 1000000000LL)
+#define JOBS_PER_WAVE 512 /* jobs computed before their results are applied */
 /*
  * A wave this small is computed on the loop thread: a lone save's header
  * takes tens of microseconds, less than waking a pool thread and hearing
@@ -84,6 +91,7 @@ struct hjob {
 	char key[32];
 	/* results */
 	bool gone, same, unreadable;
+	bool racy; /* modified within RACY_NS of the look: its mtime is not recorded */
 	struct ud_fstat st;
 	char blob[BLOB_HEX];
 	char *cause;
@@ -1153,12 +1161,19 @@ compute_header(struct ud_engine *e, struct hjob *j)
 	char *cause = NULL;
 	int rc;
 
+	struct timespec now;
+
 	rc = ud_source_stat(&e->src, j->path, &j->st, NULL);
-	if (rc < 0 || j->st.type != UD_FT_FILE) {
+	if (rc < 0 || j->st.type != UD_FT_FILE || j->st.symlink) {
+		/* gone, or a symlink: not one of the tree's headers (as the tree index says) */
 		j->gone = true;
 		return;
 	}
-	if (j->had_row && !j->force && (int64_t)j->st.size == j->old.size &&
+	clock_gettime(CLOCK_REALTIME, &now);
+	j->racy = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - j->st.mtime_ns < RACY_NS;
+	if (j->racy)
+		j->st.mtime_ns = 0; /* never matches: the next look hashes it */
+	if (j->had_row && !j->force && (int64_t)j->st.size == j->old.size && j->old.mtime_ns != 0 &&
 	    j->st.mtime_ns == j->old.mtime_ns && j->st.ino == j->old.ino &&
 	    strcmp(j->key, j->old.key) == 0 && j->exported == j->old.exported) {
 		j->same = true;

@@ -14,7 +14,6 @@
 #include "uapid/xmalloc.h"
 
 #define NS_PER_MS 1000000ULL
-#define MAX_WAIT_SETTLES 20 /* a burst never waits longer than this many settle times */
 
 struct ud_sched {
 	uv_timer_t timer;
@@ -25,11 +24,24 @@ struct ud_sched {
 	struct ud_sched_batch *pending; /* NULL: nothing waits */
 	bool running;			/* a batch is out */
 	bool armed;			/* the timer is set */
-	bool lone;			/* it is set for a lone save: at once */
+	bool arming_lone;		/* ... for a lone save */
+	bool running_lone;		/* the batch out is a lone save's */
+	unsigned lone_tail;		/* lone batches run back to back for one save's tail */
+	uint64_t lone_first_ns;		/* when the lone save's first event came */
 	bool waiting_git;
 	uint64_t last_event_ns; /* the last event seen */
 	uint64_t last_done_ns;	/* when the last batch finished */
 };
+
+/*
+ * The rest of a lone save, when its events came in more than one read of
+ * inotify (an editor's temporary file, then the rename): a few paths
+ * whose first event came within 5 ms of the lone batch's run at once too,
+ * up to three batches; more, or later, is a burst.
+ */
+#define LONE_TAIL_PATHS 8
+#define LONE_TAIL_BATCHES 3
+#define LONE_TAIL_NS (5 * NS_PER_MS)
 
 static void on_timer(uv_timer_t *t);
 
@@ -51,20 +63,20 @@ arm(struct ud_sched *s, uint64_t ms)
 }
 
 /*
- * A burst's batch: due once the tree has been quiet for the settle time,
- * or at once when its first event has waited the longest a burst may.
+ * A burst's next batch: due the settle time after the last one finished
+ * (or now, when that is past), whatever comes meanwhile.  Throttled, not
+ * debounced: a tree that never stops changing is still followed, each
+ * change seen within about the settle time and one batch's work.
  */
 static void
-debounce(struct ud_sched *s)
+throttle(struct ud_sched *s)
 {
-	uint64_t settle = (uint64_t)s->settle_ms * NS_PER_MS;
+	uint64_t settle = (uint64_t)s->settle_ms * NS_PER_MS, now = uv_hrtime(), since;
 
-	if (s->pending == NULL || s->running)
+	if (s->pending == NULL || s->running || s->armed)
 		return;
-	if (uv_hrtime() - s->pending->first_ns >= MAX_WAIT_SETTLES * settle)
-		arm(s, 0);
-	else
-		arm(s, s->settle_ms);
+	since = now - s->last_done_ns;
+	arm(s, since >= settle ? 0 : (settle - since + NS_PER_MS - 1) / NS_PER_MS);
 }
 
 /* Is git's index lock there?  Looked up each time: a "git init" may come later. */
@@ -86,9 +98,16 @@ on_timer(uv_timer_t *t)
 	struct ud_sched_batch *b;
 
 	s->armed = false;
-	s->lone = false;
 	if (s->pending == NULL || s->running)
 		return;
+	if (s->arming_lone && s->lone_tail > 0 && s->pending->paths.n > LONE_TAIL_PATHS) {
+		/* the "tail" grew into a burst before its turn came: it waits like one */
+		s->arming_lone = false;
+		throttle(s);
+		return;
+	}
+	s->running_lone = s->arming_lone;
+	s->arming_lone = false;
 	if (git_busy(s)) {
 		s->waiting_git = true;
 		arm(s, s->settle_ms > 0 ? s->settle_ms : 50);
@@ -115,6 +134,19 @@ ud_sched_new(uv_loop_t *loop, unsigned settle_ms, const char *root, ud_sched_run
 	return s;
 }
 
+static bool
+lone_tail(struct ud_sched *s)
+{
+	if (!s->running_lone || s->pending == NULL || s->pending->paths.n > LONE_TAIL_PATHS ||
+	    s->lone_tail >= LONE_TAIL_BATCHES ||
+	    s->pending->first_ns - s->lone_first_ns > LONE_TAIL_NS)
+		return false;
+	s->lone_tail++;
+	s->arming_lone = true;
+	arm(s, 0);
+	return true;
+}
+
 void
 ud_sched_note(struct ud_sched *s, const char *rel, unsigned kinds)
 {
@@ -131,14 +163,16 @@ ud_sched_note(struct ud_sched *s, const char *rel, unsigned kinds)
 		return; /* ud_sched_done schedules what came meanwhile */
 	if (fresh && quiet) {
 		/* a lone save: at once, with the rest of this read of inotify */
-		s->lone = true;
+		s->lone_tail = 0;
+		s->lone_first_ns = now;
+		s->arming_lone = true;
 		arm(s, 0);
 		return;
 	}
-	if (s->lone && s->armed)
-		return; /* more of the lone save's events: it runs at once with them */
-	s->lone = false;
-	debounce(s);
+	if (!s->armed && lone_tail(s))
+		return;
+	/* more of a lone save's events run at once with it; a burst's wait for their turn */
+	throttle(s);
 }
 
 void
@@ -161,8 +195,8 @@ ud_sched_done(struct ud_sched *s)
 {
 	s->running = false;
 	s->last_done_ns = uv_hrtime();
-	s->lone = false;
-	debounce(s);
+	if (!lone_tail(s))
+		throttle(s);
 }
 
 bool

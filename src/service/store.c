@@ -6,6 +6,7 @@
  * that is busy (another process writing) is not waited for.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,8 +162,14 @@ migrate(struct ud_store *s, int v, char **cause)
 	for (i = (unsigned)v; i < ud_schema_count; i++) {
 		char *q = ud_xasprintf("BEGIN IMMEDIATE; %s; PRAGMA user_version = %u; COMMIT;",
 				       ud_schema_sql[i], i + 1);
-		int rc = exec(s, q, cause);
+		char *what = ud_xasprintf("applying schema version %u", i + 1);
+		int rc;
 
+		if (sqlite3_exec(s->db, q, NULL, NULL, NULL) != SQLITE_OK)
+			rc = fail(s, cause, what);
+		else
+			rc = 0;
+		free(what);
 		free(q);
 		if (rc < 0) {
 			exec(s, "ROLLBACK", NULL);
@@ -170,6 +177,21 @@ migrate(struct ud_store *s, int v, char **cause)
 		}
 	}
 	return 0;
+}
+
+/* Does the database hold any table (a file that some other program made)? */
+static bool
+has_tables(struct ud_store *s)
+{
+	sqlite3_stmt *q;
+	bool any = false;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM sqlite_master LIMIT 1", -1, &q, NULL) ==
+	    SQLITE_OK) {
+		any = sqlite3_step(q) == SQLITE_ROW;
+		sqlite3_finalize(q);
+	}
+	return any;
 }
 
 int
@@ -204,6 +226,16 @@ ud_store_open(struct ud_store **out, const char *path, char **cause)
 					      "move it away and the daemon builds it anew",
 					      path);
 		rc = -EILSEQ;
+		goto out;
+	}
+	if (v == 0 && has_tables(s)) {
+		/* not ours (or not yet): a database someone else made is not rewritten */
+		if (cause != NULL)
+			*cause = ud_xasprintf(
+				"%s: a database uapid did not make (it has tables and no "
+				"schema version): refused, untouched",
+				path);
+		rc = -EPROTO;
 		goto out;
 	}
 	if (v > (int)ud_schema_count) {

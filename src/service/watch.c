@@ -95,8 +95,9 @@ unwatch_below(struct ud_watch *w, const char *rel)
 	for (i = 0; i < w->nwd; i++) {
 		const char *r = w->by_wd[i];
 
-		if (r == NULL || strncmp(r, rel, n) != 0 || (r[n] != '\0' && r[n] != '/'))
-			continue;
+		if (r == NULL ||
+		    (n > 0 && (strncmp(r, rel, n) != 0 || (r[n] != '\0' && r[n] != '/'))))
+			continue; /* rel "" is the top: everything is below it */
 		inotify_rm_watch(w->fd, (int)i);
 		forget_wd(w, (int)i);
 	}
@@ -256,7 +257,7 @@ handle(struct ud_watch *w, const struct inotify_event *ev)
 		}
 	} else if (ev->mask & (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)) {
 		w->fn(w->ctx, rel, UD_WATCH_ENTRY);
-	} else if (ev->mask & (IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB)) {
+	} else if (ev->mask & (IN_CLOSE_WRITE | IN_ATTRIB)) {
 		w->fn(w->ctx, rel, UD_WATCH_CHANGED);
 	}
 	free(rel);

@@ -1,0 +1,991 @@
+/*
+ * Store tests, on real SQLite files in the scratch directory: the schema
+ * and its version, every table's rows, markers by origin, the event clock,
+ * transactions, reopening, and the databases it must refuse (random bytes,
+ * a damaged file, a newer schema, one another connection is writing, a
+ * read-only file).
+ */
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "testutil.h"
+#include "uapid/markers.h"
+#include "uapid/store.h"
+
+/* Opens (creating) dir/name, which must work; *path gets the file's path. */
+static struct ud_store *
+open_ok(const char *dir, const char *name, char **path)
+{
+	struct ud_store *st = NULL;
+	char *p = ud_xasprintf("%s/%s", dir, name), *cause = NULL;
+	int rc = ud_store_open(&st, p, &cause);
+
+	ck_assert_msg(rc == 0, "%s: %d %s", p, rc, cause != NULL ? cause : "");
+	ck_assert_ptr_nonnull(st);
+	ck_assert_ptr_null(cause);
+	if (path != NULL)
+		*path = p;
+	else
+		free(p);
+	return st;
+}
+
+/* Runs SQL on path through a connection of the test's own. */
+static void
+sql_exec(const char *path, const char *q)
+{
+	sqlite3 *db = NULL;
+	char *err = NULL;
+
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_msg(sqlite3_exec(db, q, NULL, NULL, &err) == SQLITE_OK, "%s: %s", q, err);
+	sqlite3_close(db);
+}
+
+/* The first column of the first row of q on path, as text (malloc'd; NULL for none). */
+static char *
+sql_text(const char *path, const char *q)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *s = NULL;
+	char *v = NULL;
+
+	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	ck_assert_msg(sqlite3_prepare_v2(db, q, -1, &s, NULL) == SQLITE_OK, "%s: %s", q,
+		      sqlite3_errmsg(db));
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0) != NULL)
+		v = ud_xstrdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return v;
+}
+
+static int
+sql_int(const char *path, const char *q)
+{
+	char *t = sql_text(path, q);
+	int v;
+
+	ck_assert_ptr_nonnull(t);
+	v = atoi(t);
+	free(t);
+	return v;
+}
+
+/* Expects opening path to fail with rc; returns the cause (malloc'd). */
+static char *
+open_fails(const char *path, int rc)
+{
+	struct ud_store *st = (struct ud_store *)&st; /* not NULL: must be cleared */
+	char *cause = NULL;
+	int got = ud_store_open(&st, path, &cause);
+
+	ck_assert_msg(got == rc, "%s: want %d, got %d (%s)", path, rc, got,
+		      cause != NULL ? cause : "no cause");
+	ck_assert_ptr_null(st);
+	ck_assert_ptr_nonnull(cause);
+	return cause;
+}
+
+/* What each_* gives, one line a row. */
+static int
+collect_header(const struct ud_hrow *r, void *ctx)
+{
+	ud_buf_addf(ctx, "%s %lld %lld %llu %s %d %s %s %s %s %s %s %lld\n", r->path,
+		    (long long)r->size, (long long)r->mtime_ns, (unsigned long long)r->ino, r->blob,
+		    r->exported, r->outcome, r->blocks != NULL ? r->blocks : "-",
+		    r->diagnostics != NULL ? r->diagnostics : "-",
+		    r->kernel_blob != NULL ? r->kernel_blob : "-",
+		    r->uapi_blob != NULL ? r->uapi_blob : "-", r->split_key, (long long)r->clock);
+	return 0;
+}
+
+static int
+collect_installed(const char *dst, const char *src, const char *src_blob, const char *blob,
+		  const char *diagnostics, void *ctx)
+{
+	ud_buf_addf(ctx, "%s %s %s %s %s\n", dst, src, src_blob, blob != NULL ? blob : "-",
+		    diagnostics != NULL ? diagnostics : "-");
+	return 0;
+}
+
+static int
+collect_output(const char *path, const char *blob, const char *owner, void *ctx)
+{
+	ud_buf_addf(ctx, "%s %s %s\n", path, blob, owner);
+	return 0;
+}
+
+static int
+collect_event(int64_t clock, const char *path, const char *kind, const char *detail, void *ctx)
+{
+	ud_buf_addf(ctx, "%lld %s %s %s\n", (long long)clock, path, kind,
+		    detail != NULL ? detail : "-");
+	return 0;
+}
+
+static int
+collect_problem(const char *what, const char *reason, void *ctx)
+{
+	ud_buf_addf(ctx, "%s: %s\n", what, reason);
+	return 0;
+}
+
+/* Stops at the first row: the each functions return what fn returned. */
+static int
+stop_header(const struct ud_hrow *r, void *ctx)
+{
+	++*(int *)ctx;
+	return r->path[0] != '\0' ? 7 : 0;
+}
+
+static int
+stop_event(int64_t clock, const char *path, const char *kind, const char *detail, void *ctx)
+{
+	(void)path, (void)kind, (void)detail;
+	*(int64_t *)ctx = clock;
+	return -3;
+}
+
+/* Checks what an each_* function gave, then empties the buffer. */
+static void
+assert_rows(struct ud_buf *b, const char *want)
+{
+	ck_assert_str_eq(ud_buf_str(b), want);
+	ud_buf_reset(b);
+}
+
+static void
+check_headers(struct ud_store *st, const char *want)
+{
+	struct ud_buf b = UD_BUF_INIT;
+	char *cause = NULL;
+
+	ck_assert_int_eq(ud_store_each_header(st, collect_header, &b, &cause), 0);
+	ck_assert_ptr_null(cause);
+	assert_rows(&b, want);
+	ud_buf_free(&b);
+}
+
+static void
+check_events(struct ud_store *st, int64_t since, const char *want)
+{
+	struct ud_buf b = UD_BUF_INIT;
+	char *cause = NULL;
+
+	ck_assert_int_eq(ud_store_each_event(st, since, collect_event, &b, &cause), 0);
+	ck_assert_ptr_null(cause);
+	assert_rows(&b, want);
+	ud_buf_free(&b);
+}
+
+/* The markers of origin (NULL: all), one line each: "id path action selector #occ why line". */
+static char *
+markers_of(struct ud_store *st, const char *origin)
+{
+	struct ud_markers set = UD_MARKERS_INIT;
+	struct ud_buf b = UD_BUF_INIT;
+	int64_t *ids = NULL;
+	char *cause = NULL;
+	size_t i;
+
+	ck_assert_int_eq(ud_store_markers(st, origin, &set, &ids, &cause), 0);
+	ck_assert_ptr_null(cause);
+	for (i = 0; i < set.n; i++) {
+		const struct ud_marker *m = &set.v[i];
+
+		ud_buf_addf(&b, "%lld %s %s %s #%u %s %u\n", (long long)ids[i], m->path,
+			    ud_marker_action_name(m->action),
+			    m->selector != NULL ? m->selector : "-", m->occurrence,
+			    m->why != NULL ? m->why : "-", m->line);
+	}
+	ud_buf_addstr(&b, "");
+	free(ids);
+	ud_markers_free(&set);
+	return ud_buf_detach(&b, NULL);
+}
+
+static void
+assert_markers(struct ud_store *st, const char *origin, const char *want)
+{
+	char *got = markers_of(st, origin);
+
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+static struct ud_hrow
+row(const char *path, int64_t clock)
+{
+	struct ud_hrow r;
+
+	memset(&r, 0, sizeof(r));
+	r.path = (char *)(uintptr_t)path;
+	r.size = 100;
+	r.mtime_ns = 1700000000123456789LL;
+	r.ino = 42;
+	r.blob = "b1";
+	r.exported = true;
+	r.outcome = "split";
+	r.split_key = "k1";
+	r.clock = clock;
+	return r;
+}
+
+START_TEST(test_create)
+{
+	char *d = test_dir("create"), *path, *cause = NULL, *mode, *v;
+	struct ud_store *st = open_ok(d, "state.db", &path);
+
+	ck_assert(exists(d, "state.db"));
+	ck_assert_int_ge(ud_store_schema_version(), 1);
+	ck_assert_int_eq(sql_int(path, "PRAGMA user_version"), ud_store_schema_version());
+	mode = sql_text(path, "PRAGMA journal_mode");
+	ck_assert_str_eq(mode, "wal");
+	free(mode);
+	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+				       " AND name IN ('meta', 'headers', 'installed', 'outputs',"
+				       " 'markers', 'events', 'problems')"),
+			 7);
+	/* an empty store */
+	ck_assert_int_eq(ud_store_clock(st), 0);
+	ck_assert_int_eq(ud_store_first_clock(st), 0);
+	check_headers(st, "");
+	check_events(st, 0, "");
+	assert_markers(st, NULL, "");
+	/* settings */
+	ck_assert_ptr_null(ud_store_meta(st, "tree"));
+	ck_assert_int_eq(ud_store_set_meta(st, "tree", "/src/linux", &cause), 0);
+	ck_assert_int_eq(ud_store_set_meta(st, "arch", "x86", &cause), 0);
+	ck_assert_int_eq(ud_store_set_meta(st, "tree", "/src/linux-next", &cause), 0);
+	ck_assert_ptr_null(cause);
+	v = ud_store_meta(st, "tree");
+	ck_assert_str_eq(v, "/src/linux-next");
+	free(v);
+	v = ud_store_meta(st, "arch");
+	ck_assert_str_eq(v, "x86");
+	free(v);
+	ud_store_close(st);
+	ud_store_close(NULL);
+	/* the version is there once closed, too */
+	ck_assert_int_eq(sql_int(path, "PRAGMA user_version"), ud_store_schema_version());
+	free(path);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_memory)
+{
+	struct ud_store *st = NULL;
+	char *cause = NULL, *v;
+
+	ck_assert_int_eq(ud_store_open(&st, ":memory:", &cause), 0);
+	ck_assert_ptr_null(cause);
+	ck_assert_int_eq(ud_store_set_meta(st, "k", "v", &cause), 0);
+	v = ud_store_meta(st, "k");
+	ck_assert_str_eq(v, "v");
+	free(v);
+	ck_assert_int_eq(ud_store_event(st, "", "scan", NULL, &cause), 1);
+	ud_store_close(st);
+}
+END_TEST
+
+START_TEST(test_headers)
+{
+	char *d = test_dir("headers"), *cause = NULL;
+	struct ud_store *st = open_ok(d, "state.db", NULL);
+	struct ud_hrow a = row("include/linux/a.h", 3), b = row("include/linux/b.h", 4), got;
+	int calls = 0;
+
+	a.blocks = "[{\"k\":1}]";
+	a.diagnostics = "[]";
+	a.kernel_blob = "kb";
+	a.uapi_blob = "ub";
+	a.ino = UINT64_MAX - 1; /* above INT64_MAX: kept whole */
+	/* NULL blob, outcome and split key are stored as "" */
+	b.blob = NULL;
+	b.outcome = NULL;
+	b.split_key = NULL;
+	b.exported = false;
+	b.size = -1;
+	ck_assert_int_eq(ud_store_put_header(st, &b, &cause), 0);
+	ck_assert_int_eq(ud_store_put_header(st, &a, &cause), 0);
+	ck_assert_ptr_null(cause);
+
+	ck_assert_int_eq(ud_store_header(st, "include/linux/a.h", &got, &cause), 1);
+	ck_assert_str_eq(got.path, "include/linux/a.h");
+	ck_assert_int_eq(got.size, 100);
+	ck_assert_int_eq(got.mtime_ns, 1700000000123456789LL);
+	ck_assert(got.ino == UINT64_MAX - 1);
+	ck_assert_str_eq(got.blob, "b1");
+	ck_assert(got.exported);
+	ck_assert_str_eq(got.outcome, "split");
+	ck_assert_str_eq(got.blocks, "[{\"k\":1}]");
+	ck_assert_str_eq(got.diagnostics, "[]");
+	ck_assert_str_eq(got.kernel_blob, "kb");
+	ck_assert_str_eq(got.uapi_blob, "ub");
+	ck_assert_str_eq(got.split_key, "k1");
+	ck_assert_int_eq(got.clock, 3);
+	ud_hrow_free(&got);
+	ck_assert_ptr_null(got.path);
+	ud_hrow_free(&got);
+	ud_hrow_free(NULL);
+
+	ck_assert_int_eq(ud_store_header(st, "include/linux/b.h", &got, &cause), 1);
+	ck_assert_str_eq(got.blob, "");
+	ck_assert_str_eq(got.outcome, "");
+	ck_assert_str_eq(got.split_key, "");
+	ck_assert(!got.exported);
+	ck_assert_int_eq(got.size, -1);
+	ck_assert_ptr_null(got.blocks);
+	ck_assert_ptr_null(got.diagnostics);
+	ck_assert_ptr_null(got.kernel_blob);
+	ck_assert_ptr_null(got.uapi_blob);
+	ud_hrow_free(&got);
+
+	/* no row: 0, and the row is left empty */
+	ck_assert_int_eq(ud_store_header(st, "include/linux/c.h", &got, &cause), 0);
+	ck_assert_ptr_null(got.path);
+	ck_assert_ptr_null(got.blob);
+	ck_assert_ptr_null(cause);
+
+	/* in path order, whatever the order of writing */
+	check_headers(st, "include/linux/a.h 100 1700000000123456789 18446744073709551614 b1 1"
+			  " split [{\"k\":1}] [] kb ub k1 3\n"
+			  "include/linux/b.h -1 1700000000123456789 42  0  - - - -  4\n");
+	/* a row put again is replaced */
+	a.outcome = "moved";
+	a.kernel_blob = NULL;
+	a.ino = 7;
+	a.clock = 9;
+	ck_assert_int_eq(ud_store_put_header(st, &a, &cause), 0);
+	check_headers(st, "include/linux/a.h 100 1700000000123456789 7 b1 1"
+			  " moved [{\"k\":1}] [] - ub k1 9\n"
+			  "include/linux/b.h -1 1700000000123456789 42  0  - - - -  4\n");
+	/* fn's non-zero return stops the walk and is returned */
+	ck_assert_int_eq(ud_store_each_header(st, stop_header, &calls, &cause), 7);
+	ck_assert_int_eq(calls, 1);
+	/* and the statement is reusable after the stop */
+	ck_assert_int_eq(ud_store_header(st, "include/linux/b.h", &got, &cause), 1);
+	ud_hrow_free(&got);
+
+	ck_assert_int_eq(ud_store_del_header(st, "include/linux/a.h", &cause), 0);
+	ck_assert_int_eq(ud_store_del_header(st, "include/linux/nothing.h", &cause), 0);
+	ck_assert_int_eq(ud_store_header(st, "include/linux/a.h", &got, &cause), 0);
+	check_headers(st, "include/linux/b.h -1 1700000000123456789 42  0  - - - -  4\n");
+	ck_assert_ptr_null(cause);
+	ud_store_close(st);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_installed)
+{
+	char *d = test_dir("installed"), *cause = NULL;
+	struct ud_store *st = open_ok(d, "state.db", NULL);
+	struct ud_buf b = UD_BUF_INIT;
+
+	ck_assert_int_eq(ud_store_put_installed(st, "linux/b.h", "include/uapi/linux/b.h", "sb",
+						"ib", NULL, 2, &cause),
+			 0);
+	/* a failed install: no blob, the diagnostics say why */
+	ck_assert_int_eq(ud_store_put_installed(st, "asm/a.h", "arch/x86/include/uapi/asm/a.h",
+						"sa", NULL, "[{\"line\":1}]", 3, &cause),
+			 0);
+	/* generated: no source blob given */
+	ck_assert_int_eq(ud_store_put_installed(st, "asm/gen.h", "generated/asm/gen.h", NULL, "ig",
+						NULL, 4, &cause),
+			 0);
+	ck_assert_int_eq(ud_store_each_installed(st, collect_installed, &b, &cause), 0);
+	assert_rows(&b, "asm/a.h arch/x86/include/uapi/asm/a.h sa - [{\"line\":1}]\n"
+			"asm/gen.h generated/asm/gen.h  ig -\n"
+			"linux/b.h include/uapi/linux/b.h sb ib -\n");
+	ck_assert_int_eq(ud_store_put_installed(st, "asm/a.h", "arch/x86/include/uapi/asm/a.h",
+						"sa2", "ia", NULL, 5, &cause),
+			 0);
+	ck_assert_int_eq(ud_store_del_installed(st, "linux/b.h", &cause), 0);
+	ck_assert_int_eq(ud_store_del_installed(st, "linux/none.h", &cause), 0);
+	ck_assert_int_eq(ud_store_each_installed(st, collect_installed, &b, &cause), 0);
+	assert_rows(&b, "asm/a.h arch/x86/include/uapi/asm/a.h sa2 ia -\n"
+			"asm/gen.h generated/asm/gen.h  ig -\n");
+	ck_assert_ptr_null(cause);
+	ud_buf_free(&b);
+	ud_store_close(st);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_outputs)
+{
+	char *d = test_dir("outputs"), *cause = NULL;
+	struct ud_store *st = open_ok(d, "state.db", NULL);
+	struct ud_buf b = UD_BUF_INIT;
+
+	ck_assert_int_eq(ud_store_put_output(st, "split/include/linux/a.h", "o1",
+					     "include/linux/a.h", &cause),
+			 0);
+	ck_assert_int_eq(ud_store_put_output(st, "split/include/uapi/linux/Kbuild", "o2",
+					     "kbuild:include/uapi/linux", &cause),
+			 0);
+	ck_assert_int_eq(
+		ud_store_put_output(st, "install/include/linux/a.h", "o3", "install", &cause), 0);
+	ck_assert_int_eq(ud_store_each_output(st, collect_output, &b, &cause), 0);
+	assert_rows(&b, "install/include/linux/a.h o3 install\n"
+			"split/include/linux/a.h o1 include/linux/a.h\n"
+			"split/include/uapi/linux/Kbuild o2 kbuild:include/uapi/linux\n");
+	/* another blob and owner for the same file */
+	ck_assert_int_eq(
+		ud_store_put_output(st, "split/include/linux/a.h", "o4", "removed", &cause), 0);
+	ck_assert_int_eq(ud_store_del_output(st, "install/include/linux/a.h", &cause), 0);
+	ck_assert_int_eq(ud_store_each_output(st, collect_output, &b, &cause), 0);
+	assert_rows(&b, "split/include/linux/a.h o4 removed\n"
+			"split/include/uapi/linux/Kbuild o2 kbuild:include/uapi/linux\n");
+	ck_assert_ptr_null(cause);
+	ud_buf_free(&b);
+	ud_store_close(st);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_markers)
+{
+	char *d = test_dir("markers"), *cause = NULL;
+	struct ud_store *st = open_ok(d, "state.db", NULL);
+	struct ud_markers file = UD_MARKERS_INIT, src = UD_MARKERS_INIT, one = UD_MARKERS_INIT;
+	int64_t id1 = 0, id2 = 0;
+
+	ud_markers_add(&file, "include/linux/a.h", UD_MARK_RETAIN, "#ifdef   __KERNEL__", 2,
+		       "keeps it whole");
+	file.v[0].line = 3;
+	ud_markers_add(&file, "include/linux/b.h", UD_MARK_SKIP, NULL, 0, NULL);
+	file.v[1].line = 4;
+	ck_assert_int_eq(ud_store_set_markers(st, "file", &file, &cause), 0);
+	ud_markers_add(&src, "include/linux/a.h", UD_MARK_INCLUDE_HERE, "#include <x.h>", 1, NULL);
+	ud_markers_add(&src, "include/linux/a.h", UD_MARK_KERNEL, "#if X", 1, NULL);
+	ck_assert_int_eq(
+		ud_store_set_path_markers(st, "source", "include/linux/a.h", src.v, 2, &cause), 0);
+	ud_markers_add(&one, "include/linux/c.h", UD_MARK_UAPI, "#ifndef __KERNEL__", 1, "why");
+	ck_assert_int_eq(
+		ud_store_set_path_markers(st, "source", "include/linux/c.h", one.v, 1, &cause), 0);
+	ud_markers_add(&one, "include/linux/d.h", UD_MARK_SPLIT_COMPOUND, "#if A", 1, NULL);
+	ck_assert_int_eq(ud_store_add_marker(st, "socket", &one.v[1], &id1, &cause), 0);
+	ck_assert_int_eq(ud_store_add_marker(st, "socket", &one.v[0], &id2, &cause), 0);
+	ck_assert_ptr_null(cause);
+	ck_assert_int_gt(id1, 0);
+	ck_assert_int_gt(id2, id1);
+
+	/* in the order added; selectors as normalised; the occurrence at least 1 */
+	assert_markers(st, NULL,
+		       "1 include/linux/a.h retain #ifdef __KERNEL__ #2 keeps it whole 3\n"
+		       "2 include/linux/b.h skip - #1 - 4\n"
+		       "3 include/linux/a.h include-here #include <x.h> #1 - 0\n"
+		       "4 include/linux/a.h kernel #if X #1 - 0\n"
+		       "5 include/linux/c.h uapi #ifndef __KERNEL__ #1 why 0\n"
+		       "6 include/linux/d.h split-compound #if A #1 - 0\n"
+		       "7 include/linux/c.h uapi #ifndef __KERNEL__ #1 why 0\n");
+	ck_assert_int_eq(id1, 6);
+	ck_assert_int_eq(id2, 7);
+	assert_markers(st, "file",
+		       "1 include/linux/a.h retain #ifdef __KERNEL__ #2 keeps it whole 3\n"
+		       "2 include/linux/b.h skip - #1 - 4\n");
+	assert_markers(st, "socket",
+		       "6 include/linux/d.h split-compound #if A #1 - 0\n"
+		       "7 include/linux/c.h uapi #ifndef __KERNEL__ #1 why 0\n");
+	assert_markers(st, "nobody", "");
+
+	/* ud_store_markers appends, and ids may be left out */
+	{
+		struct ud_markers set = UD_MARKERS_INIT;
+
+		ud_markers_add(&set, "x.h", UD_MARK_SKIP, NULL, 1, NULL);
+		ck_assert_int_eq(ud_store_markers(st, "file", &set, NULL, &cause), 0);
+		ck_assert_uint_eq(set.n, 3);
+		ck_assert_str_eq(set.v[0].path, "x.h");
+		ck_assert_str_eq(set.v[2].path, "include/linux/b.h");
+		ud_markers_free(&set);
+	}
+
+	/* by id: one goes, an unknown id is ENOENT */
+	ck_assert_int_eq(ud_store_del_marker(st, id1, &cause), 0);
+	ck_assert_int_eq(ud_store_del_marker(st, id1, &cause), -ENOENT);
+	ck_assert_int_eq(ud_store_del_marker(st, 12345, &cause), -ENOENT);
+	assert_markers(st, "socket", "7 include/linux/c.h uapi #ifndef __KERNEL__ #1 why 0\n");
+
+	/* one path's source markers replaced: the other path's and other origins' stay */
+	ck_assert_int_eq(
+		ud_store_set_path_markers(st, "source", "include/linux/a.h", &src.v[1], 1, &cause),
+		0);
+	assert_markers(st, "source",
+		       "5 include/linux/c.h uapi #ifndef __KERNEL__ #1 why 0\n"
+		       "8 include/linux/a.h kernel #if X #1 - 0\n");
+	ck_assert_int_eq(
+		ud_store_set_path_markers(st, "source", "include/linux/c.h", NULL, 0, &cause), 0);
+	assert_markers(st, "source", "8 include/linux/a.h kernel #if X #1 - 0\n");
+	assert_markers(st, "socket", "7 include/linux/c.h uapi #ifndef __KERNEL__ #1 why 0\n");
+
+	/* an origin's set replaced whole, and cleared */
+	ck_assert_int_eq(ud_store_set_markers(st, "file", &one, &cause), 0);
+	assert_markers(st, "file",
+		       "9 include/linux/c.h uapi #ifndef __KERNEL__ #1 why 0\n"
+		       "10 include/linux/d.h split-compound #if A #1 - 0\n");
+	ck_assert_int_eq(ud_store_set_markers(st, "file", NULL, &cause), 0);
+	assert_markers(st, "file", "");
+	assert_markers(st, NULL,
+		       "7 include/linux/c.h uapi #ifndef __KERNEL__ #1 why 0\n"
+		       "8 include/linux/a.h kernel #if X #1 - 0\n");
+	ck_assert_ptr_null(cause);
+
+	ud_markers_free(&file);
+	ud_markers_free(&src);
+	ud_markers_free(&one);
+	ud_store_close(st);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_events)
+{
+	char *d = test_dir("events"), *cause = NULL;
+	struct ud_store *st = open_ok(d, "state.db", NULL);
+	int64_t c[5], stopped = 0;
+	int i;
+
+	ck_assert_int_eq(ud_store_clock(st), 0);
+	ck_assert_int_eq(ud_store_first_clock(st), 0);
+	c[0] = ud_store_event(st, "", "scan", NULL, &cause);
+	c[1] = ud_store_event(st, "include/linux/a.h", "split", "2 blocks", &cause);
+	c[2] = ud_store_event(st, "include/linux/a.h", "export", NULL, &cause);
+	c[3] = ud_store_event(st, "include/linux/b.h", "remove", NULL, &cause);
+	c[4] = ud_store_event(st, "", "problem", "install: no perl", &cause);
+	ck_assert_ptr_null(cause);
+	ck_assert_int_gt(c[0], 0);
+	for (i = 1; i < 5; i++)
+		ck_assert_int_gt(c[i], c[i - 1]);
+	ck_assert_int_eq(ud_store_clock(st), c[4]);
+	ck_assert_int_eq(ud_store_first_clock(st), c[0]);
+
+	check_events(st, 0,
+		     "1  scan -\n"
+		     "2 include/linux/a.h split 2 blocks\n"
+		     "3 include/linux/a.h export -\n"
+		     "4 include/linux/b.h remove -\n"
+		     "5  problem install: no perl\n");
+	ck_assert_int_eq(c[0], 1);
+	/* after a clock: strictly after it */
+	check_events(st, c[2],
+		     "4 include/linux/b.h remove -\n"
+		     "5  problem install: no perl\n");
+	check_events(st, c[4], "");
+	check_events(st, c[4] + 100, "");
+	check_events(st, -1,
+		     "1  scan -\n"
+		     "2 include/linux/a.h split 2 blocks\n"
+		     "3 include/linux/a.h export -\n"
+		     "4 include/linux/b.h remove -\n"
+		     "5  problem install: no perl\n");
+	/* fn's non-zero return stops the walk and is returned */
+	ck_assert_int_eq(ud_store_each_event(st, c[1], stop_event, &stopped, &cause), -3);
+	ck_assert_int_eq(stopped, c[2]);
+
+	/* the time of each event is recorded */
+	{
+		char *p = ud_xasprintf("%s/state.db", d);
+
+		ck_assert_int_eq(sql_int(p, "SELECT count(*) FROM events WHERE time_ns > 0"), 5);
+		free(p);
+	}
+	ud_store_close(st);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_problems)
+{
+	char *d = test_dir("problems"), *cause = NULL;
+	struct ud_store *st = open_ok(d, "state.db", NULL);
+	struct ud_buf b = UD_BUF_INIT;
+
+	ck_assert_int_eq(ud_store_each_problem(st, collect_problem, &b, &cause), 0);
+	assert_rows(&b, "");
+	ck_assert_int_eq(ud_store_set_problem(st, "watch", "inotify limit", 1, &cause), 0);
+	ck_assert_int_eq(ud_store_set_problem(st, "install", "no perl", 2, &cause), 0);
+	ck_assert_int_eq(ud_store_each_problem(st, collect_problem, &b, &cause), 0);
+	assert_rows(&b, "install: no perl\nwatch: inotify limit\n");
+	/* replaced, then cleared; clearing what is not there is fine */
+	ck_assert_int_eq(ud_store_set_problem(st, "install", "arch refused", 3, &cause), 0);
+	ck_assert_int_eq(ud_store_each_problem(st, collect_problem, &b, &cause), 0);
+	assert_rows(&b, "install: arch refused\nwatch: inotify limit\n");
+	ck_assert_int_eq(ud_store_set_problem(st, "watch", NULL, 4, &cause), 0);
+	ck_assert_int_eq(ud_store_set_problem(st, "split", NULL, 4, &cause), 0);
+	ck_assert_int_eq(ud_store_each_problem(st, collect_problem, &b, &cause), 0);
+	assert_rows(&b, "install: arch refused\n");
+	ck_assert_ptr_null(cause);
+	ud_buf_free(&b);
+	ud_store_close(st);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_transactions)
+{
+	char *d = test_dir("tx"), *cause = NULL, *path, *v;
+	struct ud_store *st = open_ok(d, "state.db", &path);
+	struct ud_hrow a = row("include/linux/a.h", 1), got;
+
+	ck_assert_int_eq(ud_store_event(st, "", "scan", NULL, &cause), 1);
+	/* rolled back: none of it happened, the clock included */
+	ck_assert_int_eq(ud_store_begin(st, &cause), 0);
+	ck_assert_int_eq(ud_store_put_header(st, &a, &cause), 0);
+	ck_assert_int_eq(ud_store_set_meta(st, "k", "v", &cause), 0);
+	ck_assert_int_eq(ud_store_event(st, "include/linux/a.h", "split", NULL, &cause), 2);
+	ck_assert_int_eq(ud_store_header(st, "include/linux/a.h", &got, &cause), 1);
+	ud_hrow_free(&got);
+	ud_store_rollback(st);
+	ck_assert_int_eq(ud_store_header(st, "include/linux/a.h", &got, &cause), 0);
+	ck_assert_ptr_null(ud_store_meta(st, "k"));
+	ck_assert_int_eq(ud_store_clock(st), 1);
+
+	/* committed: all of it, seen by another connection too */
+	ck_assert_int_eq(ud_store_begin(st, &cause), 0);
+	ck_assert_int_eq(ud_store_put_header(st, &a, &cause), 0);
+	ck_assert_int_eq(ud_store_set_meta(st, "k", "v", &cause), 0);
+	ck_assert_int_gt(ud_store_event(st, "include/linux/a.h", "split", NULL, &cause), 1);
+	ck_assert_int_eq(ud_store_commit(st, &cause), 0);
+	ck_assert_ptr_null(cause);
+	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM headers"), 1);
+	v = ud_store_meta(st, "k");
+	ck_assert_str_eq(v, "v");
+	free(v);
+
+	/* a transaction still open at close is rolled back */
+	ck_assert_int_eq(ud_store_begin(st, &cause), 0);
+	ck_assert_int_eq(ud_store_del_header(st, "include/linux/a.h", &cause), 0);
+	ck_assert_int_eq(ud_store_set_meta(st, "k", "gone", &cause), 0);
+	ud_store_close(st);
+	st = open_ok(d, "state.db", NULL);
+	ck_assert_int_eq(ud_store_header(st, "include/linux/a.h", &got, &cause), 1);
+	ud_hrow_free(&got);
+	v = ud_store_meta(st, "k");
+	ck_assert_str_eq(v, "v");
+	free(v);
+	ck_assert_ptr_null(cause);
+	ud_store_close(st);
+	free(path);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_reopen)
+{
+	char *d = test_dir("reopen"), *cause = NULL, *path, *v;
+	struct ud_store *st = open_ok(d, "state.db", &path);
+	struct ud_hrow a = row("include/linux/a.h", 2), got;
+	struct ud_markers set = UD_MARKERS_INIT;
+	struct ud_buf b = UD_BUF_INIT;
+	int64_t last;
+
+	ck_assert_int_eq(ud_store_set_meta(st, "tree", "/src/linux", &cause), 0);
+	ck_assert_int_eq(ud_store_put_header(st, &a, &cause), 0);
+	ck_assert_int_eq(ud_store_put_installed(st, "linux/a.h", "include/uapi/linux/a.h", "s", "i",
+						NULL, 2, &cause),
+			 0);
+	ck_assert_int_eq(ud_store_put_output(st, "split/a.h", "o", "include/linux/a.h", &cause), 0);
+	ud_markers_add(&set, "include/linux/a.h", UD_MARK_SKIP, NULL, 1, NULL);
+	ck_assert_int_eq(ud_store_set_markers(st, "file", &set, &cause), 0);
+	ck_assert_int_gt(ud_store_event(st, "", "scan", NULL, &cause), 0);
+	last = ud_store_event(st, "include/linux/a.h", "split", NULL, &cause);
+	ck_assert_int_eq(ud_store_set_problem(st, "install", "no perl", last, &cause), 0);
+	ck_assert_ptr_null(cause);
+	ud_store_close(st);
+
+	st = open_ok(d, "state.db", NULL);
+	ck_assert_int_eq(sql_int(path, "PRAGMA user_version"), ud_store_schema_version());
+	v = ud_store_meta(st, "tree");
+	ck_assert_str_eq(v, "/src/linux");
+	free(v);
+	ck_assert_int_eq(ud_store_header(st, "include/linux/a.h", &got, &cause), 1);
+	ck_assert_str_eq(got.outcome, "split");
+	ud_hrow_free(&got);
+	ck_assert_int_eq(ud_store_each_installed(st, collect_installed, &b, &cause), 0);
+	assert_rows(&b, "linux/a.h include/uapi/linux/a.h s i -\n");
+	ck_assert_int_eq(ud_store_each_output(st, collect_output, &b, &cause), 0);
+	assert_rows(&b, "split/a.h o include/linux/a.h\n");
+	assert_markers(st, NULL, "1 include/linux/a.h skip - #1 - 0\n");
+	ck_assert_int_eq(ud_store_each_problem(st, collect_problem, &b, &cause), 0);
+	assert_rows(&b, "install: no perl\n");
+	/* the clock goes on from where it was */
+	ck_assert_int_eq(ud_store_clock(st), last);
+	ck_assert_int_eq(ud_store_first_clock(st), 1);
+	ck_assert_int_gt(ud_store_event(st, "", "scan", NULL, &cause), last);
+	ck_assert_ptr_null(cause);
+	ud_store_close(st);
+	ud_markers_free(&set);
+	ud_buf_free(&b);
+	free(path);
+	free(d);
+}
+END_TEST
+
+/* Writes n bytes of noise (not an SQLite header) to path. */
+static char *
+noise(const char *path, size_t n)
+{
+	char *b = ud_xmalloc(n);
+	uint32_t x = 2463534242u;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		b[i] = (char)(x >> 24);
+	}
+	ck_assert_int_eq(ud_write_file(path, b, n, 0, NULL), 0);
+	return b;
+}
+
+START_TEST(test_refuse_garbage)
+{
+	char *d = test_dir("garbage"), *path = ud_xasprintf("%s/state.db", d), *cause, *want;
+	struct ud_buf after = UD_BUF_INIT;
+
+	want = noise(path, 8192);
+	cause = open_fails(path, -EILSEQ);
+	assert_cause(&cause, path, "not a database");
+	/* left as it was, and nothing beside it */
+	ck_assert_int_eq(ud_read_file(path, &after, NULL), 0);
+	ck_assert_uint_eq(after.len, 8192);
+	ck_assert(memcmp(after.data, want, 8192) == 0);
+	ck_assert_int_eq(count_entries(d), 1);
+	ud_buf_free(&after);
+	free(want);
+	free(path);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_refuse_damaged)
+{
+	char *d = test_dir("damaged"), *path, *cause = NULL;
+	struct ud_store *st = open_ok(d, "state.db", &path);
+	int i, fd;
+	off_t size;
+
+	for (i = 0; i < 500; i++) {
+		char p[64];
+		struct ud_hrow r;
+
+		snprintf(p, sizeof(p), "include/linux/h%d.h", i);
+		r = row(p, i);
+		ck_assert_int_eq(ud_store_put_header(st, &r, &cause), 0);
+	}
+	ud_store_close(st);
+	/* every page but the first gets a b-tree page type that does not exist */
+	size = stat_of(d, "state.db").st_size;
+	ck_assert_int_gt(size, 4 * 4096);
+	fd = open(path, O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	for (off_t pg = 4096; pg < size; pg += 4096)
+		ck_assert_int_eq(pwrite(fd, "\xff", 1, pg), 1);
+	close(fd);
+	cause = open_fails(path, -EILSEQ);
+	assert_cause(&cause, path, "damaged");
+	free(path);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_refuse_newer)
+{
+	char *d = test_dir("newer"), *path = ud_xasprintf("%s/state.db", d), *cause, *q, *v, *w;
+	int newer = ud_store_schema_version() + 1;
+
+	q = ud_xasprintf("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+			 " INSERT INTO meta VALUES ('from', 'the future');"
+			 " PRAGMA user_version = %d;",
+			 newer);
+	sql_exec(path, q);
+	free(q);
+	cause = open_fails(path, -EPROTO);
+	v = ud_xasprintf("schema version %d", newer);
+	w = ud_xasprintf("(%d)", ud_store_schema_version());
+	ck_assert_msg(strstr(cause, w) != NULL, "'%s' not in '%s'", w, cause);
+	assert_cause(&cause, path, v);
+	/* left as it was */
+	ck_assert_int_eq(sql_int(path, "PRAGMA user_version"), newer);
+	free(v);
+	v = sql_text(path, "PRAGMA journal_mode");
+	ck_assert_str_eq(v, "delete");
+	free(v);
+	v = sql_text(path, "SELECT value FROM meta WHERE key = 'from'");
+	ck_assert_str_eq(v, "the future");
+	free(v);
+	free(w);
+	free(path);
+	free(d);
+}
+END_TEST
+
+/* A database some other program made: refused, its journal mode and tables as they were. */
+START_TEST(test_refuse_foreign)
+{
+	char *d = test_dir("foreign"), *path = ud_xasprintf("%s/state.db", d), *cause, *v;
+
+	sql_exec(path, "CREATE TABLE meta (x); INSERT INTO meta VALUES (42);");
+	cause = open_fails(path, -EPROTO);
+	ck_assert_uint_lt(strlen(cause), 300); /* a line, not the schema */
+	assert_cause(&cause, path, "a database uapid did not make");
+	v = sql_text(path, "PRAGMA journal_mode");
+	ck_assert_str_eq(v, "delete");
+	free(v);
+	ck_assert_int_eq(sql_int(path, "SELECT x FROM meta"), 42);
+	ck_assert_int_eq(sql_int(path, "PRAGMA user_version"), 0);
+	free(path);
+	free(d);
+}
+END_TEST
+
+/* Another connection holding a write lock: refused at once, not waited for. */
+static void
+refuse_locked(const char *path, bool ours)
+{
+	sqlite3 *db = NULL;
+	char *cause;
+	struct ud_store *st;
+	time_t t0 = time(NULL);
+
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL), SQLITE_OK);
+	cause = open_fails(path, -EBUSY);
+	ck_assert_int_le(time(NULL) - t0, 2);
+	assert_cause(&cause, path, "another process is writing it");
+	ck_assert_int_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+	/* once the writer is done, it opens (one of ours), or is refused as not ours */
+	cause = NULL;
+	if (ours) {
+		ck_assert_int_eq(ud_store_open(&st, path, &cause), 0);
+		ck_assert_ptr_null(cause);
+		ud_store_close(st);
+	} else {
+		ck_assert_int_eq(ud_store_open(&st, path, &cause), -EPROTO);
+		assert_cause(&cause, path, "a database uapid did not make");
+	}
+	sqlite3_close(db);
+}
+
+START_TEST(test_refuse_locked)
+{
+	char *d = test_dir("locked"), *plain = ud_xasprintf("%s/plain.db", d), *path, *cause = NULL;
+	struct ud_store *st = open_ok(d, "state.db", &path), *other = NULL;
+
+	/* a store (WAL): its writer blocks ours */
+	ck_assert_int_eq(ud_store_set_meta(st, "k", "v", &cause), 0);
+	ud_store_close(st);
+	refuse_locked(path, true);
+	/* a database in rollback-journal mode: the writer blocks even reading */
+	sql_exec(plain, "CREATE TABLE t (x)");
+	refuse_locked(plain, false);
+	/* a store whose daemon is in a batch */
+	st = open_ok(d, "state.db", NULL);
+	ck_assert_int_eq(ud_store_begin(st, &cause), 0);
+	ck_assert_int_eq(ud_store_open(&other, path, &cause), -EBUSY);
+	ck_assert_ptr_null(other);
+	assert_cause(&cause, path, "another process is writing it");
+	ck_assert_int_eq(ud_store_commit(st, &cause), 0);
+	ck_assert_ptr_null(cause);
+	ud_store_close(st);
+	free(plain);
+	free(path);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_refuse_readonly)
+{
+	char *d = test_dir("readonly"), *path, *cause = NULL;
+	struct ud_store *st = open_ok(d, "state.db", &path);
+
+	ck_assert_int_eq(ud_store_set_meta(st, "k", "v", &cause), 0);
+	ud_store_close(st);
+	ck_assert_int_eq(chmod(path, 0444), 0);
+	if (geteuid() != 0) {
+		int rc;
+
+		/* refused at open, not at the first write: -EROFS, or -EACCES when SQLite sees it
+		 * first */
+		st = NULL;
+		rc = ud_store_open(&st, path, &cause);
+		ck_assert_msg(rc == -EROFS || rc == -EACCES, "%d %s", rc,
+			      cause != NULL ? cause : "");
+		ck_assert_ptr_null(st);
+		assert_cause(&cause, path, "read");
+	} else {
+		/*
+		 * Root writes a file whatever its mode says: there is no read-only
+		 * file to refuse here.  What it does, it must do cleanly.
+		 */
+		st = NULL;
+		if (ud_store_open(&st, path, &cause) == 0)
+			ud_store_close(st);
+		free(cause);
+	}
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	free(path);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_refuse_unopenable)
+{
+	char *d = test_dir("unopenable"), *path = ud_xasprintf("%s/no/such/dir/state.db", d);
+	char *cause = NULL;
+	struct ud_store *st = NULL;
+
+	/* its directory is not there: not made */
+	ck_assert_int_lt(ud_store_open(&st, path, &cause), 0);
+	ck_assert_ptr_null(st);
+	assert_cause(&cause, path, "cannot open");
+	ck_assert(!exists(d, "no"));
+	/* a directory where the file should be */
+	free(path);
+	path = ud_xasprintf("%s/dir.db", d);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	ck_assert_int_lt(ud_store_open(&st, path, &cause), 0);
+	ck_assert_ptr_null(st);
+	assert_cause(&cause, path, ": ");
+	ck_assert_int_eq(count_entries(path), 0);
+	free(path);
+	free(d);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("store");
+	TCase *tc = tcase_create("rows");
+	TCase *refuse = tcase_create("refuse");
+
+	tcase_add_test(tc, test_create);
+	tcase_add_test(tc, test_memory);
+	tcase_add_test(tc, test_headers);
+	tcase_add_test(tc, test_installed);
+	tcase_add_test(tc, test_outputs);
+	tcase_add_test(tc, test_markers);
+	tcase_add_test(tc, test_events);
+	tcase_add_test(tc, test_problems);
+	tcase_add_test(tc, test_transactions);
+	tcase_add_test(tc, test_reopen);
+	suite_add_tcase(s, tc);
+	tcase_add_test(refuse, test_refuse_garbage);
+	tcase_add_test(refuse, test_refuse_damaged);
+	tcase_add_test(refuse, test_refuse_newer);
+	tcase_add_test(refuse, test_refuse_foreign);
+	tcase_add_test(refuse, test_refuse_locked);
+	tcase_add_test(refuse, test_refuse_readonly);
+	tcase_add_test(refuse, test_refuse_unopenable);
+	suite_add_tcase(s, refuse);
+	return test_run_scratch(s, "store");
+}
