@@ -1,6 +1,7 @@
 #!/bin/sh
-# uapictl against a real Unix socket (a scripted JSON-RPC peer stands in for
-# the daemon, which a later issue brings).
+# uapictl's raw form against a real Unix socket, with a scripted JSON-RPC
+# peer that can misbehave in ways the daemon does not (tests/cli-ctl.sh
+# runs the commands against the daemon).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 expect_status 0 "$UAPICTL" --version
@@ -9,12 +10,12 @@ expect_status 2 "$UAPICTL"
 expect_status 2 "$UAPICTL" status '"not an object"'
 expect_in "$WORK/err" "PARAMS must be a JSON object or array"
 
-# nobody listening: a clear error naming the socket
-expect_status 2 "$UAPICTL" --socket "$WORK/none.sock" status
+# nobody listening: a clear error naming the socket, exit 3
+expect_status 3 "$UAPICTL" --socket "$WORK/none.sock" status
 expect_in "$WORK/err" "cannot connect to $WORK/none.sock"
 # a path too long for sun_path is refused, not truncated
 long=$WORK/$(printf 'x%.0s' $(seq 1 120)).sock
-expect_status 2 "$UAPICTL" --socket "$long" status
+expect_status 3 "$UAPICTL" --socket "$long" status
 expect_in "$WORK/err" "socket path longer than 107 bytes"
 
 # serve N requests on SOCK; answer each by method: ok -> result, fail -> error
@@ -47,7 +48,7 @@ expect_status 0 "$UAPICTL" --socket "$S" ok '{"path":"include/linux/a.h"}'
 expect_in "$WORK/out" '"path": "include/linux/a.h"'
 expect_status 1 "$UAPICTL" --socket "$S" nosuch
 expect_in "$WORK/err" "nosuch: error -32601: no such method"
-UAPID_SOCKET=$S expect_status 2 "$UAPICTL" garbage
+UAPID_SOCKET=$S expect_status 3 "$UAPICTL" garbage
 expect_in "$WORK/err" "answer is not a JSON-RPC object"
 wait
 

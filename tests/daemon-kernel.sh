@@ -23,7 +23,7 @@ extract() {
 		'*/Makefile' '*/Kbuild' '*/scripts/*' '*/include/*' '*/arch/*'
 }
 
-status_json() { "$UAPICTL" --socket "$1" --timeout 10 status 2>/dev/null; }
+status_json() { "$UAPICTL" --socket "$1" --timeout 10 --json status 2>/dev/null; }
 json_field() { python3 -c 'import json,sys; v=json.load(sys.stdin)
 for k in sys.argv[1].split("."): v=v[k]
 print(json.dumps(v) if isinstance(v,(dict,list,bool)) else v)' "$1"; }

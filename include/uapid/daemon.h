@@ -9,6 +9,7 @@
 #define UAPID_DAEMON_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 struct ud_daemon_opts {
 	const char *tree;
@@ -17,6 +18,7 @@ struct ud_daemon_opts {
 	const char *arch;
 	const char *markers;
 	unsigned settle_ms;
+	gid_t socket_group; /* (gid_t)-1: the owner only */
 	bool verbose;
 };
 

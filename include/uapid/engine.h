@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <jansson.h>
 #include <uv.h>
 
 #include "uapid/sched.h"
@@ -55,6 +56,7 @@ struct ud_engine_report {
 	int64_t clock;	    /* the clock after it */
 	int error;	    /* 0, or a negative errno: it was not recorded (see cause) */
 	char *cause;
+	struct ud_strlist changed; /* the paths it logged events for, sorted */
 };
 
 /* Counts for status lines and the socket. */
@@ -105,6 +107,44 @@ int ud_engine_dir_interest(const struct ud_engine *e, const char *rel);
 const struct ud_strlist *ud_engine_plan_dirs(const struct ud_engine *e);
 
 struct ud_store *ud_engine_store(struct ud_engine *e);
+
+/* What is known of one header (the last batch's view). */
+struct ud_engine_header {
+	const char *path;
+	const char
+		*outcome; /* split, moved, needs-coaching, skipped, unexported, uapi, unreadable */
+	const char *blob;
+	bool exported;
+};
+/*
+ * Calls fn for every header in path order, or only those below prefix
+ * (a directory or a path prefix, NULL for all); stops at a non-zero return.
+ */
+int ud_engine_each_header(struct ud_engine *e, const char *prefix,
+			  int (*fn)(const struct ud_engine_header *h, void *ctx), void *ctx);
+/* One header (1), or 0 when the engine does not know it. */
+int ud_engine_header(struct ud_engine *e, const char *path, struct ud_engine_header *h);
+/* The tree's root, canonical. */
+const char *ud_engine_root(const struct ud_engine *e);
+/*
+ * Classifies path as `uapid classify --json` does: {"path", "blocks",
+ * "diagnostics"}, with the header's markers; text (len bytes) is an
+ * editor's unsaved buffer, NULL to read the file.  Returns NULL with
+ * *cause when the file cannot be read.
+ */
+json_t *ud_engine_classify(struct ud_engine *e, const char *path, const char *text, size_t len,
+			   char **cause);
+/*
+ * What the split gives for path (its text, or the buffer given): outcome,
+ * kernel and uapi texts with their paths, and the installed text of the
+ * uapi header as the tree's install makes it (when the tree has an
+ * install); NULL with *cause when the file cannot be read or is not a
+ * header path.
+ */
+json_t *ud_engine_preview(struct ud_engine *e, const char *path, const char *text, size_t len,
+			  char **cause);
+/* The markers changed in the store (added or removed over the socket): take them in. */
+int ud_engine_reload_store_markers(struct ud_engine *e, char **cause);
 void ud_engine_counts(const struct ud_engine *e, struct ud_engine_counts *c);
 /* What cannot be served, by what ("install", "split"): NULL when all is served. */
 const char *ud_engine_problem(const struct ud_engine *e, const char *what);

@@ -22,10 +22,15 @@
 
 #include "uapid/map.h"
 
+/* A kind for ud_sched_note beside the watcher's: split and install it again, whatever its stat
+ * says. */
+#define UD_SCHED_FORCE (1u << 8)
+
 /* What a batch is asked to look at. */
 struct ud_sched_batch {
 	struct ud_map paths; /* tree-relative path -> (void *)(uintptr_t)watch kinds */
 	bool full;	     /* look at the whole tree (events were lost) */
+	bool force_all;	     /* ... and split and install everything again */
 	uint64_t first_ns;   /* when the first of its events came (uv_hrtime) */
 };
 
@@ -45,8 +50,9 @@ struct ud_sched *ud_sched_new(uv_loop_t *loop, unsigned settle_ms, const char *r
 			      ud_sched_run_fn run, void *ctx);
 /* An event: rel may have changed (kinds from watch.h). */
 void ud_sched_note(struct ud_sched *s, const char *rel, unsigned kinds);
-/* Everything may have changed: the next batch looks at the whole tree. */
+/* Everything may have changed: the next batch looks at the whole tree (force: redoes it all). */
 void ud_sched_full(struct ud_sched *s);
+void ud_sched_force_all(struct ud_sched *s);
 /* Counts work the caller runs itself (the first scan) as the running batch. */
 void ud_sched_hold(struct ud_sched *s);
 /* The running batch has finished. */

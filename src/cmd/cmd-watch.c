@@ -4,6 +4,7 @@
  * The daemon, in the foreground (see src/service/daemon.c).
  */
 #include <getopt.h>
+#include <grp.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,8 @@
 
 static const char watch_usage[] =
 	"usage: uapid watch [--state-dir DIR] [--socket PATH] [--arch ARCH] [--settle MS]\n"
-	"                   [--markers FILE] [--verbose] [--print-paths] TREE\n";
+	"                   [--markers FILE] [--socket-group GROUP] [--verbose] [--print-paths]\n"
+	"                   TREE\n";
 
 /* --print-paths: where the daemon for TREE keeps its state and listens, then exit. */
 static int
@@ -50,6 +52,7 @@ cmd_watch(int argc, char **argv)
 		{"markers", required_argument, NULL, 'm'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"print-paths", no_argument, NULL, 'p'},
+		{"socket-group", required_argument, NULL, 'g'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -61,8 +64,9 @@ cmd_watch(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	o.settle_ms = 100;
+	o.socket_group = (gid_t)-1;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:s:a:t:m:vph", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "d:s:a:t:m:vpg:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			o.state_dir = optarg;
@@ -92,6 +96,16 @@ cmd_watch(int argc, char **argv)
 		case 'p':
 			paths = true;
 			break;
+		case 'g': {
+			struct group *g = getgrnam(optarg);
+
+			if (g == NULL) {
+				report_error("--socket-group: no group '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			o.socket_group = g->gr_gid;
+			break;
+		}
 		case 'h':
 			fputs(watch_usage, stdout);
 			return EXIT_OK;

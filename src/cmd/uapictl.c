@@ -1,115 +1,154 @@
 /*
- * uapictl: a client for the uapid daemon's control socket.
+ * uapictl: the client of the uapid daemon's socket, for people (aligned
+ * human output), scripts (--json, exit codes) and editors (uapictl lsp).
  *
- * Sends one JSON-RPC 2.0 request as a line on the Unix socket and prints
- * the result.  The socket comes from --socket, else $UAPID_SOCKET, else
- * $XDG_RUNTIME_DIR/uapid/uapid.sock, else /run/uapid/uapid.sock.
- *
- * Exit status: 0 for a result, 1 for a JSON-RPC error answer, 2 for usage,
- * connection or protocol problems.
+ * The socket comes from --socket, else $UAPID_SOCKET, else the discovery
+ * rule (discover.h) applied to the file the command is about, --tree or
+ * the working directory.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
-#include "uapid/buf.h"
+#include "ctl.h"
+#include "uapid/discover.h"
+#include "uapid/rpcclient.h"
 #include "uapid/xmalloc.h"
 
 static const char ctl_usage[] =
-	"usage: uapictl [--socket PATH] [--timeout SECONDS] METHOD [PARAMS-JSON]\n"
-	"       uapictl --version | --help\n";
+	"usage: uapictl [--socket PATH | --tree DIR] [--json] [--timeout SECONDS] COMMAND [ARGS]\n"
+	"\n"
+	"commands:\n"
+	"  status                          the daemon's tree, clock, counts and health\n"
+	"  headers [--prefix P] [--outcome O] [--exported | --unexported]\n"
+	"                                  headers with their outcome and export state\n"
+	"  classify [--stdin] FILE         each line's class and the split's diagnostics\n"
+	"  preview [--stdin] [--kernel | --uapi | --installed] FILE\n"
+	"                                  the texts the split gives\n"
+	"  changes [--since CLOCK]         files whose outcome or outputs changed\n"
+	"  marker list [FILE]              coaching markers in the daemon's store\n"
+	"  marker add FILE ACTION [SELECTOR] [--occurrence N] [--why TEXT]\n"
+	"  marker rm ID...\n"
+	"  resplit [PATH...]               split again (all headers without PATH)\n"
+	"  watch                           print change notifications as they come\n"
+	"  sockname [PATH]                 the socket of the daemon for PATH's tree\n"
+	"  lsp                             a Language Server on stdin/stdout for editors\n"
+	"  call METHOD [PARAMS-JSON]       any method, raw (also: METHOD PARAMS-JSON)\n"
+	"\n"
+	"exit status: 0 ok, 1 the daemon answered an error, 2 usage, 3 no daemon reachable\n";
 
-static char *
-default_socket(void)
+const char *
+ctl_sgr(const struct ctl *ctl, const char *code)
 {
-	const char *s = getenv("UAPID_SOCKET"), *rt = getenv("XDG_RUNTIME_DIR");
-
-	if (s != NULL && *s != '\0')
-		return ud_xstrdup(s);
-	if (rt != NULL && *rt != '\0')
-		return ud_xasprintf("%s/uapid/uapid.sock", rt);
-	return ud_xstrdup("/run/uapid/uapid.sock");
+	return ctl->color ? code : "";
 }
 
-static int
-connect_socket(const char *path, unsigned timeout)
+void
+ctl_print_json(json_t *v)
 {
-	struct sockaddr_un sun;
-	struct timeval tv = {(time_t)timeout, 0};
-	int fd;
+	char *s = json_dumps(v, JSON_INDENT(2) | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
 
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sun.sun_path)) {
-		fprintf(stderr, "uapictl: %s: socket path longer than %zu bytes\n", path,
-			sizeof(sun.sun_path) - 1);
-		return -1;
-	}
-	memcpy(sun.sun_path, path, strlen(path) + 1);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		fprintf(stderr, "uapictl: socket: %s\n", strerror(errno));
-		return -1;
-	}
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
-		fprintf(stderr, "uapictl: cannot connect to %s: %s (is uapid running?)\n", path,
-			strerror(errno));
-		close(fd);
-		return -1;
-	}
-	return fd;
+	if (s != NULL)
+		puts(s);
+	free(s);
 }
 
-static int
-send_all(int fd, const char *p, size_t n)
+char *
+ctl_socket(const struct ctl *ctl, const char *hint)
 {
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
+	const char *where = hint != NULL ? hint : ctl->tree_opt != NULL ? ctl->tree_opt : ".";
+	char *sock, *tree, real[PATH_MAX];
+	int rc;
 
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
+	if (ctl->socket_opt != NULL)
+		return ud_xstrdup(ctl->socket_opt);
+	/* --tree names the tree: a FILE argument outside it does not move the search */
+	if (ctl->tree_opt != NULL)
+		where = ctl->tree_opt;
+	rc = ud_discover_socket(where, &sock, &tree);
+	free(tree);
+	if (rc == 0)
+		return sock;
+	if (rc == -ENOENT && access(where, F_OK) != 0) {
+		fprintf(stderr, "uapictl: %s: %s\n", where, strerror(-rc));
+		return NULL;
 	}
-	return 0;
+	if (realpath(where, real) != NULL)
+		where = real;
+	fprintf(stderr,
+		"uapictl: no uapid daemon found for %s\n"
+		"hint: start one with `uapid watch TREE` (or `systemctl start "
+		"uapid@$(systemd-escape --path TREE)`), or name its socket with --socket\n",
+		where);
+	return NULL;
 }
 
-/* Reads one line (the answer) into b; -1 on error or EOF before a newline. */
-static int
-read_line(int fd, struct ud_buf *b)
+int
+ctl_call(const struct ctl *ctl, const char *hint, const char *method, json_t *params,
+	 json_t **result)
 {
-	char c[4096];
+	struct ud_rpc_conn c;
+	char *sock = ctl_socket(ctl, hint), *cause = NULL;
+	int rc;
 
-	for (;;) {
-		ssize_t n = read(fd, c, sizeof(c));
-		char *nl;
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return b->len > 0 ? 0 : -1;
-		ud_buf_add(b, c, (size_t)n);
-		if ((nl = memchr(b->data, '\n', b->len)) != NULL) {
-			b->len = (size_t)(nl - b->data);
-			b->data[b->len] = '\0';
-			return 0;
-		}
-		if (b->len > (size_t)64 * 1024 * 1024)
-			return -1;
+	*result = NULL;
+	if (sock == NULL) {
+		json_decref(params);
+		return CTL_UNREACHABLE;
 	}
+	rc = ud_rpc_connect(&c, sock, ctl->timeout_ms, &cause);
+	if (rc < 0) {
+		fprintf(stderr, "uapictl: %s\n", cause);
+		if (rc != -ENAMETOOLONG)
+			fprintf(stderr,
+				"hint: is uapid running? start it with `uapid watch TREE`\n");
+		free(cause);
+		free(sock);
+		json_decref(params);
+		return CTL_UNREACHABLE;
+	}
+	rc = ud_rpc_call(&c, method, params, result, &cause);
+	ud_rpc_disconnect(&c);
+	free(sock);
+	if (rc < 0) {
+		fprintf(stderr, "uapictl: %s\n", cause);
+		free(cause);
+		return CTL_UNREACHABLE;
+	}
+	if (rc == 1) {
+		json_t *msg = json_object_get(*result, "message");
+
+		fprintf(stderr, "uapictl: %s: error %" JSON_INTEGER_FORMAT ": %s\n", method,
+			json_integer_value(json_object_get(*result, "code")),
+			json_is_string(msg) ? json_string_value(msg) : "(no message)");
+		json_decref(*result);
+		*result = NULL;
+		return CTL_DAEMON_ERROR;
+	}
+	return CTL_OK;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(struct ctl *, int, char **);
+} commands[] = {
+	{"status", ctl_status},	  {"headers", ctl_headers}, {"classify", ctl_classify},
+	{"preview", ctl_preview}, {"changes", ctl_changes}, {"marker", ctl_marker},
+	{"resplit", ctl_resplit}, {"watch", ctl_watch},	    {"sockname", ctl_sockname},
+	{"lsp", ctl_lsp},	  {"call", ctl_raw},
+};
+
+/* "METHOD {...}" (today's raw form): a JSON argument after the name means raw. */
+static bool
+looks_raw(int argc, char **argv)
+{
+	return argc == 2 && (argv[1][0] == '{' || argv[1][0] == '[' || argv[1][0] == '"');
 }
 
 int
@@ -117,101 +156,72 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"socket", required_argument, NULL, 's'},
+		{"tree", required_argument, NULL, 'T'},
+		{"json", no_argument, NULL, 'j'},
 		{"timeout", required_argument, NULL, 't'},
 		{"version", no_argument, NULL, 'V'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	char *sock = NULL, *req_text;
-	unsigned timeout = 30;
-	json_t *params = NULL, *req, *resp, *v;
-	json_error_t jerr;
-	struct ud_buf line = UD_BUF_INIT;
-	int opt, fd, status = 2;
+	struct ctl ctl = {NULL, NULL, false, false, 30000};
+	const char *term = getenv("TERM"), *no_color = getenv("NO_COLOR");
+	char *end;
+	size_t i;
+	int opt;
 
-	while ((opt = getopt_long(argc, argv, "s:t:Vh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+s:T:jt:Vh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
-			free(sock);
-			sock = ud_xstrdup(optarg);
+			ctl.socket_opt = optarg;
 			break;
-		case 't':
-			timeout = (unsigned)strtoul(optarg, NULL, 10);
+		case 'T':
+			ctl.tree_opt = optarg;
 			break;
+		case 'j':
+			ctl.json = true;
+			break;
+		case 't': {
+			double s = strtod(optarg, &end);
+
+			if (*end != '\0' || end == optarg || s <= 0 || s > 86400) {
+				fprintf(stderr,
+					"uapictl: --timeout: '%s' is not a number of seconds\n",
+					optarg);
+				return CTL_USAGE;
+			}
+			ctl.timeout_ms = (int)(s * 1000);
+			break;
+		}
 		case 'V':
 			printf("uapictl %s\n", PACKAGE_VERSION);
-			return 0;
+			return CTL_OK;
 		case 'h':
 			fputs(ctl_usage, stdout);
-			return 0;
+			return CTL_OK;
 		default:
 			fputs(ctl_usage, stderr);
-			return 2;
+			return CTL_USAGE;
 		}
 	}
-	if (optind >= argc || argc - optind > 2) {
+	if (optind >= argc) {
 		fputs(ctl_usage, stderr);
-		free(sock);
-		return 2;
+		return CTL_USAGE;
 	}
-	if (optind + 1 < argc) {
-		params = json_loads(argv[optind + 1], JSON_DECODE_ANY, &jerr);
-		if (params == NULL || (!json_is_object(params) && !json_is_array(params))) {
-			fprintf(stderr, "uapictl: PARAMS must be a JSON object or array: %s\n",
-				params == NULL ? jerr.text : "got a scalar");
-			json_decref(params);
-			free(sock);
-			return 2;
+	if (ctl.socket_opt != NULL && ctl.tree_opt != NULL) {
+		fprintf(stderr, "uapictl: --socket and --tree name the daemon twice; give one\n");
+		return CTL_USAGE;
+	}
+	ctl.color = isatty(STDOUT_FILENO) && (no_color == NULL || no_color[0] == '\0') &&
+		    term != NULL && strcmp(term, "dumb") != 0;
+	argc -= optind;
+	argv += optind;
+	if (looks_raw(argc, argv))
+		return ctl_raw(&ctl, argc, argv);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[0], commands[i].name) == 0) {
+			optind = 0; /* each command parses its own options */
+			return commands[i].fn(&ctl, argc, argv);
 		}
-	}
-	if (sock == NULL)
-		sock = default_socket();
-	req = json_pack("{s:s, s:i, s:s}", "jsonrpc", "2.0", "id", 1, "method", argv[optind]);
-	if (params != NULL)
-		json_object_set_new(req, "params", params);
-	req_text = json_dumps(req, JSON_COMPACT);
-	json_decref(req);
-	fd = connect_socket(sock, timeout ? timeout : 30);
-	if (fd < 0)
-		goto out;
-	if (send_all(fd, req_text, strlen(req_text)) < 0 || send_all(fd, "\n", 1) < 0) {
-		fprintf(stderr, "uapictl: %s: write: %s\n", sock, strerror(errno));
-		goto close;
-	}
-	if (read_line(fd, &line) < 0) {
-		fprintf(stderr, "uapictl: %s: no answer from the daemon\n", sock);
-		goto close;
-	}
-	resp = json_loads(ud_buf_str(&line), 0, &jerr);
-	if (resp == NULL || !json_is_object(resp)) {
-		fprintf(stderr, "uapictl: %s: answer is not a JSON-RPC object: %s\n", sock,
-			resp == NULL ? jerr.text : "not an object");
-		json_decref(resp);
-		goto close;
-	}
-	if ((v = json_object_get(resp, "error")) != NULL) {
-		json_t *msg = json_object_get(v, "message");
-
-		fprintf(stderr, "uapictl: %s: error %" JSON_INTEGER_FORMAT ": %s\n", argv[optind],
-			json_integer_value(json_object_get(v, "code")),
-			json_is_string(msg) ? json_string_value(msg) : "(no message)");
-		status = 1;
-	} else if ((v = json_object_get(resp, "result")) != NULL) {
-		char *s = json_dumps(v, JSON_INDENT(2) | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
-
-		if (s != NULL)
-			puts(s);
-		free(s);
-		status = 0;
-	} else {
-		fprintf(stderr, "uapictl: %s: answer has neither result nor error\n", sock);
-	}
-	json_decref(resp);
-close:
-	close(fd);
-out:
-	free(req_text);
-	free(sock);
-	ud_buf_free(&line);
-	return status;
+	/* an unknown name is a method, sent as is: the daemon says whether it knows it */
+	return ctl_raw(&ctl, argc, argv);
 }

@@ -31,15 +31,19 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 #include <uv.h>
 
 #include "uapid/buf.h"
 #include "uapid/daemon.h"
+#include "uapid/discover.h"
+#include "uapid/split.h"
 #include "uapid/engine.h"
 #include "uapid/fsutil.h"
 #include "uapid/log.h"
+#include "uapid/rpc.h"
 #include "uapid/sched.h"
 #include "uapid/tree.h"
 #include "uapid/watch.h"
@@ -50,9 +54,6 @@
  * (UAPID_RESCAN_MS changes it, for tests and for big trees).
  */
 #define PERIODIC_RESCAN_MS 10000
-#define MAX_LINE (1 << 20) /* a request line longer than this closes the connection */
-
-struct client;
 
 struct daemon {
 	uv_loop_t loop;
@@ -62,8 +63,8 @@ struct daemon {
 	struct ud_engine *engine;
 	struct ud_watch *watch;
 	struct ud_sched *sched;
-	uv_pipe_t server;
-	bool server_open, socket_ours;
+	struct ud_rpc *rpc;
+	char *published; /* the discovery symlink made (publish_socket), removed at the end */
 	uv_signal_t sigterm, sigint, sighup;
 	uv_timer_t watchdog, rescan, status_timer;
 	uint64_t last_status_ns; /* STATUS= goes out at most once a second */
@@ -75,15 +76,6 @@ struct daemon {
 	uint64_t scan_t0;
 	uint64_t batches;
 	uint64_t last_batch_ns, last_batch_at;
-	struct client *clients;
-};
-
-struct client {
-	uv_pipe_t pipe;
-	struct daemon *d;
-	struct ud_buf in;
-	struct client *next;
-	bool closing;
 };
 
 /* --- paths ---------------------------------------------------------------- */
@@ -91,22 +83,7 @@ struct client {
 char *
 ud_daemon_tree_id(const char *root)
 {
-	const char *base = strrchr(root, '/');
-	uint32_t h = 2166136261u;
-	const char *c;
-	struct ud_buf id = UD_BUF_INIT;
-
-	for (c = root; *c != '\0'; c++)
-		h = (h ^ (unsigned char)*c) * 16777619u;
-	base = base != NULL && base[1] != '\0' ? base + 1 : "root";
-	for (c = base; *c != '\0'; c++)
-		ud_buf_addch(&id, (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-						  (*c >= '0' && *c <= '9') || *c == '.' ||
-						  *c == '_' || *c == '-'
-					  ? *c
-					  : '_');
-	ud_buf_addf(&id, "-%08x", h);
-	return ud_buf_detach(&id, NULL);
+	return ud_tree_id(root);
 }
 
 static const char *
@@ -137,18 +114,11 @@ ud_daemon_default_state_dir(const char *root)
 char *
 ud_daemon_default_socket(const char *root)
 {
-	const char *r = env("RUNTIME_DIRECTORY"), *x = env("XDG_RUNTIME_DIR");
-	char *id, *path;
+	const char *r = env("RUNTIME_DIRECTORY");
 
 	if (r != NULL)
 		return ud_xasprintf("%.*s/uapid.sock", (int)strcspn(r, ":"), r);
-	id = ud_daemon_tree_id(root);
-	if (x != NULL)
-		path = ud_xasprintf("%s/uapid/%s.sock", x, id);
-	else
-		path = ud_xasprintf("/tmp/uapid-%u/%s.sock", (unsigned)getuid(), id);
-	free(id);
-	return path;
+	return ud_user_socket(root);
 }
 
 /* --- the state directory --------------------------------------------------- */
@@ -280,75 +250,7 @@ status_line(struct daemon *d, struct ud_buf *out)
 		ud_buf_addstr(out, "; rescanning periodically (watch limit)");
 }
 
-/* --- the socket --------------------------------------------------------------- */
-
-static void
-on_client_closed(uv_handle_t *h)
-{
-	struct client *c = h->data, **p;
-
-	for (p = &c->d->clients; *p != NULL; p = &(*p)->next)
-		if (*p == c) {
-			*p = c->next;
-			break;
-		}
-	ud_buf_free(&c->in);
-	free(c);
-}
-
-static void
-close_client(struct client *c)
-{
-	if (c->closing)
-		return;
-	c->closing = true;
-	uv_close((uv_handle_t *)&c->pipe, on_client_closed);
-}
-
-struct write_req {
-	uv_write_t req;
-	char *data;
-};
-
-static void
-on_written(uv_write_t *req, int status)
-{
-	struct write_req *w = (struct write_req *)req;
-
-	(void)status;
-	free(w->data);
-	free(w);
-}
-
-static void
-reply(struct client *c, json_t *msg)
-{
-	struct write_req *w;
-	char *s = json_dumps(msg, JSON_COMPACT | JSON_ENSURE_ASCII);
-	uv_buf_t buf;
-
-	json_decref(msg);
-	if (s == NULL || c->closing) {
-		free(s);
-		return;
-	}
-	w = ud_xcalloc(1, sizeof(*w));
-	w->data = ud_xasprintf("%s\n", s);
-	free(s);
-	buf = uv_buf_init(w->data, (unsigned)strlen(w->data));
-	if (uv_write(&w->req, (uv_stream_t *)&c->pipe, &buf, 1, on_written) < 0) {
-		free(w->data);
-		free(w);
-		close_client(c);
-	}
-}
-
-static json_t *
-rpc_error(json_t *id, int code, const char *message)
-{
-	return json_pack("{s:s, s:O?, s:{s:i, s:s}}", "jsonrpc", "2.0", "id", id, "error", "code",
-			 code, "message", message);
-}
+/* --- the socket's methods (doc/protocol.md) ------------------------------------------- */
 
 static int
 add_problem(const char *what, const char *reason, void *ctx)
@@ -358,127 +260,494 @@ add_problem(const char *what, const char *reason, void *ctx)
 }
 
 static json_t *
-status_result(struct daemon *d)
+m_status(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
 {
-	struct ud_engine_counts c;
-	json_t *problems = json_array();
+	struct daemon *d = ctx;
+	struct ud_engine_counts n;
+	json_t *problems = json_array(), *r;
 	struct ud_buf line = UD_BUF_INIT;
 
-	ud_engine_counts(d->engine, &c);
+	(void)c, (void)params, (void)code, (void)message;
+	ud_engine_counts(d->engine, &n);
 	ud_store_each_problem(ud_engine_store(d->engine), add_problem, problems, NULL);
 	status_line(d, &line);
-	json_t *r = json_pack(
-		"{s:s, s:s, s:s, s:s, s:I, s:b, s:b, s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
-		"s:I}, s:{s:I, s:f}, s:{s:I, s:b, s:b}, s:o, s:s}",
-		"tree", d->root, "state_dir", d->state_dir, "socket", d->socket_path, "arch",
-		d->o->arch, "clock", (json_int_t)ud_store_clock(ud_engine_store(d->engine)),
-		"ready", d->ready, "busy",
-		!d->ready || ud_engine_busy(d->engine) || ud_sched_busy(d->sched), "counts",
-		"headers", (json_int_t)c.headers, "exported", (json_int_t)c.exported, "split",
-		(json_int_t)c.split, "moved", (json_int_t)c.moved, "needs_coaching",
-		(json_int_t)c.needs_coaching, "skipped", (json_int_t)c.skipped, "unreadable",
-		(json_int_t)c.unreadable, "installed", (json_int_t)c.installed, "install_failed",
-		(json_int_t)c.install_failed, "outputs", (json_int_t)c.outputs, "last_batch",
-		"count", (json_int_t)d->batches, "ms", (double)d->last_batch_ns / 1e6, "watch",
-		"directories", (json_int_t)ud_watch_count(d->watch), "degraded",
-		ud_watch_degraded(d->watch), "waiting_for_git", ud_sched_waiting_for_git(d->sched),
-		"problems", problems, "summary", ud_buf_str(&line));
+	r = json_pack("{s:s, s:s, s:s, s:s, s:I, s:b, s:b, s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
+		      "s:I, s:I, s:I}, s:{s:I, s:f, s:I}, s:{s:I, s:b, s:b}, s:{s:I, s:I}, s:o, "
+		      "s:s}",
+		      "tree", d->root, "state_dir", d->state_dir, "socket", d->socket_path, "arch",
+		      d->o->arch, "clock", (json_int_t)ud_store_clock(ud_engine_store(d->engine)),
+		      "ready", d->ready, "busy",
+		      !d->ready || ud_engine_busy(d->engine) || ud_sched_busy(d->sched), "counts",
+		      "headers", (json_int_t)n.headers, "exported", (json_int_t)n.exported, "split",
+		      (json_int_t)n.split, "moved", (json_int_t)n.moved, "needs_coaching",
+		      (json_int_t)n.needs_coaching, "skipped", (json_int_t)n.skipped, "unreadable",
+		      (json_int_t)n.unreadable, "installed", (json_int_t)n.installed,
+		      "install_failed", (json_int_t)n.install_failed, "outputs",
+		      (json_int_t)n.outputs, "last_batch", "count", (json_int_t)d->batches, "ms",
+		      (double)d->last_batch_ns / 1e6, "at", (json_int_t)d->last_batch_at, "watch",
+		      "directories", (json_int_t)ud_watch_count(d->watch), "degraded",
+		      ud_watch_degraded(d->watch), "waiting_for_git",
+		      ud_sched_waiting_for_git(d->sched), "clients", "connected",
+		      (json_int_t)ud_rpc_clients(d->rpc), "subscribed",
+		      (json_int_t)ud_rpc_subscribers(d->rpc), "problems", problems, "summary",
+		      ud_buf_str(&line));
 	ud_buf_free(&line);
 	return r;
 }
 
-static void
-handle_line(struct client *c, const char *line)
+/* An optional string parameter; false (with the error set) when it is there and not a string. */
+static bool
+opt_string(json_t *params, const char *field, const char **out, int *code, char **message)
 {
-	json_error_t jerr;
-	json_t *req = json_loads(line, 0, &jerr), *id, *method;
+	json_t *v = json_object_get(params, field);
 
-	if (req == NULL) {
-		reply(c, rpc_error(NULL, -32700, "parse error: not JSON"));
+	*out = NULL;
+	if (v == NULL || json_is_null(v))
+		return true;
+	if (!json_is_string(v)) {
+		ud_rpc_bad_param(code, message, field, "must be a string");
+		return false;
+	}
+	*out = json_string_value(v);
+	return true;
+}
+
+/*
+ * The "path" parameter as a tree-relative header path: relative to the
+ * tree, or absolute inside it; "." and ".." and escapes refused.
+ */
+static char *
+param_path(struct daemon *d, json_t *params, int *code, char **message)
+{
+	const char *p;
+	size_t rl = strlen(d->root);
+
+	if (!opt_string(params, "path", &p, code, message))
+		return NULL;
+	if (p == NULL) {
+		ud_rpc_bad_param(code, message, "path", "is required");
+		return NULL;
+	}
+	if (p[0] == '/') {
+		if (strncmp(p, d->root, rl) != 0 || p[rl] != '/') {
+			ud_rpc_bad_param(code, message, "path", "is not inside the watched tree");
+			return NULL;
+		}
+		p += rl + 1;
+	}
+	if (p[0] == '\0' || strstr(p, "..") != NULL || strstr(p, "//") != NULL ||
+	    strncmp(p, "./", 2) == 0) {
+		ud_rpc_bad_param(code, message, "path", "must be a plain path inside the tree");
+		return NULL;
+	}
+	return ud_xstrdup(p);
+}
+
+struct headers_walk {
+	json_t *list;
+	const char *outcome;
+	json_t *exported; /* filter, or NULL */
+};
+
+static int
+add_header(const struct ud_engine_header *h, void *ctx)
+{
+	struct headers_walk *w = ctx;
+
+	if (w->outcome != NULL && strcmp(w->outcome, h->outcome) != 0)
+		return 0;
+	if (w->exported != NULL && json_is_true(w->exported) != h->exported)
+		return 0;
+	json_array_append_new(w->list,
+			      json_pack("{s:s, s:b, s:s, s:s}", "path", h->path, "exported",
+					h->exported, "outcome", h->outcome, "blob", h->blob));
+	return 0;
+}
+
+static json_t *
+m_headers(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+{
+	struct daemon *d = ctx;
+	struct headers_walk w;
+	const char *prefix;
+
+	(void)c;
+	memset(&w, 0, sizeof(w));
+	if (!opt_string(params, "prefix", &prefix, code, message) ||
+	    !opt_string(params, "outcome", &w.outcome, code, message))
+		return NULL;
+	if (w.outcome != NULL) {
+		bool known = strcmp(w.outcome, "unreadable") == 0;
+
+		for (int o = 0; o < UD_SPLIT__COUNT; o++)
+			known |= strcmp(w.outcome,
+					ud_split_outcome_name((enum ud_split_outcome)o)) == 0;
+		if (!known)
+			return ud_rpc_bad_param(code, message, "outcome",
+						"must be split, moved, needs-coaching, skipped or "
+						"unreadable");
+	}
+	w.exported = json_object_get(params, "exported");
+	if (w.exported != NULL && !json_is_boolean(w.exported))
+		return ud_rpc_bad_param(code, message, "exported", "must be true or false");
+	w.list = json_array();
+	ud_engine_each_header(d->engine, prefix, add_header, &w);
+	return json_pack("{s:I, s:o}", "clock",
+			 (json_int_t)ud_store_clock(ud_engine_store(d->engine)), "headers", w.list);
+}
+
+/* classify and preview: {"path"} or {"path", "text"}. */
+static json_t *
+path_text_method(struct daemon *d, json_t *params, int *code, char **message, bool preview)
+{
+	char *path = param_path(d, params, code, message), *cause = NULL;
+	json_t *text, *r;
+
+	if (path == NULL)
+		return NULL;
+	text = json_object_get(params, "text");
+	if (text != NULL && !json_is_string(text)) {
+		free(path);
+		return ud_rpc_bad_param(code, message, "text", "must be a string");
+	}
+	r = preview ? ud_engine_preview(d->engine, path, text ? json_string_value(text) : NULL,
+					text ? json_string_length(text) : 0, &cause)
+		    : ud_engine_classify(d->engine, path, text ? json_string_value(text) : NULL,
+					 text ? json_string_length(text) : 0, &cause);
+	if (r == NULL) {
+		*code = UD_RPC_SERVER_ERROR;
+		*message = cause;
+	}
+	free(path);
+	return r;
+}
+
+static json_t *
+m_classify(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+{
+	(void)c;
+	return path_text_method(ctx, params, code, message, false);
+}
+
+static json_t *
+m_preview(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+{
+	(void)c;
+	return path_text_method(ctx, params, code, message, true);
+}
+
+struct changes_walk {
+	json_t *by_path; /* path -> {"path", "kinds", "clock"} */
+	json_t *order;
+};
+
+static int
+add_change(int64_t clock, const char *path, const char *kind, const char *detail, void *ctx)
+{
+	struct changes_walk *w = ctx;
+	json_t *f = json_object_get(w->by_path, path), *kinds;
+	size_t i;
+
+	(void)detail;
+	if (f == NULL) {
+		f = json_pack("{s:s, s:[], s:I}", "path", path, "kinds", "clock",
+			      (json_int_t)clock);
+		json_object_set_new(w->by_path, path, f);
+		json_array_append_new(w->order, json_string(path));
+	}
+	json_object_set_new(f, "clock", json_integer(clock));
+	kinds = json_object_get(f, "kinds");
+	for (i = 0; i < json_array_size(kinds); i++)
+		if (strcmp(json_string_value(json_array_get(kinds, i)), kind) == 0)
+			return 0;
+	json_array_append_new(kinds, json_string(kind));
+	return 0;
+}
+
+static int
+add_every_header(const struct ud_engine_header *h, void *ctx)
+{
+	json_array_append_new(ctx, json_pack("{s:s, s:[s]}", "path", h->path, "kinds", "exists"));
+	return 0;
+}
+
+static json_t *
+m_changes(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+{
+	struct daemon *d = ctx;
+	struct ud_store *st = ud_engine_store(d->engine);
+	json_t *since = json_object_get(params, "since"), *files;
+	int64_t now = ud_store_clock(st), first = ud_store_first_clock(st), from;
+	struct changes_walk w;
+	size_t i;
+
+	(void)c;
+	if (since != NULL && !json_is_integer(since))
+		return ud_rpc_bad_param(code, message, "since", "must be an integer clock");
+	from = since != NULL ? json_integer_value(since) : 0;
+	if (since == NULL || from < first - 1 || from > now || from < 0) {
+		/* before this history (or from another one): everything, as watchman does */
+		files = json_array();
+		ud_engine_each_header(d->engine, NULL, add_every_header, files);
+		return json_pack("{s:I, s:b, s:o}", "clock", (json_int_t)now, "fresh_instance", 1,
+				 "files", files);
+	}
+	w.by_path = json_object();
+	w.order = json_array();
+	ud_store_each_event(st, from, add_change, &w, NULL);
+	files = json_array();
+	for (i = 0; i < json_array_size(w.order); i++)
+		json_array_append(
+			files,
+			json_object_get(w.by_path, json_string_value(json_array_get(w.order, i))));
+	json_decref(w.by_path);
+	json_decref(w.order);
+	return json_pack("{s:I, s:b, s:o}", "clock", (json_int_t)now, "fresh_instance", 0, "files",
+			 files);
+}
+
+static json_t *
+markers_json(struct daemon *d)
+{
+	struct ud_markers set = UD_MARKERS_INIT;
+	int64_t *ids = NULL;
+	json_t *list = json_array();
+	size_t i;
+
+	ud_store_markers(ud_engine_store(d->engine), NULL, &set, &ids, NULL);
+	for (i = 0; i < set.n; i++)
+		json_array_append_new(
+			list, json_pack("{s:I, s:s, s:s, s:s?, s:i, s:s?, s:i}", "id",
+					(json_int_t)ids[i], "path", set.v[i].path, "action",
+					ud_marker_action_name(set.v[i].action), "selector",
+					set.v[i].selector, "occurrence", (int)set.v[i].occurrence,
+					"why", set.v[i].why, "line", (int)set.v[i].line));
+	free(ids);
+	ud_markers_free(&set);
+	return list;
+}
+
+static json_t *
+m_markers_list(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+{
+	struct daemon *d = ctx;
+
+	(void)c, (void)params, (void)code, (void)message;
+	return json_pack("{s:o}", "markers", markers_json(ctx));
+	(void)d;
+}
+
+/* The markers in the store changed: the engine takes them in; path (NULL: all) is re-split. */
+static void
+markers_changed(struct daemon *d, const char *path)
+{
+	char *cause = NULL;
+
+	if (ud_engine_reload_store_markers(d->engine, &cause) < 0) {
+		ud_log(LOG_ERR, "markers: %s", cause);
+		free(cause);
+	}
+	if (path != NULL)
+		ud_sched_note(d->sched, path, UD_SCHED_FORCE);
+	else
+		ud_sched_full(d->sched);
+}
+
+static json_t *
+m_markers_add(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+{
+	struct daemon *d = ctx;
+	const char *action, *selector, *why;
+	char *path = param_path(d, params, code, message), *cause = NULL, *line;
+	struct ud_markers parsed = UD_MARKERS_INIT;
+	struct ud_diags diags = UD_DIAGS_INIT;
+	json_t *occ;
+	int64_t id;
+
+	(void)c;
+	if (path == NULL)
+		return NULL;
+	if (!opt_string(params, "action", &action, code, message) ||
+	    !opt_string(params, "selector", &selector, code, message) ||
+	    !opt_string(params, "why", &why, code, message)) {
+		free(path);
+		return NULL;
+	}
+	occ = json_object_get(params, "occurrence");
+	if (action == NULL ||
+	    (occ != NULL && (!json_is_integer(occ) || json_integer_value(occ) < 1))) {
+		free(path);
+		return ud_rpc_bad_param(code, message, action == NULL ? "action" : "occurrence",
+					action == NULL ? "is required"
+						       : "must be an integer of 1 or more");
+	}
+	/* the markers file's syntax decides what is valid: one parser for both */
+	line = ud_xasprintf("%s %s%s%s%s%s", path, action, selector ? " '" : "",
+			    selector ? selector : "", selector ? "'" : "", "");
+	if (occ != NULL && selector != NULL) {
+		char *l2 = ud_xasprintf("%s#%lld", line, (long long)json_integer_value(occ));
+
+		free(line);
+		line = l2;
+	}
+	if (ud_markers_parse(&parsed, line, strlen(line), &diags) < 0 || parsed.n != 1) {
+		*code = UD_RPC_INVALID_PARAMS;
+		*message = ud_xasprintf("invalid params: %s",
+					diags.n > 0 ? diags.v[0].message : "not a marker");
+		free(line);
+		free(path);
+		ud_diags_free(&diags);
+		ud_markers_free(&parsed);
+		return NULL;
+	}
+	free(line);
+	if (why != NULL)
+		parsed.v[0].why = ud_xstrdup(why);
+	if (ud_store_add_marker(ud_engine_store(d->engine), "socket", &parsed.v[0], &id, &cause) <
+	    0) {
+		*code = UD_RPC_SERVER_ERROR;
+		*message = cause;
+		free(path);
+		ud_markers_free(&parsed);
+		return NULL;
+	}
+	ud_log(LOG_INFO, "marker %lld added over the socket: %s %s", (long long)id, path, action);
+	markers_changed(d, path);
+	free(path);
+	ud_markers_free(&parsed);
+	ud_diags_free(&diags);
+	return json_pack("{s:I, s:o}", "id", (json_int_t)id, "markers", markers_json(d));
+}
+
+static json_t *
+m_markers_remove(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+{
+	struct daemon *d = ctx;
+	json_t *id = json_object_get(params, "id");
+	char *cause = NULL;
+	int rc;
+
+	(void)c;
+	if (!json_is_integer(id))
+		return ud_rpc_bad_param(code, message, "id", "must be the integer id of a marker");
+	rc = ud_store_del_marker(ud_engine_store(d->engine), json_integer_value(id), &cause);
+	if (rc == -ENOENT) {
+		*code = UD_RPC_INVALID_PARAMS;
+		*message = ud_xasprintf("invalid params: \"id\" %lld names no marker",
+					(long long)json_integer_value(id));
+		return NULL;
+	}
+	if (rc < 0) {
+		*code = UD_RPC_SERVER_ERROR;
+		*message = cause != NULL ? cause : ud_xstrdup("the store could not remove it");
+		return NULL;
+	}
+	ud_log(LOG_INFO, "marker %lld removed over the socket", (long long)json_integer_value(id));
+	markers_changed(d, NULL);
+	return json_pack("{s:o}", "markers", markers_json(d));
+}
+
+static json_t *
+m_resplit(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+{
+	struct daemon *d = ctx;
+	json_t *paths = json_object_get(params, "paths");
+	size_t i;
+
+	(void)c;
+	if (paths == NULL) {
+		ud_sched_force_all(d->sched);
+		return json_pack("{s:s}", "queued", "all");
+	}
+	if (!json_is_array(paths))
+		return ud_rpc_bad_param(code, message, "paths", "must be an array of paths");
+	for (i = 0; i < json_array_size(paths); i++) {
+		json_t *one = json_pack("{s:O}", "path", json_array_get(paths, i));
+		char *p = param_path(d, one, code, message);
+
+		json_decref(one);
+		if (p == NULL) {
+			free(*message);
+			*message =
+				ud_xasprintf("invalid params: \"paths\"[%zu] must be a plain path "
+					     "inside the tree",
+					     i);
+			return NULL;
+		}
+		ud_sched_note(d->sched, p, UD_SCHED_FORCE | UD_WATCH_CHANGED);
+		free(p);
+	}
+	return json_pack("{s:I}", "queued", (json_int_t)json_array_size(paths));
+}
+
+static json_t *
+m_subscribe(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+{
+	struct daemon *d = ctx;
+
+	(void)params, (void)code, (void)message;
+	ud_rpc_subscribe(c, true);
+	return json_pack("{s:I}", "clock", (json_int_t)ud_store_clock(ud_engine_store(d->engine)));
+}
+
+static json_t *
+m_unsubscribe(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+{
+	(void)ctx, (void)params, (void)code, (void)message;
+	ud_rpc_subscribe(c, false);
+	return json_pack("{}");
+}
+
+static const struct ud_rpc_method methods[] = {
+	{"status", m_status},		{"headers", m_headers},
+	{"classify", m_classify},	{"preview", m_preview},
+	{"changes", m_changes},		{"markers.list", m_markers_list},
+	{"markers.add", m_markers_add}, {"markers.remove", m_markers_remove},
+	{"resplit", m_resplit},		{"subscribe", m_subscribe},
+	{"unsubscribe", m_unsubscribe},
+};
+
+/*
+ * Discovery: uapictl and editors look for a tree's daemon at
+ * $XDG_RUNTIME_DIR/uapid/<tree id>.sock (or /tmp/uapid-<uid>/...), which is
+ * where it listens by default; when it listens elsewhere (--socket,
+ * systemd) a symlink there points at the socket.  Removed at the end.
+ */
+static void
+publish_socket(struct daemon *d)
+{
+	char *std, *dir, *cause = NULL;
+
+	/* under systemd the instance's own paths are the rule (discover.h) */
+	std = getenv("RUNTIME_DIRECTORY") == NULL ? ud_user_socket(d->root) : NULL;
+	if (std == NULL || strcmp(std, d->socket_path) == 0) {
+		free(std);
 		return;
 	}
-	id = json_object_get(req, "id");
-	method = json_object_get(req, "method");
-	if (!json_is_object(req) || !json_is_string(method)) {
-		reply(c, rpc_error(id, -32600, "invalid request: no \"method\" string"));
-	} else if (strcmp(json_string_value(method), "status") == 0) {
-		if (id != NULL)
-			reply(c, json_pack("{s:s, s:O, s:o}", "jsonrpc", "2.0", "id", id, "result",
-					   status_result(c->d)));
-	} else if (id != NULL) {
-		reply(c, rpc_error(id, -32601, "method not found"));
+	dir = ud_xstrndup(std, (size_t)(strrchr(std, '/') - std));
+	if (ud_private_dir(dir, &cause) == 0) {
+		unlink(std);
+		if (symlink(d->socket_path, std) == 0)
+			d->published = std, std = NULL;
+	} else {
+		ud_log(LOG_WARNING, "not published for discovery: %s", cause);
 	}
-	json_decref(req);
+	free(cause);
+	free(dir);
+	free(std);
 }
 
-static void
-alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
-{
-	(void)h;
-	buf->base = ud_xmalloc(suggested);
-	buf->len = suggested;
-}
-
-static void
-on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
-{
-	struct client *c = s->data;
-
-	if (n < 0) {
-		free(buf->base);
-		close_client(c);
-		return;
-	}
-	ud_buf_add(&c->in, buf->base, (size_t)n);
-	free(buf->base);
-	for (;;) {
-		char *nl = c->in.len > 0 ? memchr(c->in.data, '\n', c->in.len) : NULL;
-		size_t len;
-
-		if (nl == NULL)
-			break;
-		*nl = '\0';
-		len = (size_t)(nl - c->in.data) + 1;
-		handle_line(c, c->in.data);
-		memmove(c->in.data, c->in.data + len, c->in.len - len);
-		ud_buf_setlen(&c->in, c->in.len - len);
-	}
-	if (c->in.len > MAX_LINE) {
-		reply(c, rpc_error(NULL, -32600, "invalid request: line too long"));
-		close_client(c);
-	}
-}
-
-static void
-on_connection(uv_stream_t *server, int status)
-{
-	struct daemon *d = server->data;
-	struct client *c;
-
-	if (status < 0)
-		return;
-	c = ud_xcalloc(1, sizeof(*c));
-	c->d = d;
-	uv_pipe_init(&d->loop, &c->pipe, 0);
-	c->pipe.data = c;
-	c->next = d->clients;
-	d->clients = c;
-	if (uv_accept(server, (uv_stream_t *)&c->pipe) < 0 ||
-	    uv_read_start((uv_stream_t *)&c->pipe, alloc_cb, on_read) < 0)
-		close_client(c);
-}
-
-/* Binds the socket, or takes the one systemd passes; 0 or -1 after logging why. */
 static int
 open_socket(struct daemon *d)
 {
-	int n = sd_listen_fds(1), rc;
-	char *dir, *cause = NULL;
-	struct stat st;
+	struct ud_rpc_opts ro;
+	char *cause = NULL;
+	int n = sd_listen_fds(1);
 
-	uv_pipe_init(&d->loop, &d->server, 0);
-	d->server.data = d;
-	d->server_open = true;
+	memset(&ro, 0, sizeof(ro));
+	ro.path = d->socket_path;
+	ro.activated_fd = -1;
+	ro.group = d->o->socket_group;
 	if (n > 0) {
 		if (n != 1 ||
 		    sd_is_socket_unix(SD_LISTEN_FDS_START, SOCK_STREAM, 1, NULL, 0) <= 0) {
@@ -488,76 +757,20 @@ open_socket(struct daemon *d)
 			       n);
 			return -1;
 		}
-		if ((rc = uv_pipe_open(&d->server, SD_LISTEN_FDS_START)) < 0) {
-			ud_log(LOG_ERR, "socket activation: %s", uv_strerror(rc));
-			return -1;
-		}
-		{
-			/* where systemd bound it, for status and the log */
-			char name[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
-			size_t len = sizeof(name);
-
-			if (uv_pipe_getsockname(&d->server, name, &len) == 0 && len > 0) {
-				free(d->socket_path);
-				d->socket_path = ud_xstrndup(name, len);
-			}
-		}
-		ud_log(LOG_INFO, "socket from systemd (%s)", d->socket_path);
-	} else {
-		if (strlen(d->socket_path) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
-			ud_log(LOG_ERR, "%s: socket path longer than %zu bytes", d->socket_path,
-			       sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
-			return -1;
-		}
-		dir = ud_xstrndup(d->socket_path,
-				  (size_t)(strrchr(d->socket_path, '/') != NULL
-						   ? strrchr(d->socket_path, '/') - d->socket_path
-						   : 0));
-		if (dir[0] != '\0' && ud_mkdir_p(dir, &cause) < 0) {
-			ud_log(LOG_ERR, "socket directory: %s", cause);
-			free(cause);
-			free(dir);
-			return -1;
-		}
-		free(dir);
-		/* a socket left by a daemon that died: nobody answers on it */
-		if (lstat(d->socket_path, &st) == 0 && S_ISSOCK(st.st_mode)) {
-			int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-			struct sockaddr_un sun;
-
-			memset(&sun, 0, sizeof(sun));
-			sun.sun_family = AF_UNIX;
-			memcpy(sun.sun_path, d->socket_path, strlen(d->socket_path) + 1);
-			if (fd >= 0 && connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0) {
-				close(fd);
-				ud_log(LOG_ERR, "%s: another daemon answers on this socket",
-				       d->socket_path);
-				return -1;
-			}
-			if (fd >= 0)
-				close(fd);
-			unlink(d->socket_path);
-		}
-		mode_t old = umask(0077);
-
-		rc = uv_pipe_bind(&d->server, d->socket_path);
-		umask(old);
-		if (rc < 0) {
-			ud_log(LOG_ERR, "%s: cannot listen: %s", d->socket_path, uv_strerror(rc));
-			return -1;
-		}
-		d->socket_ours = true;
-		/* the owner only (connecting needs write permission), set before anyone can connect
-		 */
-		if (chmod(d->socket_path, 0600) < 0) {
-			ud_log(LOG_ERR, "%s: %s", d->socket_path, strerror(errno));
-			return -1;
-		}
+		ro.activated_fd = SD_LISTEN_FDS_START;
 	}
-	if ((rc = uv_listen((uv_stream_t *)&d->server, 64, on_connection)) < 0) {
-		ud_log(LOG_ERR, "%s: cannot listen: %s", d->socket_path, uv_strerror(rc));
+	if (ud_rpc_open(&d->rpc, &d->loop, &ro, methods, sizeof(methods) / sizeof(methods[0]), d,
+			&cause) < 0) {
+		ud_log(LOG_ERR, "%s", cause);
+		free(cause);
 		return -1;
 	}
+	if (n > 0) {
+		free(d->socket_path);
+		d->socket_path = ud_xstrdup(ud_rpc_path(d->rpc));
+		ud_log(LOG_INFO, "socket from systemd (%s)", d->socket_path);
+	}
+	publish_socket(d);
 	return 0;
 }
 
@@ -657,6 +870,19 @@ after_batch(struct daemon *d, const struct ud_engine_report *r)
 		return;
 	}
 	watch_plan_dirs(d);
+	d->last_batch_at = (uint64_t)time(NULL);
+	if (r->changed.n > 0 && d->rpc != NULL && ud_rpc_subscribers(d->rpc) > 0) {
+		json_t *files = json_array();
+		size_t i;
+
+		for (i = 0; i < r->changed.n; i++)
+			json_array_append_new(files, json_string(r->changed.v[i]));
+		json_t *params =
+			json_pack("{s:I, s:o}", "clock", (json_int_t)r->clock, "files", files);
+
+		ud_rpc_notify_all(d->rpc, "changed", params);
+		json_decref(params);
+	}
 	if (ud_watch_degraded(d->watch) && !d->rescan_on) {
 		uint64_t ms = rescan_ms();
 
@@ -745,8 +971,6 @@ close_handle(uv_handle_t *h)
 static void
 shutdown_daemon(struct daemon *d)
 {
-	struct client *c;
-
 	d->stopping = true;
 	if (ud_engine_busy(d->engine))
 		return; /* the batch finishes and is recorded first */
@@ -755,10 +979,8 @@ shutdown_daemon(struct daemon *d)
 	d->watch = NULL;
 	ud_sched_close(d->sched);
 	d->sched = NULL;
-	if (d->server_open)
-		close_handle((uv_handle_t *)&d->server);
-	for (c = d->clients; c != NULL; c = c->next)
-		close_client(c);
+	ud_rpc_close(d->rpc);
+	d->rpc = NULL;
 	close_handle((uv_handle_t *)&d->sigterm);
 	close_handle((uv_handle_t *)&d->sigint);
 	close_handle((uv_handle_t *)&d->sighup);
@@ -839,6 +1061,19 @@ start(struct daemon *d)
 	}
 	d->socket_path =
 		d->o->socket != NULL ? ud_xstrdup(d->o->socket) : ud_daemon_default_socket(d->root);
+	if (d->o->socket == NULL && env("RUNTIME_DIRECTORY") == NULL) {
+		/* the per-user runtime directory: ours alone, or not used */
+		char *dir = ud_xstrndup(d->socket_path,
+					(size_t)(strrchr(d->socket_path, '/') - d->socket_path));
+		int private = ud_private_dir(dir, &cause);
+
+		free(dir);
+		if (private < 0) {
+			ud_log(LOG_ERR, "socket: %s", cause);
+			free(cause);
+			return -1;
+		}
+	}
 	if (lock_state_dir(d) < 0)
 		return -1;
 	memset(&eo, 0, sizeof(eo));
@@ -929,6 +1164,7 @@ ud_daemon_run(const struct ud_daemon_opts *o)
 		d.stopping = true;
 		ud_watch_close(d.watch);
 		ud_sched_close(d.sched);
+		ud_rpc_close(d.rpc);
 		uv_walk(&d.loop, walk_close, NULL);
 	}
 	uv_run(&d.loop, UV_RUN_DEFAULT);
@@ -937,8 +1173,10 @@ ud_daemon_run(const struct ud_daemon_opts *o)
 	if (uv_loop_close(&d.loop) != 0)
 		ud_log(LOG_WARNING, "the loop closed with handles still open");
 	ud_engine_close(d.engine);
-	if (d.socket_ours)
-		unlink(d.socket_path);
+	if (d.published != NULL) {
+		unlink(d.published);
+		free(d.published);
+	}
 	if (d.lock_fd >= 0)
 		close(d.lock_fd);
 	if (status == 0)

@@ -163,7 +163,10 @@ struct ud_engine {
 	int64_t clock;
 	struct ud_engine_counts counts; /* kept as rows change (outputs: counted when asked) */
 	long crash_after; /* test hook UAPID_TEST_CRASH_AFTER=N: SIGKILL before the Nth write */
+	struct ud_map changed_set; /* the paths of rep.changed */
 };
+
+static void report_reset(struct ud_engine *e);
 
 /* --- small helpers ------------------------------------------------------- */
 
@@ -276,6 +279,10 @@ event(struct ud_engine *e, const char *path, const char *kind, const char *detai
 	char *cause = NULL;
 	int64_t c = ud_store_event(e->store, path, kind, detail, &cause);
 
+	if (!ud_map_has(&e->changed_set, path)) {
+		ud_map_put(&e->changed_set, path, (void *)1);
+		ud_strlist_add(&e->rep.changed, path);
+	}
 	if (c < 0) {
 		ud_log(LOG_ERR, "%s", cause);
 		free(cause);
@@ -679,7 +686,7 @@ ud_engine_close(struct ud_engine *e)
 	free(e->state_dir);
 	free(e->arch);
 	free(e->markers_path);
-	free(e->rep.cause);
+	report_reset(e);
 	free(e);
 }
 
@@ -1017,6 +1024,15 @@ prepare(struct ud_engine *e, struct ud_sched_batch *b)
 	void *v;
 	size_t i;
 
+	if (b->force_all) {
+		/* everything made again: the start-up check's path, for every output */
+		i = 0;
+		while (ud_map_next(&e->headers, &i, &k, NULL))
+			ud_map_put(&e->force_headers, k, (void *)1);
+		i = 0;
+		while (ud_map_next(&e->installed, &i, &k, NULL))
+			ud_map_put(&e->force_installed, k, (void *)1);
+	}
 	if (b->full || e->idx == NULL) {
 		struct ud_tindex *idx = NULL;
 
@@ -1072,7 +1088,7 @@ prepare(struct ud_engine *e, struct ud_sched_batch *b)
 						add_hjob(e, &queued, hk, false);
 				e->kbuild_all = true;
 			} else if (is_header_path(p)) {
-				add_hjob(e, &queued, p, false);
+				add_hjob(e, &queued, p, (kinds & UD_SCHED_FORCE) != 0);
 			}
 			if (ud_tindex_is_kbuild(e->idx, p) ||
 			    strcmp(strrchr(p, '/') ? strrchr(p, '/') + 1 : p, "Kbuild") == 0)
@@ -1387,9 +1403,9 @@ apply_gone(struct ud_engine *e, struct hjob *j)
 	free(ud_map_del(&e->headers, j->path));
 }
 
-/* The header's planned install is made again when its text changed. */
+/* The header's planned install is made again when its text changed (or when forced). */
 static void
-reinstall_source(struct ud_engine *e, const char *path)
+reinstall_source(struct ud_engine *e, const char *path, bool force)
 {
 	uintptr_t fi;
 	struct istate *s;
@@ -1397,7 +1413,7 @@ reinstall_source(struct ud_engine *e, const char *path)
 	if (!e->have_plan || (fi = (uintptr_t)ud_map_get(&e->plan_by_src, path)) == 0)
 		return;
 	s = ud_map_get(&e->installed, e->plan.v[fi - 1].dst);
-	if (s == NULL || s->blob[0] == '\0' ||
+	if (force || s == NULL || s->blob[0] == '\0' ||
 	    strcmp(s->src_blob, ((struct hstate *)ud_map_get(&e->headers, path))->blob) != 0)
 		add_ijob(e, fi - 1);
 }
@@ -1526,7 +1542,7 @@ apply_header(struct ud_engine *e, struct hjob *j)
 	count_header(e, old, 1);
 	free(twin);
 	if (strcmp(j->blob, j->old.blob) != 0 || !j->had_row || j->force)
-		reinstall_source(e, j->path);
+		reinstall_source(e, j->path, j->force);
 }
 
 /* Each directory's export lists as a split leaves them (see hsplit.h). */
@@ -1808,8 +1824,17 @@ finish(struct ud_engine *e)
 	e->batch = NULL;
 	if (e->rep.full)
 		malloc_trim(0); /* a full scan's buffers are freed: give the pages back */
+	ud_strlist_sort(&e->rep.changed);
 	done(ctx, &e->rep);
+	report_reset(e);
+}
+
+static void
+report_reset(struct ud_engine *e)
+{
 	free(e->rep.cause);
+	ud_strlist_free(&e->rep.changed);
+	ud_map_free(&e->changed_set, NULL);
 	memset(&e->rep, 0, sizeof(e->rep));
 }
 
@@ -1818,7 +1843,7 @@ begin_batch(struct ud_engine *e, struct ud_sched_batch *b, ud_engine_done_fn don
 {
 	char *cause = NULL;
 
-	memset(&e->rep, 0, sizeof(e->rep));
+	report_reset(e);
 	e->busy = true;
 	e->batch = b;
 	e->done = done;
@@ -1836,8 +1861,7 @@ begin_batch(struct ud_engine *e, struct ud_sched_batch *b, ud_engine_done_fn don
 		e->batch = NULL;
 		ud_sched_batch_free(b);
 		done(ctx, &e->rep);
-		free(e->rep.cause);
-		memset(&e->rep, 0, sizeof(e->rep));
+		report_reset(e);
 		return;
 	}
 	prepare(e, b);
@@ -1968,4 +1992,169 @@ ud_engine_problem(const struct ud_engine *e, const char *what)
 	if (strcmp(what, "split") == 0)
 		return e->problem_split;
 	return NULL;
+}
+
+/* --- queries (the socket's) ----------------------------------------------------------- */
+
+const char *
+ud_engine_root(const struct ud_engine *e)
+{
+	return e->root;
+}
+
+static void
+fill_header(const char *path, const struct hstate *h, struct ud_engine_header *out)
+{
+	out->path = path;
+	out->outcome = h->outcome;
+	out->blob = h->blob;
+	out->exported = h->exported;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int
+ud_engine_each_header(struct ud_engine *e, const char *prefix,
+		      int (*fn)(const struct ud_engine_header *h, void *ctx), void *ctx)
+{
+	const char **keys = ud_xcalloc(e->headers.n + 1, sizeof(*keys));
+	const char *k;
+	size_t i = 0, n = 0, plen = prefix != NULL ? strlen(prefix) : 0;
+	int stop = 0;
+
+	while (ud_map_next(&e->headers, &i, &k, NULL))
+		if (plen == 0 || strncmp(k, prefix, plen) == 0)
+			keys[n++] = k;
+	qsort(keys, n, sizeof(*keys), cmp_str);
+	for (i = 0; i < n && stop == 0; i++) {
+		struct ud_engine_header h;
+
+		fill_header(keys[i], ud_map_get(&e->headers, keys[i]), &h);
+		stop = fn(&h, ctx);
+	}
+	free(keys);
+	return stop;
+}
+
+int
+ud_engine_header(struct ud_engine *e, const char *path, struct ud_engine_header *h)
+{
+	const struct hstate *s = ud_map_get(&e->headers, path);
+
+	if (s == NULL)
+		return 0;
+	fill_header(path, s, h);
+	return 1;
+}
+
+/* The text to work on: the buffer given, or the file. */
+static int
+text_of(struct ud_engine *e, const char *path, const char *text, size_t len, struct ud_buf *out,
+	char **cause)
+{
+	if (text != NULL) {
+		ud_buf_add(out, text, len);
+		return 0;
+	}
+	return ud_source_read(&e->src, path, out, cause);
+}
+
+json_t *
+ud_engine_classify(struct ud_engine *e, const char *path, const char *text, size_t len,
+		   char **cause)
+{
+	struct ud_buf b = UD_BUF_INIT;
+	const struct ud_marker **mk = NULL;
+	struct ud_classified c;
+	size_t n;
+	json_t *r;
+
+	if (text_of(e, path, text, len, &b, cause) < 0) {
+		ud_buf_free(&b);
+		return NULL;
+	}
+	n = ud_markers_for(&e->markers, path, &mk);
+	ud_classify(ud_buf_str(&b), b.len, mk, n, &c);
+	free(mk);
+	r = json_pack("{s:s, s:o, s:o}", "path", path, "blocks", ud_json_blocks(&c), "diagnostics",
+		      ud_json_diags(&c.diags));
+	ud_classified_free(&c);
+	ud_buf_free(&b);
+	return r;
+}
+
+/* The installed form of text, at include name dst, by the tree's install rules. */
+static json_t *
+installed_json(struct ud_engine *e, const char *src, const char *dst, const char *text, size_t len)
+{
+	struct ud_hdr_file f;
+	struct ud_installed in;
+	json_t *r;
+
+	if (!e->have_plan)
+		return json_null();
+	memset(&f, 0, sizeof(f));
+	f.dst = (char *)(uintptr_t)dst;
+	f.src = (char *)(uintptr_t)src;
+	f.generated = true; /* the text is given: not read from the tree */
+	ud_buf_add(&f.gen, text, len);
+	ud_headers_install_file(&e->plan, &f, &e->src, &in);
+	r = json_pack("{s:s, s:s?, s:o}", "path", dst, "text", in.ok ? ud_buf_str(&in.text) : NULL,
+		      "diagnostics", ud_json_diags(&in.diags));
+	ud_installed_free(&in);
+	ud_buf_free(&f.gen);
+	return r;
+}
+
+json_t *
+ud_engine_preview(struct ud_engine *e, const char *path, const char *text, size_t len, char **cause)
+{
+	struct ud_buf b = UD_BUF_INIT;
+	struct ud_hsplit h;
+	json_t *r, *installed = json_null();
+	const char *name = ud_path_include_name(path);
+
+	if (name == NULL) {
+		*cause = ud_xasprintf("%s: not a header under include/ or arch/*/include/", path);
+		return NULL;
+	}
+	if (text_of(e, path, text, len, &b, cause) < 0) {
+		ud_buf_free(&b);
+		return NULL;
+	}
+	if (ud_path_is_uapi(path)) {
+		/* a uapi header: nothing to split; installed as it is */
+		json_decref(installed);
+		installed = installed_json(e, path, name + 5, ud_buf_str(&b), b.len);
+		r = json_pack("{s:s, s:s, s:n, s:s, s:s, s:o, s:o}", "path", path, "outcome",
+			      "uapi", "kernel", "uapi_path", path, "uapi", ud_buf_str(&b),
+			      "installed", installed, "diagnostics", json_array());
+		ud_buf_free(&b);
+		return r;
+	}
+	ud_hsplit_compute_text(path, ud_buf_str(&b), b.len, &e->markers, &h);
+	if (ud_hsplit_moves(&h)) {
+		json_decref(installed);
+		installed = installed_json(e, h.twin, ud_path_include_name(h.twin) + 5,
+					   ud_buf_str(&h.res.uapi), h.res.uapi.len);
+	}
+	r = json_pack(
+		"{s:s, s:s, s:b, s:s?, s:s?, s:s?, s:o, s:o}", "path", path, "outcome",
+		ud_split_outcome_name(h.res.outcome), "exported", ud_tindex_exported(e->idx, path),
+		"kernel", h.res.outcome == UD_SPLIT_SPLIT ? ud_buf_str(&h.res.kernel) : NULL,
+		"uapi_path", h.twin, "uapi", ud_hsplit_moves(&h) ? ud_buf_str(&h.res.uapi) : NULL,
+		"installed", installed, "diagnostics", ud_json_diags(&h.res.diags));
+	ud_hsplit_free(&h);
+	ud_buf_free(&b);
+	return r;
+}
+
+int
+ud_engine_reload_store_markers(struct ud_engine *e, char **cause)
+{
+	return load_markers(e, cause);
 }

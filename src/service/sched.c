@@ -185,6 +185,13 @@ ud_sched_full(struct ud_sched *s)
 }
 
 void
+ud_sched_force_all(struct ud_sched *s)
+{
+	pending(s)->force_all = true;
+	ud_sched_full(s);
+}
+
+void
 ud_sched_hold(struct ud_sched *s)
 {
 	s->running = true;

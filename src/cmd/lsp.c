@@ -1,0 +1,992 @@
+/*
+ * uapictl lsp: a Language Server Protocol bridge between an editor and the
+ * uapid daemon of the edited file's tree.
+ *
+ * It speaks LSP (Content-Length framed JSON-RPC) on stdin/stdout.  For each
+ * open header it finds the tree's daemon by the discovery rule, sends the
+ * buffer's text to `classify` (debounced while typing) and `preview`, and
+ * publishes what comes back:
+ *  - diagnostics: the split's blockers (errors), __KERNEL__ conditionals the
+ *    split retains (warnings), the kernel's header checks on the installed
+ *    result (errors and warnings);
+ *  - the kernel-only, user-only and retained ranges, as the custom
+ *    notification `uapid/regions`, as clangd's `textDocument/inactiveRegions`
+ *    for clients that announce it, and as semantic tokens for the rest;
+ *  - hover: a line's class and the reason; code actions: a coaching marker
+ *    for the conditional under the cursor, and the split preview.
+ * When no daemon serves the file's tree it publishes nothing and looks
+ * again at most every few seconds: silent and cheap.  Every daemon call is
+ * bounded by a short timeout, so a stuck daemon never stalls the editor.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ctl.h"
+#include "uapid/buf.h"
+#include "uapid/discover.h"
+#include "uapid/lex.h"
+#include "uapid/markers.h"
+#include "uapid/rpcclient.h"
+#include "uapid/xmalloc.h"
+
+#define DEBOUNCE_MS 150	       /* after the last change, before classifying */
+#define REDISCOVER_MS 5000     /* how often a file without a daemon looks again */
+#define DAEMON_TIMEOUT_MS 2000 /* for one call to the daemon */
+#define MAX_MESSAGE ((size_t)64 << 20)
+
+/* JSON-RPC and LSP error codes the bridge answers with. */
+enum {
+	LSP_METHOD_NOT_FOUND = -32601,
+	LSP_INVALID_PARAMS = -32602,
+	LSP_REQUEST_FAILED = -32803,
+	LSP_SERVER_NOT_INITIALIZED = -32002,
+	LSP_INVALID_REQUEST = -32600,
+};
+
+/* The semantic token legend: kernel-only lines are comments (dimmed everywhere). */
+enum { TOK_COMMENT, TOK_USER_ONLY, TOK_RETAINED };
+#define MOD_KERNEL_ONLY 1u
+
+struct doc {
+	char *uri;
+	char *path; /* absolute */
+	struct ud_buf text;
+	long long version;
+	long long due_ms;	 /* classify at this time (0: nothing pending) */
+	char *socket;		 /* the tree's daemon, or NULL */
+	long long discovered_ms; /* when the socket was last looked for */
+	json_t *blocks;		 /* the last classify's blocks, or NULL */
+	bool published;		 /* diagnostics were sent (so they must be cleared) */
+};
+
+struct peer {
+	char *socket;
+	struct ud_rpc_conn conn;
+	bool up;
+	long long retry_ms; /* after a failure, no new attempt before this */
+};
+
+struct lsp {
+	struct ud_buf in;
+	struct doc *docs;
+	size_t ndocs, adocs;
+	struct peer *peers;
+	size_t npeers, apeers;
+	bool initialized, shutdown, inactive_regions;
+};
+
+static long long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- framing ---- */
+
+static void
+send_message(json_t *m)
+{
+	char *body;
+	size_t len, off = 0;
+	char head[64];
+	int hl;
+
+	json_object_set_new(m, "jsonrpc", json_string("2.0"));
+	body = json_dumps(m, JSON_COMPACT);
+	json_decref(m);
+	if (body == NULL)
+		return;
+	len = strlen(body);
+	hl = snprintf(head, sizeof(head), "Content-Length: %zu\r\n\r\n", len);
+	if (write(STDOUT_FILENO, head, (size_t)hl) != hl) {
+		free(body);
+		return;
+	}
+	while (off < len) {
+		ssize_t w = write(STDOUT_FILENO, body + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		off += (size_t)w;
+	}
+	free(body);
+}
+
+static void
+reply(json_t *id, json_t *result)
+{
+	send_message(json_pack("{s:O, s:o}", "id", id, "result", result ? result : json_null()));
+}
+
+static void
+reply_error(json_t *id, int code, const char *message)
+{
+	send_message(json_pack("{s:O, s:{s:i, s:s}}", "id", id ? id : json_null(), "error", "code",
+			       code, "message", message));
+}
+
+static void
+notify(const char *method, json_t *params)
+{
+	send_message(json_pack("{s:s, s:o}", "method", method, "params", params));
+}
+
+/* Logs to the editor's log (window/logMessage), as LSP servers do. */
+static void log_message(int type, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+log_message(int type, const char *fmt, ...)
+{
+	struct ud_buf b = UD_BUF_INIT;
+	va_list ap;
+	char *text;
+
+	va_start(ap, fmt);
+	ud_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	text = ud_buf_detach(&b, NULL);
+
+	notify("window/logMessage", json_pack("{s:i, s:s}", "type", type, "message", text));
+	free(text);
+}
+
+/*
+ * Takes one message off the input buffer: 1 with *msg, 0 when more bytes
+ * are needed, -1 when the framing is broken beyond repair.
+ */
+static int
+take_message(struct ud_buf *in, json_t **msg)
+{
+	const char *end, *cl;
+	size_t hlen, blen;
+	json_error_t jerr;
+
+	*msg = NULL;
+	if (in->len == 0)
+		return 0;
+	end = memmem(in->data, in->len, "\r\n\r\n", 4);
+	if (end == NULL)
+		return in->len > 8192 ? -1 : 0;
+	hlen = (size_t)(end - in->data) + 4;
+	cl = memmem(in->data, hlen, "Content-Length:", 15);
+	if (cl == NULL)
+		cl = memmem(in->data, hlen, "content-length:", 15);
+	if (cl == NULL)
+		return -1;
+	blen = strtoull(cl + 15, NULL, 10);
+	if (blen > MAX_MESSAGE)
+		return -1;
+	if (in->len < hlen + blen)
+		return 0;
+	*msg = json_loadb(in->data + hlen, blen, 0, &jerr);
+	memmove(in->data, in->data + hlen + blen, in->len - hlen - blen);
+	ud_buf_setlen(in, in->len - hlen - blen);
+	return 1;
+}
+
+/* ---- documents ---- */
+
+static char *
+uri_to_path(const char *uri)
+{
+	struct ud_buf b = UD_BUF_INIT;
+	const char *p;
+
+	if (strncmp(uri, "file://", 7) != 0)
+		return NULL;
+	for (p = uri + 7; *p != '\0'; p++) {
+		if (*p == '%' && p[1] != '\0' && p[2] != '\0') {
+			char hex[3] = {p[1], p[2], '\0'};
+
+			ud_buf_addch(&b, (char)strtol(hex, NULL, 16));
+			p += 2;
+		} else {
+			ud_buf_addch(&b, *p);
+		}
+	}
+	return ud_buf_detach(&b, NULL);
+}
+
+static struct doc *
+find_doc(struct lsp *s, const char *uri)
+{
+	for (size_t i = 0; i < s->ndocs; i++)
+		if (strcmp(s->docs[i].uri, uri) == 0)
+			return &s->docs[i];
+	return NULL;
+}
+
+static void
+doc_free(struct doc *d)
+{
+	free(d->uri);
+	free(d->path);
+	free(d->socket);
+	ud_buf_free(&d->text);
+	json_decref(d->blocks);
+}
+
+/* The daemon's socket for the document, looked up again when it had none for a while. */
+static const char *
+doc_socket(struct doc *d)
+{
+	char *sock, *tree;
+
+	if (d->socket == NULL && now_ms() - d->discovered_ms >= REDISCOVER_MS) {
+		d->discovered_ms = now_ms();
+		if (ud_discover_socket(d->path, &sock, &tree) == 0) {
+			d->socket = sock;
+			free(tree);
+		}
+	}
+	return d->socket;
+}
+
+/* ---- the daemon ---- */
+
+static struct peer *
+peer_for(struct lsp *s, const char *socket)
+{
+	struct peer *p;
+	char *cause = NULL;
+
+	for (size_t i = 0; i < s->npeers; i++)
+		if (strcmp(s->peers[i].socket, socket) == 0) {
+			p = &s->peers[i];
+			goto have;
+		}
+	if (s->npeers == s->apeers) {
+		s->apeers = s->apeers ? 2 * s->apeers : 4;
+		s->peers = ud_xrealloc(s->peers, (s->apeers) * sizeof(*s->peers));
+	}
+	p = &s->peers[s->npeers++];
+	memset(p, 0, sizeof(*p));
+	p->socket = ud_xstrdup(socket);
+	p->conn.fd = -1;
+have:
+	if (p->up)
+		return p;
+	if (now_ms() < p->retry_ms)
+		return NULL;
+	if (ud_rpc_connect(&p->conn, socket, DAEMON_TIMEOUT_MS, &cause) < 0) {
+		free(cause);
+		p->conn.fd = -1;
+		p->retry_ms = now_ms() + REDISCOVER_MS;
+		return NULL;
+	}
+	p->up = true;
+	return p;
+}
+
+/*
+ * Calls the daemon at socket: 0 with *result, 1 with the daemon's error
+ * object, -1 when it is not reachable (quietly: the editor goes on).
+ */
+static int
+daemon_call(struct lsp *s, const char *socket, const char *method, json_t *params, json_t **result)
+{
+	struct peer *p = peer_for(s, socket);
+	char *cause = NULL;
+	int rc;
+
+	*result = NULL;
+	if (p == NULL) {
+		json_decref(params);
+		return -1;
+	}
+	rc = ud_rpc_call(&p->conn, method, params, result, &cause);
+	if (rc < 0) {
+		log_message(2, "uapid: %s", cause);
+		free(cause);
+		ud_rpc_disconnect(&p->conn);
+		p->up = false;
+		p->retry_ms = now_ms() + REDISCOVER_MS;
+		return -1;
+	}
+	return rc;
+}
+
+/* ---- positions ---- */
+
+/* The byte offsets where each physical line of text starts (n+1 entries, the last = len). */
+static size_t *
+line_starts(const char *text, size_t len, size_t *nlines)
+{
+	size_t n = 1, i, *v;
+
+	for (i = 0; i < len; i++)
+		n += text[i] == '\n';
+	v = ud_xrealloc(NULL, (n + 1) * sizeof(*v));
+	n = 0;
+	v[n++] = 0;
+	for (i = 0; i < len; i++)
+		if (text[i] == '\n')
+			v[n++] = i + 1;
+	v[n] = len;
+	*nlines = n;
+	return v;
+}
+
+/* Length of 0-based line li in UTF-16 code units, without its line ending. */
+static unsigned
+line_utf16(const char *text, const size_t *starts, size_t nlines, size_t li)
+{
+	size_t b, e;
+	unsigned n = 0;
+
+	if (li >= nlines)
+		return 0;
+	b = starts[li];
+	e = li + 1 < nlines ? starts[li + 1] - 1 : starts[nlines];
+	if (e > b && text[e - 1] == '\r')
+		e--;
+	for (size_t i = b; i < e; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if ((c & 0xc0) == 0x80)
+			continue;	/* continuation byte */
+		n += c >= 0xf0 ? 2 : 1; /* astral characters are surrogate pairs */
+	}
+	return n;
+}
+
+/* An LSP range over 1-based lines first..last, whole lines. */
+static json_t *
+lines_range(const char *text, const size_t *starts, size_t nlines, long long first, long long last)
+{
+	if (first < 1)
+		first = 1;
+	if (last < first)
+		last = first;
+	return json_pack("{s:{s:I, s:i}, s:{s:I, s:i}}", "start", "line", (json_int_t)(first - 1),
+			 "character", 0, "end", "line", (json_int_t)(last - 1), "character",
+			 (int)line_utf16(text, starts, nlines, (size_t)(last - 1)));
+}
+
+/* ---- publishing ---- */
+
+static int
+lsp_severity(const char *sev)
+{
+	if (strcmp(sev, "error") == 0)
+		return 1;
+	if (strcmp(sev, "warning") == 0)
+		return 2;
+	return 3;
+}
+
+static const char *
+jstr(json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return v != NULL ? v : "";
+}
+
+static long long
+jnum(json_t *o, const char *key)
+{
+	return (long long)json_integer_value(json_object_get(o, key));
+}
+
+static json_t *
+diagnostic(json_t *range, int severity, const char *code, const char *message)
+{
+	return json_pack("{s:o, s:i, s:s, s:s, s:s}", "range", range, "severity", severity,
+			 "source", "uapid", "code", code, "message", message);
+}
+
+/* Classifies the document's buffer and publishes everything that follows from it. */
+static void
+refresh(struct lsp *s, struct doc *d)
+{
+	const char *sock = doc_socket(d);
+	json_t *cls, *pre = NULL, *diags, *regions, *inactive, *b, *x, *inst;
+	size_t i, nlines, *starts;
+	const char *text;
+
+	d->due_ms = 0;
+	if (sock == NULL)
+		return;
+	if (daemon_call(s, sock, "classify",
+			json_pack("{s:s, s:s%}", "path", d->path, "text", ud_buf_str(&d->text),
+				  d->text.len),
+			&cls) != 0) {
+		/* not a header of the tree (the daemon says why) or no daemon: say nothing */
+		json_decref(cls);
+		return;
+	}
+	if (daemon_call(s, sock, "preview",
+			json_pack("{s:s, s:s%}", "path", d->path, "text", ud_buf_str(&d->text),
+				  d->text.len),
+			&pre) != 0) {
+		json_decref(pre);
+		pre = NULL;
+	}
+	text = ud_buf_str(&d->text);
+	starts = line_starts(text, d->text.len, &nlines);
+	diags = json_array();
+	regions = json_array();
+	inactive = json_array();
+	json_array_foreach(json_object_get(cls, "diagnostics"), i, x)
+	{
+		json_array_append_new(diags,
+				      diagnostic(lines_range(text, starts, nlines, jnum(x, "line"),
+							     jnum(x, "line")),
+						 lsp_severity(jstr(x, "severity")), "split",
+						 jstr(x, "message")));
+	}
+	json_array_foreach(json_object_get(cls, "blocks"), i, b)
+	{
+		const char *cls_name = jstr(b, "class");
+		long long first = jnum(b, "first"), last = jnum(b, "last");
+
+		if (strcmp(cls_name, "retained") == 0) {
+			char *msg =
+				ud_xasprintf("__KERNEL__ conditional retained in the uapi header: "
+					     "%s",
+					     jstr(b, "reason"));
+
+			json_array_append_new(
+				diags, diagnostic(lines_range(text, starts, nlines, first, first),
+						  2, "retained", msg));
+			free(msg);
+		}
+		if (strcmp(cls_name, "kernel") == 0 || strcmp(cls_name, "user-only") == 0 ||
+		    strcmp(cls_name, "retained") == 0) {
+			json_array_append_new(
+				regions, json_pack("{s:o, s:s, s:s}", "range",
+						   lines_range(text, starts, nlines, first, last),
+						   "class", cls_name, "reason", jstr(b, "reason")));
+			if (strcmp(cls_name, "kernel") == 0)
+				json_array_append_new(
+					inactive, lines_range(text, starts, nlines, first, last));
+		}
+	}
+	/* the kernel's checks run on the installed form, which another file may hold */
+	inst = pre != NULL ? json_object_get(pre, "installed") : NULL;
+	json_array_foreach(json_object_get(inst, "diagnostics"), i, x)
+	{
+		bool same = strcmp(jstr(pre, "outcome"), "uapi") == 0;
+		char *msg = same ? ud_xstrdup(jstr(x, "message"))
+				 : ud_xasprintf("in the installed %s, line %lld: %s",
+						jstr(inst, "path"), jnum(x, "line"),
+						jstr(x, "message"));
+		long long line = same ? jnum(x, "line") : 1;
+
+		json_array_append_new(diags,
+				      diagnostic(lines_range(text, starts, nlines, line, line),
+						 lsp_severity(jstr(x, "severity")), "check", msg));
+		free(msg);
+	}
+	notify("textDocument/publishDiagnostics",
+	       json_pack("{s:s, s:I, s:o}", "uri", d->uri, "version", (json_int_t)d->version,
+			 "diagnostics", diags));
+	notify("uapid/regions",
+	       json_pack("{s:{s:s, s:I}, s:s, s:o}", "textDocument", "uri", d->uri, "version",
+			 (json_int_t)d->version, "outcome", pre != NULL ? jstr(pre, "outcome") : "",
+			 "regions", regions));
+	if (s->inactive_regions)
+		notify("textDocument/inactiveRegions",
+		       json_pack("{s:{s:s, s:I}, s:o}", "textDocument", "uri", d->uri, "version",
+				 (json_int_t)d->version, "regions", inactive));
+	else
+		json_decref(inactive);
+	d->published = true;
+	json_decref(d->blocks);
+	d->blocks = json_incref(json_object_get(cls, "blocks"));
+	json_decref(cls);
+	json_decref(pre);
+	free(starts);
+}
+
+/* ---- requests ---- */
+
+static json_t *
+initialize_result(void)
+{
+	return json_pack(
+		"{s:{s:{s:b, s:i, s:{s:b}}, s:b, s:b, s:{s:[s, s, s]}, s:{s:{s:[s, s, s], s:[s]}, "
+		"s:b}}, s:{s:s, s:s}}",
+		"capabilities", "textDocumentSync", "openClose", 1, "change", 1, "save",
+		"includeText", 0, "hoverProvider", 1, "codeActionProvider", 1,
+		"executeCommandProvider", "commands", "uapid.addMarker", "uapid.preview",
+		"uapid.status", "semanticTokensProvider", "legend", "tokenTypes", "comment",
+		"uapidUserOnly", "uapidRetained", "tokenModifiers", "uapidKernelOnly", "full", 1,
+		"serverInfo", "name", "uapictl lsp", "version", PACKAGE_VERSION);
+}
+
+static json_t *
+block_at(struct doc *d, long long line)
+{
+	json_t *b;
+	size_t i;
+
+	json_array_foreach(d->blocks, i, b)
+	{
+		if (jnum(b, "first") <= line && line <= jnum(b, "last"))
+			return b;
+	}
+	return NULL;
+}
+
+static json_t *
+hover(struct doc *d, long long line)
+{
+	json_t *b = block_at(d, line);
+	char *md;
+	json_t *r;
+
+	if (b == NULL)
+		return json_null();
+	md = ud_xasprintf("**uapid: %s** (lines %lld-%lld)\n\n%s", jstr(b, "class"),
+			  jnum(b, "first"), jnum(b, "last"), jstr(b, "reason"));
+	r = json_pack("{s:{s:s, s:s}}", "contents", "kind", "markdown", "value", md);
+	free(md);
+	return r;
+}
+
+/*
+ * The conditional directive that opens the group around 1-based line
+ * 'line' (or the directive on it), as a marker selector and occurrence.
+ */
+static bool
+group_selector(struct doc *d, long long line, char **selector, unsigned *occurrence)
+{
+	struct ud_lexed lx;
+	struct ud_diags diags = UD_DIAGS_INIT;
+	size_t *stack, depth = 0, li, target = (size_t)-1;
+	bool found = false;
+
+	*selector = NULL;
+	if (ud_lex(ud_buf_str(&d->text), d->text.len, &lx, &diags) < 0) {
+		ud_lexed_free(&lx);
+		ud_diags_free(&diags);
+		return false;
+	}
+	stack = ud_xrealloc(NULL, (lx.nlines + 1) * sizeof(*stack));
+	for (li = 0; li < lx.nlines && target == (size_t)-1; li++) {
+		const struct ud_line *l = &lx.lines[li];
+		bool here = l->first <= line && line <= l->last;
+
+		switch (l->dir) {
+		case UD_DIR_IF:
+		case UD_DIR_IFDEF:
+		case UD_DIR_IFNDEF:
+			stack[depth++] = li;
+			if (here)
+				target = li;
+			break;
+		case UD_DIR_ENDIF:
+			if (here && depth > 0)
+				target = stack[depth - 1];
+			if (depth > 0)
+				depth--;
+			break;
+		default:
+			if (here && depth > 0)
+				target = stack[depth - 1];
+			break;
+		}
+	}
+	if (target != (size_t)-1) {
+		char *want = ud_selector_normalize(lx.lines[target].dtext);
+
+		*occurrence = 0;
+		for (li = 0; li <= target; li++) {
+			char *n;
+
+			if (lx.lines[li].dir == UD_DIR_NONE)
+				continue;
+			n = ud_selector_normalize(lx.lines[li].dtext);
+			*occurrence += strcmp(n, want) == 0;
+			free(n);
+		}
+		*selector = want;
+		found = true;
+	}
+	free(stack);
+	ud_lexed_free(&lx);
+	ud_diags_free(&diags);
+	return found;
+}
+
+static void
+add_action(json_t *list, struct doc *d, const char *title, const char *action, const char *selector,
+	   unsigned occurrence)
+{
+	json_t *arg =
+		json_pack("{s:s, s:s, s:s}", "uri", d->uri, "path", d->path, "action", action);
+
+	if (selector != NULL) {
+		json_object_set_new(arg, "selector", json_string(selector));
+		json_object_set_new(arg, "occurrence", json_integer(occurrence));
+	}
+	json_array_append_new(list, json_pack("{s:s, s:s, s:{s:s, s:s, s:[o]}}", "title", title,
+					      "kind", "quickfix", "command", "title", title,
+					      "command", "uapid.addMarker", "arguments", arg));
+}
+
+static json_t *
+code_actions(struct doc *d, long long line)
+{
+	json_t *list = json_array();
+	char *sel = NULL, *title;
+	unsigned occ = 0;
+
+	if (d->socket == NULL)
+		return list;
+	if (group_selector(d, line, &sel, &occ)) {
+		static const struct {
+			const char *action, *what;
+		} acts[] = {
+			{"retain", "keep it whole in the uapi header"},
+			{"kernel", "it belongs to the kernel header"},
+			{"uapi", "it belongs to the uapi header"},
+		};
+
+		for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++) {
+			title = ud_xasprintf("uapid: coach %s (#%u): %s", sel, occ, acts[i].what);
+			add_action(list, d, title, acts[i].action, sel, occ);
+			free(title);
+		}
+		if (strstr(sel, "defined(__KERNEL__) &&") != NULL ||
+		    strstr(sel, "defined __KERNEL__ &&") != NULL) {
+			title = ud_xasprintf("uapid: coach %s: split the __KERNEL__ conjunct off",
+					     sel);
+			add_action(list, d, title, "split-compound", sel, occ);
+			free(title);
+		}
+		title = ud_xasprintf("uapid: put the uapi #include after %s", sel);
+		add_action(list, d, title, "include-here", sel, occ);
+		free(title);
+	}
+	add_action(list, d, "uapid: leave this header alone (skip marker)", "skip", NULL, 0);
+	json_array_append_new(list,
+			      json_pack("{s:s, s:{s:s, s:s, s:[{s:s, s:s}]}}", "title",
+					"uapid: preview the split", "command", "title",
+					"uapid: preview the split", "command", "uapid.preview",
+					"arguments", "uri", d->uri, "path", d->path));
+	free(sel);
+	return list;
+}
+
+static json_t *
+semantic_tokens(struct doc *d)
+{
+	const char *text = ud_buf_str(&d->text);
+	size_t nlines, *starts = line_starts(text, d->text.len, &nlines), i;
+	json_t *data = json_array(), *b;
+	long long prev = 0;
+
+	json_array_foreach(d->blocks, i, b)
+	{
+		const char *c = jstr(b, "class");
+		int type;
+		unsigned mods = 0;
+
+		if (strcmp(c, "kernel") == 0) {
+			type = TOK_COMMENT;
+			mods = MOD_KERNEL_ONLY;
+		} else if (strcmp(c, "user-only") == 0) {
+			type = TOK_USER_ONLY;
+		} else if (strcmp(c, "retained") == 0) {
+			type = TOK_RETAINED;
+		} else {
+			continue;
+		}
+		/* one token a line: clients need not support multi-line tokens */
+		for (long long l = jnum(b, "first"); l <= jnum(b, "last"); l++) {
+			unsigned w = line_utf16(text, starts, nlines, (size_t)(l - 1));
+
+			if (w == 0)
+				continue;
+			json_array_append_new(data, json_integer(l - 1 - prev));
+			json_array_append_new(data, json_integer(0));
+			json_array_append_new(data, json_integer(w));
+			json_array_append_new(data, json_integer(type));
+			json_array_append_new(data, json_integer(mods));
+			prev = l - 1;
+		}
+	}
+	free(starts);
+	return json_pack("{s:o}", "data", data);
+}
+
+static void
+execute_command(struct lsp *s, json_t *id, json_t *params)
+{
+	const char *cmd = jstr(params, "command");
+	json_t *arg = json_array_get(json_object_get(params, "arguments"), 0), *r = NULL;
+	struct doc *d = json_is_object(arg) ? find_doc(s, jstr(arg, "uri")) : NULL;
+	const char *path = json_is_object(arg) ? jstr(arg, "path") : "";
+	char *sock = NULL, *tree = NULL;
+	int rc;
+
+	if (strcmp(cmd, "uapid.addMarker") != 0 && strcmp(cmd, "uapid.preview") != 0 &&
+	    strcmp(cmd, "uapid.status") != 0) {
+		reply_error(id, LSP_INVALID_PARAMS, "unknown command");
+		return;
+	}
+	if (d != NULL && doc_socket(d) != NULL)
+		sock = ud_xstrdup(d->socket);
+	else if (path[0] != '\0' && ud_discover_socket(path, &sock, &tree) < 0)
+		sock = NULL;
+	free(tree);
+	if (sock == NULL) {
+		reply_error(id, LSP_REQUEST_FAILED,
+			    "no uapid daemon serves this file's tree "
+			    "(start one with `uapid watch TREE`)");
+		return;
+	}
+	if (strcmp(cmd, "uapid.addMarker") == 0) {
+		json_t *p = json_deep_copy(arg);
+
+		json_object_del(p, "uri");
+		rc = daemon_call(s, sock, "markers.add", p, &r);
+	} else if (strcmp(cmd, "uapid.preview") == 0) {
+		json_t *p = json_pack("{s:s}", "path", d != NULL ? d->path : path);
+
+		if (d != NULL)
+			json_object_set_new(p, "text",
+					    json_stringn(ud_buf_str(&d->text), d->text.len));
+		rc = daemon_call(s, sock, "preview", p, &r);
+	} else {
+		rc = daemon_call(s, sock, "status", NULL, &r);
+	}
+	free(sock);
+	if (rc < 0) {
+		reply_error(id, LSP_REQUEST_FAILED, "the uapid daemon did not answer");
+	} else if (rc == 1) {
+		reply_error(id, LSP_REQUEST_FAILED, jstr(r, "message"));
+		json_decref(r);
+	} else {
+		reply(id, r);
+		/* a new marker changes how the buffer splits: show it at once */
+		if (d != NULL && strcmp(cmd, "uapid.addMarker") == 0)
+			refresh(s, d);
+	}
+}
+
+static void
+open_doc(struct lsp *s, json_t *td)
+{
+	const char *uri = jstr(td, "uri");
+	json_t *text = json_object_get(td, "text");
+	char *path = uri_to_path(uri);
+	struct doc *d;
+
+	if (path == NULL || !json_is_string(text)) {
+		free(path);
+		return;
+	}
+	if ((d = find_doc(s, uri)) == NULL) {
+		if (s->ndocs == s->adocs) {
+			s->adocs = s->adocs ? 2 * s->adocs : 8;
+			s->docs = ud_xrealloc(s->docs, (s->adocs) * sizeof(*s->docs));
+		}
+		d = &s->docs[s->ndocs++];
+		memset(d, 0, sizeof(*d));
+		d->uri = ud_xstrdup(uri);
+		d->path = path;
+		d->discovered_ms = -REDISCOVER_MS;
+	} else {
+		free(path);
+		ud_buf_reset(&d->text);
+	}
+	ud_buf_add(&d->text, json_string_value(text), json_string_length(text));
+	d->version = jnum(td, "version");
+	refresh(s, d);
+}
+
+static void
+close_doc(struct lsp *s, const char *uri)
+{
+	struct doc *d = find_doc(s, uri);
+
+	if (d == NULL)
+		return;
+	if (d->published)
+		notify("textDocument/publishDiagnostics",
+		       json_pack("{s:s, s:[]}", "uri", d->uri, "diagnostics"));
+	doc_free(d);
+	*d = s->docs[--s->ndocs];
+}
+
+static void
+change_doc(struct lsp *s, json_t *params)
+{
+	json_t *td = json_object_get(params, "textDocument"), *ch, *c;
+	struct doc *d = find_doc(s, jstr(td, "uri"));
+	size_t i;
+
+	if (d == NULL)
+		return;
+	ch = json_object_get(params, "contentChanges");
+	/* full sync (as announced): the last change holding the whole text wins */
+	json_array_foreach(ch, i, c)
+	{
+		json_t *t = json_object_get(c, "text");
+
+		if (json_object_get(c, "range") == NULL && json_is_string(t)) {
+			ud_buf_reset(&d->text);
+			ud_buf_add(&d->text, json_string_value(t), json_string_length(t));
+		}
+	}
+	d->version = jnum(td, "version");
+	d->due_ms = now_ms() + DEBOUNCE_MS;
+}
+
+/* Handles one message; returns false when the bridge should exit (with *status). */
+static bool
+handle(struct lsp *s, json_t *m, int *status)
+{
+	const char *method = jstr(m, "method");
+	json_t *id = json_object_get(m, "id"), *params = json_object_get(m, "params");
+	json_t *td = json_object_get(params, "textDocument");
+	json_t *pos = json_object_get(params, "position");
+	struct doc *d;
+
+	if (method[0] == '\0') {
+		if (id != NULL && json_object_get(m, "result") == NULL &&
+		    json_object_get(m, "error") == NULL)
+			reply_error(id, LSP_INVALID_REQUEST, "a request needs a method");
+		return true; /* an answer to a request of ours: none are sent */
+	}
+	if (strcmp(method, "exit") == 0) {
+		*status = s->shutdown ? 0 : 1;
+		return false;
+	}
+	if (strcmp(method, "initialize") == 0) {
+		json_t *caps = json_object_get(params, "capabilities");
+
+		s->inactive_regions = json_is_true(
+			json_object_get(json_object_get(json_object_get(caps, "textDocument"),
+							"inactiveRegionsCapabilities"),
+					"inactiveRegions"));
+		s->initialized = true;
+		reply(id, initialize_result());
+		return true;
+	}
+	if (!s->initialized) {
+		if (id != NULL)
+			reply_error(id, LSP_SERVER_NOT_INITIALIZED, "initialize first");
+		return true;
+	}
+	if (strcmp(method, "shutdown") == 0) {
+		s->shutdown = true;
+		reply(id, json_null());
+	} else if (strcmp(method, "textDocument/didOpen") == 0) {
+		open_doc(s, td);
+	} else if (strcmp(method, "textDocument/didChange") == 0) {
+		change_doc(s, params);
+	} else if (strcmp(method, "textDocument/didSave") == 0) {
+		if ((d = find_doc(s, jstr(td, "uri"))) != NULL)
+			refresh(s, d);
+	} else if (strcmp(method, "textDocument/didClose") == 0) {
+		close_doc(s, jstr(td, "uri"));
+	} else if (strcmp(method, "textDocument/hover") == 0) {
+		d = find_doc(s, jstr(td, "uri"));
+		reply(id, d != NULL ? hover(d, jnum(pos, "line") + 1) : json_null());
+	} else if (strcmp(method, "textDocument/codeAction") == 0) {
+		json_t *start = json_object_get(json_object_get(params, "range"), "start");
+
+		d = find_doc(s, jstr(td, "uri"));
+		reply(id, d != NULL ? code_actions(d, jnum(start, "line") + 1) : json_array());
+	} else if (strcmp(method, "textDocument/semanticTokens/full") == 0) {
+		d = find_doc(s, jstr(td, "uri"));
+		if (d != NULL && d->due_ms != 0)
+			refresh(s, d); /* tokens for the text the editor has now */
+		reply(id, d != NULL ? semantic_tokens(d) : json_pack("{s:[]}", "data"));
+	} else if (strcmp(method, "workspace/executeCommand") == 0) {
+		execute_command(s, id, params);
+	} else if (id != NULL) {
+		reply_error(id, LSP_METHOD_NOT_FOUND, "method not handled by uapictl lsp");
+	}
+	return true;
+}
+
+int
+ctl_lsp(struct ctl *ctl, int argc, char **argv)
+{
+	struct lsp s;
+	int status = 1;
+
+	(void)ctl, (void)argv;
+	if (argc > 1) {
+		fprintf(stderr,
+			"uapictl: lsp takes no arguments (it speaks LSP on stdin/stdout)\n");
+		return CTL_USAGE;
+	}
+	memset(&s, 0, sizeof(s));
+	for (;;) {
+		long long next = -1, now = now_ms();
+		struct pollfd p = {STDIN_FILENO, POLLIN, 0};
+		char chunk[65536];
+		json_t *m;
+		ssize_t n;
+		int rc;
+
+		/* messages already read go first */
+		while ((rc = take_message(&s.in, &m)) == 1) {
+			if (m == NULL) {
+				reply_error(NULL, -32700, "parse error");
+				continue;
+			}
+			if (!handle(&s, m, &status)) {
+				json_decref(m);
+				goto out;
+			}
+			json_decref(m);
+		}
+		if (rc < 0) {
+			fprintf(stderr, "uapictl lsp: broken message framing on stdin\n");
+			goto out;
+		}
+		for (size_t i = 0; i < s.ndocs; i++) {
+			if (s.docs[i].due_ms == 0)
+				continue;
+			if (s.docs[i].due_ms <= now)
+				refresh(&s, &s.docs[i]);
+			else if (next < 0 || s.docs[i].due_ms < next)
+				next = s.docs[i].due_ms;
+		}
+		rc = poll(&p, 1, next < 0 ? -1 : (int)(next - now_ms() > 0 ? next - now_ms() : 0));
+		if (rc < 0 && errno != EINTR)
+			break;
+		if (rc <= 0)
+			continue;
+		n = read(STDIN_FILENO, chunk, sizeof(chunk));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			break; /* the editor went away */
+		ud_buf_add(&s.in, chunk, (size_t)n);
+	}
+out:
+	for (size_t i = 0; i < s.ndocs; i++)
+		doc_free(&s.docs[i]);
+	free(s.docs);
+	for (size_t i = 0; i < s.npeers; i++) {
+		if (s.peers[i].up)
+			ud_rpc_disconnect(&s.peers[i].conn);
+		free(s.peers[i].socket);
+	}
+	free(s.peers);
+	ud_buf_free(&s.in);
+	return status;
+}

@@ -1,0 +1,532 @@
+/*
+ * The JSON-RPC server (rpc.h) on libuv pipes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "uapid/buf.h"
+#include "uapid/fsutil.h"
+#include "uapid/log.h"
+#include "uapid/rpc.h"
+#include "uapid/xmalloc.h"
+
+struct ud_rpc_client {
+	uv_pipe_t pipe;
+	struct ud_rpc *r;
+	struct ud_buf in;
+	bool closing, subscribed;
+	uid_t uid;
+	pid_t pid;
+	struct ud_rpc_client *prev, *next;
+};
+
+struct ud_rpc {
+	uv_loop_t *loop;
+	uv_pipe_t server;
+	char *path;
+	bool ours; /* the path was bound here: removed at close */
+	gid_t group;
+	size_t max_request, max_queue;
+	const struct ud_rpc_method *methods;
+	size_t nmethods;
+	void *ctx;
+	struct ud_rpc_client *clients;
+	size_t nclients, nsubscribers;
+};
+
+struct write_req {
+	uv_write_t req;
+	char *data;
+};
+
+json_t *
+ud_rpc_bad_param(int *code, char **message, const char *field, const char *what)
+{
+	*code = UD_RPC_INVALID_PARAMS;
+	*message = ud_xasprintf("invalid params: \"%s\" %s", field, what);
+	return NULL;
+}
+
+static void
+on_client_closed(uv_handle_t *h)
+{
+	struct ud_rpc_client *c = h->data;
+
+	ud_buf_free(&c->in);
+	free(c);
+}
+
+static void
+close_client(struct ud_rpc_client *c)
+{
+	struct ud_rpc *r = c->r;
+
+	if (c->closing)
+		return;
+	c->closing = true;
+	if (c->prev != NULL)
+		c->prev->next = c->next;
+	else
+		r->clients = c->next;
+	if (c->next != NULL)
+		c->next->prev = c->prev;
+	r->nclients--;
+	if (c->subscribed)
+		r->nsubscribers--;
+	uv_close((uv_handle_t *)&c->pipe, on_client_closed);
+}
+
+static void
+on_written(uv_write_t *req, int status)
+{
+	struct write_req *w = (struct write_req *)req;
+
+	(void)status;
+	free(w->data);
+	free(w);
+}
+
+/* Sends one line (text without its newline); false when the client is gone. */
+static bool
+send_line(struct ud_rpc_client *c, const char *text)
+{
+	struct write_req *w;
+	uv_buf_t buf;
+
+	if (c->closing)
+		return false;
+	w = ud_xcalloc(1, sizeof(*w));
+	w->data = ud_xasprintf("%s\n", text);
+	buf = uv_buf_init(w->data, (unsigned)strlen(w->data));
+	if (uv_write(&w->req, (uv_stream_t *)&c->pipe, &buf, 1, on_written) < 0) {
+		free(w->data);
+		free(w);
+		close_client(c);
+		return false;
+	}
+	return true;
+}
+
+static void
+send_json(struct ud_rpc_client *c, json_t *v)
+{
+	char *s = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+
+	json_decref(v);
+	if (s != NULL)
+		send_line(c, s);
+	free(s);
+}
+
+static json_t *
+error_reply(json_t *id, int code, const char *message)
+{
+	return json_pack("{s:s, s:O?, s:{s:i, s:s}}", "jsonrpc", "2.0", "id", id, "error", "code",
+			 code, "message", message);
+}
+
+/* One request: its reply, or NULL for a notification. */
+static json_t *
+process(struct ud_rpc_client *c, json_t *req)
+{
+	struct ud_rpc *r = c->r;
+	json_t *id, *method, *params, *version, *result, *reply;
+	char *message = NULL;
+	int code = 0;
+	size_t i;
+
+	if (!json_is_object(req))
+		return error_reply(NULL, UD_RPC_INVALID_REQUEST, "invalid request: not an object");
+	id = json_object_get(req, "id");
+	method = json_object_get(req, "method");
+	params = json_object_get(req, "params");
+	version = json_object_get(req, "jsonrpc");
+	if (id != NULL && !json_is_string(id) && !json_is_integer(id) && !json_is_null(id))
+		return error_reply(NULL, UD_RPC_INVALID_REQUEST,
+				   "invalid request: \"id\" must be a string, an integer or null");
+	if (!json_is_string(version) || strcmp(json_string_value(version), "2.0") != 0)
+		return error_reply(id, UD_RPC_INVALID_REQUEST,
+				   "invalid request: \"jsonrpc\" must be \"2.0\"");
+	if (!json_is_string(method))
+		return error_reply(id, UD_RPC_INVALID_REQUEST,
+				   "invalid request: \"method\" must be a string");
+	if (params != NULL && !json_is_object(params) && !json_is_array(params))
+		return error_reply(id, UD_RPC_INVALID_REQUEST,
+				   "invalid request: \"params\" must be an object or an array");
+	for (i = 0; i < r->nmethods; i++)
+		if (strcmp(r->methods[i].name, json_string_value(method)) == 0)
+			break;
+	if (i == r->nmethods) {
+		char *m = ud_xasprintf("method not found: %s", json_string_value(method));
+
+		reply = id != NULL ? error_reply(id, UD_RPC_METHOD_NOT_FOUND, m) : NULL;
+		free(m);
+		return reply;
+	}
+	if (params == NULL || json_is_array(params)) {
+		/* by-position params are not used by any method: an empty object stands in */
+		if (params != NULL && json_array_size(params) > 0)
+			return id != NULL ? error_reply(id, UD_RPC_INVALID_PARAMS,
+							"invalid params: give them by name, as an "
+							"object")
+					  : NULL;
+		params = json_object();
+	} else {
+		json_incref(params);
+	}
+	result = r->methods[i].fn(r->ctx, c, params, &code, &message);
+	json_decref(params);
+	if (id == NULL) {
+		json_decref(result);
+		free(message);
+		return NULL;
+	}
+	if (result == NULL) {
+		reply = error_reply(id, code != 0 ? code : UD_RPC_INTERNAL_ERROR,
+				    message != NULL ? message : "internal error");
+		free(message);
+		return reply;
+	}
+	return json_pack("{s:s, s:O, s:o}", "jsonrpc", "2.0", "id", id, "result", result);
+}
+
+static void
+handle_line(struct ud_rpc_client *c, const char *line, size_t len)
+{
+	json_error_t jerr;
+	json_t *req, *replies;
+	size_t i;
+
+	while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
+		len--;
+	if (len == 0)
+		return;
+	req = json_loadb(line, len, 0, &jerr);
+	if (req == NULL) {
+		char *m = ud_xasprintf("parse error: %s (column %d)", jerr.text, jerr.column);
+
+		send_json(c, error_reply(NULL, UD_RPC_PARSE_ERROR, m));
+		free(m);
+		return;
+	}
+	if (!json_is_array(req)) {
+		json_t *reply = process(c, req);
+
+		if (reply != NULL)
+			send_json(c, reply);
+		json_decref(req);
+		return;
+	}
+	if (json_array_size(req) == 0) {
+		send_json(c, error_reply(NULL, UD_RPC_INVALID_REQUEST,
+					 "invalid request: an empty batch"));
+		json_decref(req);
+		return;
+	}
+	replies = json_array();
+	for (i = 0; i < json_array_size(req); i++) {
+		json_t *reply = process(c, json_array_get(req, i));
+
+		if (reply != NULL)
+			json_array_append_new(replies, reply);
+	}
+	if (json_array_size(replies) > 0)
+		send_json(c, replies);
+	else
+		json_decref(replies);
+	json_decref(req);
+}
+
+static void
+alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+	(void)h;
+	buf->base = ud_xmalloc(suggested);
+	buf->len = suggested;
+}
+
+static void
+on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+	struct ud_rpc_client *c = s->data;
+	size_t start = 0;
+	char *nl;
+
+	if (n < 0) {
+		free(buf->base);
+		close_client(c);
+		return;
+	}
+	ud_buf_add(&c->in, buf->base, (size_t)n);
+	free(buf->base);
+	while (!c->closing && start < c->in.len &&
+	       (nl = memchr(c->in.data + start, '\n', c->in.len - start)) != NULL) {
+		size_t len = (size_t)(nl - (c->in.data + start));
+
+		if (len > c->r->max_request)
+			break;
+		handle_line(c, c->in.data + start, len);
+		start += len + 1;
+	}
+	if (c->closing)
+		return;
+	if (start > 0) {
+		memmove(c->in.data, c->in.data + start, c->in.len - start);
+		ud_buf_setlen(&c->in, c->in.len - start);
+	}
+	if (c->in.len > c->r->max_request) {
+		char *m = ud_xasprintf("invalid request: longer than %zu bytes: refused, the "
+				       "connection is closed",
+				       c->r->max_request);
+
+		ud_log(LOG_WARNING, "socket: a request from pid %ld is over %zu bytes: refused",
+		       (long)c->pid, c->r->max_request);
+		send_json(c, error_reply(NULL, UD_RPC_INVALID_REQUEST, m));
+		free(m);
+		uv_read_stop(s);
+		close_client(c);
+	}
+}
+
+/* May this peer talk to us?  The daemon's own user, root, or the socket's group. */
+static bool
+peer_allowed(struct ud_rpc *r, struct ud_rpc_client *c)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	uv_os_fd_t fd;
+
+	if (uv_fileno((uv_handle_t *)&c->pipe, &fd) < 0 ||
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+		return false;
+	c->uid = cred.uid;
+	c->pid = cred.pid;
+	return cred.uid == geteuid() || cred.uid == 0 ||
+	       (r->group != (gid_t)-1 && cred.gid == r->group);
+}
+
+static void
+on_connection(uv_stream_t *server, int status)
+{
+	struct ud_rpc *r = server->data;
+	struct ud_rpc_client *c;
+
+	if (status < 0)
+		return;
+	c = ud_xcalloc(1, sizeof(*c));
+	c->r = r;
+	uv_pipe_init(r->loop, &c->pipe, 0);
+	c->pipe.data = c;
+	c->next = r->clients;
+	if (r->clients != NULL)
+		r->clients->prev = c;
+	r->clients = c;
+	r->nclients++;
+	if (uv_accept(server, (uv_stream_t *)&c->pipe) < 0) {
+		close_client(c);
+		return;
+	}
+	if (!peer_allowed(r, c)) {
+		ud_log(LOG_WARNING, "socket: refused uid %ld (pid %ld): not this daemon's user%s",
+		       (long)c->uid, (long)c->pid, r->group != (gid_t)-1 ? " or group" : "");
+		close_client(c);
+		return;
+	}
+	if (uv_read_start((uv_stream_t *)&c->pipe, alloc_cb, on_read) < 0)
+		close_client(c);
+}
+
+/* Is someone answering on path?  (A daemon left no socket behind, or it is alive.) */
+static bool
+answers(const char *path)
+{
+	struct sockaddr_un sun;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	bool alive;
+
+	if (fd < 0)
+		return false;
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path, path, strlen(path) + 1);
+	alive = connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0;
+	close(fd);
+	return alive;
+}
+
+static int
+bind_path(struct ud_rpc *r, char **cause)
+{
+	const char *slash = strrchr(r->path, '/');
+	struct stat st;
+	mode_t old;
+	int rc;
+
+	if (strlen(r->path) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+		/* libuv 1.44 would cut it short without a word */
+		*cause = ud_xasprintf("%s: socket path longer than %zu bytes", r->path,
+				      sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+		return -ENAMETOOLONG;
+	}
+	if (slash != NULL && slash != r->path) {
+		char *dir = ud_xstrndup(r->path, (size_t)(slash - r->path));
+
+		rc = ud_mkdir_p(dir, cause);
+		free(dir);
+		if (rc < 0)
+			return rc;
+	}
+	if (lstat(r->path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) {
+			*cause = ud_xasprintf("%s: exists and is not a socket", r->path);
+			return -EEXIST;
+		}
+		if (answers(r->path)) {
+			*cause = ud_xasprintf("%s: another daemon answers on this socket", r->path);
+			return -EADDRINUSE;
+		}
+		unlink(r->path); /* stale: its daemon is gone */
+	}
+	old = umask(0077);
+	rc = uv_pipe_bind(&r->server, r->path);
+	umask(old);
+	if (rc < 0) {
+		*cause = ud_xasprintf("%s: cannot listen: %s", r->path, uv_strerror(rc));
+		return rc;
+	}
+	r->ours = true;
+	/* the owner only (or the group too), set before anyone can connect */
+	if ((r->group != (gid_t)-1 && chown(r->path, (uid_t)-1, r->group) < 0) ||
+	    chmod(r->path, r->group != (gid_t)-1 ? 0660 : 0600) < 0) {
+		*cause = ud_xasprintf("%s: %s", r->path, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+int
+ud_rpc_open(struct ud_rpc **out, uv_loop_t *loop, const struct ud_rpc_opts *o,
+	    const struct ud_rpc_method *methods, size_t nmethods, void *ctx, char **cause)
+{
+	struct ud_rpc *r = ud_xcalloc(1, sizeof(*r));
+	int rc;
+
+	*out = NULL;
+	r->loop = loop;
+	r->path = ud_xstrdup(o->path);
+	r->group = o->group;
+	r->max_request = o->max_request > 0 ? o->max_request : UD_RPC_MAX_REQUEST;
+	r->max_queue = o->max_queue > 0 ? o->max_queue : UD_RPC_MAX_QUEUE;
+	r->methods = methods;
+	r->nmethods = nmethods;
+	r->ctx = ctx;
+	uv_pipe_init(loop, &r->server, 0);
+	r->server.data = r;
+	if (o->activated_fd >= 0) {
+		char name[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
+		size_t len = sizeof(name);
+
+		if ((rc = uv_pipe_open(&r->server, o->activated_fd)) < 0) {
+			*cause = ud_xasprintf("socket activation: %s", uv_strerror(rc));
+			goto fail;
+		}
+		if (uv_pipe_getsockname(&r->server, name, &len) == 0 && len > 0) {
+			free(r->path);
+			r->path = ud_xstrndup(name, len);
+		}
+	} else if ((rc = bind_path(r, cause)) < 0) {
+		goto fail;
+	}
+	if ((rc = uv_listen((uv_stream_t *)&r->server, 511, on_connection)) < 0) {
+		*cause = ud_xasprintf("%s: cannot listen: %s", r->path, uv_strerror(rc));
+		goto fail;
+	}
+	*out = r;
+	return 0;
+fail:
+	ud_rpc_close(r);
+	return rc;
+}
+
+const char *
+ud_rpc_path(const struct ud_rpc *r)
+{
+	return r->path;
+}
+
+void
+ud_rpc_subscribe(struct ud_rpc_client *c, bool on)
+{
+	if (c->subscribed == on)
+		return;
+	c->subscribed = on;
+	if (on)
+		c->r->nsubscribers++;
+	else
+		c->r->nsubscribers--;
+}
+
+void
+ud_rpc_notify_all(struct ud_rpc *r, const char *method, json_t *params)
+{
+	json_t *msg =
+		json_pack("{s:s, s:s, s:O}", "jsonrpc", "2.0", "method", method, "params", params);
+	char *s = json_dumps(msg, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+	struct ud_rpc_client *c, *next;
+
+	json_decref(msg);
+	for (c = r->clients; s != NULL && c != NULL; c = next) {
+		next = c->next;
+		if (!c->subscribed || c->closing)
+			continue;
+		if (uv_stream_get_write_queue_size((uv_stream_t *)&c->pipe) > r->max_queue) {
+			ud_log(LOG_WARNING,
+			       "socket: subscriber pid %ld does not read (over %zu bytes waiting): "
+			       "disconnected",
+			       (long)c->pid, r->max_queue);
+			close_client(c);
+			continue;
+		}
+		send_line(c, s);
+	}
+	free(s);
+}
+
+size_t
+ud_rpc_clients(const struct ud_rpc *r)
+{
+	return r->nclients;
+}
+
+size_t
+ud_rpc_subscribers(const struct ud_rpc *r)
+{
+	return r->nsubscribers;
+}
+
+static void
+on_server_closed(uv_handle_t *h)
+{
+	struct ud_rpc *r = h->data;
+
+	free(r->path);
+	free(r);
+}
+
+void
+ud_rpc_close(struct ud_rpc *r)
+{
+	if (r == NULL)
+		return;
+	while (r->clients != NULL)
+		close_client(r->clients);
+	if (r->ours)
+		unlink(r->path);
+	uv_close((uv_handle_t *)&r->server, on_server_closed);
+}
