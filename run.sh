@@ -33,10 +33,16 @@ cat <<EOF
              $state/install/include (as uapid install writes them, for trees with include/uapi)
     store:   $state/state.db
     socket:  $sock
-    From a second terminal, try:
-      $uapictl --socket $sock status
+    From a second terminal, try (uapictl finds the daemon from any path in the tree):
+      cd $tree && $uapictl status
+      $uapictl headers
+      $uapictl watch &   # prints what changes
       echo '/* an edit */' >> $tree/${header:-include/linux/some.h}
+      $uapictl classify $tree/${header:-include/linux/some.h}
+      $uapictl preview $tree/${header:-include/linux/some.h}
+      $uapictl changes --since 1
       sqlite3 $state/state.db 'SELECT clock, path, kind, detail FROM events ORDER BY clock DESC LIMIT 5'
+    In Neovim: PATH=$(dirname $uapictl):$PATH nvim --cmd 'set rtp^=$UD_TOP/editors/nvim' $tree/${header:-include/linux/some.h}
     Ctrl-C stops the daemon.
 EOF
 exec "$uapid" watch "${args[@]}" "$tree"
