@@ -60,7 +60,9 @@ CREATE TABLE events (
 	clock	INTEGER PRIMARY KEY AUTOINCREMENT,
 	time_ns	INTEGER NOT NULL,
 	path	TEXT NOT NULL,			-- tree-relative, or "" for the tree
-	kind	TEXT NOT NULL,			-- split, install, export, remove, problem, scan
+	-- split (a header's outputs or outcome changed), header (it was split
+	-- again, its outputs did not change), install, export, remove, problem, scan
+	kind	TEXT NOT NULL,
 	detail	TEXT
 );
 CREATE INDEX events_path ON events (path);

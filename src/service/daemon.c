@@ -652,6 +652,7 @@ m_resplit(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **
 {
 	struct daemon *d = ctx;
 	json_t *paths = json_object_get(params, "paths");
+	char **list;
 	size_t i;
 
 	(void)c;
@@ -661,22 +662,30 @@ m_resplit(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **
 	}
 	if (!json_is_array(paths))
 		return ud_rpc_bad_param(code, message, "paths", "must be an array of paths");
+	/* every path is checked before any is queued: a refused request does nothing */
+	list = ud_xcalloc(json_array_size(paths) + 1, sizeof(*list));
 	for (i = 0; i < json_array_size(paths); i++) {
 		json_t *one = json_pack("{s:O}", "path", json_array_get(paths, i));
-		char *p = param_path(d, one, code, message);
 
+		list[i] = param_path(d, one, code, message);
 		json_decref(one);
-		if (p == NULL) {
+		if (list[i] == NULL) {
 			free(*message);
 			*message =
 				ud_xasprintf("invalid params: \"paths\"[%zu] must be a plain path "
 					     "inside the tree",
 					     i);
+			while (i-- > 0)
+				free(list[i]);
+			free(list);
 			return NULL;
 		}
-		ud_sched_note(d->sched, p, UD_SCHED_FORCE | UD_WATCH_CHANGED);
-		free(p);
 	}
+	for (i = 0; i < json_array_size(paths); i++) {
+		ud_sched_note(d->sched, list[i], UD_SCHED_FORCE | UD_WATCH_CHANGED);
+		free(list[i]);
+	}
+	free(list);
 	return json_pack("{s:I}", "queued", (json_int_t)json_array_size(paths));
 }
 

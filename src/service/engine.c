@@ -127,8 +127,9 @@ struct ud_engine {
 	struct ud_markers markers;	  /* in effect: the file's and the socket's */
 	struct ud_map headers, installed; /* path -> hstate, dst -> istate */
 	struct ud_map outputs;		  /* state-relative path -> ostate */
-	struct ud_map force_headers;	  /* headers whose outputs are missing or damaged */
-	struct ud_map force_installed;	  /* installed headers the same */
+	bool verify_disk; /* this batch was asked for (resplit): outputs are checked on disk too */
+	struct ud_map force_headers;   /* headers whose outputs are missing or damaged */
+	struct ud_map force_installed; /* installed headers the same */
 	/* the install */
 	bool have_plan;
 	struct ud_hdr_plan plan;
@@ -378,10 +379,20 @@ put_output(struct ud_engine *e, const char *rel, const char *owner, const char *
 	char blob[BLOB_HEX], *cause = NULL;
 	int rc;
 
+	bool damaged = false;
+
 	blob_of(data, len, blob);
-	if (o != NULL && strcmp(o->blob, blob) == 0 && strcmp(o->owner, owner) == 0)
+	if (e->verify_disk && o != NULL && strcmp(o->blob, blob) == 0) {
+		/* asked to split again: what the store says is there may have been damaged */
+		struct ud_buf there = UD_BUF_INIT;
+
+		damaged = ud_sink_read(&e->out, rel, &there, NULL) != 0 || there.len != len ||
+			  (len > 0 && memcmp(there.data, data, len) != 0);
+		ud_buf_free(&there);
+	}
+	if (!damaged && o != NULL && strcmp(o->blob, blob) == 0 && strcmp(o->owner, owner) == 0)
 		return 0;
-	if (o == NULL || strcmp(o->blob, blob) != 0) {
+	if (damaged || o == NULL || strcmp(o->blob, blob) != 0) {
 		if (e->crash_after > 0 && --e->crash_after == 0)
 			raise(SIGKILL); /* the test hook: killed between the writes and the commit
 					 */
@@ -1024,6 +1035,7 @@ prepare(struct ud_engine *e, struct ud_sched_batch *b)
 	void *v;
 	size_t i;
 
+	e->verify_disk = b->force_all;
 	if (b->force_all) {
 		/* everything made again: the start-up check's path, for every output */
 		i = 0;
@@ -1089,6 +1101,7 @@ prepare(struct ud_engine *e, struct ud_sched_batch *b)
 				e->kbuild_all = true;
 			} else if (is_header_path(p)) {
 				add_hjob(e, &queued, p, (kinds & UD_SCHED_FORCE) != 0);
+				e->verify_disk |= (kinds & UD_SCHED_FORCE) != 0;
 			}
 			if (ud_tindex_is_kbuild(e->idx, p) ||
 			    strcmp(strrchr(p, '/') ? strrchr(p, '/') + 1 : p, "Kbuild") == 0)

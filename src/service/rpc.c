@@ -21,6 +21,8 @@ struct ud_rpc_client {
 	struct ud_rpc *r;
 	struct ud_buf in;
 	bool closing, subscribed;
+	bool paused;	/* replies wait unread: no more requests are read until they drain */
+	bool finishing; /* closing once the queued replies are written */
 	uid_t uid;
 	pid_t pid;
 	struct ud_rpc_client *prev, *next;
@@ -42,8 +44,13 @@ struct ud_rpc {
 
 struct write_req {
 	uv_write_t req;
+	struct ud_rpc_client *c;
 	char *data;
 };
+
+static void drain_input(struct ud_rpc_client *c);
+static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf);
+static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
 
 json_t *
 ud_rpc_bad_param(int *code, char **message, const char *field, const char *what)
@@ -83,13 +90,60 @@ close_client(struct ud_rpc_client *c)
 }
 
 static void
+on_shutdown(uv_shutdown_t *req, int status)
+{
+	struct ud_rpc_client *c = req->handle->data;
+
+	(void)status;
+	free(req);
+	close_client(c);
+}
+
+/*
+ * Closes the connection once the replies already queued are written: at
+ * the client's end of input (a client may send its requests, close its
+ * side and read the answers) and after the error for an overlong request.
+ */
+static void
+finish_client(struct ud_rpc_client *c)
+{
+	uv_shutdown_t *req;
+
+	if (c->closing || c->finishing)
+		return;
+	c->finishing = true;
+	uv_read_stop((uv_stream_t *)&c->pipe);
+	req = ud_xcalloc(1, sizeof(*req));
+	if (uv_shutdown(req, (uv_stream_t *)&c->pipe, on_shutdown) < 0) {
+		free(req);
+		close_client(c);
+	}
+}
+
+static size_t
+queued(struct ud_rpc_client *c)
+{
+	return uv_stream_get_write_queue_size((uv_stream_t *)&c->pipe);
+}
+
+static void
 on_written(uv_write_t *req, int status)
 {
 	struct write_req *w = (struct write_req *)req;
+	struct ud_rpc_client *c = w->c;
 
-	(void)status;
 	free(w->data);
 	free(w);
+	/* the client read its replies: take its requests again (cancelled writes come
+	 * before the close callback, so c is still there) */
+	if (status == 0 && c->paused && !c->closing && !c->finishing &&
+	    queued(c) <= c->r->max_queue / 2) {
+		c->paused = false;
+		drain_input(c);
+		if (!c->paused && !c->closing &&
+		    uv_read_start((uv_stream_t *)&c->pipe, alloc_cb, on_read) < 0)
+			close_client(c);
+	}
 }
 
 /* Sends one line (text without its newline); false when the client is gone. */
@@ -99,9 +153,10 @@ send_line(struct ud_rpc_client *c, const char *text)
 	struct write_req *w;
 	uv_buf_t buf;
 
-	if (c->closing)
+	if (c->closing || c->finishing)
 		return false;
 	w = ud_xcalloc(1, sizeof(*w));
+	w->c = c;
 	w->data = ud_xasprintf("%s\n", text);
 	buf = uv_buf_init(w->data, (unsigned)strlen(w->data));
 	if (uv_write(&w->req, (uv_stream_t *)&c->pipe, &buf, 1, on_written) < 0) {
@@ -109,6 +164,16 @@ send_line(struct ud_rpc_client *c, const char *text)
 		free(w);
 		close_client(c);
 		return false;
+	}
+	/*
+	 * A client that sends requests and does not read the replies would make
+	 * us buffer without end: past the bound, stop reading its requests until
+	 * it has read half of what waits (subscribers that do not read are
+	 * disconnected instead, in ud_rpc_notify_all).
+	 */
+	if (!c->paused && queued(c) > c->r->max_queue) {
+		c->paused = true;
+		uv_read_stop((uv_stream_t *)&c->pipe);
 	}
 	return true;
 }
@@ -207,12 +272,19 @@ handle_line(struct ud_rpc_client *c, const char *line, size_t len)
 		len--;
 	if (len == 0)
 		return;
-	req = json_loadb(line, len, 0, &jerr);
+	req = json_loadb(line, len, JSON_DECODE_ANY, &jerr);
 	if (req == NULL) {
 		char *m = ud_xasprintf("parse error: %s (column %d)", jerr.text, jerr.column);
 
 		send_json(c, error_reply(NULL, UD_RPC_PARSE_ERROR, m));
 		free(m);
+		return;
+	}
+	if (!json_is_array(req) && !json_is_object(req)) {
+		/* valid JSON, but not a request: JSON-RPC calls that an invalid request */
+		send_json(c, error_reply(NULL, UD_RPC_INVALID_REQUEST,
+					 "invalid request: not an object or a batch array"));
+		json_decref(req);
 		return;
 	}
 	if (!json_is_array(req)) {
@@ -255,17 +327,28 @@ static void
 on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
 	struct ud_rpc_client *c = s->data;
-	size_t start = 0;
-	char *nl;
 
 	if (n < 0) {
 		free(buf->base);
-		close_client(c);
+		if (n == UV_EOF)
+			finish_client(c); /* the answers to what it sent still go out */
+		else
+			close_client(c);
 		return;
 	}
 	ud_buf_add(&c->in, buf->base, (size_t)n);
 	free(buf->base);
-	while (!c->closing && start < c->in.len &&
+	drain_input(c);
+}
+
+/* Handles the whole request lines read so far, unless replies wait unread. */
+static void
+drain_input(struct ud_rpc_client *c)
+{
+	size_t start = 0;
+	char *nl;
+
+	while (!c->closing && !c->finishing && !c->paused && start < c->in.len &&
 	       (nl = memchr(c->in.data + start, '\n', c->in.len - start)) != NULL) {
 		size_t len = (size_t)(nl - (c->in.data + start));
 
@@ -280,7 +363,7 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 		memmove(c->in.data, c->in.data + start, c->in.len - start);
 		ud_buf_setlen(&c->in, c->in.len - start);
 	}
-	if (c->in.len > c->r->max_request) {
+	if (!c->paused && c->in.len > c->r->max_request) {
 		char *m = ud_xasprintf("invalid request: longer than %zu bytes: refused, the "
 				       "connection is closed",
 				       c->r->max_request);
@@ -289,9 +372,43 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 		       (long)c->pid, c->r->max_request);
 		send_json(c, error_reply(NULL, UD_RPC_INVALID_REQUEST, m));
 		free(m);
-		uv_read_stop(s);
-		close_client(c);
+		finish_client(c);
 	}
+}
+
+#ifndef SO_PEERGROUPS
+#define SO_PEERGROUPS 59 /* Linux 4.13 */
+#endif
+
+/*
+ * Is the peer in group, as its primary group or a supplementary one (a
+ * user added with usermod -aG has it only there)?  SO_PEERGROUPS gives the
+ * groups the peer had when it connected.
+ */
+static bool
+peer_in_group(int fd, gid_t primary, gid_t group)
+{
+	gid_t small[64], *groups = small;
+	socklen_t len = sizeof(small);
+	bool in = primary == group;
+	size_t i;
+
+	if (in)
+		return true;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) < 0) {
+		if (errno != ERANGE)
+			return false;
+		groups = ud_xmalloc(len);
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) < 0) {
+			free(groups);
+			return false;
+		}
+	}
+	for (i = 0; i < len / sizeof(gid_t) && !in; i++)
+		in = groups[i] == group;
+	if (groups != small)
+		free(groups);
+	return in;
 }
 
 /* May this peer talk to us?  The daemon's own user, root, or the socket's group. */
@@ -307,8 +424,9 @@ peer_allowed(struct ud_rpc *r, struct ud_rpc_client *c)
 		return false;
 	c->uid = cred.uid;
 	c->pid = cred.pid;
-	return cred.uid == geteuid() || cred.uid == 0 ||
-	       (r->group != (gid_t)-1 && cred.gid == r->group);
+	if (cred.uid == geteuid() || cred.uid == 0)
+		return true;
+	return r->group != (gid_t)-1 && peer_in_group(fd, cred.gid, r->group);
 }
 
 static void
