@@ -36,11 +36,13 @@ for t in "$UD_BUILD"/tests/check_*; do
 	echo "valgrind clean: ${t##*/}"
 done
 
-ud_say "the daemon under valgrind (tests/cli-watch.sh)"
+ud_say "the daemon under valgrind (tests/cli-watch.sh, cli-rpc.sh, cli-ctl.sh)"
 vglog=$(mktemp -d)
-top_srcdir=$UD_TOP UAPID=$UD_BUILD/src/uapid UAPICTL=$UD_BUILD/src/uapictl \
-	UAPID_DAEMON_WRAP="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --log-file=$vglog/vg.%p" \
-	sh "$UD_TOP/tests/cli-watch.sh"
+for t in cli-watch cli-rpc cli-ctl; do
+	top_srcdir=$UD_TOP UAPID=$UD_BUILD/src/uapid UAPICTL=$UD_BUILD/src/uapictl \
+		UAPID_DAEMON_WRAP="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --log-file=$vglog/vg.%p" \
+		sh "$UD_TOP/tests/$t.sh"
+done
 # valgrind's own note on openat2 (uapid falls back to resolving paths itself) is not an error
 if grep -v -e 'unhandled amd64-linux syscall: 437' -e 'handler' -e 'README_MISSING_SYSCALL' \
 	-e 'Nevertheless we consider' -e 'bug_reports' "$vglog"/vg.* | grep .; then

@@ -44,6 +44,11 @@ void ud_store_rollback(struct ud_store *st);
 char *ud_store_meta(struct ud_store *st, const char *key);
 int ud_store_set_meta(struct ud_store *st, const char *key, const char *value, char **cause);
 
+/* The cache (sql/002-cache.sql): the value for (space, key), malloc'd, or NULL. */
+char *ud_store_cache_get(struct ud_store *st, const char *space, const char *key);
+int ud_store_cache_put(struct ud_store *st, const char *space, const char *key, const char *value,
+		       char **cause);
+
 /* One header's row; strings owned by the row (ud_hrow_free). */
 struct ud_hrow {
 	char *path;

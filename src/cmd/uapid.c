@@ -25,6 +25,10 @@ static const struct cmd_entry commands[] = {
 	 "watch [--state-dir DIR] [--socket PATH] [--arch ARCH] [--settle MS] [--markers FILE] TREE",
 	 "the daemon: keep the split and installed headers of TREE current as it changes",
 	 cmd_watch},
+	{"branch",
+	 "branch [--split NAME] [--headers NAME] [--source REV] [--arch ARCH] [--since REV] "
+	 "[--one-commit] REPO",
+	 "keep the uapi/split and uapi/headers branches of a repository current", cmd_branch},
 	{"fix-includes", "fix-includes [--in-place | --dry-run] TREE [PATH...]",
 	 "turn #include \"x.h\" into #include <dir/x.h> in tree headers", cmd_fix_includes},
 };

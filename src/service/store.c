@@ -41,10 +41,14 @@ enum stmt {
 	S_PROB_SET,
 	S_PROB_DEL,
 	S_PROB_EACH,
+	S_CACHE_GET,
+	S_CACHE_PUT,
 	S__COUNT
 };
 
 static const char *const sql[S__COUNT] = {
+	[S_CACHE_GET] = "SELECT value FROM cache WHERE space = ?1 AND key = ?2",
+	[S_CACHE_PUT] = "INSERT OR REPLACE INTO cache (space, key, value) VALUES (?1, ?2, ?3)",
 	[S_META_GET] = "SELECT value FROM meta WHERE key = ?1",
 	[S_META_SET] = "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
 	[S_HDR_GET] =
@@ -379,6 +383,32 @@ ud_store_set_meta(struct ud_store *s, const char *key, const char *value, char *
 	text(q, 1, key);
 	text(q, 2, value);
 	return run(s, q, cause, "writing a setting");
+}
+
+char *
+ud_store_cache_get(struct ud_store *s, const char *space, const char *key)
+{
+	sqlite3_stmt *q = use(s, S_CACHE_GET);
+	char *v = NULL;
+
+	text(q, 1, space);
+	text(q, 2, key);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		v = col(q, 0);
+	sqlite3_reset(q);
+	return v;
+}
+
+int
+ud_store_cache_put(struct ud_store *s, const char *space, const char *key, const char *value,
+		   char **cause)
+{
+	sqlite3_stmt *q = use(s, S_CACHE_PUT);
+
+	text(q, 1, space);
+	text(q, 2, key);
+	text(q, 3, value);
+	return run(s, q, cause, "writing to the cache");
 }
 
 void

@@ -1,0 +1,231 @@
+/*
+ * uapid branch: keep a repository's uapi branches current, once (the
+ * daemon does it after every commit with --branches).  See branch.h.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <git2.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "uapid/branch.h"
+#include "uapid/fsutil.h"
+#include "uapid/xmalloc.h"
+
+static const char branch_usage[] =
+	"usage: uapid branch [--split NAME | --no-split] [--headers NAME | --no-headers]\n"
+	"                    [--source REV] [--arch ARCH] [--since REV] [--one-commit]\n"
+	"                    [--identity 'NAME <EMAIL>'] [--markers FILE] [--state-dir DIR] [--json]\n"
+	"                    REPO\n";
+
+/* A fingerprint of the markers file, for cache keys ("-": none). */
+static char *
+markers_hash(const struct ud_buf *text)
+{
+	git_oid id;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (text->len == 0)
+		return ud_xstrdup("-");
+	git_odb_hash(&id, text->data, text->len, GIT_OBJECT_BLOB);
+	git_oid_tostr(hex, sizeof(hex), &id);
+	return ud_xstrdup(hex);
+}
+
+static void
+print_result(const struct ud_branch_result *r, const struct ud_branch_opts *o, bool json)
+{
+	if (json) {
+		json_t *j = json_pack(
+			"{s:s, s:{s:s?, s:s?, s:i, s:i, s:b, s:s?}, s:{s:s?, s:s?, s:i, s:i, s:s?}, "
+			"s:{s:i, s:i}}",
+			"source", r->source, "split", "branch", o->split, "commit",
+			r->split[0] ? r->split : NULL, "commits", (int)r->split_commits, "headers",
+			(int)r->split_headers, "changed", r->split_changed, "refused",
+			r->split_refused, "headers", "branch", o->headers, "commit",
+			r->headers[0] ? r->headers : NULL, "added", (int)r->headers_added,
+			"scanned", (int)r->headers_scanned, "refused", r->headers_refused, "cache",
+			"hits", (int)r->cache_hits, "misses", (int)r->cache_misses);
+		char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+
+		puts(s);
+		free(s);
+		json_decref(j);
+		return;
+	}
+	if (o->split != NULL) {
+		if (r->split_refused != NULL)
+			printf("%s: left alone: %s\n", o->split, r->split_refused);
+		else
+			printf("%s: %.12s, %u commit%s over %.12s, %u header%s split or moved%s\n",
+			       o->split, r->split, r->split_commits,
+			       r->split_commits == 1 ? "" : "s", r->source, r->split_headers,
+			       r->split_headers == 1 ? "" : "s",
+			       r->split_changed ? "" : " (unchanged)");
+	}
+	if (o->headers != NULL) {
+		if (r->headers_refused != NULL)
+			printf("%s: left alone: %s\n", o->headers, r->headers_refused);
+		else
+			printf("%s: %.12s, %u commit%s added from %u source commit%s looked at\n",
+			       o->headers, r->headers[0] ? r->headers : "(none)", r->headers_added,
+			       r->headers_added == 1 ? "" : "s", r->headers_scanned,
+			       r->headers_scanned == 1 ? "" : "s");
+	}
+	printf("cache: %u hit%s, %u miss%s\n", r->cache_hits, r->cache_hits == 1 ? "" : "s",
+	       r->cache_misses, r->cache_misses == 1 ? "" : "es");
+}
+
+int
+cmd_branch(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"split", required_argument, NULL, 's'},
+		{"no-split", no_argument, NULL, 'S'},
+		{"headers", required_argument, NULL, 'H'},
+		{"no-headers", no_argument, NULL, 'N'},
+		{"source", required_argument, NULL, 'r'},
+		{"arch", required_argument, NULL, 'a'},
+		{"since", required_argument, NULL, 'c'},
+		{"one-commit", no_argument, NULL, '1'},
+		{"identity", required_argument, NULL, 'i'},
+		{"markers", required_argument, NULL, 'm'},
+		{"state-dir", required_argument, NULL, 'd'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct ud_branch_opts o;
+	struct ud_branch_result r;
+	struct ud_markers markers = UD_MARKERS_INIT;
+	struct ud_buf mtext = UD_BUF_INIT;
+	const char *markers_file = NULL, *state_dir = NULL;
+	git_repository *repo = NULL;
+	struct ud_store *st = NULL;
+	char *cause = NULL, *dir = NULL, *db = NULL, *mhash = NULL;
+	bool json = false;
+	int opt, status = EXIT_USAGE;
+
+	memset(&o, 0, sizeof(o));
+	o.split = "uapi/split";
+	o.headers = "uapi/headers";
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			o.split = optarg;
+			break;
+		case 'S':
+			o.split = NULL;
+			break;
+		case 'H':
+			o.headers = optarg;
+			break;
+		case 'N':
+			o.headers = NULL;
+			break;
+		case 'r':
+			o.source = optarg;
+			break;
+		case 'a':
+			o.arch = optarg;
+			break;
+		case 'c':
+			o.since = optarg;
+			break;
+		case '1':
+			o.one_commit = true;
+			break;
+		case 'i':
+			o.identity = optarg;
+			break;
+		case 'm':
+			markers_file = optarg;
+			break;
+		case 'd':
+			state_dir = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			fputs(branch_usage, stdout);
+			return EXIT_OK;
+		default:
+			fputs(branch_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		fputs(branch_usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (o.split == NULL && o.headers == NULL) {
+		report_error("--no-split and --no-headers: nothing to do");
+		return EXIT_USAGE;
+	}
+	if (o.arch == NULL || o.arch[0] == '\0')
+		o.arch = cmd_default_arch();
+	if (markers_file != NULL) {
+		struct ud_diags d = UD_DIAGS_INIT;
+		int bad;
+
+		if (ud_read_file(markers_file, &mtext, &cause) < 0) {
+			report_error("%s", cause);
+			free(cause);
+			ud_buf_free(&mtext);
+			return EXIT_USAGE;
+		}
+		bad = ud_markers_parse(&markers, mtext.data, mtext.len, &d) < 0;
+		report_diags(stderr, markers_file, &d);
+		ud_diags_free(&d);
+		if (bad)
+			goto out;
+		o.markers = &markers;
+	}
+	git_libgit2_init();
+	if (git_repository_open_ext(&repo, argv[optind], GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
+		const git_error *e = git_error_last();
+
+		report_error("%s: not a git repository (%s)", argv[optind],
+			     e != NULL ? e->message : "libgit2");
+		goto out_git;
+	}
+	/* the cache lives with the repository unless told otherwise */
+	dir = state_dir != NULL ? ud_xstrdup(state_dir)
+				: ud_xasprintf("%suapid", git_repository_path(repo));
+	if (ud_mkdir_p(dir, &cause) < 0) {
+		report_error("%s", cause);
+		goto out_git;
+	}
+	db = ud_xasprintf("%s/branches.db", dir);
+	if (ud_store_open(&st, db, &cause) < 0) {
+		report_error("%s", cause);
+		goto out_git;
+	}
+	mhash = markers_hash(&mtext);
+	o.markers_hash = mhash;
+	if (ud_branch_update(repo, st, &o, &r, &cause) < 0) {
+		report_error("%s", cause);
+		goto out_git;
+	}
+	print_result(&r, &o, json);
+	status = r.split_refused != NULL || r.headers_refused != NULL ? EXIT_FINDINGS : EXIT_OK;
+	ud_branch_result_free(&r);
+out_git:
+	free(cause);
+	if (st != NULL)
+		ud_store_close(st);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+out:
+	free(mhash);
+	free(db);
+	free(dir);
+	ud_markers_free(&markers);
+	ud_buf_free(&mtext);
+	return status;
+}
