@@ -5,7 +5,7 @@
 --   split        "BLOB SPLITVER MARKERS PATH"  -> "OUTCOME KERNEL-BLOB|- UAPI-BLOB|-"
 --   install      "BLOB ARCH RULES DST"         -> "INSTALLED-BLOB" or "-" (failed)
 --   split-commit "SOURCE-COMMIT OPTIONS"       -> "SPLIT-COMMIT" or "-" (nothing to split)
---   headers-tip  "SOURCE-COMMIT ARCH"          -> "HEADERS-COMMIT" (the tip after it)
+--   headers-tip  "REFNAME SOURCE-COMMIT ARCH"  -> "HEADERS-COMMIT" (the tip after it)
 --   ref          "REPO REFNAME"                -> "OID" (what uapid last wrote)
 CREATE TABLE cache (
 	space	TEXT NOT NULL,

@@ -29,7 +29,7 @@ enum ud_ftype {
 /* What is known of a path without reading it. */
 struct ud_fstat {
 	enum ud_ftype type;
-	uint64_t size;
+	uint64_t size;	  /* 0 where the source does not know it without reading (git) */
 	int64_t mtime_ns; /* 0 where the source has no times (git) */
 	uint64_t ino;	  /* 0 where the source has no inodes */
 	bool symlink; /* rel itself is a symlink (type is its target's): listings leave it out */

@@ -187,6 +187,8 @@ cmd_branch(int argc, char **argv)
 		o.markers = &markers;
 	}
 	git_libgit2_init();
+	/* trees are read again and again (path lookups): keep them all, not just small ones */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)4 << 20);
 	if (git_repository_open_ext(&repo, argv[optind], GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
 		const git_error *e = git_error_last();
 

@@ -25,16 +25,63 @@ ud_git_error(const char *what)
 struct gsrc {
 	git_repository *repo;
 	const git_tree *tree;
+	/*
+	 * Directory trees looked up so far, by path: a tree index walks every
+	 * directory and stats every entry, and libgit2 neither caches large
+	 * trees nor skips the hash check when it reads one again.
+	 */
+	struct ud_map dirs; /* rel -> git_tree * (owned) */
 	pthread_mutex_t lock;
 };
 
-/* The entry at rel (a new reference in *e), or -ENOENT.  rel "" is the tree itself. */
+/* The tree of directory dir ("" the top), or NULL when dir is not one. */
+static const git_tree *
+tree_of(struct gsrc *g, const char *dir)
+{
+	const git_tree *parent;
+	const git_tree_entry *e;
+	git_tree *t = NULL;
+	const char *slash;
+	char *up;
+
+	if (dir[0] == '\0')
+		return g->tree;
+	if ((t = ud_map_get(&g->dirs, dir)) != NULL)
+		return t;
+	slash = strrchr(dir, '/');
+	up = slash != NULL ? ud_xstrndup(dir, (size_t)(slash - dir)) : ud_xstrdup("");
+	parent = tree_of(g, up);
+	free(up);
+	if (parent == NULL)
+		return NULL;
+	e = git_tree_entry_byname(parent, slash != NULL ? slash + 1 : dir);
+	if (e == NULL || git_tree_entry_type(e) != GIT_OBJECT_TREE ||
+	    git_tree_lookup(&t, g->repo, git_tree_entry_id(e)) < 0)
+		return NULL;
+	ud_map_put(&g->dirs, dir, t);
+	return t;
+}
+
+/* The entry at rel (a new reference in *e), or -ENOENT. */
 static int
 entry_at(struct gsrc *g, const char *rel, git_tree_entry **e)
 {
-	int rc = git_tree_entry_bypath(e, g->tree, rel);
+	const char *slash = strrchr(rel, '/');
+	char *dir = slash != NULL ? ud_xstrndup(rel, (size_t)(slash - rel)) : ud_xstrdup("");
+	const git_tree *t = tree_of(g, dir);
+	const git_tree_entry *found =
+		t != NULL ? git_tree_entry_byname(t, slash != NULL ? slash + 1 : rel) : NULL;
 
-	return rc == 0 ? 0 : -ENOENT;
+	free(dir);
+	if (found == NULL || git_tree_entry_dup(e, found) < 0)
+		return -ENOENT;
+	return 0;
+}
+
+static void
+free_tree(void *t)
+{
+	git_tree_free(t);
 }
 
 static int
@@ -60,20 +107,11 @@ gsrc_stat(struct ud_source *s, const char *rel, struct ud_fstat *st, char **caus
 			st->type = UD_FT_DIR;
 			break;
 		case GIT_FILEMODE_BLOB:
-		case GIT_FILEMODE_BLOB_EXECUTABLE: {
-			git_odb *odb;
-			size_t size = 0;
-			git_object_t type;
-
+		case GIT_FILEMODE_BLOB_EXECUTABLE:
+			/* size stays 0: reading it costs an object header per file, and
+			 * nothing that reads a git tree needs it */
 			st->type = UD_FT_FILE;
-			if (git_repository_odb(&odb, g->repo) == 0) {
-				if (git_odb_read_header(&size, &type, odb, git_tree_entry_id(e)) ==
-				    0)
-					st->size = size;
-				git_odb_free(odb);
-			}
 			break;
-		}
 		default:
 			/* a symlink or a submodule: not followed, as a directory source does with
 			 * links leading out */
@@ -146,19 +184,15 @@ static int
 gsrc_list(struct ud_source *s, const char *rel, struct ud_strlist *names, char **cause)
 {
 	struct gsrc *g = s->impl;
-	git_tree_entry *e = NULL;
-	git_tree *t = NULL;
+	git_tree *t;
 	int rc = 0;
 
 	pthread_mutex_lock(&g->lock);
-	if (rel[0] == '\0') {
-		t = (git_tree *)(uintptr_t)g->tree;
-	} else if (entry_at(g, rel, &e) < 0 || git_tree_entry_type(e) != GIT_OBJECT_TREE ||
-		   git_tree_lookup(&t, g->repo, git_tree_entry_id(e)) < 0) {
+	t = (git_tree *)(uintptr_t)tree_of(g, rel);
+	if (t == NULL) {
 		if (cause != NULL)
 			*cause = ud_xasprintf("%s:%s: not a directory", s->label, rel);
 		rc = -ENOTDIR;
-		t = NULL;
 	}
 	if (t != NULL) {
 		size_t i, n = git_tree_entrycount(t);
@@ -172,10 +206,7 @@ gsrc_list(struct ud_source *s, const char *rel, struct ud_strlist *names, char *
 			else if (m == GIT_FILEMODE_BLOB || m == GIT_FILEMODE_BLOB_EXECUTABLE)
 				ud_strlist_add(names, git_tree_entry_name(c));
 		}
-		if (rel[0] != '\0')
-			git_tree_free(t);
 	}
-	git_tree_entry_free(e);
 	pthread_mutex_unlock(&g->lock);
 	return rc;
 }
@@ -185,6 +216,7 @@ gsrc_close(struct ud_source *s)
 {
 	struct gsrc *g = s->impl;
 
+	ud_map_free(&g->dirs, free_tree);
 	pthread_mutex_destroy(&g->lock);
 	free(g);
 }

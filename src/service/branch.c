@@ -654,6 +654,7 @@ out:
 /* ---- the headers branch ---- */
 
 struct install_run {
+	const char *ref; /* the headers branch (refs/heads/...): its history is its own */
 	git_repository *repo;
 	struct ud_store *st;
 	const struct ud_branch_opts *o;
@@ -836,7 +837,7 @@ pending_commits(struct install_run *ir, git_commit *head, git_oid **out, size_t 
 		char hex[HEX], *key, *v;
 
 		git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
-		key = ud_xasprintf("%s %s", hex, ir->o->arch);
+		key = ud_xasprintf("%s %s %s", ir->ref, hex, ir->o->arch);
 		v = ud_store_cache_get(ir->st, "headers-tip", key);
 		free(key);
 		if (v != NULL) {
@@ -876,7 +877,7 @@ static int
 update_headers(git_repository *repo, struct ud_store *st, const struct ud_branch_opts *o,
 	       git_commit *head, struct ud_branch_result *r, char **cause)
 {
-	struct install_run ir = {repo, st, o, r};
+	struct install_run ir = {NULL, repo, st, o, r};
 	struct ref_state rs;
 	git_oid *todo = NULL, tip;
 	bool have_tip;
@@ -884,6 +885,7 @@ update_headers(git_repository *repo, struct ud_store *st, const struct ud_branch
 	int rc = 0;
 
 	ref_state_load(repo, st, o->headers, &rs);
+	ir.ref = rs.name;
 	if ((r->headers_refused = ref_foreign(&rs, NULL)) != NULL) {
 		git_oid_tostr(r->headers, sizeof(r->headers), &rs.cur);
 		ud_log(LOG_WARNING, "branch: %s", r->headers_refused);
@@ -932,7 +934,7 @@ update_headers(git_repository *repo, struct ud_store *st, const struct ud_branch
 			}
 		}
 		if (rc == 0) {
-			key = ud_xasprintf("%s %s", hex, o->arch);
+			key = ud_xasprintf("%s %s %s", rs.name, hex, o->arch);
 			tiphex = oid_hex(&tip);
 			rc = ud_store_cache_put(st, "headers-tip", key, tiphex, cause);
 			free(key);

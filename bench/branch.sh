@@ -1,0 +1,93 @@
+#!/bin/sh
+# make bench-branch [BENCH_KERNEL=DIR]: uapid branch on a git repository
+# holding a kernel tree (default: Debian's linux-source-6.1, unpacked whole).
+# Prints numbers; asserts nothing.
+#  - first creation of both branches (target: under 10 s),
+#  - the update after a commit that touches 3 headers (target: under 100 ms),
+#  - the headers branch's backfill rate over BENCH_COMMITS commits (50).
+# With BENCH_SPLIT_KERNEL=DIR (a pre-3.7 tree, e.g. the ground truth's 3.6)
+# the split branch's first creation on a tree that still needs splitting too.
+set -eu
+uapid=$(realpath "${2:-src/uapid}")
+commits=${BENCH_COMMITS:-50}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.org
+export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.org GIT_CONFIG_NOSYSTEM=1
+# no background gc --auto: the bench packs once, in the foreground
+export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=gc.auto GIT_CONFIG_VALUE_0=0
+T=$work/tree R=$work/repo.git
+mkdir -p "$T"
+if [ -n "${1:-}" ]; then
+	cp -R "$1/." "$T/"
+else
+	tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$T" --strip-components=1
+fi
+now() { date +%s.%N; }
+ms() { echo "$1 $2" | awk '{printf "%.1f", ($2 - $1) * 1000}'; }
+
+git init -q --bare "$R"
+t0=$(now)
+GIT_DIR=$R GIT_WORK_TREE=$T git -c core.bare=false add -A -f .
+GIT_DIR=$R GIT_WORK_TREE=$T git -c core.bare=false commit -q -m "the tree"
+git --git-dir="$R" gc -q # packed, as a real clone is
+t1=$(now)
+files=$(git --git-dir="$R" ls-tree -r HEAD | wc -l)
+echo "repository: $files files, made and packed in $(ms "$t0" "$t1") ms (git, not uapid)"
+
+t0=$(now)
+"$uapid" branch --arch x86 "$R" >"$work/out"
+t1=$(now)
+echo "first creation of both branches: $(ms "$t0" "$t1") ms (target < 10000)"
+sed 's/^/  /' "$work/out"
+t0=$(now)
+"$uapid" branch --arch x86 "$R" >/dev/null
+t1=$(now)
+echo "re-run, nothing changed: $(ms "$t0" "$t1") ms"
+
+# a commit of three edited headers, made with plumbing (there is no checkout)
+edit_commit() { # edit_commit N MESSAGE: append a line to N headers of the head commit
+	idx=$work/index
+	GIT_DIR=$R GIT_INDEX_FILE=$idx git read-tree HEAD
+	for p in $(GIT_DIR=$R git ls-tree -r --name-only HEAD include/uapi/linux | grep '\.h$' |
+		awk -v s="$3" 'NR % 97 == s % 97' | head -"$1"); do
+		blob=$( (GIT_DIR=$R git cat-file blob "HEAD:$p"; printf '#define UAPID_BENCH_%s_%s 1\n' "$3" "$(echo "$p" | tr -c 'A-Za-z0-9\n' _)") |
+			GIT_DIR=$R git hash-object -w --stdin)
+		GIT_DIR=$R GIT_INDEX_FILE=$idx git update-index --cacheinfo 100644 "$blob" "$p"
+	done
+	tree=$(GIT_DIR=$R GIT_INDEX_FILE=$idx git write-tree)
+	c=$(GIT_DIR=$R git commit-tree "$tree" -p HEAD -m "$2")
+	GIT_DIR=$R git update-ref HEAD "$c"
+}
+edit_commit 3 "three headers" 1
+t0=$(now)
+"$uapid" branch --arch x86 "$R" >"$work/out"
+t1=$(now)
+echo "update after a commit touching 3 headers: $(ms "$t0" "$t1") ms (target < 100)"
+sed 's/^/  /' "$work/out"
+
+base=$(GIT_DIR=$R git rev-parse HEAD)
+i=0
+while [ $i -lt "$commits" ]; do
+	i=$((i + 1))
+	edit_commit 2 "edit $i" $((i + 7))
+done
+t0=$(now)
+"$uapid" branch --arch x86 --no-split "$R" >"$work/out"
+t1=$(now)
+echo "$commits commits" "$(ms "$t0" "$t1")" |
+	awk '{printf "headers backfill: %d commits in %.0f ms: %.1f commits/s\n", $1, $3, $1 * 1000 / $3}'
+sed 's/^/  /' "$work/out"
+
+if [ -n "${BENCH_SPLIT_KERNEL:-}" ]; then
+	S=$work/split.git
+	git init -q --bare "$S"
+	GIT_DIR=$S GIT_WORK_TREE=$BENCH_SPLIT_KERNEL git -c core.bare=false add -A -f .
+	GIT_DIR=$S GIT_WORK_TREE=$BENCH_SPLIT_KERNEL git -c core.bare=false commit -q -m "the tree"
+	git --git-dir="$S" gc -q
+	t0=$(now)
+	"$uapid" branch --arch x86 --no-headers "$S" >"$work/out"
+	t1=$(now)
+	echo "split branch, first creation on $BENCH_SPLIT_KERNEL: $(ms "$t0" "$t1") ms"
+	sed 's/^/  /' "$work/out"
+fi
