@@ -204,4 +204,66 @@ done
 got=$(git -C "$H" rev-list --count uapi/headers)
 [ "$got" = "$expected" ] && pass || fail "headers branch has $got commits, want $expected"
 [ "$expected" -gt 6 ] && [ "$expected" -lt 24 ] && pass || fail "the history should mix changes and no-changes ($expected)"
+# --- the daemon: uapid watch --branches follows commits as they are made ----------------
+D=$WORK/drepo
+new_tree "$D"
+git -C "$D" init -q -b master && git -C "$D" add -A
+R=$D commit "daemon base"
+K=$WORK/d.sock
+branches_field() { status_json "$K" | json_field "branches.$1" 2>/dev/null; }
+wait_branches() { # wait_branches WHAT: until the follower is idle after WHAT updates
+	i=0
+	while [ $i -lt 100 ]; do
+		if [ "$(branches_field busy)" = false ] && [ "$(branches_field updates)" -ge "$1" ] 2>/dev/null; then
+			return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	fail "branch follower not idle after $1 updates ($(status_json "$K" | json_field branches))"
+}
+start_daemon "$D" "$WORK/dstate" "$K" --branches
+wait_branches 1
+[ "$(branches_field split_commit)" = "$(git -C "$D" rev-parse uapi/split)" ] && pass || fail "status: split_commit"
+[ "$(branches_field headers_commit)" = "$(git -C "$D" rev-parse uapi/headers)" ] && pass || fail "status: headers_commit"
+[ "$(branches_field source)" = "$(git -C "$D" rev-parse master)" ] && pass || fail "status: source"
+"$UAPICTL" --socket "$K" --json watch >"$WORK/notes" 2>&1 &
+WPID=$!
+sleep 0.3
+h0=$(git -C "$D" rev-parse uapi/headers)
+printf '#define DAEMON_EDIT 1\n' >>"$D/include/uapi/linux/mini.h"
+R=$D commit "mini: a constant, seen by the daemon"
+wait_branches 2
+[ "$(git -C "$D" rev-parse uapi/headers^)" = "$h0" ] && pass || fail "the daemon did not add a headers commit"
+[ "$(git -C "$D" merge-base master uapi/split)" = "$(git -C "$D" rev-parse master)" ] && pass ||
+	fail "the daemon did not regenerate the split branch"
+git -C "$D" log -1 --format=%s uapi/headers >"$WORK/subject"
+expect_in "$WORK/subject" "mini: a constant, seen by the daemon"
+i=0
+while ! grep -q '"branches"' "$WORK/notes" && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+grep '"branches"' "$WORK/notes" | grep -q "\"headers_commit\":\"$(git -C "$D" rev-parse uapi/headers)\"" &&
+	pass || { fail "no changed notification with the new headers commit"; cat "$WORK/notes" >&2; }
+kill "$WPID" 2>/dev/null || true
+wait "$WPID" 2>/dev/null || true
+# a checkout of another branch: HEAD moves, the branches follow it
+git -C "$D" checkout -q -b topic
+printf '#define DAEMON_TOPIC 1\n' >>"$D/include/uapi/linux/mini.h"
+R=$D commit "topic: another constant"
+wait_branches 3
+[ "$(branches_field source)" = "$(git -C "$D" rev-parse topic)" ] && pass || fail "the follower did not follow HEAD to topic"
+[ "$(git -C "$D" merge-base topic uapi/split)" = "$(git -C "$D" rev-parse topic)" ] && pass ||
+	fail "split branch not on topic"
+# someone else moves the headers branch: left alone, said so in status
+git -C "$D" update-ref refs/heads/uapi/headers "$h0"
+printf '#define DAEMON_AFTER 1\n' >>"$D/include/uapi/linux/mini.h"
+R=$D commit "topic: after the foreign move"
+wait_branches 4
+[ "$(git -C "$D" rev-parse uapi/headers)" = "$h0" ] && pass || fail "the daemon overwrote a foreign update"
+status_json "$K" | json_field branches.refused >"$WORK/refused"
+expect_in "$WORK/refused" "was moved by someone else"
+"$UAPICTL" --socket "$K" status >"$WORK/st"
+expect_in "$WORK/st" "branches: uapi/split"
+[ -z "$(git -C "$D" status --porcelain)" ] && pass || fail "the working tree or index changed"
+stop_daemon
+git -C "$D" fsck --strict >/dev/null 2>&1 && pass || fail "git fsck after the daemon"
 finish

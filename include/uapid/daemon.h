@@ -20,6 +20,9 @@ struct ud_daemon_opts {
 	unsigned settle_ms;
 	gid_t socket_group; /* (gid_t)-1: the owner only */
 	bool verbose;
+	bool branches;		    /* keep the repository's uapi branches current (follow.h) */
+	const char *split_branch;   /* NULL: uapi/split; "-": none */
+	const char *headers_branch; /* NULL: uapi/headers; "-": none */
 };
 
 /* Runs until SIGTERM or SIGINT; returns an exit status (0, or 2 for a start-up error). */

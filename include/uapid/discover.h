@@ -13,6 +13,8 @@
 #ifndef UAPID_DISCOVER_H
 #define UAPID_DISCOVER_H
 
+#include <stdbool.h>
+
 /* The tree's id: its directory name and a hash of its canonical path ("linux-1a2b3c4d"). */
 char *ud_tree_id(const char *root);
 /* The user-level socket path of the tree at root (the first rule above). */
@@ -24,6 +26,8 @@ char *ud_user_socket(const char *root);
  * negative errno with *cause.
  */
 int ud_private_dir(const char *dir, char **cause);
+/* Does a server accept connections on the Unix socket at path (through a symlink too)? */
+bool ud_socket_answers(const char *path);
 /* systemd-escape --path: "/srv/linux" -> "srv-linux" (malloc'd). */
 char *ud_systemd_escape_path(const char *path);
 /*

@@ -143,6 +143,8 @@ json_t *ud_engine_classify(struct ud_engine *e, const char *path, const char *te
  */
 json_t *ud_engine_preview(struct ud_engine *e, const char *path, const char *text, size_t len,
 			  char **cause);
+/* The markers in effect (the file's and the socket's); valid until the next reload. */
+const struct ud_markers *ud_engine_markers(const struct ud_engine *e);
 /* The markers changed in the store (added or removed over the socket): take them in. */
 int ud_engine_reload_store_markers(struct ud_engine *e, char **cause);
 void ud_engine_counts(const struct ud_engine *e, struct ud_engine_counts *c);

@@ -17,6 +17,7 @@
 static const char watch_usage[] =
 	"usage: uapid watch [--state-dir DIR] [--socket PATH] [--arch ARCH] [--settle MS]\n"
 	"                   [--markers FILE] [--socket-group GROUP] [--verbose] [--print-paths]\n"
+	"                   [--branches [--split-branch NAME|-] [--headers-branch NAME|-]]\n"
 	"                   TREE\n";
 
 /* --print-paths: where the daemon for TREE keeps its state and listens, then exit. */
@@ -53,6 +54,9 @@ cmd_watch(int argc, char **argv)
 		{"verbose", no_argument, NULL, 'v'},
 		{"print-paths", no_argument, NULL, 'p'},
 		{"socket-group", required_argument, NULL, 'g'},
+		{"branches", no_argument, NULL, 'B'},
+		{"split-branch", required_argument, NULL, 'S'},
+		{"headers-branch", required_argument, NULL, 'H'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -95,6 +99,17 @@ cmd_watch(int argc, char **argv)
 			break;
 		case 'p':
 			paths = true;
+			break;
+		case 'B':
+			o.branches = true;
+			break;
+		case 'S':
+			o.split_branch = optarg;
+			o.branches = true;
+			break;
+		case 'H':
+			o.headers_branch = optarg;
+			o.branches = true;
 			break;
 		case 'g': {
 			struct group *g = getgrnam(optarg);

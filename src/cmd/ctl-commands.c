@@ -154,6 +154,30 @@ print_time(const char *label, long long at)
 	printf("%s%s", label, when);
 }
 
+/* The branch follower's state (uapid watch --branches), on one line after prefix. */
+static void
+print_branches(const struct ctl *ctl, json_t *b, const char *prefix)
+{
+	json_t *last = json_object_get(b, "last_update"), *x;
+	size_t i;
+
+	printf("%sbranches:", prefix);
+	if (json_is_string(json_object_get(b, "split")))
+		printf(" %s %.12s", str(b, "split"), str(b, "split_commit"));
+	if (json_is_string(json_object_get(b, "headers")))
+		printf("%s %s %.12s", json_is_string(json_object_get(b, "split")) ? "," : "",
+		       str(b, "headers"), str(b, "headers_commit"));
+	if (json_is_object(last))
+		printf(" (source %.12s, %lld headers commit%s added)", str(b, "source"),
+		       num(last, "headers_added"), num(last, "headers_added") == 1 ? "" : "s");
+	json_array_foreach(json_object_get(b, "refused"), i, x)
+	{
+		printf("; %s%s%s", ctl_sgr(ctl, RED), json_string_value(x), ctl_sgr(ctl, RESET));
+	}
+	if (json_is_string(json_object_get(b, "error")))
+		printf("; %serror: %s%s", ctl_sgr(ctl, RED), str(b, "error"), ctl_sgr(ctl, RESET));
+}
+
 int
 ctl_status(struct ctl *ctl, int argc, char **argv)
 {
@@ -216,6 +240,10 @@ ctl_status(struct ctl *ctl, int argc, char **argv)
 	if (json_is_object(clients))
 		printf("clients     %lld connected, %lld subscribed\n", num(clients, "connected"),
 		       num(clients, "subscribed"));
+	if (json_is_object(json_object_get(r, "branches"))) {
+		print_branches(ctl, json_object_get(r, "branches"), "");
+		putchar('\n');
+	}
 	if (json_array_size(problems) == 0) {
 		printf("problems    none\n");
 	} else {
@@ -544,7 +572,8 @@ print_markers(const struct ctl *ctl, json_t *markers, const char *only)
 	{
 		if (only != NULL && strcmp(only, str(m, "path")) != 0)
 			continue;
-		printf("%5lld  %s %s", num(m, "id"), str(m, "path"), str(m, "action"));
+		printf("%5lld  %-6s  %s %s", num(m, "id"), str(m, "origin"), str(m, "path"),
+		       str(m, "action"));
 		if (json_is_string(json_object_get(m, "selector"))) {
 			printf(" '%s'", str(m, "selector"));
 			if (num(m, "occurrence") > 1)
@@ -790,10 +819,17 @@ ctl_watch(struct ctl *ctl, int argc, char **argv)
 			puts(s);
 			free(s);
 		} else {
+			json_t *br = json_object_get(params, "branches");
+
 			printf("%sclock %lld%s  %s:", ctl_sgr(ctl, BOLD), num(params, "clock"),
 			       ctl_sgr(ctl, RESET), str(note, "method"));
-			json_array_foreach(json_object_get(params, "files"), i, f) printf(
-				" %s", json_is_string(f) ? json_string_value(f) : str(f, "path"));
+			json_array_foreach(json_object_get(params, "files"), i, f)
+			{
+				printf(" %s",
+				       json_is_string(f) ? json_string_value(f) : str(f, "path"));
+			}
+			if (json_is_object(br))
+				print_branches(ctl, br, " ");
 			putchar('\n');
 		}
 		fflush(stdout);

@@ -11,8 +11,9 @@
  * systemd; READY=1 follows it.  Every failure before the loop runs is a
  * one-line error and exit status 2.
  *
- * The socket answers JSON-RPC 2.0, one object per line; in this version
- * only "status" (the next issue brings the rest of the protocol).
+ * The socket answers JSON-RPC 2.0, one object per line (rpc.h; the methods
+ * are here, doc/protocol.md describes them).  With --branches the
+ * repository's uapi branches follow its commits (follow.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +40,7 @@
 #include "uapid/buf.h"
 #include "uapid/daemon.h"
 #include "uapid/discover.h"
+#include "uapid/follow.h"
 #include "uapid/split.h"
 #include "uapid/engine.h"
 #include "uapid/fsutil.h"
@@ -64,6 +66,7 @@ struct daemon {
 	struct ud_watch *watch;
 	struct ud_sched *sched;
 	struct ud_rpc *rpc;
+	struct ud_follow *follow; /* --branches: the uapi branches kept current, or NULL */
 	char *published; /* the discovery symlink made (publish_socket), removed at the end */
 	uv_signal_t sigterm, sigint, sighup;
 	uv_timer_t watchdog, rescan, status_timer;
@@ -292,6 +295,8 @@ m_status(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **m
 		      (json_int_t)ud_rpc_subscribers(d->rpc), "problems", problems, "summary",
 		      ud_buf_str(&line));
 	ud_buf_free(&line);
+	json_object_set_new(r, "branches",
+			    d->follow != NULL ? ud_follow_status(d->follow) : json_null());
 	return r;
 }
 
@@ -377,15 +382,16 @@ m_headers(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **
 	    !opt_string(params, "outcome", &w.outcome, code, message))
 		return NULL;
 	if (w.outcome != NULL) {
-		bool known = strcmp(w.outcome, "unreadable") == 0;
+		bool known = strcmp(w.outcome, "unreadable") == 0 ||
+			     strcmp(w.outcome, "unexported") == 0 || strcmp(w.outcome, "uapi") == 0;
 
 		for (int o = 0; o < UD_SPLIT__COUNT; o++)
 			known |= strcmp(w.outcome,
 					ud_split_outcome_name((enum ud_split_outcome)o)) == 0;
 		if (!known)
 			return ud_rpc_bad_param(code, message, "outcome",
-						"must be split, moved, needs-coaching, skipped or "
-						"unreadable");
+						"must be split, moved, needs-coaching, skipped, "
+						"unreadable, unexported or uapi");
 	}
 	w.exported = json_object_get(params, "exported");
 	if (w.exported != NULL && !json_is_boolean(w.exported))
@@ -506,24 +512,36 @@ m_changes(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **
 			 files);
 }
 
+/* Every marker in the store, with its origin: "file" (--markers), "source" (in-source
+ * comments) or "socket" (markers.add). */
 static json_t *
 markers_json(struct daemon *d)
 {
-	struct ud_markers set = UD_MARKERS_INIT;
-	int64_t *ids = NULL;
+	static const char *const origins[] = {"file", "source", "socket"};
 	json_t *list = json_array();
-	size_t i;
+	size_t i, o;
 
-	ud_store_markers(ud_engine_store(d->engine), NULL, &set, &ids, NULL);
-	for (i = 0; i < set.n; i++)
-		json_array_append_new(
-			list, json_pack("{s:I, s:s, s:s, s:s?, s:i, s:s?, s:i}", "id",
-					(json_int_t)ids[i], "path", set.v[i].path, "action",
-					ud_marker_action_name(set.v[i].action), "selector",
-					set.v[i].selector, "occurrence", (int)set.v[i].occurrence,
-					"why", set.v[i].why, "line", (int)set.v[i].line));
-	free(ids);
-	ud_markers_free(&set);
+	for (o = 0; o < sizeof(origins) / sizeof(origins[0]); o++) {
+		struct ud_markers set = UD_MARKERS_INIT;
+		int64_t *ids = NULL;
+
+		ud_store_markers(ud_engine_store(d->engine), origins[o], &set, &ids, NULL);
+		for (i = 0; i < set.n; i++) {
+			json_t *m = json_pack("{s:I, s:s, s:s, s:s, s:s?, s:i, s:s?}", "id",
+					      (json_int_t)ids[i], "origin", origins[o], "path",
+					      set.v[i].path, "action",
+					      ud_marker_action_name(set.v[i].action), "selector",
+					      set.v[i].selector, "occurrence",
+					      (int)set.v[i].occurrence, "why", set.v[i].why);
+
+			/* a line in the markers file, or in the header for in-source ones */
+			if (strcmp(origins[o], "socket") != 0 && set.v[i].line > 0)
+				json_object_set_new(m, "line", json_integer(set.v[i].line));
+			json_array_append_new(list, m);
+		}
+		free(ids);
+		ud_markers_free(&set);
+	}
 	return list;
 }
 
@@ -547,6 +565,8 @@ markers_changed(struct daemon *d, const char *path)
 		ud_log(LOG_ERR, "markers: %s", cause);
 		free(cause);
 	}
+	if (d->follow != NULL)
+		ud_follow_set_markers(d->follow, ud_engine_markers(d->engine));
 	if (path != NULL)
 		ud_sched_note(d->sched, path, UD_SCHED_FORCE);
 	else
@@ -619,17 +639,55 @@ m_markers_add(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, cha
 	return json_pack("{s:I, s:o}", "id", (json_int_t)id, "markers", markers_json(d));
 }
 
+/* Was marker id added over the socket?  *origin says where it came from otherwise. */
+static bool
+socket_marker(struct daemon *d, int64_t id, const char **origin)
+{
+	static const char *const origins[] = {"socket", "file", "source"};
+	size_t i, o;
+
+	*origin = NULL;
+	for (o = 0; o < sizeof(origins) / sizeof(origins[0]) && *origin == NULL; o++) {
+		struct ud_markers set = UD_MARKERS_INIT;
+		int64_t *ids = NULL;
+
+		ud_store_markers(ud_engine_store(d->engine), origins[o], &set, &ids, NULL);
+		for (i = 0; i < set.n; i++)
+			if (ids[i] == id)
+				*origin = origins[o];
+		free(ids);
+		ud_markers_free(&set);
+	}
+	return *origin != NULL && strcmp(*origin, "socket") == 0;
+}
+
 static json_t *
 m_markers_remove(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
 {
 	struct daemon *d = ctx;
 	json_t *id = json_object_get(params, "id");
+	const char *origin = NULL;
 	char *cause = NULL;
 	int rc;
 
 	(void)c;
 	if (!json_is_integer(id))
 		return ud_rpc_bad_param(code, message, "id", "must be the integer id of a marker");
+	/* only what the socket added: the file's and the headers' own come back with them */
+	if (!socket_marker(d, json_integer_value(id), &origin)) {
+		*code = UD_RPC_INVALID_PARAMS;
+		*message =
+			origin != NULL
+				? ud_xasprintf(
+					  "invalid params: \"id\" %lld is a marker from the %s: "
+					  "change it there",
+					  (long long)json_integer_value(id),
+					  strcmp(origin, "file") == 0 ? "markers file (--markers)"
+								      : "header's own comments")
+				: ud_xasprintf("invalid params: \"id\" %lld names no marker",
+					       (long long)json_integer_value(id));
+		return NULL;
+	}
 	rc = ud_store_del_marker(ud_engine_store(d->engine), json_integer_value(id), &cause);
 	if (rc == -ENOENT) {
 		*code = UD_RPC_INVALID_PARAMS;
@@ -735,9 +793,21 @@ publish_socket(struct daemon *d)
 	}
 	dir = ud_xstrndup(std, (size_t)(strrchr(std, '/') - std));
 	if (ud_private_dir(dir, &cause) == 0) {
-		unlink(std);
-		if (symlink(d->socket_path, std) == 0)
-			d->published = std, std = NULL;
+		char target[PATH_MAX];
+		ssize_t n = readlink(std, target, sizeof(target) - 1);
+
+		if (n > 0)
+			target[n] = '\0';
+		/* another daemon of this tree answers there: its socket stays, ours is not found */
+		if ((n <= 0 || strcmp(target, d->socket_path) != 0) && ud_socket_answers(std)) {
+			ud_log(LOG_WARNING,
+			       "not published for discovery: %s answers for this tree already",
+			       std);
+		} else {
+			unlink(std);
+			if (symlink(d->socket_path, std) == 0)
+				d->published = std, std = NULL;
+		}
 	} else {
 		ud_log(LOG_WARNING, "not published for discovery: %s", cause);
 	}
@@ -948,6 +1018,49 @@ on_progress(void *ctx, size_t done, size_t total)
 	notify_status(d, "scanning: %zu/%zu files", done, total);
 }
 
+/* After each branch update: subscribers hear of it with the clock, as after a batch. */
+static void
+on_branches(void *ctx, json_t *status)
+{
+	struct daemon *d = ctx;
+	json_t *params;
+
+	if (d->rpc == NULL)
+		return;
+	params = json_pack("{s:I, s:[], s:O}", "clock",
+			   (json_int_t)ud_store_clock(ud_engine_store(d->engine)), "files",
+			   "branches", status);
+	ud_rpc_notify_all(d->rpc, "changed", params);
+	json_decref(params);
+}
+
+/* --branches: the follower starts once the tree is served (its first update runs at once). */
+static void
+start_follow(struct daemon *d)
+{
+	struct ud_follow_opts fo;
+	char *cause = NULL;
+
+	memset(&fo, 0, sizeof(fo));
+	fo.tree = d->root;
+	fo.arch = d->o->arch;
+	fo.split = d->o->split_branch != NULL ? d->o->split_branch : "uapi/split";
+	fo.headers = d->o->headers_branch != NULL ? d->o->headers_branch : "uapi/headers";
+	if (strcmp(fo.split, "-") == 0)
+		fo.split = NULL;
+	if (strcmp(fo.headers, "-") == 0)
+		fo.headers = NULL;
+	if (ud_follow_open(&d->follow, &d->loop, &fo, on_branches, d, &cause) < 0) {
+		ud_log(LOG_ERR, "--branches: %s", cause);
+		free(cause);
+		return;
+	}
+	ud_follow_set_markers(d->follow, ud_engine_markers(d->engine));
+	ud_log(LOG_INFO, "branches: following the refs of %s (%s, %s)", d->root,
+	       fo.split != NULL ? fo.split : "no split branch",
+	       fo.headers != NULL ? fo.headers : "no headers branch");
+}
+
 static void
 on_first_scan(void *ctx, const struct ud_engine_report *r)
 {
@@ -964,6 +1077,8 @@ on_first_scan(void *ctx, const struct ud_engine_report *r)
 		send_status(d); /* what it serves, before it says it is ready */
 	sd_notify(0, "READY=1");
 	ud_sched_done(d->sched);
+	if (d->o->branches && !d->stopping)
+		start_follow(d);
 	if (d->stopping)
 		shutdown_daemon(d);
 }
@@ -990,6 +1105,8 @@ shutdown_daemon(struct daemon *d)
 	d->sched = NULL;
 	ud_rpc_close(d->rpc);
 	d->rpc = NULL;
+	ud_follow_close(d->follow); /* an update in progress finishes first */
+	d->follow = NULL;
 	close_handle((uv_handle_t *)&d->sigterm);
 	close_handle((uv_handle_t *)&d->sigint);
 	close_handle((uv_handle_t *)&d->sighup);
@@ -1025,6 +1142,8 @@ on_hup(uv_signal_t *s, int signum)
 		free(cause);
 	} else {
 		ud_log(LOG_INFO, "SIGHUP: markers reloaded; looking at the whole tree again");
+		if (d->follow != NULL)
+			ud_follow_set_markers(d->follow, ud_engine_markers(d->engine));
 	}
 	ud_sched_full(d->sched);
 	sd_notify(0, "READY=1");

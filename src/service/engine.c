@@ -2166,6 +2166,12 @@ ud_engine_preview(struct ud_engine *e, const char *path, const char *text, size_
 	return r;
 }
 
+const struct ud_markers *
+ud_engine_markers(const struct ud_engine *e)
+{
+	return &e->markers;
+}
+
 int
 ud_engine_reload_store_markers(struct ud_engine *e, char **cause)
 {

@@ -1,0 +1,57 @@
+/*
+ * The daemon's branch follower (uapid watch --branches): watches the
+ * repository's refs (HEAD, packed-refs, the source branch's loose ref) with
+ * inotify and, after each commit, brings the uapi branches up to date
+ * (branch.h) on libuv's thread pool, so the socket keeps answering.
+ *
+ * It shares the cache and the ref records of `uapid branch` (the
+ * repository's uapid/branches.db), so the two can take turns.
+ */
+#ifndef UAPID_FOLLOW_H
+#define UAPID_FOLLOW_H
+
+#include <jansson.h>
+#include <uv.h>
+
+#include "uapid/markers.h"
+
+struct ud_follow;
+
+struct ud_follow_opts {
+	const char *tree;  /* the repository's working tree (the daemon's tree) */
+	const char *arch;  /* the headers branch's architecture */
+	const char *split; /* branch names ("uapi/split", "uapi/headers") */
+	const char *headers;
+};
+
+/*
+ * Called on the loop thread after each update, with the follower's status
+ * (as ud_follow_status gives it; borrowed).
+ */
+typedef void (*ud_follow_cb)(void *ctx, json_t *status);
+
+/*
+ * Opens the repository of o->tree and starts watching its refs; the first
+ * update runs at once.  Returns 0, or a negative errno with *cause (not a
+ * git repository, no watch possible).
+ */
+int ud_follow_open(struct ud_follow **out, uv_loop_t *loop, const struct ud_follow_opts *o,
+		   ud_follow_cb cb, void *ctx, char **cause);
+/*
+ * The markers the next updates split with (copied): the daemon passes its
+ * own whenever they change, so the split branch follows them too.
+ */
+void ud_follow_set_markers(struct ud_follow *f, const struct ud_markers *set);
+/* Asks for an update (debounced); what a ref change does. */
+void ud_follow_poke(struct ud_follow *f);
+/*
+ * The branches as last updated: names, commits, source, what the last update
+ * did and when, a branch left alone and why, the last error (a new reference).
+ */
+json_t *ud_follow_status(const struct ud_follow *f);
+/* True while an update runs or waits. */
+int ud_follow_busy(const struct ud_follow *f);
+/* Stops watching; an update in progress finishes first (its callback is not called). */
+void ud_follow_close(struct ud_follow *f);
+
+#endif /* UAPID_FOLLOW_H */
