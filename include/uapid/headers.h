@@ -107,6 +107,15 @@ struct ud_installed {
 void ud_headers_install_file(const struct ud_hdr_plan *plan, const struct ud_hdr_file *f,
 			     struct ud_source *src, struct ud_installed *out);
 void ud_installed_free(struct ud_installed *in);
+/*
+ * Installs every planned header in memory, in plan order, and hands each
+ * to fn (dst below include/, the installed text); stops at the first that
+ * cannot be installed (-EINVAL with *cause naming it) or when fn returns
+ * non-zero (that value).  Returns 0 when all went through.
+ */
+int ud_headers_install_each(const struct ud_hdr_plan *plan, struct ud_source *src,
+			    int (*fn)(const char *dst, const char *text, size_t len, void *ctx),
+			    void *ctx, char **cause);
 
 struct ud_install_stats {
 	unsigned files, written, unchanged, removed, failed;

@@ -29,6 +29,8 @@ static const struct cmd_entry commands[] = {
 	 "branch [--split NAME] [--headers NAME] [--source REV] [--arch ARCH] [--since REV] "
 	 "[--one-commit] REPO",
 	 "keep the uapi/split and uapi/headers branches of a repository current", cmd_branch},
+	{"api-diff", "api-diff [--json] [--arch ARCH] OLD NEW",
+	 "which headers changed userspace API, symbol by symbol, with a verdict", cmd_api_diff},
 	{"fix-includes", "fix-includes [--in-place | --dry-run] TREE [PATH...]",
 	 "turn #include \"x.h\" into #include <dir/x.h> in tree headers", cmd_fix_includes},
 };

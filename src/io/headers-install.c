@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -498,4 +499,30 @@ ud_headers_install_shared(struct ud_source *src, const struct ud_hdr_plan *plan,
 	free(key);
 	free(r.root);
 	return 0;
+}
+
+int
+ud_headers_install_each(const struct ud_hdr_plan *plan, struct ud_source *src,
+			int (*fn)(const char *dst, const char *text, size_t len, void *ctx),
+			void *ctx, char **cause)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < plan->n && rc == 0; i++) {
+		struct ud_installed in;
+
+		ud_headers_install_file(plan, &plan->v[i], src, &in);
+		if (!in.ok) {
+			*cause = ud_xasprintf(
+				"%s: %s cannot be installed: %s", src->label, plan->v[i].dst,
+				in.diags.n > 0 ? in.diags.v[0].message : "unknown reason");
+			rc = -EINVAL;
+		} else {
+			rc = fn(plan->v[i].dst, in.text.data != NULL ? in.text.data : "",
+				in.text.len, ctx);
+		}
+		ud_installed_free(&in);
+	}
+	return rc;
 }

@@ -1,0 +1,140 @@
+/*
+ * The userspace API model of one installed header, and the differences
+ * between two versions of it, symbol by symbol, with a verdict.
+ *
+ * The model reads the installed text (after headers_install): object-like
+ * and function-like macros (their replacement tokens, their value where it
+ * can be computed), ioctl request macros decoded (_IO, _IOR, _IOW, _IOWR:
+ * direction, type, number, argument type), enum constants (expression and
+ * value) and enum types, struct and union definitions (ordered members:
+ * name, type tokens, bit-field width, array bounds), typedefs, and function
+ * and variable declarations (flagged: they do not belong in uapi headers).
+ * A symbol under a preprocessor conditional carries the condition in its
+ * key, so both branches of `#ifdef __x86_64__ ... #else` are seen.
+ *
+ * A change is compatible (an addition; a new enum constant that renumbers
+ * nothing), breaking (a symbol or header removed; a macro or enum value
+ * changed; a struct member removed, reordered, retyped or resized; an
+ * ioctl number or argument type changed), or to review (a struct that grew
+ * at its end; a flexible array changed; a *_MAX sentinel moved; a reserved
+ * or padding member renamed; a function declaration), with the reason in
+ * words.  Pure: buffers in, results out; output order is fixed.
+ */
+#ifndef UAPID_API_H
+#define UAPID_API_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum ud_api_kind {
+	UD_API_MACRO,
+	UD_API_ENUM_CONST,
+	UD_API_ENUM,
+	UD_API_STRUCT,
+	UD_API_UNION,
+	UD_API_TYPEDEF,
+	UD_API_FUNCTION,
+	UD_API_VARIABLE,
+	UD_API__KINDS
+};
+
+struct ud_api_member {
+	char *name;  /* "" for an anonymous struct or union member */
+	char *type;  /* normalised type tokens ("__u32", "struct foo *", "union { ... }") */
+	char *array; /* "[16]", "[]" or NULL */
+	int bits;    /* bit-field width, or -1 */
+};
+
+struct ud_api_ioctl {
+	char dir[8]; /* "_IO", "_IOR", "_IOW", "_IOWR" */
+	char *type;  /* the type argument as written ('T', KVMIO) */
+	char *nr;    /* the number as written */
+	char *arg;   /* the argument type, or NULL for _IO */
+	bool known;  /* type and nr evaluated: */
+	long long typev, nrv;
+};
+
+struct ud_api_sym {
+	enum ud_api_kind kind;
+	char *name; /* FOO, "struct foo", "enum bar", an enum constant's name */
+	char *cond; /* the conditions it is under ("" at top level) */
+	char *key;  /* kind, name and cond: what matches it across versions */
+	unsigned line;
+	char *text;   /* macro replacement, enum constant expression, typedef or declaration */
+	char *params; /* a function-like macro's parameters, or NULL */
+	bool has_value;
+	long long value;	       /* a macro's or enum constant's value */
+	struct ud_api_member *members; /* struct, union; for an enum its constants (name only) */
+	size_t nmembers;
+	bool is_ioctl;
+	struct ud_api_ioctl ioctl;
+	uint64_t fingerprint;
+};
+
+struct ud_api_header {
+	char *path; /* installed name: "linux/foo.h" */
+	struct ud_api_sym *v;
+	size_t n, alloc;
+	uint64_t fingerprint; /* over its symbols, in key order */
+	char **includes;      /* the headers it includes (<linux/types.h> as "linux/types.h") */
+	size_t nincludes;
+};
+
+/*
+ * Reads the model of header path from its installed text.  Declarations
+ * the model does not understand are skipped (nothing a compiler would
+ * reject is fatal); the symbols are sorted by key.
+ */
+void ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_header *out);
+void ud_api_header_free(struct ud_api_header *h);
+const char *ud_api_kind_name(enum ud_api_kind k);
+
+enum ud_api_verdict { UD_API_COMPATIBLE, UD_API_REVIEW, UD_API_BREAKING, UD_API__VERDICTS };
+
+enum ud_api_what {
+	UD_API_ADDED,
+	UD_API_REMOVED,
+	UD_API_CHANGED,
+};
+
+struct ud_api_change {
+	char *header;
+	char *symbol; /* "" for the header itself; with its condition: "FOO [if defined(X)]" */
+	char *name;   /* the symbol's own name ("" for the header) */
+	enum ud_api_kind kind;
+	enum ud_api_what what;
+	enum ud_api_verdict verdict;
+	char *reason;
+	unsigned old_line, new_line; /* 0 when absent */
+};
+
+struct ud_api_diff {
+	struct ud_api_change *v;
+	size_t n, alloc;
+	unsigned headers_added, headers_removed, headers_changed;
+	unsigned symbols_added, symbols_removed, symbols_changed;
+	unsigned verdicts[UD_API__VERDICTS];
+};
+
+/*
+ * Appends the differences between two versions of a header (old NULL:
+ * added; new NULL: removed) to diff.  Call in header order; the changes of
+ * one header come sorted by symbol.
+ */
+void ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_header *new_,
+			struct ud_api_diff *diff);
+/*
+ * A symbol removed from one header and added to another that the first
+ * (new version) includes, directly or not, has moved: programs still see
+ * it.  Turns such pairs into compatible changes.  new_header looks a path
+ * up in the new version (NULL when absent).
+ */
+void ud_api_diff_moves(struct ud_api_diff *diff,
+		       const struct ud_api_header *(*new_header)(const char *path, void *ctx),
+		       void *ctx);
+void ud_api_diff_free(struct ud_api_diff *diff);
+const char *ud_api_verdict_name(enum ud_api_verdict v);
+const char *ud_api_what_name(enum ud_api_what w);
+
+#endif /* UAPID_API_H */

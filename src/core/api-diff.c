@@ -1,0 +1,484 @@
+/*
+ * Differences between two versions of a header's API model, with verdicts
+ * (api.h).
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uapid/api.h"
+#include "uapid/buf.h"
+#include "uapid/xmalloc.h"
+
+static const char *const verdict_names[UD_API__VERDICTS] = {"compatible", "review", "breaking"};
+
+const char *
+ud_api_verdict_name(enum ud_api_verdict v)
+{
+	return v < UD_API__VERDICTS ? verdict_names[v] : "?";
+}
+
+const char *
+ud_api_what_name(enum ud_api_what w)
+{
+	return w == UD_API_ADDED ? "added" : w == UD_API_REMOVED ? "removed" : "changed";
+}
+
+static void __attribute__((format(printf, 8, 9)))
+add(struct ud_api_diff *d, const char *header, const struct ud_api_sym *s, enum ud_api_what what,
+    enum ud_api_verdict verdict, unsigned old_line, unsigned new_line, const char *fmt, ...)
+{
+	struct ud_api_change *c;
+	struct ud_buf b = UD_BUF_INIT;
+	va_list ap;
+
+	d->v = ud_xgrow(d->v, &d->alloc, d->n + 1, sizeof(*d->v));
+	c = &d->v[d->n++];
+	memset(c, 0, sizeof(*c));
+	c->header = ud_xstrdup(header);
+	c->symbol = s != NULL ? (s->cond[0] != '\0' ? ud_xasprintf("%s [if %s]", s->name, s->cond)
+						    : ud_xstrdup(s->name))
+			      : ud_xstrdup("");
+	c->name = ud_xstrdup(s != NULL ? s->name : "");
+	c->kind = s != NULL ? s->kind : UD_API_MACRO;
+	c->what = what;
+	c->verdict = verdict;
+	c->old_line = old_line;
+	c->new_line = new_line;
+	va_start(ap, fmt);
+	ud_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	c->reason = ud_buf_detach(&b, NULL);
+	d->verdicts[verdict]++;
+}
+
+/* A sentinel: a *_MAX, *_CNT, *_LAST or *_NR style bound that moves when the set grows. */
+static bool
+sentinel(const char *name)
+{
+	static const char *const ends[] = {"_MAX", "_CNT", "_COUNT", "_LAST", "_NR", "_NUM", "MAX"};
+	size_t n = strlen(name), i;
+
+	if (strncmp(name, "NUM_", 4) == 0 || strstr(name, "_NUM_") != NULL ||
+	    strstr(name, "_NR_") != NULL)
+		return true;
+
+	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		size_t m = strlen(ends[i]);
+
+		if (n >= m && strcmp(name + n - m, ends[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* A member whose name says it holds nothing yet: reserved, padding, unused, spare. */
+static bool
+placeholder(const char *name)
+{
+	static const char *const words[] = {"reserved", "resv",	 "rsvd",  "pad",
+					    "unused",	"spare", "__rsv", "__res"};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strstr(name, words[i]) != NULL)
+			return true;
+	return false;
+}
+
+static bool
+flexible(const char *array)
+{
+	return array != NULL && (strcmp(array, "[]") == 0 || strcmp(array, "[0]") == 0);
+}
+
+static bool
+streq(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+static const char *
+or_none(const char *s)
+{
+	return s != NULL ? s : "";
+}
+
+static long
+find_member(const struct ud_api_sym *s, const char *name)
+{
+	size_t i;
+
+	if (name[0] == '\0')
+		return -1; /* anonymous members are matched by position */
+	for (i = 0; i < s->nmembers; i++)
+		if (strcmp(s->members[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+static char *
+describe(const struct ud_api_member *m)
+{
+	if (m->bits >= 0)
+		return ud_xasprintf("%s%s%s : %d", m->type, m->name[0] ? " " : "", m->name,
+				    m->bits);
+	return ud_xasprintf("%s%s%s%s", m->type, m->name[0] ? " " : "", m->name, or_none(m->array));
+}
+
+static void
+diff_record(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
+	    const struct ud_api_sym *n)
+{
+	size_t i, common = 0;
+	long last_new = -1;
+	bool any = false;
+
+	/* members of the old one: removed, moved, retyped */
+	for (i = 0; i < o->nmembers; i++) {
+		const struct ud_api_member *om = &o->members[i];
+		long j =
+			om->name[0] != '\0'
+				? find_member(n, om->name)
+				: (i < n->nmembers && n->members[i].name[0] == '\0' ? (long)i : -1);
+
+		if (j < 0) {
+			const struct ud_api_member *at = i < n->nmembers ? &n->members[i] : NULL;
+
+			if (at != NULL && find_member(o, at->name) < 0 && placeholder(om->name) &&
+			    strcmp(at->type, om->type) == 0 && streq(at->array, om->array) &&
+			    at->bits == om->bits) {
+				add(d, header, o, UD_API_CHANGED, UD_API_REVIEW, o->line, n->line,
+				    "reserved member %s renamed to %s (same type and place)",
+				    om->name, at->name);
+			} else {
+				char *was = describe(om);
+
+				add(d, header, o, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
+				    "member %s removed (was %s)",
+				    om->name[0] ? om->name : "(anonymous)", was);
+				free(was);
+			}
+			any = true;
+			continue;
+		}
+		common++;
+		if (j < last_new) {
+			add(d, header, o, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
+			    "member %s moved before %s: the layout changes", om->name,
+			    n->members[last_new].name);
+			any = true;
+		}
+		last_new = j > last_new ? j : last_new;
+		{
+			const struct ud_api_member *nm = &n->members[j];
+
+			if (strcmp(nm->type, om->type) != 0 || nm->bits != om->bits ||
+			    !streq(nm->array, om->array)) {
+				char *a = describe(om), *b = describe(nm);
+				bool flex = (flexible(om->array) || flexible(nm->array)) &&
+					    (size_t)j == n->nmembers - 1 && i == o->nmembers - 1 &&
+					    strcmp(nm->type, om->type) == 0;
+				bool pad = placeholder(om->name);
+
+				add(d, header, o, UD_API_CHANGED,
+				    flex || pad ? UD_API_REVIEW : UD_API_BREAKING, o->line, n->line,
+				    "%s %s: %s -> %s%s",
+				    flex  ? "flexible array member"
+				    : pad ? "reserved member"
+					  : "member",
+				    om->name[0] ? om->name : "(anonymous)", a, b,
+				    pad ? " (new members took its room? check the total size)"
+					: "");
+				free(a);
+				free(b);
+				any = true;
+			}
+		}
+	}
+	/* members of the new one the old did not have */
+	for (i = 0; i < n->nmembers; i++) {
+		const struct ud_api_member *nm = &n->members[i];
+		bool at_end = true;
+		size_t k;
+
+		if (nm->name[0] == '\0' ? i < o->nmembers && o->members[i].name[0] == '\0'
+					: find_member(o, nm->name) >= 0)
+			continue;
+		/* a renamed placeholder was reported above */
+		if (i < o->nmembers && placeholder(o->members[i].name) &&
+		    find_member(n, o->members[i].name) < 0 &&
+		    strcmp(o->members[i].type, nm->type) == 0)
+			continue;
+		for (k = i + 1; k < n->nmembers; k++)
+			if (find_member(o, n->members[k].name) >= 0)
+				at_end = false;
+		/* the next member the old one had: a reserved one gives up its room */
+		for (k = i + 1; k < n->nmembers && find_member(o, n->members[k].name) < 0; k++)
+			;
+		{
+			char *b = describe(nm);
+
+			if (!at_end && k < n->nmembers && placeholder(n->members[k].name))
+				add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, o->line, n->line,
+				    "member %s takes room from reserved member %s (check the total "
+				    "size)",
+				    b, n->members[k].name);
+			else if (at_end)
+				add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, o->line, n->line,
+				    "grew at its end: %s (old binaries pass the smaller size)", b);
+			else
+				add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
+				    "member %s inserted before others: their offsets move", b);
+			free(b);
+		}
+		any = true;
+	}
+	if (!any && strcmp(o->text, n->text) != 0) {
+		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
+		    "layout attributes: '%s' -> '%s'", o->text, n->text);
+		any = true;
+	}
+	(void)common;
+	if (!any)
+		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, o->line, n->line,
+		    "spelled differently, same members");
+}
+
+static void
+diff_enum(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
+	  const struct ud_api_sym *n)
+{
+	size_t i;
+	bool removed = false, prefix = o->nmembers <= n->nmembers;
+
+	for (i = 0; i < o->nmembers; i++) {
+		if (find_member(n, o->members[i].name) < 0) {
+			removed = true;
+			add(d, header, o, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
+			    "constant %s removed", o->members[i].name);
+		}
+		if (i >= n->nmembers || strcmp(o->members[i].name, n->members[i].name) != 0)
+			prefix = false;
+	}
+	if (prefix)
+		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, o->line, n->line,
+		    "%zu constant%s added at the end", n->nmembers - o->nmembers,
+		    n->nmembers - o->nmembers == 1 ? "" : "s");
+	else if (!removed)
+		add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, o->line, n->line,
+		    "constants inserted or reordered (their values are checked one by one)");
+}
+
+static void
+diff_value(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
+	   const struct ud_api_sym *n)
+{
+	const char *what = o->kind == UD_API_ENUM_CONST ? "value" : "replacement";
+
+	if (o->is_ioctl && n->is_ioctl) {
+		if (strcmp(o->ioctl.dir, n->ioctl.dir) != 0)
+			add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
+			    "ioctl direction %s -> %s: the request number changes", o->ioctl.dir,
+			    n->ioctl.dir);
+		else if (o->ioctl.known && n->ioctl.known &&
+			 (o->ioctl.typev != n->ioctl.typev || o->ioctl.nrv != n->ioctl.nrv))
+			add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
+			    "ioctl number %s/%lld -> %s/%lld", o->ioctl.type, o->ioctl.nrv,
+			    n->ioctl.type, n->ioctl.nrv);
+		else if (!(o->ioctl.known && n->ioctl.known) &&
+			 (strcmp(o->ioctl.type, n->ioctl.type) != 0 ||
+			  strcmp(o->ioctl.nr, n->ioctl.nr) != 0))
+			add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
+			    "ioctl number %s, %s -> %s, %s", o->ioctl.type, o->ioctl.nr,
+			    n->ioctl.type, n->ioctl.nr);
+		else if (!streq(o->ioctl.arg, n->ioctl.arg))
+			add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
+			    "ioctl argument type %s -> %s: its size is in the request number",
+			    or_none(o->ioctl.arg), or_none(n->ioctl.arg));
+		else
+			add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, o->line, n->line,
+			    "same request, spelled differently");
+		return;
+	}
+	if (!streq(o->params, n->params)) {
+		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
+		    "parameters (%s) -> (%s)", or_none(o->params), or_none(n->params));
+		return;
+	}
+	if (strcmp(o->text, n->text) == 0 && o->has_value != n->has_value) {
+		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, o->line, n->line,
+		    "same expression '%s' (what it names is compared on its own)", n->text);
+		return;
+	}
+	if (o->has_value && n->has_value) {
+		if (o->value == n->value)
+			add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, o->line, n->line,
+			    "same value %lld, spelled differently", o->value);
+		else
+			add(d, header, n, UD_API_CHANGED,
+			    sentinel(o->name) ? UD_API_REVIEW : UD_API_BREAKING, o->line, n->line,
+			    "%s%s %lld -> %lld", sentinel(o->name) ? "sentinel moved: " : "", what,
+			    o->value, n->value);
+		return;
+	}
+	add(d, header, n, UD_API_CHANGED, sentinel(o->name) ? UD_API_REVIEW : UD_API_BREAKING,
+	    o->line, n->line, "%s%s '%s' -> '%s'", sentinel(o->name) ? "sentinel moved: " : "",
+	    what, o->text, n->text);
+}
+
+static void
+diff_sym(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
+	 const struct ud_api_sym *n)
+{
+	switch (o->kind) {
+	case UD_API_MACRO:
+	case UD_API_ENUM_CONST:
+		diff_value(d, header, o, n);
+		break;
+	case UD_API_ENUM:
+		diff_enum(d, header, o, n);
+		break;
+	case UD_API_STRUCT:
+	case UD_API_UNION:
+		diff_record(d, header, o, n);
+		break;
+	case UD_API_TYPEDEF:
+		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
+		    "typedef '%s' -> '%s'", o->text, n->text);
+		break;
+	default:
+		add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, o->line, n->line,
+		    "declaration '%s' -> '%s' (functions and variables do not belong in uapi "
+		    "headers)",
+		    o->text, n->text);
+		break;
+	}
+}
+
+void
+ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_header *new_,
+		   struct ud_api_diff *d)
+{
+	const char *header = old != NULL ? old->path : new_->path;
+	size_t i = 0, j = 0;
+
+	if (old == NULL) {
+		d->headers_added++;
+		add(d, header, NULL, UD_API_ADDED, UD_API_COMPATIBLE, 0, 1,
+		    "new header, %zu symbol%s", new_->n, new_->n == 1 ? "" : "s");
+		d->symbols_added += (unsigned)new_->n;
+		return;
+	}
+	if (new_ == NULL) {
+		d->headers_removed++;
+		add(d, header, NULL, UD_API_REMOVED, UD_API_BREAKING, 1, 0,
+		    "header removed: programs that include it stop building (%zu symbol%s)", old->n,
+		    old->n == 1 ? "" : "s");
+		d->symbols_removed += (unsigned)old->n;
+		return;
+	}
+	if (old->fingerprint == new_->fingerprint)
+		return;
+	d->headers_changed++;
+	/* both lists are sorted by key: a merge */
+	while (i < old->n || j < new_->n) {
+		int c = i >= old->n ? 1 : j >= new_->n ? -1 : strcmp(old->v[i].key, new_->v[j].key);
+
+		if (c < 0) {
+			const struct ud_api_sym *s = &old->v[i++];
+
+			d->symbols_removed++;
+			add(d, header, s, UD_API_REMOVED, UD_API_BREAKING, s->line, 0, "%s removed",
+			    ud_api_kind_name(s->kind));
+		} else if (c > 0) {
+			const struct ud_api_sym *s = &new_->v[j++];
+			bool decl = s->kind == UD_API_FUNCTION || s->kind == UD_API_VARIABLE;
+
+			d->symbols_added++;
+			add(d, header, s, UD_API_ADDED, decl ? UD_API_REVIEW : UD_API_COMPATIBLE, 0,
+			    s->line, "%s added%s", ud_api_kind_name(s->kind),
+			    decl ? ": functions and variables do not belong in uapi headers" : "");
+		} else {
+			if (old->v[i].fingerprint != new_->v[j].fingerprint) {
+				d->symbols_changed++;
+				diff_sym(d, header, &old->v[i], &new_->v[j]);
+			}
+			i++;
+			j++;
+		}
+	}
+}
+
+/*
+ * The header among those from (new version) includes, directly or not,
+ * that defines a symbol of this kind and name; NULL when none does.
+ */
+static const char *
+included_definer(const char *from, enum ud_api_kind kind, const char *name,
+		 const struct ud_api_header *(*new_header)(const char *path, void *ctx), void *ctx)
+{
+	const char *queue[256];
+	size_t head = 0, tail = 0, i, k;
+
+	queue[tail++] = from;
+	while (head < tail) {
+		const struct ud_api_header *h = new_header(queue[head], ctx);
+
+		if (head > 0 && h != NULL)
+			for (k = 0; k < h->n; k++)
+				if (h->v[k].kind == kind && strcmp(h->v[k].name, name) == 0)
+					return h->path;
+		head++;
+		for (i = 0; h != NULL && i < h->nincludes; i++) {
+			bool seen = false;
+
+			for (k = 0; k < tail && !seen; k++)
+				seen = strcmp(queue[k], h->includes[i]) == 0;
+			if (!seen && tail < sizeof(queue) / sizeof(queue[0]))
+				queue[tail++] = h->includes[i];
+		}
+	}
+	return NULL;
+}
+
+void
+ud_api_diff_moves(struct ud_api_diff *d,
+		  const struct ud_api_header *(*new_header)(const char *path, void *ctx), void *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		struct ud_api_change *r = &d->v[i];
+		const char *to;
+
+		if (r->what != UD_API_REMOVED || r->name[0] == '\0' ||
+		    new_header(r->header, ctx) == NULL)
+			continue;
+		to = included_definer(r->header, r->kind, r->name, new_header, ctx);
+		if (to == NULL)
+			continue;
+		d->verdicts[r->verdict]--;
+		r->verdict = UD_API_COMPATIBLE;
+		d->verdicts[r->verdict]++;
+		free(r->reason);
+		r->reason = ud_xasprintf("moved to %s, which %s includes", to, r->header);
+	}
+}
+
+void
+ud_api_diff_free(struct ud_api_diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		free(d->v[i].header);
+		free(d->v[i].symbol);
+		free(d->v[i].name);
+		free(d->v[i].reason);
+	}
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,1033 @@
+/*
+ * The userspace API model of an installed header, and diffs (api.h).
+ *
+ * A small C tokenizer (comments dropped, continuations joined, each token
+ * with its line) feeds two readers: directives give macros and the
+ * conditional context; the rest is read as top-level declarations, split
+ * at ';' outside braces, and each is recognised by shape (typedef,
+ * struct/union/enum body, function declaration, variable).  This is not a
+ * C parser: it reads what uapi headers hold, and skips what it does not
+ * recognise.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uapid/api.h"
+#include "uapid/buf.h"
+#include "uapid/chars.h"
+#include "uapid/expr.h"
+#include "uapid/xmalloc.h"
+
+/* ---- tokens ---- */
+
+struct tok {
+	const char *p;
+	size_t n;
+	unsigned line;
+	bool bol; /* first token of its line */
+};
+
+struct toks {
+	struct tok *v;
+	size_t n, alloc;
+};
+
+static bool
+tok_is(const struct tok *t, const char *s)
+{
+	return t->n == strlen(s) && memcmp(t->p, s, t->n) == 0;
+}
+
+static bool
+tok_ident(const struct tok *t)
+{
+	return t->n > 0 && ud_is_ident_start((unsigned char)t->p[0]);
+}
+
+/* Skips a backslash-newline at p; returns the new p. */
+static const char *
+skip_cont(const char *p, const char *e, unsigned *line)
+{
+	while (p + 1 < e && p[0] == '\\' &&
+	       (p[1] == '\n' || (p[1] == '\r' && p + 2 < e && p[2] == '\n'))) {
+		p += p[1] == '\n' ? 2 : 3;
+		(*line)++;
+	}
+	return p;
+}
+
+static void
+tokenize(const char *text, size_t len, struct toks *out)
+{
+	const char *p = text, *e = text + len;
+	unsigned line = 1;
+	bool bol = true;
+
+	while (p < e) {
+		struct tok t;
+
+		p = skip_cont(p, e, &line);
+		if (p >= e)
+			break;
+		if (*p == '\n') {
+			line++;
+			bol = true;
+			p++;
+			continue;
+		}
+		if (ud_is_space((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		if (p + 1 < e && p[0] == '/' && p[1] == '*') {
+			p += 2;
+			while (p + 1 < e && !(p[0] == '*' && p[1] == '/')) {
+				if (*p == '\n')
+					line++;
+				p++;
+			}
+			p = p + 2 <= e ? p + 2 : e;
+			continue;
+		}
+		if (p + 1 < e && p[0] == '/' && p[1] == '/') {
+			while (p < e && *p != '\n')
+				p++;
+			continue;
+		}
+		t.p = p;
+		t.line = line;
+		t.bol = bol;
+		bol = false;
+		if (ud_is_ident_start((unsigned char)*p)) {
+			while (p < e && ud_is_ident((unsigned char)*p))
+				p++;
+		} else if (ud_is_digit((unsigned char)*p) ||
+			   (*p == '.' && p + 1 < e && ud_is_digit((unsigned char)p[1]))) {
+			while (p < e &&
+			       (ud_is_alnum((unsigned char)*p) || *p == '.' || *p == '_' ||
+				((*p == '+' || *p == '-') &&
+				 (p[-1] == 'e' || p[-1] == 'E' || p[-1] == 'p' || p[-1] == 'P'))))
+				p++;
+		} else if (*p == '"' || *p == '\'') {
+			char q = *p++;
+
+			while (p < e && *p != q && *p != '\n') {
+				if (*p == '\\' && p + 1 < e)
+					p++;
+				p++;
+			}
+			if (p < e && *p == q)
+				p++;
+		} else {
+			static const char *const multi[] = {
+				"...", "<<=", ">>=", "->", "++", "--", "<<", ">>",
+				"<=",  ">=",  "==",  "!=", "&&", "||", "##", "+=",
+				"-=",  "*=",  "/=",  "|=", "&=", "^="};
+			size_t i, m = 1;
+
+			for (i = 0; i < sizeof(multi) / sizeof(multi[0]); i++)
+				if ((size_t)(e - p) >= strlen(multi[i]) &&
+				    memcmp(p, multi[i], strlen(multi[i])) == 0) {
+					m = strlen(multi[i]);
+					break;
+				}
+			p += m;
+		}
+		t.n = (size_t)(p - t.p);
+		out->v = ud_xgrow(out->v, &out->alloc, out->n + 1, sizeof(*out->v));
+		out->v[out->n++] = t;
+	}
+}
+
+/* Tokens [a, b) as text, one space between tokens where C needs or shows one. */
+static char *
+join(const struct tok *v, size_t a, size_t b)
+{
+	struct ud_buf s = UD_BUF_INIT;
+	size_t i;
+
+	for (i = a; i < b; i++) {
+		bool tight = i > a && (tok_is(&v[i], ",") || tok_is(&v[i], ")") ||
+				       tok_is(&v[i], "]") || tok_is(&v[i], ";") ||
+				       tok_is(&v[i - 1], "(") || tok_is(&v[i - 1], "[") ||
+				       tok_is(&v[i], "[") || tok_is(&v[i - 1], "~") ||
+				       (tok_is(&v[i], "(") && tok_ident(&v[i - 1])));
+
+		if (i > a && !tight)
+			ud_buf_addch(&s, ' ');
+		ud_buf_add(&s, v[i].p, v[i].n);
+	}
+	return ud_buf_detach(&s, NULL);
+}
+
+/* ---- the model being built ---- */
+
+struct known {
+	struct ud_expr_sym *v; /* numeric macros and enum constants so far */
+	size_t n, alloc;
+};
+
+struct reader {
+	struct ud_api_header *h;
+	const struct toks *t; /* every token (directives read these) */
+	const struct toks *c; /* the tokens outside directives (declarations read these) */
+	struct known known;
+	char *guard;
+	struct ud_buf cond; /* the current conditions, " && "-joined */
+	struct {
+		size_t len; /* cond's length before this level */
+		char *text;
+	} stack[64];
+	size_t depth;
+	bool guard_seen;
+};
+
+static const char *const kind_names[UD_API__KINDS] = {
+	"macro", "enum constant", "enum", "struct", "union", "typedef", "function", "variable",
+};
+
+const char *
+ud_api_kind_name(enum ud_api_kind k)
+{
+	return k < UD_API__KINDS ? kind_names[k] : "?";
+}
+
+static struct ud_api_sym *
+add_sym(struct reader *r, enum ud_api_kind kind, const char *name, unsigned line, char *text)
+{
+	struct ud_api_header *h = r->h;
+	struct ud_api_sym *s;
+
+	h->v = ud_xgrow(h->v, &h->alloc, h->n + 1, sizeof(*h->v));
+	s = &h->v[h->n++];
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->name = ud_xstrdup(name);
+	s->cond = ud_xstrdup(ud_buf_str(&r->cond));
+	s->line = line;
+	s->text = text != NULL ? text : ud_xstrdup("");
+	return s;
+}
+
+static void
+remember(struct reader *r, const char *name, long long value)
+{
+	struct ud_expr_sym *s;
+
+	r->known.v = ud_xgrow(r->known.v, &r->known.alloc, r->known.n + 1, sizeof(*r->known.v));
+	s = &r->known.v[r->known.n++];
+	s->name = ud_xstrdup(name);
+	s->value = ud_xasprintf("%lld", value);
+}
+
+/* The value of expression text, with the header's numeric names so far; false when unknown. */
+static bool
+evaluate(struct reader *r, const char *text, long long *out)
+{
+	struct ud_expr_env env;
+	struct ud_expr_value v;
+	char *copy;
+	size_t i, j;
+	bool ok;
+
+	if (text[0] == '\0')
+		return false;
+	/* casts and integer suffixes the preprocessor's grammar does not know */
+	copy = ud_xstrdup(text);
+	for (i = j = 0; copy[i] != '\0'; i++) {
+		if (copy[i] == '\'' && copy[i + 1] != '\0' && copy[i + 1] != '\\' &&
+		    copy[i + 2] == '\'') {
+			/* a character constant ('T' in _IOR('T', ...)): its value */
+			j += (size_t)sprintf(copy + j, "%u", (unsigned char)copy[i + 1]);
+			i += 2;
+			continue;
+		}
+		if (ud_is_digit((unsigned char)copy[i]) &&
+		    (i == 0 || !ud_is_ident((unsigned char)copy[i - 1]))) {
+			while (ud_is_alnum((unsigned char)copy[i]) &&
+			       !(copy[i] == 'u' || copy[i] == 'U' || copy[i] == 'l' ||
+				 copy[i] == 'L'))
+				copy[j++] = copy[i++];
+			while (copy[i] == 'u' || copy[i] == 'U' || copy[i] == 'l' || copy[i] == 'L')
+				i++;
+			i--;
+			continue;
+		}
+		copy[j++] = copy[i];
+	}
+	copy[j] = '\0';
+	memset(&env, 0, sizeof(env));
+	env.dialect = UD_EXPR_C;
+	env.syms = r->known.v;
+	env.nsyms = r->known.n;
+	ud_expr_evaluate(copy, &env, &v);
+	ok = !v.error && v.truth != UD_UNKNOWN && v.end != NULL && *v.end == '\0';
+	free(copy);
+	if (ok)
+		*out = v.num;
+	return ok;
+}
+
+/* ---- directives ---- */
+
+static void
+push_cond(struct reader *r, char *text)
+{
+	if (r->depth < sizeof(r->stack) / sizeof(r->stack[0])) {
+		r->stack[r->depth].len = r->cond.len;
+		r->stack[r->depth].text = text;
+		if (r->cond.len > 0)
+			ud_buf_addstr(&r->cond, " && ");
+		ud_buf_addstr(&r->cond, text);
+	} else {
+		free(text);
+	}
+	r->depth++;
+}
+
+static void
+pop_cond(struct reader *r)
+{
+	if (r->depth == 0)
+		return;
+	r->depth--;
+	if (r->depth < sizeof(r->stack) / sizeof(r->stack[0])) {
+		ud_buf_setlen(&r->cond, r->stack[r->depth].len);
+		free(r->stack[r->depth].text);
+	}
+}
+
+/* An ioctl request macro's body: _IOR(type, nr, arg) and friends. */
+static void
+decode_ioctl(struct reader *r, struct ud_api_sym *s, const struct tok *v, size_t a, size_t b)
+{
+	static const char *const dirs[] = {"_IO", "_IOR", "_IOW", "_IOWR"};
+	size_t args[4], nargs = 0, i, depth = 0, d;
+
+	for (d = 0; d < 4 && !(b > a && tok_is(&v[a], dirs[d])); d++)
+		;
+	if (d == 4 || b - a < 4 || !tok_is(&v[a + 1], "(") || !tok_is(&v[b - 1], ")"))
+		return;
+	args[nargs++] = a + 2;
+	for (i = a + 2; i < b - 1; i++) {
+		if (tok_is(&v[i], "(") || tok_is(&v[i], "["))
+			depth++;
+		else if (tok_is(&v[i], ")") || tok_is(&v[i], "]"))
+			depth--;
+		else if (depth == 0 && tok_is(&v[i], ",") && nargs < 4)
+			args[nargs++] = i + 1;
+	}
+	if ((d == 0 && nargs != 2) || (d > 0 && nargs != 3))
+		return;
+	args[nargs] = b; /* one past the last argument's comma position + 1 */
+	s->is_ioctl = true;
+	snprintf(s->ioctl.dir, sizeof(s->ioctl.dir), "%s", dirs[d]);
+	s->ioctl.type = join(v, args[0], args[1] - 1);
+	s->ioctl.nr = join(v, args[1], nargs > 2 ? args[2] - 1 : b - 1);
+	s->ioctl.arg = nargs > 2 ? join(v, args[2], b - 1) : NULL;
+	if (s->ioctl.type[0] == '\'' && strlen(s->ioctl.type) == 3) {
+		s->ioctl.typev = (unsigned char)s->ioctl.type[1];
+		s->ioctl.known = evaluate(r, s->ioctl.nr, &s->ioctl.nrv);
+	} else {
+		s->ioctl.known = evaluate(r, s->ioctl.type, &s->ioctl.typev) &&
+				 evaluate(r, s->ioctl.nr, &s->ioctl.nrv);
+	}
+}
+
+static void
+directive(struct reader *r, size_t a, size_t b)
+{
+	const struct tok *v = r->t->v;
+	const struct tok *name;
+
+	if (b - a < 2)
+		return;
+	name = &v[a + 1];
+	if (tok_is(name, "define") && b - a >= 3 && tok_ident(&v[a + 2])) {
+		const struct tok *m = &v[a + 2];
+		char *mname = ud_xstrndup(m->p, m->n);
+		size_t body = a + 3;
+		char *params = NULL;
+		struct ud_api_sym *s;
+
+		if (r->guard != NULL && strcmp(mname, r->guard) == 0 && !r->guard_seen) {
+			r->guard_seen = true; /* the include guard is not API */
+			free(mname);
+			return;
+		}
+		if (body < b && tok_is(&v[body], "(") && v[body].p == m->p + m->n) {
+			size_t close = body;
+
+			while (close < b && !tok_is(&v[close], ")"))
+				close++;
+			params = join(v, body + 1, close);
+			body = close < b ? close + 1 : b;
+		}
+		s = add_sym(r, UD_API_MACRO, mname, m->line, join(v, body, b));
+		s->params = params;
+		if (params == NULL) {
+			s->has_value = evaluate(r, s->text, &s->value);
+			if (s->has_value)
+				remember(r, mname, s->value);
+			decode_ioctl(r, s, v, body, b);
+		}
+		free(mname);
+	} else if (tok_is(name, "ifndef") && r->guard == NULL && r->depth == 0 && b - a == 3 &&
+		   a + 1 < r->t->n) {
+		/* the include guard: #ifndef X directly followed by #define X */
+		size_t nx = b;
+
+		if (nx + 2 < r->t->n && tok_is(&v[nx], "#") && tok_is(&v[nx + 1], "define") &&
+		    v[nx + 2].n == v[a + 2].n && memcmp(v[nx + 2].p, v[a + 2].p, v[a + 2].n) == 0) {
+			r->guard = ud_xstrndup(v[a + 2].p, v[a + 2].n);
+			r->depth++;
+			r->stack[r->depth - 1].len = r->cond.len;
+			r->stack[r->depth - 1].text = NULL;
+			return;
+		}
+		push_cond(r, ud_xasprintf("!defined(%.*s)", (int)v[a + 2].n, v[a + 2].p));
+	} else if (tok_is(name, "if") || tok_is(name, "ifdef") || tok_is(name, "ifndef")) {
+		char *expr = join(v, a + 2, b);
+
+		if (tok_is(name, "ifdef"))
+			push_cond(r, ud_xasprintf("defined(%s)", expr));
+		else if (tok_is(name, "ifndef"))
+			push_cond(r, ud_xasprintf("!defined(%s)", expr));
+		else
+			push_cond(r, ud_xasprintf("(%s)", expr));
+		free(expr);
+	} else if (tok_is(name, "elif") || tok_is(name, "else")) {
+		char *prev = r->depth > 0 && r->depth <= 64 && r->stack[r->depth - 1].text != NULL
+				     ? ud_xstrdup(r->stack[r->depth - 1].text)
+				     : ud_xstrdup("");
+		char *expr = tok_is(name, "elif") ? join(v, a + 2, b) : NULL;
+		char *now = expr != NULL ? ud_xasprintf("!%s && (%s)", prev, expr)
+					 : ud_xasprintf("!%s", prev);
+
+		pop_cond(r);
+		push_cond(r, now);
+		free(prev);
+		free(expr);
+	} else if (tok_is(name, "endif")) {
+		pop_cond(r);
+	} else if (tok_is(name, "include") && b - a >= 3 && tok_is(&v[a + 2], "<")) {
+		struct ud_buf inc = UD_BUF_INIT;
+		size_t k;
+
+		for (k = a + 3; k < b && !tok_is(&v[k], ">"); k++)
+			ud_buf_add(&inc, v[k].p, v[k].n);
+		r->h->includes = ud_xrealloc(r->h->includes,
+					     (r->h->nincludes + 1) * sizeof(*r->h->includes));
+		r->h->includes[r->h->nincludes++] = ud_buf_detach(&inc, NULL);
+	}
+}
+
+/* ---- declarations ---- */
+
+/* The index of the matching closer of the opener at i (or b). */
+static size_t
+match(const struct tok *v, size_t i, size_t b)
+{
+	const char *open = tok_is(&v[i], "{") ? "{" : tok_is(&v[i], "(") ? "(" : "[";
+	const char *close = open[0] == '{' ? "}" : open[0] == '(' ? ")" : "]";
+	size_t depth = 0;
+
+	for (; i < b; i++) {
+		if (tok_is(&v[i], open))
+			depth++;
+		else if (tok_is(&v[i], close) && --depth == 0)
+			return i;
+	}
+	return b;
+}
+
+static bool
+is_attr(const struct tok *t)
+{
+	return tok_is(t, "__attribute__") || tok_is(t, "__attribute") || tok_is(t, "__aligned") ||
+	       tok_is(t, "__packed") || tok_is(t, "__user") || tok_is(t, "__extension__");
+}
+
+/*
+ * The declared name in declarator tokens [a, b): the identifier of a
+ * function pointer "(*name)", else the last identifier before an array
+ * bound, parameter list, bit-field or the end.  Its index, or b.
+ */
+static size_t
+declared_name(const struct tok *v, size_t a, size_t b)
+{
+	size_t i, last = b;
+
+	for (i = a; i < b; i++) {
+		if (tok_is(&v[i], "(") && i + 1 < b && tok_is(&v[i + 1], "*")) {
+			size_t j = i + 1;
+
+			while (j < b && (tok_is(&v[j], "*") || tok_is(&v[j], "const")))
+				j++;
+			if (j < b && tok_ident(&v[j]))
+				return j;
+		}
+		if (is_attr(&v[i]) && i + 1 < b && tok_is(&v[i + 1], "(")) {
+			i = match(v, i + 1, b);
+			continue;
+		}
+		if (tok_is(&v[i], "[") || tok_is(&v[i], ":") || tok_is(&v[i], "=") ||
+		    (tok_is(&v[i], "(") && last != b))
+			break;
+		if (tok_is(&v[i], "{")) {
+			i = match(v, i, b);
+			continue;
+		}
+		if (tok_ident(&v[i]) && !tok_is(&v[i], "struct") && !tok_is(&v[i], "union") &&
+		    !tok_is(&v[i], "enum") && !tok_is(&v[i], "const") && !tok_is(&v[i], "volatile"))
+			last = i;
+	}
+	return last;
+}
+
+static void parse_members(struct reader *r, size_t a, size_t b, struct ud_api_member **out,
+			  size_t *n);
+
+/* A member declaration [a, b) (no ';'), possibly "int a, b" or "int x:3". */
+static void
+member(struct reader *r, size_t a, size_t b, struct ud_api_member **out, size_t *n, size_t *alloc)
+{
+	const struct tok *v = r->c->v;
+	size_t start = a, i, depth = 0, type_end = a;
+	bool first = true;
+
+	/* the declarators, split at commas outside brackets */
+	for (i = a; i <= b; i++) {
+		if (i < b && (tok_is(&v[i], "(") || tok_is(&v[i], "[") || tok_is(&v[i], "{")))
+			depth++;
+		else if (i < b && (tok_is(&v[i], ")") || tok_is(&v[i], "]") || tok_is(&v[i], "}")))
+			depth--;
+		if (i < b && !(depth == 0 && tok_is(&v[i], ",")))
+			continue;
+		{
+			size_t nm = declared_name(v, start, i), j;
+			struct ud_api_member *m;
+			struct ud_buf type = UD_BUF_INIT;
+
+			size_t fp = i; /* "(" of a function pointer's "(*name)", or i */
+
+			*out = ud_xgrow(*out, alloc, *n + 1, sizeof(**out));
+			m = &(*out)[(*n)++];
+			memset(m, 0, sizeof(*m));
+			m->bits = -1;
+			/* "__u32 :3": the only word is the type; the field has no name */
+			if (first && nm == start && nm + 1 < i && tok_is(&v[nm + 1], ":")) {
+				type_end = nm + 1;
+				nm = i;
+			} else if (first) {
+				type_end = nm < i ? nm : i;
+			}
+			for (j = start; nm < i && j < nm; j++)
+				if (tok_is(&v[j], "(") && j + 1 < nm && tok_is(&v[j + 1], "*")) {
+					fp = j;
+					if (first)
+						type_end = j;
+					break;
+				}
+			/* the type: the base (from the first declarator) and this one's stars */
+			{
+				char *base = join(v, a, type_end);
+
+				ud_buf_addstr(&type, base);
+				free(base);
+			}
+			if (!first)
+				for (j = start; j < nm && j < i; j++)
+					if (tok_is(&v[j], "*"))
+						ud_buf_addstr(&type, " *");
+			if (nm < i) {
+				m->name = ud_xstrndup(v[nm].p, v[nm].n);
+				for (j = nm + 1; j < i; j++) {
+					if (tok_is(&v[j], "[")) {
+						size_t k = match(v, j, i);
+						char *arr = join(v, j, k < i ? k + 1 : i);
+						char *more = m->array != NULL
+								     ? ud_xasprintf("%s%s",
+										    m->array, arr)
+								     : ud_xstrdup(arr);
+
+						free(arr);
+						free(m->array);
+						m->array = more;
+						j = k;
+					} else if (tok_is(&v[j], ":") && j + 1 < i) {
+						long long bits;
+						char *w = join(v, j + 1, i);
+
+						m->bits = evaluate(r, w, &bits) ? (int)bits : 0;
+						free(w);
+						break;
+					} else if (tok_is(&v[j], ")") && fp < i) {
+						/* a function pointer: "(*)" and its parameters are
+						 * its type */
+						char *rest = join(v, j + 1, i);
+
+						ud_buf_addf(&type, " (*)%s", rest);
+						free(rest);
+						break;
+					}
+				}
+			} else {
+				/* an anonymous struct or union, or a padding bit-field */
+				m->name = ud_xstrdup("");
+				if (first) {
+					char *all = join(v, a, i);
+
+					ud_buf_reset(&type);
+					ud_buf_addstr(&type, all);
+					free(all);
+				}
+			}
+			m->type = ud_buf_detach(&type, NULL);
+			first = false;
+			start = i + 1;
+		}
+	}
+	(void)parse_members;
+}
+
+static void
+parse_members(struct reader *r, size_t a, size_t b, struct ud_api_member **out, size_t *n)
+{
+	const struct tok *v = r->c->v;
+	size_t alloc = 0, start = a, i;
+
+	*out = NULL;
+	*n = 0;
+	for (i = a; i < b; i++) {
+		if (tok_is(&v[i], "{") || tok_is(&v[i], "(")) {
+			i = match(v, i, b);
+			continue;
+		}
+		if (tok_is(&v[i], ";")) {
+			if (i > start)
+				member(r, start, i, out, n, &alloc);
+			start = i + 1;
+		}
+	}
+	if (b > start)
+		member(r, start, b, out, n, &alloc);
+}
+
+/* "struct foo { ... }" at [at, ...): records it; returns the index after its '}'. */
+static size_t
+record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
+{
+	const struct tok *v = r->c->v;
+	bool is_enum = tok_is(&v[at], "enum");
+	enum ud_api_kind kind = is_enum			  ? UD_API_ENUM
+				: tok_is(&v[at], "union") ? UD_API_UNION
+							  : UD_API_STRUCT;
+	size_t i = at + 1, open, close;
+	char *name = NULL;
+	struct ud_api_sym *s;
+
+	while (i < b && is_attr(&v[i])) {
+		i++;
+		if (i < b && tok_is(&v[i], "("))
+			i = match(v, i, b) + 1;
+	}
+	if (i < b && tok_ident(&v[i]))
+		name = ud_xasprintf("%s %.*s",
+				    is_enum		   ? "enum"
+				    : kind == UD_API_UNION ? "union"
+							   : "struct",
+				    (int)v[i].n, v[i].p),
+		i++;
+	while (i < b && !tok_is(&v[i], "{"))
+		i++;
+	if (i >= b)
+		return b;
+	open = i;
+	close = match(v, open, b);
+	if (name == NULL && typedef_name != NULL)
+		name = ud_xasprintf("%s (typedef %s)",
+				    is_enum		   ? "enum"
+				    : kind == UD_API_UNION ? "union"
+							   : "struct",
+				    typedef_name);
+	if (is_enum) {
+		size_t start = open + 1, j, depth = 0;
+		long long next = 0;
+		bool next_known = true;
+		struct ud_api_member *consts = NULL;
+		size_t nconsts = 0, calloc_ = 0;
+
+		for (j = open + 1; j <= close; j++) {
+			if (j < close && (tok_is(&v[j], "(") || tok_is(&v[j], "[")))
+				depth++;
+			else if (j < close && (tok_is(&v[j], ")") || tok_is(&v[j], "]")))
+				depth--;
+			if (j < close && !(depth == 0 && tok_is(&v[j], ",")))
+				continue;
+			if (j > start && tok_ident(&v[start])) {
+				char *cname = ud_xstrndup(v[start].p, v[start].n);
+				char *expr = j > start + 2 && tok_is(&v[start + 1], "=")
+						     ? join(v, start + 2, j)
+						     : NULL;
+				struct ud_api_sym *c;
+				long long val;
+
+				c = add_sym(r, UD_API_ENUM_CONST, cname, v[start].line,
+					    expr != NULL ? ud_xstrdup(expr)
+							 : ud_xstrdup("(implicit)"));
+				if (expr != NULL) {
+					next_known = evaluate(r, expr, &val);
+				} else {
+					val = next;
+				}
+				if (next_known) {
+					c->has_value = true;
+					c->value = val;
+					remember(r, cname, val);
+					next = val + 1;
+				}
+				consts = ud_xgrow(consts, &calloc_, nconsts + 1, sizeof(*consts));
+				memset(&consts[nconsts], 0, sizeof(*consts));
+				consts[nconsts].name = ud_xstrdup(cname);
+				consts[nconsts].type = ud_xstrdup("");
+				consts[nconsts].bits = -1;
+				nconsts++;
+				free(expr);
+				free(cname);
+			}
+			start = j + 1;
+		}
+		if (name != NULL) {
+			s = add_sym(r, UD_API_ENUM, name, v[at].line, NULL);
+			s->members = consts;
+			s->nmembers = nconsts;
+		} else {
+			for (j = 0; j < nconsts; j++) {
+				free(consts[j].name);
+				free(consts[j].type);
+			}
+			free(consts);
+		}
+	} else if (name != NULL) {
+		s = add_sym(r, kind, name, v[at].line, NULL);
+		parse_members(r, open + 1, close, &s->members, &s->nmembers);
+		/* attributes after the body (packed, aligned) are part of the layout */
+		{
+			size_t k = close + 1;
+			struct ud_buf attrs = UD_BUF_INIT;
+
+			while (k < b && is_attr(&v[k])) {
+				size_t e = k + 1 < b && tok_is(&v[k + 1], "(")
+						   ? match(v, k + 1, b) + 1
+						   : k + 1;
+				char *t = join(v, k, e);
+
+				ud_buf_addf(&attrs, "%s%s", attrs.len ? " " : "", t);
+				free(t);
+				k = e;
+			}
+			if (attrs.len > 0) {
+				free(s->text);
+				s->text = ud_buf_detach(&attrs, NULL);
+			}
+			ud_buf_free(&attrs);
+		}
+	}
+	free(name);
+	return close + 1;
+}
+
+static void
+declaration(struct reader *r, size_t a, size_t b)
+{
+	const struct tok *v = r->c->v;
+	size_t i, nm;
+	bool is_typedef;
+
+	while (a < b && (tok_is(&v[a], "extern") || tok_is(&v[a], "static") ||
+			 tok_is(&v[a], "__extension__")))
+		a++;
+	if (a >= b)
+		return;
+	is_typedef = tok_is(&v[a], "typedef");
+	/* a struct, union or enum body anywhere in it is recorded on its own */
+	for (i = a; i < b; i++) {
+		if ((tok_is(&v[i], "struct") || tok_is(&v[i], "union") || tok_is(&v[i], "enum"))) {
+			size_t j = i + 1;
+
+			while (j < b && (tok_ident(&v[j]) || is_attr(&v[j])) &&
+			       !tok_is(&v[j], "{")) {
+				if (is_attr(&v[j]) && j + 1 < b && tok_is(&v[j + 1], "("))
+					j = match(v, j + 1, b);
+				j++;
+				if (j - i > 2)
+					break;
+			}
+			if (j < b && tok_is(&v[j], "{")) {
+				char *tname = NULL;
+
+				if (is_typedef) {
+					size_t close = match(v, j, b),
+					       t = declared_name(v, close + 1, b);
+
+					if (t < b)
+						tname = ud_xstrndup(v[t].p, v[t].n);
+				}
+				i = record_body(r, i, b, tname) - 1;
+				free(tname);
+			}
+		}
+	}
+	if (is_typedef) {
+		nm = declared_name(v, a + 1, b);
+		if (nm < b) {
+			char *tname = ud_xstrndup(v[nm].p, v[nm].n);
+			struct ud_buf text = UD_BUF_INIT;
+
+			/* the text, with a body replaced by its tag (the body is its own symbol) */
+			for (i = a + 1; i < b; i++) {
+				if (tok_is(&v[i], "{")) {
+					i = match(v, i, b);
+					ud_buf_addstr(&text, " { ... }");
+					continue;
+				}
+				if (i > a + 1)
+					ud_buf_addch(&text, ' ');
+				ud_buf_add(&text, v[i].p, v[i].n);
+			}
+			add_sym(r, UD_API_TYPEDEF, tname, v[nm].line, ud_buf_detach(&text, NULL));
+			free(tname);
+		}
+		return;
+	}
+	/* a bare "struct foo { ... };" or forward declaration: done above or nothing to do */
+	for (i = a; i < b && !tok_is(&v[i], "("); i++)
+		if (tok_is(&v[i], "{"))
+			return;
+	nm = declared_name(v, a, b);
+	if (nm >= b || tok_is(&v[a], "struct") || tok_is(&v[a], "union") || tok_is(&v[a], "enum")) {
+		if (nm >= b || nm == a + 1)
+			return; /* "struct foo;" */
+	}
+	{
+		char *dname = ud_xstrndup(v[nm].p, v[nm].n);
+		bool func = nm + 1 < b && tok_is(&v[nm + 1], "(");
+
+		add_sym(r, func ? UD_API_FUNCTION : UD_API_VARIABLE, dname, v[nm].line,
+			join(v, a, b));
+		free(dname);
+	}
+}
+
+/* ---- the header ---- */
+
+static void
+members_free(struct ud_api_member *m, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(m[i].name);
+		free(m[i].type);
+		free(m[i].array);
+	}
+	free(m);
+}
+
+static void
+sym_free(struct ud_api_sym *s)
+{
+	free(s->name);
+	free(s->cond);
+	free(s->key);
+	free(s->text);
+	free(s->params);
+	members_free(s->members, s->nmembers);
+	free(s->ioctl.type);
+	free(s->ioctl.nr);
+	free(s->ioctl.arg);
+}
+
+static uint64_t
+fnv(uint64_t h, const char *s)
+{
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return (h ^ 0xff) * 1099511628211ull; /* a separator: "ab","c" differs from "a","bc" */
+}
+
+static int
+by_key(const void *a, const void *b)
+{
+	return strcmp(((const struct ud_api_sym *)a)->key, ((const struct ud_api_sym *)b)->key);
+}
+
+static void
+finish(struct ud_api_header *h)
+{
+	size_t i, j;
+
+	for (i = 0; i < h->n; i++) {
+		struct ud_api_sym *s = &h->v[i];
+		uint64_t f = 14695981039346656037ull;
+		char num[32];
+
+		s->key = s->cond[0] != '\0'
+				 ? ud_xasprintf("%d %s @ %s", (int)s->kind, s->name, s->cond)
+				 : ud_xasprintf("%d %s", (int)s->kind, s->name);
+		f = fnv(f, s->key);
+		f = fnv(f, s->text);
+		f = fnv(f, s->params != NULL ? s->params : "-");
+		snprintf(num, sizeof(num), "%d:%lld", s->has_value, s->has_value ? s->value : 0);
+		f = fnv(f, num);
+		for (j = 0; j < s->nmembers; j++) {
+			snprintf(num, sizeof(num), "%d", s->members[j].bits);
+			f = fnv(f, s->members[j].name);
+			f = fnv(f, s->members[j].type);
+			f = fnv(f, s->members[j].array != NULL ? s->members[j].array : "");
+			f = fnv(f, num);
+		}
+		s->fingerprint = f;
+	}
+	qsort(h->v, h->n, sizeof(*h->v), by_key);
+	/* the same key twice (a redefinition): the later one stands, as in C */
+	for (i = j = 0; i < h->n; i++) {
+		if (j > 0 && strcmp(h->v[j - 1].key, h->v[i].key) == 0) {
+			sym_free(&h->v[j - 1]);
+			h->v[j - 1] = h->v[i];
+			continue;
+		}
+		h->v[j++] = h->v[i];
+	}
+	h->n = j;
+	h->fingerprint = 14695981039346656037ull;
+	for (i = 0; i < h->n; i++)
+		h->fingerprint = (h->fingerprint ^ h->v[i].fingerprint) * 1099511628211ull;
+}
+
+/* Macros whose value needs names defined after them: C expands at use, so look again. */
+static void
+late_values(struct reader *r)
+{
+	size_t pass, i;
+	bool more = true;
+
+	for (pass = 0; pass < 4 && more; pass++) {
+		more = false;
+		for (i = 0; i < r->h->n; i++) {
+			struct ud_api_sym *s = &r->h->v[i];
+
+			if (s->kind != UD_API_MACRO || s->params != NULL)
+				continue;
+			if (!s->has_value && evaluate(r, s->text, &s->value)) {
+				s->has_value = true;
+				remember(r, s->name, s->value);
+				more = true;
+			}
+			if (s->is_ioctl && !s->ioctl.known) {
+				s->ioctl.known =
+					(s->ioctl.type[0] == '\''
+						 ? true
+						 : evaluate(r, s->ioctl.type, &s->ioctl.typev)) &&
+					evaluate(r, s->ioctl.nr, &s->ioctl.nrv);
+			}
+		}
+	}
+}
+
+struct dline {
+	size_t a, b; /* the directive's tokens in the full list */
+	size_t at;   /* the code token it stands before */
+};
+
+void
+ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_header *out)
+{
+	struct toks t = {NULL, 0, 0}, c = {NULL, 0, 0};
+	struct dline *dl = NULL;
+	size_t ndl = 0, adl = 0, i, di = 0, start = 0;
+	struct reader r;
+	int depth = 0;
+
+	memset(out, 0, sizeof(*out));
+	memset(&r, 0, sizeof(r));
+	out->path = ud_xstrdup(path);
+	r.h = out;
+	tokenize(text, len, &t);
+	/* directives apart: a declaration never holds one (#ifdef inside a struct) */
+	for (i = 0; i < t.n;) {
+		if (t.v[i].bol && tok_is(&t.v[i], "#")) {
+			size_t e = i + 1;
+
+			while (e < t.n && !t.v[e].bol)
+				e++;
+			dl = ud_xgrow(dl, &adl, ndl + 1, sizeof(*dl));
+			dl[ndl].a = i;
+			dl[ndl].b = e;
+			dl[ndl++].at = c.n;
+			i = e;
+			continue;
+		}
+		c.v = ud_xgrow(c.v, &c.alloc, c.n + 1, sizeof(*c.v));
+		c.v[c.n++] = t.v[i++];
+	}
+	r.t = &t;
+	r.c = &c;
+	for (i = 0; i <= c.n; i++) {
+		while (di < ndl && dl[di].at <= i) {
+			directive(&r, dl[di].a, dl[di].b);
+			di++;
+		}
+		if (i == c.n)
+			break;
+		/* extern "C" { ... }: its contents are top-level declarations */
+		if (depth == 0 && i == start && tok_is(&c.v[i], "extern") && i + 2 < c.n &&
+		    c.v[i + 1].p[0] == '"' && tok_is(&c.v[i + 2], "{")) {
+			i += 2;
+			start = i + 1;
+			continue;
+		}
+		if (tok_is(&c.v[i], "{") || tok_is(&c.v[i], "("))
+			depth++;
+		else if (tok_is(&c.v[i], "}") || tok_is(&c.v[i], ")"))
+			depth = depth > 0 ? depth - 1 : 0;
+		if (depth == 0 && tok_is(&c.v[i], "}") && i == start) {
+			start = i + 1; /* the end of an extern "C" block */
+		} else if (depth == 0 && tok_is(&c.v[i], ";")) {
+			if (i > start)
+				declaration(&r, start, i);
+			start = i + 1;
+		}
+	}
+	while (r.depth > 0)
+		pop_cond(&r);
+	late_values(&r);
+	finish(out);
+	for (i = 0; i < r.known.n; i++) {
+		free((char *)r.known.v[i].name);
+		free((char *)r.known.v[i].value);
+	}
+	free(r.known.v);
+	free(r.guard);
+	ud_buf_free(&r.cond);
+	free(dl);
+	free(c.v);
+	free(t.v);
+}
+
+void
+ud_api_header_free(struct ud_api_header *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		sym_free(&h->v[i]);
+	for (i = 0; i < h->nincludes; i++)
+		free(h->includes[i]);
+	free(h->includes);
+	free(h->v);
+	free(h->path);
+	memset(h, 0, sizeof(*h));
+}

@@ -1,0 +1,313 @@
+/*
+ * API model and diff tests: the model of a header (macros with values,
+ * ioctls decoded, enums, structs with bit-fields, arrays and function
+ * pointers, typedefs, declarations, conditionals), then one planted change
+ * of every kind, each with its expected verdict and reason.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "uapid/api.h"
+
+static const char base[] = "#ifndef _LINUX_T_H\n"
+			   "#define _LINUX_T_H\n"
+			   "#include <linux/types.h>\n"
+			   "#define T_VERSION 3\n"
+			   "#define T_FLAG (1U << 4)\n"
+			   "#define T_MAX 7\n"
+			   "#define T_NAME(x) ((x) + 1)\n"
+			   "#define T_IOC 'T'\n"
+			   "#define T_GET _IOR(T_IOC, 1, struct t_req)\n"
+			   "#define T_RESET _IO('T', 2)\n"
+			   "enum t_mode { T_OFF, T_ON = 5, T_AUTO };\n"
+			   "struct t_req {\n"
+			   "\t__u32 id;\n"
+			   "\t__u32 flags:3, kind:5;\n"
+			   "\tchar name[16];\n"
+			   "\tvoid (*cb)(int);\n"
+			   "\tunion { __u64 a; __u32 b; };\n"
+			   "\t__u32 reserved[2];\n"
+			   "\t__u8 data[];\n"
+			   "};\n"
+			   "typedef __u32 t_id;\n"
+			   "#ifdef __x86_64__\n"
+			   "#define T_ARCH 64\n"
+			   "#else\n"
+			   "#define T_ARCH 32\n"
+			   "#endif\n"
+			   "#endif /* _LINUX_T_H */\n";
+
+static const struct ud_api_sym *
+sym(const struct ud_api_header *h, enum ud_api_kind k, const char *name, const char *cond)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		if (h->v[i].kind == k && strcmp(h->v[i].name, name) == 0 &&
+		    (cond == NULL || strcmp(h->v[i].cond, cond) == 0))
+			return &h->v[i];
+	return NULL;
+}
+
+START_TEST(test_model)
+{
+	struct ud_api_header h;
+	const struct ud_api_sym *s;
+
+	ud_api_parse("linux/t.h", base, strlen(base), &h);
+	ck_assert_ptr_null(sym(&h, UD_API_MACRO, "_LINUX_T_H", NULL)); /* the guard is not API */
+	ck_assert_uint_eq(h.nincludes, 1);
+	ck_assert_str_eq(h.includes[0], "linux/types.h");
+	s = sym(&h, UD_API_MACRO, "T_FLAG", "");
+	ck_assert_ptr_nonnull(s);
+	ck_assert(s->has_value);
+	ck_assert_int_eq(s->value, 16);
+	s = sym(&h, UD_API_MACRO, "T_NAME", "");
+	ck_assert_str_eq(s->params, "x");
+	s = sym(&h, UD_API_MACRO, "T_GET", "");
+	ck_assert(s->is_ioctl);
+	ck_assert_str_eq(s->ioctl.dir, "_IOR");
+	ck_assert(s->ioctl.known);
+	ck_assert_int_eq(s->ioctl.typev, 'T');
+	ck_assert_int_eq(s->ioctl.nrv, 1);
+	ck_assert_str_eq(s->ioctl.arg, "struct t_req");
+	ck_assert(sym(&h, UD_API_MACRO, "T_RESET", "")->is_ioctl);
+	ck_assert_int_eq(sym(&h, UD_API_ENUM_CONST, "T_AUTO", "")->value, 6);
+	ck_assert_uint_eq(sym(&h, UD_API_ENUM, "enum t_mode", "")->nmembers, 3);
+	s = sym(&h, UD_API_STRUCT, "struct t_req", "");
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(s->nmembers, 8);
+	ck_assert_str_eq(s->members[1].name, "flags");
+	ck_assert_int_eq(s->members[1].bits, 3);
+	ck_assert_str_eq(s->members[2].name, "kind");
+	ck_assert_str_eq(s->members[2].type, "__u32");
+	ck_assert_str_eq(s->members[3].array, "[16]");
+	ck_assert_str_eq(s->members[4].name, "cb");
+	ck_assert_str_eq(s->members[4].type, "void (*)(int)");
+	ck_assert_str_eq(s->members[5].name, "");
+	ck_assert_str_eq(s->members[7].array, "[]");
+	ck_assert_str_eq(sym(&h, UD_API_TYPEDEF, "t_id", "")->text, "__u32 t_id");
+	/* both branches of a conditional, each with its condition */
+	ck_assert_int_eq(sym(&h, UD_API_MACRO, "T_ARCH", "defined(__x86_64__)")->value, 64);
+	ck_assert_int_eq(sym(&h, UD_API_MACRO, "T_ARCH", "!defined(__x86_64__)")->value, 32);
+	ud_api_header_free(&h);
+}
+END_TEST
+
+/* Diffs base against base with from replaced by to; the one change's verdict and reason. */
+static void
+planted(const char *from, const char *to, enum ud_api_verdict want, const char *reason_has)
+{
+	struct ud_api_header o, n;
+	struct ud_api_diff d;
+	char *text = ud_xstrdup(base), *at = strstr(text, from), *edited;
+	size_t i;
+	bool found = false;
+
+	ck_assert_msg(at != NULL, "planted: '%s' not in the base header", from);
+	*at = '\0';
+	edited = ud_xasprintf("%s%s%s", text, to, at + strlen(from));
+	ud_api_parse("linux/t.h", base, strlen(base), &o);
+	ud_api_parse("linux/t.h", edited, strlen(edited), &n);
+	memset(&d, 0, sizeof(d));
+	ud_api_diff_header(&o, &n, &d);
+	for (i = 0; i < d.n; i++) {
+		if (strstr(d.v[i].reason, reason_has) != NULL && d.v[i].verdict == want)
+			found = true;
+	}
+	if (!found) {
+		for (i = 0; i < d.n; i++)
+			fprintf(stderr, "  got: %s: %s: %s\n", ud_api_verdict_name(d.v[i].verdict),
+				d.v[i].symbol, d.v[i].reason);
+	}
+	ck_assert_msg(found, "'%s' -> '%s': want %s with '%s'", from, to, ud_api_verdict_name(want),
+		      reason_has);
+	ud_api_diff_free(&d);
+	ud_api_header_free(&o);
+	ud_api_header_free(&n);
+	free(text);
+	free(edited);
+}
+
+START_TEST(test_same)
+{
+	struct ud_api_header o, n;
+	struct ud_api_diff d;
+	/* comments and white space are not API */
+	const char *spaced = "/* a comment */\n#ifndef _LINUX_T_H\n#define _LINUX_T_H\n";
+
+	ud_api_parse("linux/t.h", base, strlen(base), &o);
+	ud_api_parse("linux/t.h", base, strlen(base), &n);
+	memset(&d, 0, sizeof(d));
+	ud_api_diff_header(&o, &n, &d);
+	ck_assert_uint_eq(d.n, 0);
+	ck_assert(o.fingerprint == n.fingerprint);
+	ud_api_header_free(&n);
+	{
+		char *t = ud_xasprintf("%s%s", spaced,
+				       base + strlen("#ifndef _LINUX_T_H\n#define _LINUX_T_H\n"));
+
+		ud_api_parse("linux/t.h", t, strlen(t), &n);
+		free(t);
+	}
+	ck_assert(o.fingerprint == n.fingerprint);
+	ud_api_diff_free(&d);
+	ud_api_header_free(&o);
+	ud_api_header_free(&n);
+}
+END_TEST
+
+START_TEST(test_compatible)
+{
+	planted("#define T_MAX 7\n", "#define T_MAX 7\n#define T_NEW 9\n", UD_API_COMPATIBLE,
+		"macro added");
+	planted("T_AUTO };", "T_AUTO, T_BOOST };", UD_API_COMPATIBLE,
+		"1 constant added at the end");
+	planted("#define T_FLAG (1U << 4)", "#define T_FLAG 16", UD_API_COMPATIBLE,
+		"same value 16");
+	planted("struct t_req {", "struct t_new { int x; };\nstruct t_req {", UD_API_COMPATIBLE,
+		"struct added");
+}
+END_TEST
+
+START_TEST(test_breaking)
+{
+	planted("#define T_VERSION 3\n", "", UD_API_BREAKING, "macro removed");
+	planted("#define T_VERSION 3", "#define T_VERSION 4", UD_API_BREAKING,
+		"replacement 3 -> 4");
+	planted("T_ON = 5", "T_ON = 6", UD_API_BREAKING, "value 5 -> 6");
+	planted("T_ON = 5,", "T_ON = 5, T_MID,", UD_API_BREAKING,
+		"value 6 -> 7" /* T_AUTO is renumbered */);
+	planted("\t__u32 id;\n", "", UD_API_BREAKING, "member id removed");
+	planted("\t__u32 id;\n\t__u32 flags:3, kind:5;\n",
+		"\t__u32 flags:3, kind:5;\n\t__u32 id;\n", UD_API_BREAKING, "moved before");
+	planted("\t__u32 id;", "\t__u64 id;", UD_API_BREAKING, "member id: __u32 id -> __u64 id");
+	planted("char name[16]", "char name[32]", UD_API_BREAKING, "name[16] -> char name[32]");
+	planted("flags:3", "flags:4", UD_API_BREAKING, "flags : 3 -> __u32 flags : 4");
+	planted("\t__u32 id;\n", "\t__u32 id;\n\t__u32 extra;\n", UD_API_BREAKING,
+		"inserted before others");
+	planted("_IOR(T_IOC, 1,", "_IOR(T_IOC, 9,", UD_API_BREAKING, "ioctl number");
+	planted("_IOR(T_IOC, 1, struct t_req)", "_IOR(T_IOC, 1, __u64)", UD_API_BREAKING,
+		"ioctl argument type struct t_req -> __u64");
+	planted("_IOR(T_IOC, 1,", "_IOW(T_IOC, 1,", UD_API_BREAKING, "ioctl direction");
+	planted("typedef __u32 t_id;", "typedef __u64 t_id;", UD_API_BREAKING, "typedef");
+	planted("#define T_NAME(x)", "#define T_NAME(x, y)", UD_API_BREAKING, "parameters");
+}
+END_TEST
+
+START_TEST(test_review)
+{
+	planted("\t__u8 data[];\n", "\t__u8 data[];\n\t__u32 tail;\n", UD_API_REVIEW,
+		"grew at its end");
+	planted("__u8 data[]", "__u8 data[0]", UD_API_REVIEW, "flexible array member data");
+	planted("#define T_MAX 7", "#define T_MAX 8", UD_API_REVIEW, "sentinel moved");
+	planted("__u32 reserved[2];", "__u32 reserved2[2];", UD_API_REVIEW,
+		"reserved member reserved renamed to reserved2");
+	planted("\t__u32 reserved[2];\n", "\t__u32 fresh;\n\t__u32 reserved[1];\n", UD_API_REVIEW,
+		"takes room from reserved member reserved");
+	planted("typedef __u32 t_id;", "typedef __u32 t_id;\nint t_func(int);", UD_API_REVIEW,
+		"functions and variables do not belong in uapi headers");
+}
+END_TEST
+
+static const struct ud_api_header *the_new;
+
+static const struct ud_api_header *
+lookup(const char *path, void *ctx)
+{
+	const struct ud_api_header *v = ctx;
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		if (strcmp(v[i].path, path) == 0)
+			return &v[i];
+	return NULL;
+}
+
+START_TEST(test_headers_and_moves)
+{
+	static const char a_old[] = "#define A_ONE 1\nstruct a_s { int x; };\n";
+	static const char a_new[] = "#include <asm/a.h>\n#define A_ONE 1\n";
+	static const char b_new[] = "struct a_s { int x; };\n";
+	struct ud_api_header o, n[2], gone;
+	struct ud_api_diff d;
+	size_t i;
+	bool moved = false;
+
+	ud_api_parse("linux/a.h", a_old, strlen(a_old), &o);
+	ud_api_parse("asm/a.h", b_new, strlen(b_new), &n[0]);
+	ud_api_parse("linux/a.h", a_new, strlen(a_new), &n[1]);
+	the_new = n;
+	memset(&d, 0, sizeof(d));
+	ud_api_diff_header(NULL, &n[0], &d); /* asm/a.h is new */
+	ud_api_diff_header(&o, &n[1], &d);
+	ck_assert_uint_eq(d.verdicts[UD_API_BREAKING], 1); /* struct a_s removed from linux/a.h */
+	ud_api_diff_moves(&d, lookup, n);
+	for (i = 0; i < d.n; i++)
+		if (strstr(d.v[i].reason, "moved to asm/a.h, which linux/a.h includes") != NULL)
+			moved = d.v[i].verdict == UD_API_COMPATIBLE;
+	ck_assert(moved);
+	ck_assert_uint_eq(d.verdicts[UD_API_BREAKING], 0);
+	ck_assert_uint_eq(d.headers_added, 1);
+	/* a header removed: breaking */
+	ud_api_parse("linux/gone.h", a_old, strlen(a_old), &gone);
+	ud_api_diff_header(&gone, NULL, &d);
+	ck_assert_uint_eq(d.verdicts[UD_API_BREAKING], 1);
+	ck_assert_uint_eq(d.headers_removed, 1);
+	ck_assert_ptr_nonnull(strstr(d.v[d.n - 1].reason, "header removed"));
+	ud_api_diff_free(&d);
+	ud_api_header_free(&gone);
+	ud_api_header_free(&o);
+	ud_api_header_free(&n[0]);
+	ud_api_header_free(&n[1]);
+}
+END_TEST
+
+START_TEST(test_junk)
+{
+	/* what is not C, or half of it, is skipped: never a crash */
+	static const char *const junk[] = {
+		"",
+		"#",
+		"#define",
+		"struct",
+		"struct {",
+		"enum e { A = ",
+		"typedef",
+		"}}}};;;",
+		"#if\n#else\n#else\n#endif\n#endif\n",
+		"int (*(*x)(int))[3];",
+		"\"unterminated",
+		"/* unterminated",
+		"struct s { int a:; };",
+		"#define M(a, b",
+		"extern \"C\" {",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(junk) / sizeof(junk[0]); i++) {
+		struct ud_api_header h;
+
+		ud_api_parse("linux/j.h", junk[i], strlen(junk[i]), &h);
+		ud_api_header_free(&h);
+	}
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("api");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_model);
+	tcase_add_test(tc, test_same);
+	tcase_add_test(tc, test_compatible);
+	tcase_add_test(tc, test_breaking);
+	tcase_add_test(tc, test_review);
+	tcase_add_test(tc, test_headers_and_moves);
+	tcase_add_test(tc, test_junk);
+	suite_add_tcase(s, tc);
+	return test_run(s);
+}
