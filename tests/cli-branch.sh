@@ -143,6 +143,18 @@ expect_in "$WORK/out" "0 commits added"
 expect_in "$WORK/out" "cache: "
 [ "$(git -C "$R" merge-base master uapi/split)" = "$base" ] && pass || fail "split branch after a force-push"
 
+# --- a commit whose headers cannot be installed: skipped, said so; the next ones go on ---
+printf '#ifdef CONFIG_LEAK\n#define LEAKED 1\n#endif\n' >>"$R/$U"
+commit "leak a CONFIG_ symbol"
+expect_status 0 "$UAPID" branch --arch x86 "$R"
+expect_in "$WORK/out" "1 source commit skipped, their headers cannot be installed"
+expect_in "$WORK/out" "leaks CONFIG_LEAK to user space"
+git -C "$R" revert --no-edit HEAD >/dev/null
+expect_status 0 "$UAPID" branch --arch x86 "$R"
+expect_in "$WORK/out" "from 1 source commit looked at"
+expect_not_in "$WORK/out" "skipped"
+base=$(git -C "$R" rev-parse master)
+
 # --- someone else moves a uapi branch: left alone, said so, never overwritten --------
 snapshot "$WORK/snap2"
 git -C "$R" update-ref refs/heads/uapi/split "$base"

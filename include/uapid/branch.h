@@ -54,6 +54,8 @@ struct ud_branch_result {
 	unsigned cache_hits, cache_misses; /* per-header results */
 	char *split_refused;		   /* why the split branch was left alone, or NULL */
 	char *headers_refused;		   /* the same for the headers branch */
+	unsigned headers_skipped;	   /* source commits whose headers could not be installed */
+	char *headers_skipped_why;	   /* the last one's reason */
 };
 
 /*

@@ -75,6 +75,11 @@ print_result(const struct ud_branch_result *r, const struct ud_branch_opts *o, b
 			       o->headers, r->headers[0] ? r->headers : "(none)", r->headers_added,
 			       r->headers_added == 1 ? "" : "s", r->headers_scanned,
 			       r->headers_scanned == 1 ? "" : "s");
+		if (r->headers_skipped > 0)
+			printf("%s: %u source commit%s skipped, their headers cannot be installed "
+			       "(last: %s)\n",
+			       o->headers, r->headers_skipped, r->headers_skipped == 1 ? "" : "s",
+			       r->headers_skipped_why);
 	}
 	printf("cache: %u hit%s, %u miss%s\n", r->cache_hits, r->cache_hits == 1 ? "" : "s",
 	       r->cache_misses, r->cache_misses == 1 ? "" : "es");

@@ -917,8 +917,25 @@ update_headers(git_repository *repo, struct ud_store *st, const struct ud_branch
 				 git_commit_tree(&base, parent) < 0)) {
 			rc = git_fail(cause, "the headers branch");
 		}
-		if (rc == 0)
+		if (rc == 0) {
 			rc = install_tree(&ir, t, label, base, &tree_id, cause);
+			if (rc == -EINVAL && have_tip) {
+				/*
+				 * This commit's headers cannot be installed (the kernel's
+				 * install would fail too): it gets no headers commit, and
+				 * the history goes on from the next one instead of stopping
+				 * here for good.
+				 */
+				ud_log(LOG_WARNING, "branch: %s: no headers commit: %s", label,
+				       *cause);
+				free(r->headers_skipped_why);
+				r->headers_skipped_why = *cause;
+				*cause = NULL;
+				r->headers_skipped++;
+				git_oid_cpy(&tree_id, git_tree_id(base));
+				rc = 0;
+			}
+		}
 		if (rc == 0 && (!have_tip || !git_oid_equal(&tree_id, git_tree_id(base)))) {
 			struct ud_buf m = UD_BUF_INIT;
 			char *subject = subject_of(c);
@@ -1028,5 +1045,6 @@ ud_branch_result_free(struct ud_branch_result *r)
 {
 	free(r->split_refused);
 	free(r->headers_refused);
-	r->split_refused = r->headers_refused = NULL;
+	free(r->headers_skipped_why);
+	r->split_refused = r->headers_refused = r->headers_skipped_why = NULL;
 }

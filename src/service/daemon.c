@@ -1189,6 +1189,19 @@ start(struct daemon *d)
 	}
 	d->socket_path =
 		d->o->socket != NULL ? ud_xstrdup(d->o->socket) : ud_daemon_default_socket(d->root);
+	if (d->o->branches) {
+		/* found now, not after the scan: a wrong tree is a start-up error like the others
+		 */
+		git_repository *repo = NULL;
+
+		if (git_repository_open_ext(&repo, d->root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) <
+		    0) {
+			ud_log(LOG_ERR, "--branches: %s is not the top of a git repository",
+			       d->root);
+			return -1;
+		}
+		git_repository_free(repo);
+	}
 	if (d->o->socket == NULL && env("RUNTIME_DIRECTORY") == NULL) {
 		/* the per-user runtime directory: ours alone, or not used */
 		char *dir = ud_xstrndup(d->socket_path,

@@ -194,6 +194,10 @@ status_json(struct ud_follow *f)
 		json_array_append_new(refused, json_string(f->res.split_refused));
 	if (f->res.headers_refused != NULL)
 		json_array_append_new(refused, json_string(f->res.headers_refused));
+	if (f->res.headers_skipped > 0)
+		json_object_set_new(j, "skipped",
+				    json_pack("{s:i, s:s}", "commits", (int)f->res.headers_skipped,
+					      "why", f->res.headers_skipped_why));
 	json_object_set_new(j, "refused", refused);
 	json_object_set_new(j, "error",
 			    f->rc < 0 && f->cause != NULL ? json_string(f->cause) : json_null());

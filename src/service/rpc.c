@@ -330,9 +330,14 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 
 	if (n < 0) {
 		free(buf->base);
-		if (n == UV_EOF)
+		if (n == UV_EOF) {
+			/* a last request without its newline is still a request */
+			if (!c->paused && c->in.len > 0 && c->in.len <= c->r->max_request) {
+				handle_line(c, c->in.data, c->in.len);
+				ud_buf_reset(&c->in);
+			}
 			finish_client(c); /* the answers to what it sent still go out */
-		else
+		} else
 			close_client(c);
 		return;
 	}
