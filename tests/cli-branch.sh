@@ -99,6 +99,7 @@ expect_in "$WORK/out" "1 commit added from 1 source commit"
 [ "$(git -C "$R" rev-parse uapi/headers^)" = "$headers1" ] && pass || fail "headers branch did not grow by one"
 git -C "$R" log -1 --format=%B uapi/headers >"$WORK/body"
 expect_in "$WORK/body" "sample: one more constant"
+expect_in "$WORK/body" "API-change: 0 breaking, 0 review, 1 compatible"
 expect_in "$WORK/body" "Source-commit: $(git -C "$R" rev-parse master)"
 # a kernel-only change: the split changes, the installed headers do not
 printf '/* kernel-only note */\n' >>"$R/include/linux/sample_ioctl.h"

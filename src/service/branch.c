@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/api.h"
 #include "uapid/branch.h"
 #include "uapid/gittree.h"
 #include "uapid/headers.h"
@@ -790,6 +791,108 @@ out:
 	return rc;
 }
 
+/* The new tree's headers, parsed when the diff's move check asks for them. */
+struct api_lookup {
+	git_repository *repo;
+	git_tree *tree;
+	struct ud_map parsed; /* installed name -> struct ud_api_header * (NULL: none) */
+};
+
+static const struct ud_api_header *
+api_lookup_header(const char *path, void *ctx)
+{
+	struct api_lookup *l = ctx;
+	struct ud_api_header *h;
+	char *rel;
+	git_oid id;
+	git_blob *b;
+
+	if (ud_map_has(&l->parsed, path))
+		return ud_map_get(&l->parsed, path);
+	rel = ud_xasprintf("include/%s", path);
+	h = NULL;
+	if (blob_at(l->tree, rel, &id) && git_blob_lookup(&b, l->repo, &id) == 0) {
+		h = ud_xcalloc(1, sizeof(*h));
+		ud_api_parse(path, git_blob_rawcontent(b), (size_t)git_blob_rawsize(b), h);
+		git_blob_free(b);
+	}
+	free(rel);
+	ud_map_put(&l->parsed, path, h);
+	return h;
+}
+
+static void
+free_api_header(void *h)
+{
+	if (h != NULL)
+		ud_api_header_free(h);
+	free(h);
+}
+
+static void
+parse_blob(git_repository *repo, const git_oid *id, const char *path, struct ud_api_header *h)
+{
+	git_blob *b;
+
+	if (git_blob_lookup(&b, repo, id) < 0) {
+		ud_api_parse(path, "", 0, h);
+		return;
+	}
+	ud_api_parse(path, git_blob_rawcontent(b), (size_t)git_blob_rawsize(b), h);
+	git_blob_free(b);
+}
+
+/*
+ * The "API-change:" trailer of a headers commit: the verdicts of the
+ * symbol-level changes from base to the new installed tree (api.h); NULL
+ * for the first commit.
+ */
+static char *
+api_trailer(git_repository *repo, git_tree *base, const git_oid *new_id)
+{
+	struct api_lookup l = {repo, NULL, UD_MAP_INIT};
+	struct ud_api_diff d;
+	git_diff *diff = NULL;
+	char *t = NULL;
+	size_t i, n;
+
+	if (base == NULL || git_tree_lookup(&l.tree, repo, new_id) < 0)
+		return NULL;
+	memset(&d, 0, sizeof(d));
+	if (git_diff_tree_to_tree(&diff, repo, base, l.tree, NULL) == 0) {
+		n = git_diff_num_deltas(diff);
+		for (i = 0; i < n; i++) {
+			const git_diff_delta *dd = git_diff_get_delta(diff, i);
+			const char *p = dd->status == GIT_DELTA_DELETED ? dd->old_file.path
+									: dd->new_file.path;
+			struct ud_api_header o, nw;
+
+			if (strncmp(p, "include/", 8) != 0)
+				continue;
+			p += 8;
+			if (dd->status != GIT_DELTA_ADDED)
+				parse_blob(repo, &dd->old_file.id, p, &o);
+			if (dd->status != GIT_DELTA_DELETED)
+				parse_blob(repo, &dd->new_file.id, p, &nw);
+			ud_api_diff_header(dd->status == GIT_DELTA_ADDED ? NULL : &o,
+					   dd->status == GIT_DELTA_DELETED ? NULL : &nw, &d);
+			if (dd->status != GIT_DELTA_ADDED)
+				ud_api_header_free(&o);
+			if (dd->status != GIT_DELTA_DELETED)
+				ud_api_header_free(&nw);
+		}
+		ud_api_diff_moves(&d, api_lookup_header, &l);
+		t = ud_xasprintf("API-change: %u breaking, %u review, %u compatible",
+				 d.verdicts[UD_API_BREAKING], d.verdicts[UD_API_REVIEW],
+				 d.verdicts[UD_API_COMPATIBLE]);
+	}
+	git_diff_free(diff);
+	ud_api_diff_free(&d);
+	ud_map_free(&l.parsed, free_api_header);
+	git_tree_free(l.tree);
+	return t;
+}
+
 /* The first line of a commit message. */
 static char *
 subject_of(const git_commit *c)
@@ -940,7 +1043,12 @@ update_headers(git_repository *repo, struct ud_store *st, const struct ud_branch
 			struct ud_buf m = UD_BUF_INIT;
 			char *subject = subject_of(c);
 
+			char *api = api_trailer(repo, base, &tree_id);
+
 			ud_buf_addf(&m, "%s\n\nSource-commit: %s\n", subject, hex);
+			if (api != NULL)
+				ud_buf_addf(&m, "%s\n", api);
+			free(api);
 			rc = commit_tree(repo, &tip, &tree_id, parent, git_commit_author(c),
 					 git_commit_committer(c), ud_buf_str(&m), cause);
 			free(subject);
