@@ -138,6 +138,22 @@ expect_in "$WORK/out" "needs-coaching"
 expect_status 1 "$UAPICTL" --tree "$T" marker rm "$id"
 expect_in "$WORK/err" "names no marker"
 
+# --- api: symbol-level userspace API changes since a clock ---------------------------------
+c1=$("$UAPICTL" --tree "$T" --json status | json_field clock)
+sed -i 's/#define MINI_PLAIN_API 1/#define MINI_PLAIN_API 2/' "$T/include/uapi/linux/mini.h"
+printf '#define MINI_NEW_API 1\n' >>"$T/include/uapi/linux/mini.h"
+wait_idle "$K"
+expect_status 0 "$UAPICTL" --tree "$T" api --since "$c1"
+expect_in "$WORK/out" "1 header changed, 0 added, 0 removed: 1 breaking, 0 review, 1 compatible"
+expect_in "$WORK/out" ": breaking: macro MINI_PLAIN_API"
+expect_in "$WORK/out" "replacement 1 -> 2"
+expect_in "$WORK/out" ": compatible: macro MINI_NEW_API: macro added"
+expect_status 0 "$UAPICTL" --tree "$T" --json api --since 999999
+expect_in "$WORK/out" '"fresh_instance": true'
+expect_status 2 "$UAPICTL" --tree "$T" api --since 1 --rev HEAD
+expect_status 1 "$UAPICTL" --tree "$T" api --rev HEAD
+expect_in "$WORK/err" "error -32000"
+
 # --- resplit, raw form -------------------------------------------------------------
 expect_status 0 "$UAPICTL" --tree "$T" resplit "$T/include/linux/sample_types.h"
 expect_in "$WORK/out" "1 path queued"

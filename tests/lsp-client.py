@@ -219,6 +219,28 @@ if no_daemon:
     check(wait_note("textDocument/publishDiagnostics", ouri, timeout=1.0) is None,
           "no daemon: no diagnostics")
 
+# a uapi header: a changed value in the buffer is a breaking userspace API change, on its line
+upath = os.path.join(tree, "include/uapi/linux/mini.h")
+if os.path.exists(upath):
+    uuri = "file://" + upath
+    utext = open(upath).read()
+    edited = utext.replace("#define MINI_PLAIN_API 1", "#define MINI_PLAIN_API 2")
+    check(edited != utext, "the fixture has MINI_PLAIN_API")
+    send({"method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": uuri, "languageId": "c", "version": 1, "text": edited}}})
+    d = wait_note("textDocument/publishDiagnostics", uuri)
+    api = [x for x in d["diagnostics"] if x.get("code") == "api"] if d else []
+    want = utext.split("\n").index("#define MINI_PLAIN_API 1")
+    check(len(api) == 1 and "breaking userspace API change" in api[0]["message"] and
+          "MINI_PLAIN_API" in api[0]["message"] and api[0]["range"]["start"]["line"] == want,
+          "a breaking API change is a diagnostic on its line: %r" % (api,))
+    send({"method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": uuri, "version": 2}, "contentChanges": [{"text": utext}]}})
+    d = wait_note("textDocument/publishDiagnostics", uuri, pred=lambda p: p.get("version") == 2)
+    check(d is not None and not [x for x in d["diagnostics"] if x.get("code") == "api"],
+          "back to the installed text: no API diagnostic")
+    send({"method": "textDocument/didClose", "params": {"textDocument": {"uri": uuri}}})
+
 send({"method": "textDocument/didClose", "params": {"textDocument": {"uri": uri}}})
 d = wait_note("textDocument/publishDiagnostics", uri, pred=lambda p: p["diagnostics"] == [])
 check(d is not None, "didClose clears the diagnostics")

@@ -57,6 +57,12 @@ struct ud_engine_report {
 	int error;	    /* 0, or a negative errno: it was not recorded (see cause) */
 	char *cause;
 	struct ud_strlist changed; /* the paths it logged events for, sorted */
+	/* installed headers whose userspace API changed in it, with the verdicts (api.h) */
+	struct ud_engine_api {
+		char *path; /* installed name: linux/foo.h */
+		unsigned breaking, review, compatible;
+	} * api;
+	size_t napi, aapi;
 };
 
 /* Counts for status lines and the socket. */
@@ -141,6 +147,13 @@ json_t *ud_engine_classify(struct ud_engine *e, const char *path, const char *te
  * install); NULL with *cause when the file cannot be read or is not a
  * header path.
  */
+/*
+ * What an editor's buffer (text) of the uapi header path changes in the
+ * userspace API, against the version installed now: the buffer installed by
+ * the tree's rules, diffed (api.h), lines mapped back to the buffer's.
+ */
+json_t *ud_engine_api_text(struct ud_engine *e, const char *path, const char *text, size_t len,
+			   char **cause);
 json_t *ud_engine_preview(struct ud_engine *e, const char *path, const char *text, size_t len,
 			  char **cause);
 /* The markers in effect (the file's and the socket's); valid until the next reload. */

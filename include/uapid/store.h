@@ -20,7 +20,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "uapid/buf.h"
 #include "uapid/markers.h"
+#include "uapid/strlist.h"
 
 struct ud_store;
 
@@ -43,6 +45,19 @@ void ud_store_rollback(struct ud_store *st);
 /* Settings and facts, by key (value malloc'd; NULL when unset). */
 char *ud_store_meta(struct ud_store *st, const char *key);
 int ud_store_set_meta(struct ud_store *st, const char *key, const char *value, char **cause);
+
+/* API versions (sql/003-api.sql): text NULL records a removal. */
+int ud_store_put_api_version(struct ud_store *st, const char *path, int64_t clock,
+			     const char *fingerprint, const char *text, size_t len, char **cause);
+/*
+ * The version of path in effect at clock (the latest at or before it):
+ * 0 with its text (and fingerprint, malloc'd, when asked), 1 when there was
+ * none or it was removed.
+ */
+int ud_store_api_version_at(struct ud_store *st, const char *path, int64_t clock,
+			    char **fingerprint, struct ud_buf *text);
+/* The paths with a version after since, sorted, appended to paths. */
+int ud_store_api_paths_since(struct ud_store *st, int64_t since, struct ud_strlist *paths);
 
 /* The cache (sql/002-cache.sql): the value for (space, key), malloc'd, or NULL. */
 char *ud_store_cache_get(struct ud_store *st, const char *space, const char *key);

@@ -28,6 +28,7 @@
 #include "uapid/fsutil.h"
 #include "uapid/gittree.h"
 #include "uapid/headers.h"
+#include "uapid/json.h"
 #include "uapid/tindex.h"
 #include "uapid/xmalloc.h"
 
@@ -279,34 +280,15 @@ print_text(const struct side *o, const struct side *n, const struct ud_api_diff 
 static void
 print_json(const struct side *o, const struct side *n, const struct ud_api_diff *d)
 {
-	json_t *changes = json_array(), *j;
-	size_t i;
+	json_t *j = ud_json_api_diff(d);
+	char *s;
 
-	for (i = 0; i < d->n; i++) {
-		const struct ud_api_change *c = &d->v[i];
-
-		json_array_append_new(
-			changes,
-			json_pack("{s:s, s:s?, s:s?, s:s, s:s, s:s, s:i, s:i}", "header", c->header,
-				  "symbol", c->symbol[0] ? c->symbol : NULL, "kind",
-				  c->symbol[0] ? ud_api_kind_name(c->kind) : NULL, "what",
-				  ud_api_what_name(c->what), "verdict",
-				  ud_api_verdict_name(c->verdict), "reason", c->reason, "old_line",
-				  (int)c->old_line, "new_line", (int)c->new_line));
-	}
-	j = json_pack("{s:s, s:s, s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}, s:o}", "old",
-		      o->what, "new", n->what, "summary", "headers_changed", d->headers_changed,
-		      "headers_added", d->headers_added, "headers_removed", d->headers_removed,
-		      "symbols_added", d->symbols_added, "symbols_removed", d->symbols_removed,
-		      "symbols_changed", d->symbols_changed, "breaking",
-		      d->verdicts[UD_API_BREAKING], "review", d->verdicts[UD_API_REVIEW],
-		      "compatible", d->verdicts[UD_API_COMPATIBLE], "changes", changes);
-	{
-		char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-
-		puts(s);
-		free(s);
-	}
+	/* what was compared, first */
+	json_object_set_new(j, "old", json_string(o->what));
+	json_object_set_new(j, "new", json_string(n->what));
+	s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	puts(s);
+	free(s);
 	json_decref(j);
 }
 

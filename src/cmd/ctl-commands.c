@@ -903,3 +903,74 @@ ctl_raw(struct ctl *ctl, int argc, char **argv)
 	json_decref(r);
 	return CTL_OK;
 }
+
+int
+ctl_api(struct ctl *ctl, int argc, char **argv)
+{
+	static const struct option longopts[] = {{"since", required_argument, NULL, 's'},
+						 {"rev", required_argument, NULL, 'r'},
+						 {"json", no_argument, NULL, 'j'},
+						 {NULL, 0, NULL, 0}};
+	json_t *params = json_object(), *r, *c, *sum;
+	char *end;
+	size_t i;
+	int opt, rc;
+
+	while ((opt = next_opt(argc, argv, "s:r:j", longopts)) != -1) {
+		if (opt == 's') {
+			long long since = strtoll(optarg, &end, 10);
+
+			if (*end != '\0' || end == optarg || since < 0) {
+				json_decref(params);
+				return usage_error("api: --since '%s' is not a clock", optarg);
+			}
+			json_object_set_new(params, "since", json_integer(since));
+		} else if (opt == 'r') {
+			json_object_set_new(params, "rev", json_string(optarg));
+		} else if (opt == 'j') {
+			ctl->json = true;
+		} else {
+			json_decref(params);
+			return usage_error("%s",
+					   "api: usage: uapictl api [--since CLOCK | --rev REV]");
+		}
+	}
+	if (optind < argc ||
+	    (json_object_get(params, "since") != NULL && json_object_get(params, "rev") != NULL)) {
+		json_decref(params);
+		return usage_error("%s", "api: usage: uapictl api [--since CLOCK | --rev REV]");
+	}
+	if (json_object_get(params, "rev") == NULL && json_object_get(params, "since") == NULL)
+		json_object_set_new(params, "since", json_integer(0));
+	if ((rc = ctl_call(ctl, NULL, "api.changes", params, &r)) != CTL_OK)
+		return rc;
+	if (ctl->json) {
+		ctl_print_json(r);
+		json_decref(r);
+		return CTL_OK;
+	}
+	sum = json_object_get(r, "summary");
+	printf("clock %lld: %lld header%s changed, %lld added, %lld removed: %s%lld breaking%s, "
+	       "%lld review, %lld compatible\n",
+	       num(r, "clock"), num(sum, "headers_changed"),
+	       num(sum, "headers_changed") == 1 ? "" : "s", num(sum, "headers_added"),
+	       num(sum, "headers_removed"), num(sum, "breaking") > 0 ? ctl_sgr(ctl, RED) : "",
+	       num(sum, "breaking"), ctl_sgr(ctl, RESET), num(sum, "review"),
+	       num(sum, "compatible"));
+	json_array_foreach(json_object_get(r, "changes"), i, c)
+	{
+		const char *v = str(c, "verdict");
+		const char *col = strcmp(v, "breaking") == 0 ? ctl_sgr(ctl, RED)
+				  : strcmp(v, "review") == 0 ? ctl_sgr(ctl, YELLOW)
+							     : "";
+
+		bool named = json_is_string(json_object_get(c, "symbol"));
+
+		printf("%s:%lld: %s%s%s: %s%s%s%s%s\n", str(c, "header"),
+		       num(c, "new_line") ? num(c, "new_line") : num(c, "old_line"), col, v,
+		       ctl_sgr(ctl, RESET), named ? str(c, "kind") : "", named ? " " : "",
+		       str(c, "symbol"), named ? ": " : "", str(c, "reason"));
+	}
+	json_decref(r);
+	return CTL_OK;
+}

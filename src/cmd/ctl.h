@@ -53,5 +53,6 @@ int ctl_watch(struct ctl *ctl, int argc, char **argv);
 int ctl_sockname(struct ctl *ctl, int argc, char **argv);
 int ctl_raw(struct ctl *ctl, int argc, char **argv);
 int ctl_lsp(struct ctl *ctl, int argc, char **argv);
+int ctl_api(struct ctl *ctl, int argc, char **argv);
 
 #endif /* UAPID_CTL_H */

@@ -493,6 +493,38 @@ refresh(struct lsp *s, struct doc *d)
 						 lsp_severity(jstr(x, "severity")), "check", msg));
 		free(msg);
 	}
+	/* a uapi header: what this buffer changes in the userspace API, on its lines */
+	if (strstr(d->path, "/include/uapi/") != NULL) {
+		json_t *api = NULL, *ch;
+
+		if (daemon_call(s, sock, "api.changes",
+				json_pack("{s:s, s:s%}", "path", d->path, "text",
+					  ud_buf_str(&d->text), d->text.len),
+				&api) == 0) {
+			json_array_foreach(json_object_get(api, "changes"), i, ch)
+			{
+				const char *v = jstr(ch, "verdict");
+				long long line = jnum(ch, "new_line") > 0 ? jnum(ch, "new_line")
+									  : jnum(ch, "old_line");
+				char *msg;
+
+				if (strcmp(v, "compatible") == 0)
+					continue;
+				if (line < 1 || (size_t)line > nlines)
+					line = 1;
+				msg = ud_xasprintf(
+					"%s userspace API change: %s %s: %s",
+					strcmp(v, "breaking") == 0 ? "breaking" : "to review:",
+					jstr(ch, "kind"), jstr(ch, "symbol"), jstr(ch, "reason"));
+				json_array_append_new(
+					diags,
+					diagnostic(lines_range(text, starts, nlines, line, line),
+						   strcmp(v, "breaking") == 0 ? 2 : 3, "api", msg));
+				free(msg);
+			}
+		}
+		json_decref(api);
+	}
 	notify("textDocument/publishDiagnostics",
 	       json_pack("{s:s, s:I, s:o}", "uri", d->uri, "version", (json_int_t)d->version,
 			 "diagnostics", diags));

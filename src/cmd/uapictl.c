@@ -36,6 +36,7 @@ static const char ctl_usage[] =
 	"  marker add FILE ACTION [SELECTOR] [--occurrence N] [--why TEXT]\n"
 	"  marker rm ID...\n"
 	"  resplit [PATH...]               split again (all headers without PATH)\n"
+	"  api [--since CLOCK | --rev REV]  userspace API changes, symbol by symbol, with verdicts\n"
 	"  watch                           print change notifications as they come\n"
 	"  sockname [PATH]                 the socket of the daemon for PATH's tree\n"
 	"  lsp                             a Language Server on stdin/stdout for editors\n"
@@ -141,7 +142,7 @@ static const struct {
 	{"status", ctl_status},	  {"headers", ctl_headers}, {"classify", ctl_classify},
 	{"preview", ctl_preview}, {"changes", ctl_changes}, {"marker", ctl_marker},
 	{"resplit", ctl_resplit}, {"watch", ctl_watch},	    {"sockname", ctl_sockname},
-	{"lsp", ctl_lsp},	  {"call", ctl_raw},
+	{"lsp", ctl_lsp},	  {"call", ctl_raw},	    {"api", ctl_api},
 };
 
 /* "METHOD {...}" (today's raw form): a JSON argument after the name means raw. */

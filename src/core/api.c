@@ -9,6 +9,7 @@
  * C parser: it reads what uapi headers hold, and skips what it does not
  * recognise.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1006,8 +1007,8 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 	late_values(&r);
 	finish(out);
 	for (i = 0; i < r.known.n; i++) {
-		free((char *)r.known.v[i].name);
-		free((char *)r.known.v[i].value);
+		free((void *)(uintptr_t)r.known.v[i].name);
+		free((void *)(uintptr_t)r.known.v[i].value);
 	}
 	free(r.known.v);
 	free(r.guard);

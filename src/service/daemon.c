@@ -39,6 +39,7 @@
 
 #include "uapid/buf.h"
 #include "uapid/daemon.h"
+#include "uapid/apiquery.h"
 #include "uapid/discover.h"
 #include "uapid/follow.h"
 #include "uapid/split.h"
@@ -747,6 +748,56 @@ m_resplit(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **
 	return json_pack("{s:I}", "queued", (json_int_t)json_array_size(paths));
 }
 
+/*
+ * api.changes: the symbol-level userspace API changes {"since": CLOCK} (from
+ * the versions the store keeps), {"rev": REV} (that git revision against
+ * the headers installed now), or {"path", "text"} (an editor's buffer of a
+ * uapi header against its installed version, in the buffer's lines).
+ */
+static json_t *
+m_api_changes(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+{
+	struct daemon *d = ctx;
+	struct ud_store *st = ud_engine_store(d->engine);
+	json_t *since = json_object_get(params, "since"), *text = json_object_get(params, "text");
+	int64_t now = ud_store_clock(st), first = ud_store_first_clock(st), from;
+	const char *rev;
+	char *cause = NULL, *path, *inst;
+	json_t *r;
+
+	(void)c;
+	if (!opt_string(params, "rev", &rev, code, message))
+		return NULL;
+	if (text != NULL) {
+		if (!json_is_string(text))
+			return ud_rpc_bad_param(code, message, "text", "must be a string");
+		if ((path = param_path(d, params, code, message)) == NULL)
+			return NULL;
+		r = ud_engine_api_text(d->engine, path, json_string_value(text),
+				       json_string_length(text), &cause);
+		free(path);
+	} else if (rev != NULL) {
+		if (since != NULL)
+			return ud_rpc_bad_param(code, message, "since", "and \"rev\": give one");
+		inst = ud_xasprintf("%s/install", d->state_dir);
+		r = ud_apiquery_rev(d->root, d->o->arch, inst, rev, &cause);
+		free(inst);
+	} else {
+		if (since == NULL || !json_is_integer(since))
+			return ud_rpc_bad_param(code, message, "since",
+						"must be an integer clock (or give \"rev\")");
+		from = json_integer_value(since);
+		r = ud_apiquery_since(st, from, from < first - 1 || from > now || from < 0);
+	}
+	if (r == NULL) {
+		*code = text != NULL ? UD_RPC_INVALID_PARAMS : UD_RPC_SERVER_ERROR;
+		*message = cause;
+		return NULL;
+	}
+	json_object_set_new(r, "clock", json_integer(now));
+	return r;
+}
+
 static json_t *
 m_subscribe(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
 {
@@ -770,8 +821,8 @@ static const struct ud_rpc_method methods[] = {
 	{"classify", m_classify},	{"preview", m_preview},
 	{"changes", m_changes},		{"markers.list", m_markers_list},
 	{"markers.add", m_markers_add}, {"markers.remove", m_markers_remove},
-	{"resplit", m_resplit},		{"subscribe", m_subscribe},
-	{"unsubscribe", m_unsubscribe},
+	{"resplit", m_resplit},		{"api.changes", m_api_changes},
+	{"subscribe", m_subscribe},	{"unsubscribe", m_unsubscribe},
 };
 
 /*
@@ -959,6 +1010,18 @@ after_batch(struct daemon *d, const struct ud_engine_report *r)
 		json_t *params =
 			json_pack("{s:I, s:o}", "clock", (json_int_t)r->clock, "files", files);
 
+		/* installed headers whose userspace API changed, with the verdicts */
+		if (r->napi > 0) {
+			json_t *api = json_object();
+
+			for (i = 0; i < r->napi; i++)
+				json_object_set_new(api, r->api[i].path,
+						    json_pack("{s:i, s:i, s:i}", "breaking",
+							      (int)r->api[i].breaking, "review",
+							      (int)r->api[i].review, "compatible",
+							      (int)r->api[i].compatible));
+			json_object_set_new(params, "api", api);
+		}
 		ud_rpc_notify_all(d->rpc, "changed", params);
 		json_decref(params);
 	}

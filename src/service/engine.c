@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "uapid/api.h"
+#include "uapid/apiquery.h"
 #include "uapid/engine.h"
 #include "uapid/fsutil.h"
 #include "uapid/headers.h"
@@ -1679,6 +1681,61 @@ apply_removed(struct ud_engine *e)
 	ud_strlist_free(&moved);
 }
 
+/*
+ * Records a new version of an installed header in the store when its API
+ * model changed (text NULL: it was removed), and its verdicts against the
+ * version before for the batch's report.
+ */
+static void
+record_api(struct ud_engine *e, const char *dst, const char *text, size_t len)
+{
+	struct ud_api_header nw, old;
+	struct ud_buf prev = UD_BUF_INIT;
+	char *prev_fp = NULL, fp[32], *cause = NULL;
+	bool had;
+
+	if (text != NULL) {
+		ud_api_parse(dst, text, len, &nw);
+		snprintf(fp, sizeof(fp), "%016llx", (unsigned long long)nw.fingerprint);
+	} else {
+		memset(&nw, 0, sizeof(nw));
+		snprintf(fp, sizeof(fp), "-");
+	}
+	had = ud_store_api_version_at(e->store, dst, INT64_MAX, &prev_fp, &prev) == 0;
+	if ((had && strcmp(prev_fp, fp) == 0) || (!had && text == NULL)) {
+		free(prev_fp);
+		ud_buf_free(&prev);
+		if (text != NULL)
+			ud_api_header_free(&nw);
+		return; /* the same API (comments, spacing): no new version */
+	}
+	if (ud_store_put_api_version(e->store, dst, e->clock, fp, text, len, &cause) < 0) {
+		ud_log(LOG_ERR, "%s", cause);
+		free(cause);
+	}
+	if (had) {
+		struct ud_api_diff d;
+		struct ud_engine_api *a;
+
+		memset(&d, 0, sizeof(d));
+		ud_api_parse(dst, prev.data != NULL ? prev.data : "", prev.len, &old);
+		ud_api_diff_header(&old, text != NULL ? &nw : NULL, &d);
+		e->rep.api =
+			ud_xgrow(e->rep.api, &e->rep.aapi, e->rep.napi + 1, sizeof(*e->rep.api));
+		a = &e->rep.api[e->rep.napi++];
+		a->path = ud_xstrdup(dst);
+		a->breaking = d.verdicts[UD_API_BREAKING];
+		a->review = d.verdicts[UD_API_REVIEW];
+		a->compatible = d.verdicts[UD_API_COMPATIBLE];
+		ud_api_diff_free(&d);
+		ud_api_header_free(&old);
+	}
+	free(prev_fp);
+	ud_buf_free(&prev);
+	if (text != NULL)
+		ud_api_header_free(&nw);
+}
+
 static void
 apply_install(struct ud_engine *e, struct ijob *j)
 {
@@ -1710,6 +1767,9 @@ apply_install(struct ud_engine *e, struct ijob *j)
 	changed = s == NULL || strcmp(s->blob, j->blob) != 0;
 	if (changed)
 		event(e, f->dst, "install", j->in.ok ? "installed" : "failed");
+	if (changed && j->in.ok)
+		record_api(e, f->dst, j->in.text.data != NULL ? j->in.text.data : "",
+			   j->in.text.len);
 	if (ud_store_put_installed(e->store, f->dst, f->src, j->src_blob, j->blob, diags, e->clock,
 				   &cause) < 0) {
 		ud_log(LOG_ERR, "%s", cause);
@@ -1748,6 +1808,7 @@ apply_uninstall(struct ud_engine *e)
 			cause = NULL;
 		}
 		event(e, e->uninstall.v[i], "install", "removed");
+		record_api(e, e->uninstall.v[i], NULL, 0);
 		s = ud_map_del(&e->installed, e->uninstall.v[i]);
 		if (s != NULL)
 			count_installed(e, s->blob, -1);
@@ -1847,6 +1908,9 @@ report_reset(struct ud_engine *e)
 {
 	free(e->rep.cause);
 	ud_strlist_free(&e->rep.changed);
+	for (size_t i = 0; i < e->rep.napi; i++)
+		free(e->rep.api[i].path);
+	free(e->rep.api);
 	ud_map_free(&e->changed_set, NULL);
 	memset(&e->rep, 0, sizeof(e->rep));
 }
@@ -2097,6 +2161,69 @@ ud_engine_classify(struct ud_engine *e, const char *path, const char *text, size
 		      ud_json_diags(&c.diags));
 	ud_classified_free(&c);
 	ud_buf_free(&b);
+	return r;
+}
+
+json_t *
+ud_engine_api_text(struct ud_engine *e, const char *path, const char *text, size_t len,
+		   char **cause)
+{
+	char *name = ud_apiquery_installed_name(path);
+	const struct ud_hdr_file *f = NULL;
+	struct ud_hdr_file g;
+	struct ud_installed in;
+	struct ud_buf prev = UD_BUF_INIT;
+	struct ud_api_header o, n;
+	struct ud_api_diff d;
+	bool had;
+	size_t i;
+	json_t *r;
+
+	for (i = 0; name != NULL && e->have_plan && i < e->plan.n && f == NULL; i++)
+		if (!e->plan.v[i].generated && strcmp(e->plan.v[i].src, path) == 0)
+			f = &e->plan.v[i];
+	if (f == NULL) {
+		*cause = ud_xasprintf("%s: not a header this tree installs", path);
+		free(name);
+		return NULL;
+	}
+	/* the buffer installed as the tree's rules install the file */
+	memset(&g, 0, sizeof(g));
+	g.dst = f->dst;
+	g.src = f->src;
+	g.generated = true;
+	ud_buf_add(&g.gen, text, len);
+	ud_headers_install_file(&e->plan, &g, &e->src, &in);
+	ud_buf_free(&g.gen);
+	if (!in.ok) {
+		*cause = ud_xasprintf("%s: cannot be installed: %s", path,
+				      in.diags.n > 0 ? in.diags.v[0].message : "unknown reason");
+		ud_installed_free(&in);
+		free(name);
+		return NULL;
+	}
+	had = ud_store_api_version_at(e->store, f->dst, INT64_MAX, NULL, &prev) == 0;
+	if (had)
+		ud_api_parse(f->dst, prev.data != NULL ? prev.data : "", prev.len, &o);
+	ud_api_parse(f->dst, in.text.data != NULL ? in.text.data : "", in.text.len, &n);
+	memset(&d, 0, sizeof(d));
+	ud_api_diff_header(had ? &o : NULL, &n, &d);
+	/* the editor's lines: installed lines mapped back to the buffer's */
+	for (i = 0; i < d.n; i++) {
+		unsigned l = d.v[i].new_line;
+
+		d.v[i].new_line = l > 0 && l <= in.map.n ? in.map.v[l - 1] : 0;
+		d.v[i].old_line = 0;
+	}
+	r = ud_json_api_diff(&d);
+	json_object_set_new(r, "installed", json_string(f->dst));
+	ud_api_diff_free(&d);
+	if (had)
+		ud_api_header_free(&o);
+	ud_api_header_free(&n);
+	ud_installed_free(&in);
+	ud_buf_free(&prev);
+	free(name);
 	return r;
 }
 

@@ -3,6 +3,7 @@
  */
 #include <stdlib.h>
 
+#include "uapid/api.h"
 #include "uapid/json.h"
 
 json_t *
@@ -42,4 +43,31 @@ ud_json_take_dump(json_t *v)
 
 	json_decref(v);
 	return s;
+}
+
+json_t *
+ud_json_api_diff(const struct ud_api_diff *d)
+{
+	json_t *changes = json_array();
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		const struct ud_api_change *c = &d->v[i];
+
+		json_array_append_new(
+			changes,
+			json_pack("{s:s, s:s?, s:s?, s:s, s:s, s:s, s:i, s:i}", "header", c->header,
+				  "symbol", c->symbol[0] ? c->symbol : NULL, "kind",
+				  c->symbol[0] ? ud_api_kind_name(c->kind) : NULL, "what",
+				  ud_api_what_name(c->what), "verdict",
+				  ud_api_verdict_name(c->verdict), "reason", c->reason, "old_line",
+				  (int)c->old_line, "new_line", (int)c->new_line));
+	}
+	return json_pack("{s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}, s:o}", "summary",
+			 "headers_changed", d->headers_changed, "headers_added", d->headers_added,
+			 "headers_removed", d->headers_removed, "symbols_added", d->symbols_added,
+			 "symbols_removed", d->symbols_removed, "symbols_changed",
+			 d->symbols_changed, "breaking", d->verdicts[UD_API_BREAKING], "review",
+			 d->verdicts[UD_API_REVIEW], "compatible", d->verdicts[UD_API_COMPATIBLE],
+			 "changes", changes);
 }

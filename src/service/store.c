@@ -43,10 +43,18 @@ enum stmt {
 	S_PROB_EACH,
 	S_CACHE_GET,
 	S_CACHE_PUT,
+	S_API_PUT,
+	S_API_AT,
+	S_API_SINCE,
 	S__COUNT
 };
 
 static const char *const sql[S__COUNT] = {
+	[S_API_PUT] = "INSERT OR REPLACE INTO api_versions (path, clock, fingerprint, text) "
+		      "VALUES (?1, ?2, ?3, ?4)",
+	[S_API_AT] = "SELECT fingerprint, text FROM api_versions WHERE path = ?1 AND clock <= ?2 "
+		     "ORDER BY clock DESC LIMIT 1",
+	[S_API_SINCE] = "SELECT DISTINCT path FROM api_versions WHERE clock > ?1 ORDER BY path",
 	[S_CACHE_GET] = "SELECT value FROM cache WHERE space = ?1 AND key = ?2",
 	[S_CACHE_PUT] = "INSERT OR REPLACE INTO cache (space, key, value) VALUES (?1, ?2, ?3)",
 	[S_META_GET] = "SELECT value FROM meta WHERE key = ?1",
@@ -409,6 +417,54 @@ ud_store_cache_put(struct ud_store *s, const char *space, const char *key, const
 	text(q, 2, key);
 	text(q, 3, value);
 	return run(s, q, cause, "writing to the cache");
+}
+
+int
+ud_store_put_api_version(struct ud_store *s, const char *path, int64_t clock,
+			 const char *fingerprint, const char *body, size_t len, char **cause)
+{
+	sqlite3_stmt *q = use(s, S_API_PUT);
+
+	text(q, 1, path);
+	sqlite3_bind_int64(q, 2, clock);
+	text(q, 3, fingerprint);
+	if (body != NULL)
+		sqlite3_bind_blob(q, 4, len > 0 ? body : "", (int)len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(q, 4);
+	return run(s, q, cause, "recording an API version");
+}
+
+int
+ud_store_api_version_at(struct ud_store *s, const char *path, int64_t clock, char **fingerprint,
+			struct ud_buf *out)
+{
+	sqlite3_stmt *q = use(s, S_API_AT);
+	int rc = 1;
+
+	text(q, 1, path);
+	sqlite3_bind_int64(q, 2, clock);
+	ud_buf_reset(out);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 1) != SQLITE_NULL) {
+		if (fingerprint != NULL)
+			*fingerprint = col(q, 0);
+		ud_buf_add(out, sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1));
+		rc = 0;
+	}
+	sqlite3_reset(q);
+	return rc;
+}
+
+int
+ud_store_api_paths_since(struct ud_store *s, int64_t since, struct ud_strlist *paths)
+{
+	sqlite3_stmt *q = use(s, S_API_SINCE);
+
+	sqlite3_bind_int64(q, 1, since);
+	while (sqlite3_step(q) == SQLITE_ROW)
+		ud_strlist_add(paths, (const char *)sqlite3_column_text(q, 0));
+	sqlite3_reset(q);
+	return 0;
 }
 
 void
