@@ -94,6 +94,35 @@ local ok, err = xpcall(function()
 
   vim.cmd('tabclose')
   check(vim.api.nvim_get_current_buf() == buf, 'back in the header')
+  -- a uapi header: a value changed in the buffer is a breaking API change, on its line
+  local ufile = os.getenv('UAPID_TEST_UAPI_FILE')
+  if ufile then
+    vim.cmd('edit ' .. vim.fn.fnameescape(ufile))
+    local ubuf = vim.api.nvim_get_current_buf()
+    local ulines = vim.api.nvim_buf_get_lines(ubuf, 0, -1, false)
+    local at
+    for i, l in ipairs(ulines) do
+      if l == '#define MINI_PLAIN_API 1' then at = i end
+    end
+    check(at ~= nil, 'the uapi fixture has MINI_PLAIN_API')
+    vim.wait(5000, function() return vim.b[ubuf].uapid_client ~= nil end, 20)
+    vim.api.nvim_buf_set_lines(ubuf, at - 1, at, false, { '#define MINI_PLAIN_API 2' })
+    local function api_diags()
+      local out = {}
+      for _, dg in ipairs(vim.diagnostic.get(ubuf)) do
+        if dg.message:find('breaking userspace API change', 1, true) then
+          out[#out + 1] = dg
+        end
+      end
+      return out
+    end
+    vim.wait(10000, function() return #api_diags() > 0 end, 20)
+    local ad = api_diags()
+    check(#ad == 1 and ad[1].lnum == at - 1 and ad[1].message:find('MINI_PLAIN_API', 1, true) ~= nil,
+      'a breaking API change shows on the line that made it (' .. vim.inspect(ad) .. ')')
+    vim.cmd('buffer ' .. buf)
+  end
+
   vim.cmd('UapidStatus')
   vim.wait(5000, function() return vim.g.uapid_status ~= nil end, 20)
   check(vim.g.uapid_status ~= nil and vim.g.uapid_status.ready == true, ':UapidStatus asks the daemon')
