@@ -588,6 +588,8 @@ read_markers_file(struct ud_engine *e, struct ud_markers *out, char **cause)
 
 /* --- opening -------------------------------------------------------------- */
 
+static void backfill_api(struct ud_engine *e);
+
 int
 ud_engine_open(struct ud_engine **out, uv_loop_t *loop, const struct ud_engine_opts *o,
 	       char **cause)
@@ -627,6 +629,7 @@ ud_engine_open(struct ud_engine **out, uv_loop_t *loop, const struct ud_engine_o
 		goto fail;
 	if ((rc = load_state(e, cause)) < 0 || (rc = load_markers(e, cause)) < 0)
 		goto fail;
+	backfill_api(e);
 	*out = e;
 	return 0;
 fail:
@@ -2164,6 +2167,55 @@ ud_engine_classify(struct ud_engine *e, const char *path, const char *text, size
 	return r;
 }
 
+/*
+ * Installed headers the store has no API version of (a state directory
+ * from before the API history, sql/003-api.sql): their text now is their
+ * first version, so the next change is compared with something.
+ */
+static void
+backfill_api(struct ud_engine *e)
+{
+	struct ud_buf text = UD_BUF_INIT, have = UD_BUF_INIT;
+	const char *k;
+	void *v;
+	size_t i = 0, n = 0;
+	char *cause = NULL;
+
+	if (ud_store_begin(e->store, &cause) < 0) {
+		free(cause);
+		return;
+	}
+	while (ud_map_next(&e->installed, &i, &k, &v)) {
+		const struct istate *s = v;
+		struct ud_api_header h;
+		char *path, fp[32];
+
+		if (s->blob[0] == '\0' ||
+		    ud_store_api_version_at(e->store, k, INT64_MAX, NULL, &have) == 0)
+			continue;
+		path = ud_xasprintf("%s/install/include/%s", e->state_dir, k);
+		if (ud_read_file(path, &text, NULL) == 0) {
+			ud_api_parse(k, text.data != NULL ? text.data : "", text.len, &h);
+			snprintf(fp, sizeof(fp), "%016llx", (unsigned long long)h.fingerprint);
+			if (ud_store_put_api_version(e->store, k, ud_store_clock(e->store), fp,
+						     text.data != NULL ? text.data : "", text.len,
+						     NULL) == 0)
+				n++;
+			ud_api_header_free(&h);
+		}
+		free(path);
+	}
+	if (ud_store_commit(e->store, &cause) < 0) {
+		ud_log(LOG_ERR, "%s", cause);
+		free(cause);
+	} else if (n > 0) {
+		ud_log(LOG_INFO, "API history: %zu installed header%s recorded as they are now", n,
+		       n == 1 ? "" : "s");
+	}
+	ud_buf_free(&text);
+	ud_buf_free(&have);
+}
+
 json_t *
 ud_engine_api_text(struct ud_engine *e, const char *path, const char *text, size_t len,
 		   char **cause)
@@ -2183,7 +2235,9 @@ ud_engine_api_text(struct ud_engine *e, const char *path, const char *text, size
 		if (!e->plan.v[i].generated && strcmp(e->plan.v[i].src, path) == 0)
 			f = &e->plan.v[i];
 	if (f == NULL) {
-		*cause = ud_xasprintf("%s: not a header this tree installs", path);
+		*cause = ud_xasprintf("invalid params: \"path\" %s is not a header this tree "
+				      "installs (yet: a new one counts once it is saved)",
+				      path);
 		free(name);
 		return NULL;
 	}
