@@ -12,7 +12,7 @@
 set -euo pipefail
 . "$(dirname "$0")/.ci/setup.sh"
 
-ud_install_deps valgrind linux-source-6.1 linux-source-6.12 rsync xz-utils bc neovim
+ud_install_deps valgrind linux-source-6.1 linux-source-6.12 rsync xz-utils bc neovim bash-completion
 ud_build "$UD_BUILD"
 ud_say "make check"
 make -C "$UD_BUILD" -s -j"$(nproc)" check || { cat "$UD_BUILD"/tests/*.log >&2; exit 1; }
