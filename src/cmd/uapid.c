@@ -17,17 +17,19 @@ static const struct cmd_entry commands[] = {
 	{"split",
 	 "split [--in-place | --output DIR] [--markers FILE] [--dry-run] [--diff] [--json] TREE [PATH...]",
 	 "split exported headers into kernel and uapi/ parts", cmd_split},
-	{"install", "install [--arch ARCH] TREE OUTDIR",
+	{"install", "install [--arch ARCH|all] TREE OUTDIR",
 	 "write the installed userspace headers, as make headers_install does", cmd_install},
 	{"check", "check [--arch ARCH] [--jobs N] [--json] TREE",
 	 "the kernel's header checks and compile test, in one pass", cmd_check},
 	{"watch",
-	 "watch [--state-dir DIR] [--socket PATH] [--arch ARCH] [--settle MS] [--markers FILE] TREE",
+	 "watch [--state-dir DIR] [--socket PATH] [--socket-group GROUP] [--arch ARCH] [--settle MS] "
+	 "[--markers FILE] [--branches] [--verbose] [--print-paths] TREE",
 	 "the daemon: keep the split and installed headers of TREE current as it changes",
 	 cmd_watch},
 	{"branch",
-	 "branch [--split NAME] [--headers NAME] [--source REV] [--arch ARCH] [--since REV] "
-	 "[--one-commit] REPO",
+	 "branch [--split NAME|--no-split] [--headers NAME|--no-headers] [--source REV] [--arch ARCH] "
+	 "[--since REV] [--one-commit] [--identity ID] [--markers FILE] [--state-dir DIR] [--json] "
+	 "REPO",
 	 "keep the uapi/split and uapi/headers branches of a repository current", cmd_branch},
 	{"api-diff", "api-diff [--json] [--arch ARCH] OLD NEW",
 	 "which headers changed userspace API, symbol by symbol, with a verdict", cmd_api_diff},
