@@ -258,6 +258,7 @@ START_TEST(test_lone_tail)
 	struct fx x;
 
 	setup(&x, "tail", 100, false);
+	ud_sched_set_lone_tail(x.s, 2000);
 	ud_sched_note(x.s, ".a.h.swp", E);
 	turn(&x);
 	ck_assert_int_eq(x.nruns, 1);

@@ -60,6 +60,13 @@ void ud_sched_done(struct ud_sched *s);
 /* Is a batch running or waiting? */
 bool ud_sched_busy(const struct ud_sched *s);
 void ud_sched_set_settle(struct ud_sched *s, unsigned settle_ms);
+/*
+ * How soon after a lone save's first event the first event of its tail
+ * must come to run at once (5 ms).  Tests widen it: a loaded machine can
+ * stall between two reads for longer, and the rule, not the clock, is what
+ * they check.
+ */
+void ud_sched_set_lone_tail(struct ud_sched *s, unsigned ms);
 /* Is the scheduler holding back because git's index lock is there? */
 bool ud_sched_waiting_for_git(const struct ud_sched *s);
 void ud_sched_batch_free(struct ud_sched_batch *b);

@@ -224,7 +224,7 @@ load(struct side *s, const char *spec, const char *arch)
 		free(uapi);
 	}
 sorted:
-	if (rc == 0)
+	if (rc == 0 && s->n > 1)
 		qsort(s->v, s->n, sizeof(*s->v), by_path);
 	return rc;
 }
@@ -237,7 +237,7 @@ find_header(const char *path, void *ctx)
 
 	memset(&key, 0, sizeof(key));
 	key.path = (char *)(uintptr_t)path;
-	return bsearch(&key, s->v, s->n, sizeof(*s->v), by_path);
+	return s->n > 0 ? bsearch(&key, s->v, s->n, sizeof(*s->v), by_path) : NULL;
 }
 
 static void

@@ -892,7 +892,8 @@ finish(struct ud_api_header *h)
 		}
 		s->fingerprint = f;
 	}
-	qsort(h->v, h->n, sizeof(*h->v), by_key);
+	if (h->n > 1)
+		qsort(h->v, h->n, sizeof(*h->v), by_key);
 	/* the same key twice (a redefinition): the later one stands, as in C */
 	for (i = j = 0; i < h->n; i++) {
 		if (j > 0 && strcmp(h->v[j - 1].key, h->v[i].key) == 0) {

@@ -393,7 +393,8 @@ ud_gittree_sink_write_tree(struct ud_sink *s, git_oid *out, char **cause)
 		n++;
 	}
 	/* a fixed order: the same changes make the same tree, whatever the map did */
-	qsort(u, n, sizeof(*u), by_path);
+	if (n > 1)
+		qsort(u, n, sizeof(*u), by_path);
 	if (base == NULL) {
 		git_oid eid;
 

@@ -207,8 +207,10 @@ ud_apiquery_rev(const char *root, const char *arch, const char *install_dir, con
 	inc = ud_xasprintf("%s/include", install_dir);
 	walk(&n, inc, "");
 	free(inc);
-	qsort(o.v, o.n, sizeof(*o.v), by_path);
-	qsort(n.v, n.n, sizeof(*n.v), by_path);
+	if (o.n > 1)
+		qsort(o.v, o.n, sizeof(*o.v), by_path);
+	if (n.n > 1)
+		qsort(n.v, n.n, sizeof(*n.v), by_path);
 	memset(&d, 0, sizeof(d));
 	while (i < o.n || j < n.n) {
 		int c = i >= o.n ? 1 : j >= n.n ? -1 : strcmp(o.v[i].path, n.v[j].path);

@@ -28,6 +28,7 @@ struct ud_sched {
 	bool running_lone;		/* the batch out is a lone save's */
 	unsigned lone_tail;		/* lone batches run back to back for one save's tail */
 	uint64_t lone_first_ns;		/* when the lone save's first event came */
+	uint64_t lone_tail_ns;		/* how soon a tail's first event must come */
 	bool waiting_git;
 	uint64_t last_event_ns; /* the last event seen */
 	uint64_t last_done_ns;	/* when the last batch finished */
@@ -128,6 +129,7 @@ ud_sched_new(uv_loop_t *loop, unsigned settle_ms, const char *root, ud_sched_run
 	uv_timer_init(loop, &s->timer);
 	s->timer.data = s;
 	s->settle_ms = settle_ms;
+	s->lone_tail_ns = LONE_TAIL_NS;
 	s->root = root != NULL ? ud_xstrdup(root) : NULL;
 	s->run = run;
 	s->ctx = ctx;
@@ -139,7 +141,7 @@ lone_tail(struct ud_sched *s)
 {
 	if (!s->running_lone || s->pending == NULL || s->pending->paths.n > LONE_TAIL_PATHS ||
 	    s->lone_tail >= LONE_TAIL_BATCHES ||
-	    s->pending->first_ns - s->lone_first_ns > LONE_TAIL_NS)
+	    s->pending->first_ns - s->lone_first_ns > s->lone_tail_ns)
 		return false;
 	s->lone_tail++;
 	s->arming_lone = true;
@@ -216,6 +218,12 @@ void
 ud_sched_set_settle(struct ud_sched *s, unsigned settle_ms)
 {
 	s->settle_ms = settle_ms;
+}
+
+void
+ud_sched_set_lone_tail(struct ud_sched *s, unsigned ms)
+{
+	s->lone_tail_ns = (uint64_t)ms * NS_PER_MS;
 }
 
 bool
