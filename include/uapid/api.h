@@ -124,6 +124,14 @@ struct ud_api_diff {
  */
 void ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_header *new_,
 			struct ud_api_diff *diff);
+/* Sorts headers by path, as ud_api_diff_sets wants them. */
+void ud_api_sort_headers(struct ud_api_header *v, size_t n);
+/*
+ * The differences between two sets of headers, each sorted by path (either
+ * may be empty): a header only in old is removed, only in new added.
+ */
+void ud_api_diff_sets(const struct ud_api_header *old, size_t nold,
+		      const struct ud_api_header *new_, size_t nnew, struct ud_api_diff *diff);
 /*
  * A symbol removed from one header and added to another that the first
  * (new version) includes, directly or not, has moved: programs still see

@@ -224,8 +224,8 @@ load(struct side *s, const char *spec, const char *arch)
 		free(uapi);
 	}
 sorted:
-	if (rc == 0 && s->n > 1)
-		qsort(s->v, s->n, sizeof(*s->v), by_path);
+	if (rc == 0)
+		ud_api_sort_headers(s->v, s->n);
 	return rc;
 }
 
@@ -305,7 +305,6 @@ cmd_api_diff(int argc, char **argv)
 	struct ud_api_diff d;
 	const char *arch = NULL;
 	bool json = false;
-	size_t i = 0, j = 0;
 	int opt, status;
 
 	while ((opt = getopt_long(argc, argv, "ja:h", longopts, NULL)) != -1) {
@@ -340,16 +339,7 @@ cmd_api_diff(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	memset(&d, 0, sizeof(d));
-	while (i < o.n || j < n.n) {
-		int c = i >= o.n ? 1 : j >= n.n ? -1 : strcmp(o.v[i].path, n.v[j].path);
-
-		if (c < 0)
-			ud_api_diff_header(&o.v[i++], NULL, &d);
-		else if (c > 0)
-			ud_api_diff_header(NULL, &n.v[j++], &d);
-		else
-			ud_api_diff_header(&o.v[i++], &n.v[j++], &d);
-	}
+	ud_api_diff_sets(o.v, o.n, n.v, n.n, &d);
 	ud_api_diff_moves(&d, find_header, &n);
 	if (json)
 		print_json(&o, &n, &d);

@@ -468,6 +468,38 @@ ud_api_diff_moves(struct ud_api_diff *d,
 	}
 }
 
+static int
+by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct ud_api_header *)a)->path,
+		      ((const struct ud_api_header *)b)->path);
+}
+
+void
+ud_api_sort_headers(struct ud_api_header *v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), by_path);
+}
+
+void
+ud_api_diff_sets(const struct ud_api_header *o, size_t no, const struct ud_api_header *n, size_t nn,
+		 struct ud_api_diff *d)
+{
+	size_t i = 0, j = 0;
+
+	while (i < no || j < nn) {
+		int c = i >= no ? 1 : j >= nn ? -1 : strcmp(o[i].path, n[j].path);
+
+		if (c < 0)
+			ud_api_diff_header(&o[i++], NULL, d);
+		else if (c > 0)
+			ud_api_diff_header(NULL, &n[j++], d);
+		else
+			ud_api_diff_header(&o[i++], &n[j++], d);
+	}
+}
+
 void
 ud_api_diff_free(struct ud_api_diff *d)
 {

@@ -110,13 +110,6 @@ take(const char *dst, const char *text, size_t len, void *ctx)
 	return 0;
 }
 
-static int
-by_path(const void *a, const void *b)
-{
-	return strcmp(((const struct ud_api_header *)a)->path,
-		      ((const struct ud_api_header *)b)->path);
-}
-
 /* Every .h under dir/rel, parsed. */
 static void
 walk(struct side *s, const char *root, const char *rel)
@@ -180,7 +173,7 @@ ud_apiquery_rev(const char *root, const char *arch, const char *install_dir, con
 	struct ud_api_diff d;
 	char *inc;
 	json_t *r = NULL;
-	size_t i = 0, j = 0;
+	size_t i;
 	int rc;
 
 	memset(&plan, 0, sizeof(plan));
@@ -207,21 +200,10 @@ ud_apiquery_rev(const char *root, const char *arch, const char *install_dir, con
 	inc = ud_xasprintf("%s/include", install_dir);
 	walk(&n, inc, "");
 	free(inc);
-	if (o.n > 1)
-		qsort(o.v, o.n, sizeof(*o.v), by_path);
-	if (n.n > 1)
-		qsort(n.v, n.n, sizeof(*n.v), by_path);
+	ud_api_sort_headers(o.v, o.n);
+	ud_api_sort_headers(n.v, n.n);
 	memset(&d, 0, sizeof(d));
-	while (i < o.n || j < n.n) {
-		int c = i >= o.n ? 1 : j >= n.n ? -1 : strcmp(o.v[i].path, n.v[j].path);
-
-		if (c < 0)
-			ud_api_diff_header(&o.v[i++], NULL, &d);
-		else if (c > 0)
-			ud_api_diff_header(NULL, &n.v[j++], &d);
-		else
-			ud_api_diff_header(&o.v[i++], &n.v[j++], &d);
-	}
+	ud_api_diff_sets(o.v, o.n, n.v, n.n, &d);
 	ud_api_diff_moves(&d, look, &l);
 	r = ud_json_api_diff(&d);
 	ud_api_diff_free(&d);
