@@ -7,7 +7,8 @@
 #  4. make distcheck (the release tarball builds and passes too),
 #  5. uapid install/check on Debian's linux-source-6.1 and 6.12, every
 #     architecture, against the kernel's own make headers_install and
-#     linux-libc-dev.
+#     linux-libc-dev; the daemon on 6.1 then 6.12; the headers branch over
+#     a 300-commit synthetic history of 6.1 (tests/branch-kernel.sh).
 # UD_QUICK=1 runs only step 1.
 set -euo pipefail
 . "$(dirname "$0")/.ci/setup.sh"
@@ -70,4 +71,6 @@ ud_say "installed headers on Debian's linux-source-6.1 and 6.12 (every architect
 top_srcdir=$UD_TOP UAPID=$UD_BUILD/src/uapid sh "$UD_TOP/tests/kernel-headers.sh"
 ud_say "uapid watch on linux-source-6.1, then 6.12 over it"
 top_srcdir=$UD_TOP UAPID=$UD_BUILD/src/uapid UAPICTL=$UD_BUILD/src/uapictl sh "$UD_TOP/tests/daemon-kernel.sh"
+ud_say "uapid branch's headers branch over a 300-commit history of linux-source-6.1"
+top_srcdir=$UD_TOP UAPID=$UD_BUILD/src/uapid sh "$UD_TOP/tests/branch-kernel.sh"
 echo "test.sh: all passed"
