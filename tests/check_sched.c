@@ -353,7 +353,8 @@ START_TEST(test_stream)
 	/* the rest never settles, and is still processed */
 	ck_assert_msg(run_until(&x, 2), "a continuous stream waited more than %d ms", WAIT_MS);
 	ck_assert_uint_le(ms_since(start), WAIT_MS);
-	/* the stream went on meanwhile (how many events a loaded machine's timer gave is not the point) */
+	/* the stream went on meanwhile (how many events a loaded machine's timer gave is not the
+	 * point) */
 	ck_assert_uint_gt(x.fed, fed);
 	ck_assert_ptr_nonnull(strstr(x.runs[1].paths, "s/1.h=1"));
 	ck_assert_ptr_null(strstr(x.runs[1].paths, "s/0.h"));

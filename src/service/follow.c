@@ -123,6 +123,7 @@ work_cb(uv_work_t *w)
 
 static void start(struct ud_follow *f);
 static void maybe_free(struct ud_follow *f);
+static void follow_free(struct ud_follow *f);
 static void on_debounce(uv_timer_t *t);
 
 /* The loose ref HEAD points at ("refs/heads/master"), or NULL when detached. */
@@ -365,17 +366,7 @@ ud_follow_open(struct ud_follow **out, uv_loop_t *loop, const struct ud_follow_o
 	start(f);
 	return 0;
 fail:
-	if (f->st != NULL)
-		ud_store_close(f->st);
-	git_repository_free(f->repo);
-	git_libgit2_shutdown();
-	free(f->gitdir);
-	free(f->commondir);
-	free(f->arch);
-	free(f->split);
-	free(f->headers);
-	free(f->markers_hash);
-	free(f);
+	follow_free(f);
 	free(dir);
 	free(db);
 	return rc;
@@ -416,11 +407,10 @@ ud_follow_busy(const struct ud_follow *f)
 	return f->running || f->pending;
 }
 
+/* Everything the follower owns; fields never set are zero (calloc), which is fine. */
 static void
-maybe_free(struct ud_follow *f)
+follow_free(struct ud_follow *f)
 {
-	if (!f->closing || f->running || f->open_handles > 0)
-		return;
 	ud_branch_result_free(&f->res);
 	free(f->cause);
 	json_decref(f->status);
@@ -439,6 +429,14 @@ maybe_free(struct ud_follow *f)
 	free(f->split);
 	free(f->headers);
 	free(f);
+}
+
+static void
+maybe_free(struct ud_follow *f)
+{
+	if (!f->closing || f->running || f->open_handles > 0)
+		return;
+	follow_free(f);
 }
 
 void
