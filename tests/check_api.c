@@ -36,6 +36,9 @@ static const char base[] = "#ifndef _LINUX_T_H\n"
 			   "#else\n"
 			   "#define T_ARCH 32\n"
 			   "#endif\n"
+			   "#if T_A\n#define T_C 1\n#elif T_B\n#define T_C 2\n#else\n"
+			   "#define T_C 3\n#endif\n"
+			   "#ifndef T_X\n#define T_D 1\n#else\n#define T_D 2\n#endif\n"
 			   "#endif /* _LINUX_T_H */\n";
 
 static const struct ud_api_sym *
@@ -91,6 +94,11 @@ START_TEST(test_model)
 	/* both branches of a conditional, each with its condition */
 	ck_assert_int_eq(sym(&h, UD_API_MACRO, "T_ARCH", "defined(__x86_64__)")->value, 64);
 	ck_assert_int_eq(sym(&h, UD_API_MACRO, "T_ARCH", "!defined(__x86_64__)")->value, 32);
+	/* an #else after #elif: none of the earlier branches */
+	ck_assert_int_eq(sym(&h, UD_API_MACRO, "T_C", "(T_A)")->value, 1);
+	ck_assert_int_eq(sym(&h, UD_API_MACRO, "T_C", "!(T_A) && (T_B)")->value, 2);
+	ck_assert_int_eq(sym(&h, UD_API_MACRO, "T_C", "!(T_A) && !(T_B)")->value, 3);
+	ck_assert_int_eq(sym(&h, UD_API_MACRO, "T_D", "defined(T_X)")->value, 2);
 	ud_api_header_free(&h);
 }
 END_TEST
@@ -264,6 +272,112 @@ START_TEST(test_headers_and_moves)
 }
 END_TEST
 
+/* The change reported for symbol in header, or NULL. */
+static const struct ud_api_change *
+change_of(const struct ud_api_diff *d, const char *header, const char *symbol)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (strcmp(d->v[i].header, header) == 0 && strcmp(d->v[i].symbol, symbol) == 0)
+			return &d->v[i];
+	return NULL;
+}
+
+static void
+want_change(const struct ud_api_diff *d, const char *header, const char *symbol,
+	    enum ud_api_verdict v, const char *reason_has)
+{
+	const struct ud_api_change *c = change_of(d, header, symbol);
+
+	ck_assert_msg(c != NULL, "%s: %s: not reported", header, symbol);
+	ck_assert_msg(c->verdict == v && strstr(c->reason, reason_has) != NULL,
+		      "%s: %s: %s '%s', want %s '%s'", header, symbol,
+		      ud_api_verdict_name(c->verdict), c->reason, ud_api_verdict_name(v),
+		      reason_has);
+}
+
+START_TEST(test_through)
+{
+	/* linux/in.h changes; linux/out.h does not, but uses what changed */
+	static const char in_old[] = "typedef unsigned char cc_t;\n"
+				     "struct grow { __u32 a; };\n"
+				     "typedef struct { __u32 x; } anon_t;\n"
+				     "struct same { __u32 s; };\n"
+				     "struct resv { __u32 a; __u32 reserved; };\n";
+	static const char in_new[] = "typedef unsigned int cc_t;\n"
+				     "struct grow { __u32 a; __u32 b; };\n"
+				     "typedef struct { __u64 x; } anon_t;\n"
+				     "struct same { __u32 s; };\n"
+				     "struct resv { __u32 a; __u32 flags; };\n";
+	static const char out[] = "#include <linux/in.h>\n"
+				  "struct tio { cc_t c_cc[8]; __u32 flags; };\n"
+				  "struct mid { struct grow g; __u32 after; };\n"
+				  "struct end { __u32 first; struct grow g; };\n"
+				  "struct ptr { struct grow *g; anon_t *a; };\n"
+				  "struct list { struct list *next; struct same s; };\n"
+				  "struct wrap { struct tio t; };\n"
+				  "struct anon_user { anon_t a; };\n"
+				  "typedef struct grow grow_t;\n"
+				  "#define T_GET _IOR('T', 1, struct tio)\n"
+				  "#define T_SIZE sizeof(struct end)\n"
+				  "#define T_CAST(p) ((struct grow *)(p))\n"
+				  "#define T_BODY struct { struct tio t; }\n"
+				  "struct rmid { struct resv r; __u32 after; };\n"
+				  "enum { T_E = _IOW('T', 2, struct mid) };\n";
+	struct ud_api_header o[2], n[2];
+	struct ud_api_diff d;
+
+	ud_api_parse("linux/in.h", in_old, strlen(in_old), &o[0]);
+	ud_api_parse("linux/out.h", out, strlen(out), &o[1]);
+	ud_api_parse("linux/in.h", in_new, strlen(in_new), &n[0]);
+	ud_api_parse("linux/out.h", out, strlen(out), &n[1]);
+	memset(&d, 0, sizeof(d));
+	ud_api_diff_sets(o, 2, n, 2, &d);
+	ck_assert_uint_eq(d.headers_changed, 1);
+	ud_api_diff_through(&d, n, 2);
+	ck_assert_uint_eq(d.headers_changed, 2);
+	want_change(&d, "linux/out.h", "struct tio", UD_API_BREAKING, "member c_cc is a cc_t");
+	/* grown at its end (review), embedded in the middle: what follows moves */
+	want_change(&d, "linux/out.h", "struct mid", UD_API_BREAKING, "the members after it move");
+	want_change(&d, "linux/out.h", "struct end", UD_API_REVIEW, "member g is a struct grow");
+	want_change(&d, "linux/out.h", "struct ptr", UD_API_COMPATIBLE, "points to");
+	/* users of users */
+	want_change(&d, "linux/out.h", "struct wrap", UD_API_BREAKING, "struct tio");
+	want_change(&d, "linux/out.h", "struct anon_user", UD_API_BREAKING, "anon_t");
+	want_change(&d, "linux/out.h", "grow_t", UD_API_REVIEW, "names struct grow");
+	want_change(&d, "linux/out.h", "T_GET", UD_API_BREAKING,
+		    "the request number encodes sizeof(struct tio)");
+	want_change(&d, "linux/out.h", "T_SIZE", UD_API_REVIEW,
+		    "its value holds the size of struct end");
+	want_change(&d, "linux/out.h", "T_BODY", UD_API_BREAKING,
+		    "its replacement uses struct tio");
+	/* a reserved member renamed (review) keeps the size: nothing after it moves */
+	want_change(&d, "linux/out.h", "struct rmid", UD_API_REVIEW, "member r is a struct resv");
+	want_change(&d, "linux/out.h", "T_E", UD_API_BREAKING, "struct mid");
+	/* a cast to a pointer, a self-reference and an unchanged type: nothing */
+	ck_assert_ptr_null(change_of(&d, "linux/out.h", "T_CAST"));
+	ck_assert_ptr_null(change_of(&d, "linux/out.h", "struct list"));
+	/* sorted: linux/in.h's own changes, then linux/out.h's by symbol */
+	{
+		size_t i;
+
+		for (i = 1; i < d.n; i++) {
+			int c = strcmp(d.v[i - 1].header, d.v[i].header);
+
+			ck_assert_int_le(c, 0);
+			if (c == 0 && strcmp(d.v[i].header, "linux/out.h") == 0)
+				ck_assert_int_le(strcmp(d.v[i - 1].symbol, d.v[i].symbol), 0);
+		}
+	}
+	ud_api_diff_free(&d);
+	ud_api_header_free(&o[0]);
+	ud_api_header_free(&o[1]);
+	ud_api_header_free(&n[0]);
+	ud_api_header_free(&n[1]);
+}
+END_TEST
+
 START_TEST(test_junk)
 {
 	/* what is not C, or half of it, is skipped: never a crash */
@@ -307,6 +421,7 @@ main(void)
 	tcase_add_test(tc, test_breaking);
 	tcase_add_test(tc, test_review);
 	tcase_add_test(tc, test_headers_and_moves);
+	tcase_add_test(tc, test_through);
 	tcase_add_test(tc, test_junk);
 	suite_add_tcase(s, tc);
 	return test_run(s);

@@ -141,6 +141,17 @@ void ud_api_diff_sets(const struct ud_api_header *old, size_t nold,
 void ud_api_diff_moves(struct ud_api_diff *diff,
 		       const struct ud_api_header *(*new_header)(const char *path, void *ctx),
 		       void *ctx);
+/*
+ * Symbols whose own text did not change but that use a type whose
+ * definition did: a record with a member of that type (breaking when it
+ * is embedded and the change breaks, or grew in the middle; compatible
+ * through a pointer), a typedef of it, a macro or enum constant whose
+ * value holds its size (an ioctl request, a sizeof).  Followed through
+ * users of users; each symbol is reported once, under the most severe
+ * type it uses.  new_ (sorted by path) is where users are looked for;
+ * the changes are merged into diff after their header's own.
+ */
+void ud_api_diff_through(struct ud_api_diff *diff, const struct ud_api_header *new_, size_t nnew);
 void ud_api_diff_free(struct ud_api_diff *diff);
 const char *ud_api_verdict_name(enum ud_api_verdict v);
 const char *ud_api_what_name(enum ud_api_what w);

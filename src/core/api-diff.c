@@ -10,7 +10,11 @@
 
 #include "uapid/api.h"
 #include "uapid/buf.h"
+#include "uapid/map.h"
 #include "uapid/xmalloc.h"
+
+/* The reason of a record that grew at its end (what its embedders inherit as breaking). */
+static const char grew_reason[] = "grew at its end";
 
 static const char *const verdict_names[UD_API__VERDICTS] = {"compatible", "review", "breaking"};
 
@@ -228,7 +232,7 @@ diff_record(struct ud_api_diff *d, const char *header, const struct ud_api_sym *
 				    b, n->members[k].name);
 			else if (at_end)
 				add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, o->line, n->line,
-				    "grew at its end: %s (old binaries pass the smaller size)", b);
+				    "%s: %s (old binaries pass the smaller size)", grew_reason, b);
 			else
 				add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
 				    "member %s inserted before others: their offsets move", b);
@@ -466,6 +470,334 @@ ud_api_diff_moves(struct ud_api_diff *d,
 		free(r->reason);
 		r->reason = ud_xasprintf("moved to %s, which %s includes", to, r->header);
 	}
+}
+
+/* ---- changes that come through a changed type ---- */
+
+/* A type whose definition changed: what its users inherit. */
+struct root {
+	char *name; /* as users spell it: "struct foo", "union bar", "enum baz", "foo_t" */
+	char *header;
+	enum ud_api_verdict verdict;
+	bool grew; /* it grew at its end: what follows it in an embedder moves */
+};
+
+static bool
+is_type_kind(enum ud_api_kind k)
+{
+	return k == UD_API_STRUCT || k == UD_API_UNION || k == UD_API_ENUM || k == UD_API_TYPEDEF;
+}
+
+/*
+ * The name users spell a changed type with: a record defined in a typedef
+ * ("struct (typedef foo_t)") is used through the typedef's name.
+ */
+static char *
+spelled(const char *name)
+{
+	const char *t = strstr(name, " (typedef ");
+
+	if (t != NULL) {
+		const char *e = strchr(t, ')');
+
+		t += strlen(" (typedef ");
+		return ud_xstrndup(t, e != NULL ? (size_t)(e - t) : strlen(t));
+	}
+	return ud_xstrdup(name);
+}
+
+/* Records r (or raises the verdict of the root of the same name); true when it is new. */
+static bool
+add_root(struct ud_map *roots, const char *name, const char *header, enum ud_api_verdict v,
+	 bool grew)
+{
+	struct root *r = ud_map_get(roots, name);
+
+	if (r != NULL) {
+		if (v > r->verdict)
+			r->verdict = v;
+		r->grew |= grew;
+		return false;
+	}
+	r = ud_xmalloc(sizeof(*r));
+	r->name = ud_xstrdup(name);
+	r->header = ud_xstrdup(header);
+	r->verdict = v;
+	r->grew = grew;
+	ud_map_put(roots, name, r);
+	return true;
+}
+
+static void
+root_free(void *p)
+{
+	struct root *r = p;
+
+	free(r->name);
+	free(r->header);
+	free(r);
+}
+
+static bool
+ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/*
+ * The most severe changed type that text (a member's type, a typedef, a
+ * macro's replacement) names, skipping self (a record pointing at its own
+ * kind); *by_value is false when it is only reached through a pointer (its
+ * layout is then not part of the user's).
+ */
+static const struct root *
+uses(const struct ud_map *roots, const char *text, const char *self, bool *by_value)
+{
+	const struct root *best = NULL;
+	const char *p = text;
+	bool in_fnptr = false;
+
+	*by_value = false;
+	while (*p != '\0') {
+		const char *w = p, *e;
+		char *name;
+		const struct root *r;
+
+		if (p[0] == '(' && p[1] == '*')
+			in_fnptr = true;
+		if (!ident_char(*p) || (p > text && ident_char(p[-1]))) {
+			p++;
+			continue;
+		}
+		for (e = p; ident_char(*e); e++)
+			;
+		if ((e - w == 6 && (strncmp(w, "struct", 6) == 0)) ||
+		    (e - w == 5 && (strncmp(w, "union", 5) == 0)) ||
+		    (e - w == 4 && strncmp(w, "enum", 4) == 0)) {
+			const char *t = e;
+
+			while (*t == ' ')
+				t++;
+			if (ident_char(*t))
+				for (e = t; ident_char(*e); e++)
+					;
+		}
+		name = ud_xstrndup(w, (size_t)(e - w));
+		/* a tag's word alone ("struct {") is not a name */
+		r = strcmp(name, self) != 0 ? ud_map_get(roots, name) : NULL;
+		free(name);
+		if (r != NULL) {
+			const char *t = e;
+			bool value;
+
+			while (*t == ' ')
+				t++;
+			value = *t != '*' && !in_fnptr;
+			if (best == NULL || (value && !*by_value) ||
+			    (value == *by_value && r->verdict > best->verdict)) {
+				best = r;
+				*by_value = value;
+			}
+		}
+		p = e;
+	}
+	return best;
+}
+
+/* "FOO [if cond]", as add() spells a symbol, after header and a newline: a change's identity. */
+static char *
+change_id(const char *header, const char *symbol)
+{
+	return ud_xasprintf("%s\n%s", header, symbol);
+}
+
+static char *
+sym_id(const char *header, const struct ud_api_sym *s)
+{
+	return s->cond[0] != '\0' ? ud_xasprintf("%s\n%s [if %s]", header, s->name, s->cond)
+				  : change_id(header, s->name);
+}
+
+/*
+ * What symbol s of header h inherits from the changed types it uses:
+ * records and typedefs through their members and text, macros and enum
+ * constants through a sizeof or an ioctl argument.  Appends the change
+ * to out and returns its verdict, or -1 when s uses no changed type;
+ * *grew: s grew at its end too (a grown type is its last member).
+ */
+static int
+inherit(struct ud_api_diff *out, const struct ud_map *roots, const char *header,
+	const struct ud_api_sym *s, bool *grew)
+{
+	const struct root *r = NULL;
+	enum ud_api_verdict v = UD_API_COMPATIBLE;
+	bool value = false;
+
+	if (s->kind == UD_API_STRUCT || s->kind == UD_API_UNION) {
+		size_t i, at = 0;
+
+		for (i = 0; i < s->nmembers; i++) {
+			bool mv;
+			const struct root *m = uses(roots, s->members[i].type, s->name, &mv);
+
+			if (m != NULL && (r == NULL || (mv && !value) ||
+					  (mv == value && m->verdict > r->verdict))) {
+				r = m;
+				value = mv;
+				at = i;
+			}
+		}
+		if (r == NULL)
+			return -1;
+		if (!value) {
+			add(out, header, s, UD_API_CHANGED, UD_API_COMPATIBLE, s->line, s->line,
+			    "member %s points to %s, which changed (%s): its own layout does not",
+			    s->members[at].name[0] ? s->members[at].name : "(anonymous)", r->name,
+			    r->header);
+			return UD_API_COMPATIBLE;
+		}
+		v = r->verdict;
+		/* an embedded type that grew moves whatever follows it */
+		if (r->grew && v == UD_API_REVIEW && at + 1 < s->nmembers)
+			v = UD_API_BREAKING;
+		*grew = r->grew && at + 1 == s->nmembers;
+		add(out, header, s, UD_API_CHANGED, v, s->line, s->line,
+		    "member %s is a %s, which changed (%s, %s)%s",
+		    s->members[at].name[0] ? s->members[at].name : "(anonymous)", r->name,
+		    r->header, ud_api_verdict_name(r->verdict),
+		    v == UD_API_BREAKING && r->verdict != UD_API_BREAKING
+			    ? ": the members after it move"
+			    : "");
+		return (int)v;
+	}
+	if (s->text == NULL || s->text[0] == '\0')
+		return -1;
+	r = uses(roots, s->text, s->kind == UD_API_TYPEDEF ? s->name : "", &value);
+	/* a macro that casts to a pointer of a changed type changes nothing */
+	if (r == NULL || (!value && s->kind != UD_API_TYPEDEF))
+		return -1;
+	v = value ? r->verdict : UD_API_COMPATIBLE;
+	*grew = value && r->grew;
+	if (s->kind == UD_API_TYPEDEF)
+		add(out, header, s, UD_API_CHANGED, v, s->line, s->line,
+		    "names %s%s, which changed (%s, %s)", value ? "" : "a pointer to ", r->name,
+		    r->header, ud_api_verdict_name(r->verdict));
+	else if (s->is_ioctl)
+		add(out, header, s, UD_API_CHANGED, v, s->line, s->line,
+		    "the request number encodes sizeof(%s), which changed (%s, %s)", r->name,
+		    r->header, ud_api_verdict_name(r->verdict));
+	else
+		add(out, header, s, UD_API_CHANGED, v, s->line, s->line,
+		    "%s %s, which changed (%s, %s)",
+		    strstr(s->text, "sizeof") != NULL ? "its value holds the size of"
+						      : "its replacement uses",
+		    r->name, r->header, ud_api_verdict_name(r->verdict));
+	return (int)v;
+}
+
+static int
+by_header_then_symbol(const void *a, const void *b)
+{
+	const struct ud_api_change *x = a, *y = b;
+	int c = strcmp(x->header, y->header);
+
+	return c != 0 ? c : strcmp(x->symbol, y->symbol);
+}
+
+void
+ud_api_diff_through(struct ud_api_diff *d, const struct ud_api_header *nw, size_t nn)
+{
+	struct ud_map roots = UD_MAP_INIT, reported = UD_MAP_INIT, added_headers = UD_MAP_INIT;
+	struct ud_api_diff more;
+	struct ud_api_change *merged;
+	size_t i, j, k, a, b, nmerged;
+	bool more_roots = true;
+
+	memset(&more, 0, sizeof(more));
+	for (i = 0; i < d->n; i++) {
+		const struct ud_api_change *c = &d->v[i];
+		char *id = change_id(c->header, c->symbol);
+
+		ud_map_put(&reported, id, NULL);
+		free(id);
+		if (c->symbol[0] == '\0' && c->what == UD_API_ADDED)
+			ud_map_put(&added_headers, c->header, NULL);
+		/* a type whose own definition changed: not one only spelled otherwise or moved */
+		if (c->symbol[0] != '\0' && is_type_kind(c->kind) && c->what != UD_API_ADDED &&
+		    (c->verdict != UD_API_COMPATIBLE ||
+		     (c->kind == UD_API_ENUM && c->what == UD_API_CHANGED))) {
+			char *name = spelled(c->name);
+
+			add_root(&roots, name, c->header, c->verdict,
+				 strncmp(c->reason, grew_reason, strlen(grew_reason)) == 0);
+			free(name);
+		}
+	}
+	/* users of users: until nothing new is found (each symbol is reported once) */
+	while (more_roots && roots.n > 0) {
+		more_roots = false;
+		for (i = 0; i < nn; i++) {
+			if (ud_map_has(&added_headers, nw[i].path))
+				continue;
+			for (j = 0; j < nw[i].n; j++) {
+				const struct ud_api_sym *s = &nw[i].v[j];
+				char *id;
+				bool grew = false;
+				int v;
+
+				if (s->kind == UD_API_ENUM || s->kind == UD_API_FUNCTION ||
+				    s->kind == UD_API_VARIABLE)
+					continue;
+				id = sym_id(nw[i].path, s);
+				if (ud_map_has(&reported, id)) {
+					free(id);
+					continue;
+				}
+				v = inherit(&more, &roots, nw[i].path, s, &grew);
+				if (v >= 0) {
+					ud_map_put(&reported, id, NULL);
+					if (is_type_kind(s->kind)) {
+						char *name = spelled(s->name);
+
+						more_roots |=
+							add_root(&roots, name, nw[i].path,
+								 (enum ud_api_verdict)v, grew);
+						free(name);
+					}
+				}
+				free(id);
+			}
+		}
+	}
+	if (more.n > 0) {
+		/* merged by header, after each header's own changes, by symbol */
+		qsort(more.v, more.n, sizeof(*more.v), by_header_then_symbol);
+		nmerged = d->n + more.n;
+		merged = ud_xmalloc(nmerged * sizeof(*merged));
+		for (a = 0, b = 0, k = 0; k < nmerged; k++) {
+			bool take_old = b >= more.n ||
+					(a < d->n && strcmp(d->v[a].header, more.v[b].header) <= 0);
+
+			if (!take_old && !ud_map_has(&reported, more.v[b].header)) {
+				/* the first change of a header that had none */
+				ud_map_put(&reported, more.v[b].header, NULL);
+				if (a == 0 || strcmp(d->v[a - 1].header, more.v[b].header) != 0)
+					d->headers_changed++;
+			}
+			merged[k] = take_old ? d->v[a++] : more.v[b++];
+		}
+		for (i = 0; i < UD_API__VERDICTS; i++)
+			d->verdicts[i] += more.verdicts[i];
+		d->symbols_changed += (unsigned)more.n;
+		free(d->v);
+		d->v = merged;
+		d->n = d->alloc = nmerged;
+		free(more.v);
+	}
+	ud_map_free(&roots, root_free);
+	ud_map_free(&reported, NULL);
+	ud_map_free(&added_headers, NULL);
 }
 
 static int

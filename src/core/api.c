@@ -177,8 +177,10 @@ struct reader {
 	char *guard;
 	struct ud_buf cond; /* the current conditions, " && "-joined */
 	struct {
-		size_t len; /* cond's length before this level */
-		char *text;
+		size_t len;	  /* cond's length before this level */
+		char *text;	  /* this branch's condition: not_before && own */
+		char *own;	  /* the branch's own test, NULL for an #else */
+		char *not_before; /* the earlier branches' tests, negated, or NULL */
 	} stack[64];
 	size_t depth;
 	bool guard_seen;
@@ -272,17 +274,57 @@ evaluate(struct reader *r, const char *text, long long *out)
 
 /* ---- directives ---- */
 
-static void
-push_cond(struct reader *r, char *text)
+/* Whether cond has an " && " outside parentheses. */
+static bool
+conjunction(const char *cond)
 {
+	int depth = 0;
+
+	for (; *cond != '\0'; cond++) {
+		if (*cond == '(')
+			depth++;
+		else if (*cond == ')')
+			depth--;
+		else if (depth == 0 && strncmp(cond, " && ", 4) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The negation of a branch's condition, as an #else or #elif sees it. */
+static char *
+negate(const char *cond)
+{
+	if (cond[0] == '\0')
+		return ud_xstrdup("");
+	if (conjunction(cond))
+		return ud_xasprintf("!(%s)", cond);
+	if (cond[0] == '!')
+		return ud_xstrdup(cond + 1); /* "!defined(X)" or "!(...)": one term */
+	return ud_xasprintf("!%s", cond);
+}
+
+/* Enters a branch whose own test is own (NULL: #else) after earlier ones (not_before); takes both.
+ */
+static void
+push_cond(struct reader *r, char *own, char *not_before)
+{
+	char *text = not_before == NULL ? ud_xstrdup(own != NULL ? own : "")
+		     : own == NULL	? ud_xstrdup(not_before)
+					: ud_xasprintf("%s && %s", not_before, own);
+
 	if (r->depth < sizeof(r->stack) / sizeof(r->stack[0])) {
 		r->stack[r->depth].len = r->cond.len;
 		r->stack[r->depth].text = text;
-		if (r->cond.len > 0)
+		r->stack[r->depth].own = own;
+		r->stack[r->depth].not_before = not_before;
+		if (r->cond.len > 0 && text[0] != '\0')
 			ud_buf_addstr(&r->cond, " && ");
 		ud_buf_addstr(&r->cond, text);
 	} else {
 		free(text);
+		free(own);
+		free(not_before);
 	}
 	r->depth++;
 }
@@ -296,6 +338,8 @@ pop_cond(struct reader *r)
 	if (r->depth < sizeof(r->stack) / sizeof(r->stack[0])) {
 		ud_buf_setlen(&r->cond, r->stack[r->depth].len);
 		free(r->stack[r->depth].text);
+		free(r->stack[r->depth].own);
+		free(r->stack[r->depth].not_before);
 	}
 }
 
@@ -385,30 +429,36 @@ directive(struct reader *r, size_t a, size_t b)
 			r->depth++;
 			r->stack[r->depth - 1].len = r->cond.len;
 			r->stack[r->depth - 1].text = NULL;
+			r->stack[r->depth - 1].own = NULL;
+			r->stack[r->depth - 1].not_before = NULL;
 			return;
 		}
-		push_cond(r, ud_xasprintf("!defined(%.*s)", (int)v[a + 2].n, v[a + 2].p));
+		push_cond(r, ud_xasprintf("!defined(%.*s)", (int)v[a + 2].n, v[a + 2].p), NULL);
 	} else if (tok_is(name, "if") || tok_is(name, "ifdef") || tok_is(name, "ifndef")) {
 		char *expr = join(v, a + 2, b);
 
 		if (tok_is(name, "ifdef"))
-			push_cond(r, ud_xasprintf("defined(%s)", expr));
+			push_cond(r, ud_xasprintf("defined(%s)", expr), NULL);
 		else if (tok_is(name, "ifndef"))
-			push_cond(r, ud_xasprintf("!defined(%s)", expr));
+			push_cond(r, ud_xasprintf("!defined(%s)", expr), NULL);
 		else
-			push_cond(r, ud_xasprintf("(%s)", expr));
+			push_cond(r, ud_xasprintf("(%s)", expr), NULL);
 		free(expr);
 	} else if (tok_is(name, "elif") || tok_is(name, "else")) {
-		char *prev = r->depth > 0 && r->depth <= 64 && r->stack[r->depth - 1].text != NULL
-				     ? ud_xstrdup(r->stack[r->depth - 1].text)
-				     : ud_xstrdup("");
+		/* this branch: none of the earlier ones, and its own test */
+		bool stored = r->depth > 0 && r->depth <= 64;
+		const char *own = stored ? r->stack[r->depth - 1].own : NULL;
+		const char *before = stored ? r->stack[r->depth - 1].not_before : NULL;
+		char *not = own != NULL ? negate(own) : NULL;
+		char *not_before = before == NULL ? not
+				   : not == NULL  ? ud_xstrdup(before)
+						  : ud_xasprintf("%s && %s", before, not );
 		char *expr = tok_is(name, "elif") ? join(v, a + 2, b) : NULL;
-		char *now = expr != NULL ? ud_xasprintf("!%s && (%s)", prev, expr)
-					 : ud_xasprintf("!%s", prev);
 
+		if (not_before != not )
+			free(not );
 		pop_cond(r);
-		push_cond(r, now);
-		free(prev);
+		push_cond(r, expr != NULL ? ud_xasprintf("(%s)", expr) : NULL, not_before);
 		free(expr);
 	} else if (tok_is(name, "endif")) {
 		pop_cond(r);

@@ -86,6 +86,25 @@ ud_apiquery_since(struct ud_store *st, int64_t since, bool fresh)
 			ud_api_header_free(&o);
 	}
 	ud_api_diff_moves(&d, look, &l);
+	/*
+	 * Users of a changed type are looked for in the changed headers only:
+	 * parsing every installed header would hold the loop for a quarter
+	 * of a second (uapid api-diff and {"rev"} look everywhere).
+	 */
+	{
+		struct ud_api_header *now = ud_xcalloc(paths.n + 1, sizeof(*now));
+		size_t m = 0;
+
+		for (i = 0; i < paths.n; i++) {
+			const struct ud_api_header *h = look(paths.v[i], &l);
+
+			if (h != NULL)
+				now[m++] = *h; /* a shallow copy: l.parsed owns it */
+		}
+		ud_api_sort_headers(now, m);
+		ud_api_diff_through(&d, now, m);
+		free(now);
+	}
 	r = ud_json_api_diff(&d);
 	json_object_set_new(r, "fresh_instance", json_boolean(fresh));
 	ud_api_diff_free(&d);
@@ -205,6 +224,7 @@ ud_apiquery_rev(const char *root, const char *arch, const char *install_dir, con
 	memset(&d, 0, sizeof(d));
 	ud_api_diff_sets(o.v, o.n, n.v, n.n, &d);
 	ud_api_diff_moves(&d, look, &l);
+	ud_api_diff_through(&d, n.v, n.n);
 	r = ud_json_api_diff(&d);
 	ud_api_diff_free(&d);
 out:

@@ -852,6 +852,8 @@ api_trailer(git_repository *repo, git_tree *base, const git_oid *new_id)
 {
 	struct api_lookup l = {repo, NULL, UD_MAP_INIT};
 	struct ud_api_diff d;
+	struct ud_api_header *now = NULL; /* the changed headers' new versions */
+	size_t nnow = 0, anow = 0;
 	git_diff *diff = NULL;
 	char *t = NULL;
 	size_t i, n;
@@ -878,16 +880,23 @@ api_trailer(git_repository *repo, git_tree *base, const git_oid *new_id)
 					   dd->status == GIT_DELTA_DELETED ? NULL : &nw, &d);
 			if (dd->status != GIT_DELTA_ADDED)
 				ud_api_header_free(&o);
-			if (dd->status != GIT_DELTA_DELETED)
-				ud_api_header_free(&nw);
+			if (dd->status != GIT_DELTA_DELETED) {
+				now = ud_xgrow(now, &anow, nnow + 1, sizeof(*now));
+				now[nnow++] = nw;
+			}
 		}
 		ud_api_diff_moves(&d, api_lookup_header, &l);
+		ud_api_sort_headers(now, nnow);
+		ud_api_diff_through(&d, now, nnow);
 		t = ud_xasprintf("API-change: %u breaking, %u review, %u compatible",
 				 d.verdicts[UD_API_BREAKING], d.verdicts[UD_API_REVIEW],
 				 d.verdicts[UD_API_COMPATIBLE]);
 	}
 	git_diff_free(diff);
 	ud_api_diff_free(&d);
+	for (i = 0; i < nnow; i++)
+		ud_api_header_free(&now[i]);
+	free(now);
 	ud_map_free(&l.parsed, free_api_header);
 	git_tree_free(l.tree);
 	return t;

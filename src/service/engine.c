@@ -1723,6 +1723,8 @@ record_api(struct ud_engine *e, const char *dst, const char *text, size_t len)
 		memset(&d, 0, sizeof(d));
 		ud_api_parse(dst, prev.data != NULL ? prev.data : "", prev.len, &old);
 		ud_api_diff_header(&old, text != NULL ? &nw : NULL, &d);
+		if (text != NULL)
+			ud_api_diff_through(&d, &nw, 1);
 		e->rep.api =
 			ud_xgrow(e->rep.api, &e->rep.aapi, e->rep.napi + 1, sizeof(*e->rep.api));
 		a = &e->rep.api[e->rep.napi++];
@@ -2262,6 +2264,7 @@ ud_engine_api_text(struct ud_engine *e, const char *path, const char *text, size
 	ud_api_parse(f->dst, in.text.data != NULL ? in.text.data : "", in.text.len, &n);
 	memset(&d, 0, sizeof(d));
 	ud_api_diff_header(had ? &o : NULL, &n, &d);
+	ud_api_diff_through(&d, &n, 1);
 	/* the editor's lines: installed lines mapped back to the buffer's */
 	for (i = 0; i < d.n; i++) {
 		unsigned l = d.v[i].new_line;
