@@ -160,6 +160,20 @@ START_TEST(test_same)
 		free(t);
 	}
 	ck_assert(o.fingerprint == n.fingerprint);
+	ud_api_header_free(&n);
+	/* __DECLARE_FLEX_ARRAY(T, n) is T n[] */
+	{
+		char *t = ud_xstrdup(base), *at = strstr(t, "\t__u8 data[];\n");
+		char *u;
+
+		*at = '\0';
+		u = ud_xasprintf("%s\t__DECLARE_FLEX_ARRAY(__u8, data);\n%s", t,
+				 at + strlen("\t__u8 data[];\n"));
+		ud_api_parse("linux/t.h", u, strlen(u), &n);
+		free(t);
+		free(u);
+	}
+	ck_assert(o.fingerprint == n.fingerprint);
 	ud_api_diff_free(&d);
 	ud_api_header_free(&o);
 	ud_api_header_free(&n);
@@ -176,6 +190,9 @@ START_TEST(test_compatible)
 		"same value 16");
 	planted("struct t_req {", "struct t_new { int x; };\nstruct t_req {", UD_API_COMPATIBLE,
 		"struct added");
+	/* T_FLAG is 16 */
+	planted("char name[16]", "char name[T_FLAG]", UD_API_COMPATIBLE,
+		"the same bounds, spelled differently");
 }
 END_TEST
 
@@ -208,7 +225,11 @@ START_TEST(test_review)
 {
 	planted("\t__u8 data[];\n", "\t__u8 data[];\n\t__u32 tail;\n", UD_API_REVIEW,
 		"grew at its end");
-	planted("__u8 data[]", "__u8 data[0]", UD_API_REVIEW, "flexible array member data");
+	planted("__u8 data[]", "__u8 data[0]", UD_API_REVIEW, "flexible arrays respelled");
+	planted("union { __u64 a;", "union { __aligned_u64 a;", UD_API_REVIEW,
+		"aligned to 8 bytes on every ABI now");
+	planted("char name[16]", "char name[T_FLAG + 1]", UD_API_BREAKING,
+		"name[16] -> char name[T_FLAG + 1]");
 	planted("#define T_MAX 7", "#define T_MAX 8", UD_API_REVIEW, "sentinel moved");
 	planted("__u32 reserved[2];", "__u32 reserved2[2];", UD_API_REVIEW,
 		"reserved member reserved renamed to reserved2");

@@ -43,6 +43,7 @@ struct ud_api_member {
 	char *name;  /* "" for an anonymous struct or union member */
 	char *type;  /* normalised type tokens ("__u32", "struct foo *", "union { ... }") */
 	char *array; /* "[16]", "[]" or NULL */
+	char *dims;  /* array's bounds evaluated ("[16]" for "[F_LEN]"), or NULL */
 	int bits;    /* bit-field width, or -1 */
 };
 

@@ -132,6 +132,120 @@ describe(const struct ud_api_member *m)
 	return ud_xasprintf("%s%s%s%s", m->type, m->name[0] ? " " : "", m->name, or_none(m->array));
 }
 
+/*
+ * text with every flexible array spelled one way: "__DECLARE_FLEX_ARRAY(T,
+ * n)" and "n[0]" as "T n[]" (the kernel moved from one to the other).
+ */
+static char *
+flex_canonical(const char *text)
+{
+	static const char macro[] = "__DECLARE_FLEX_ARRAY(";
+	struct ud_buf b = UD_BUF_INIT;
+	const char *p = text;
+
+	while (*p != '\0') {
+		if (strncmp(p, macro, sizeof(macro) - 1) == 0) {
+			const char *t = p + sizeof(macro) - 1, *comma = NULL, *q;
+			int depth = 0;
+
+			for (q = t; *q != '\0' && !(depth == 0 && *q == ')'); q++) {
+				if (*q == '(')
+					depth++;
+				else if (*q == ')')
+					depth--;
+				else if (*q == ',' && depth == 0)
+					comma = q;
+			}
+			if (*q == ')' && comma != NULL) {
+				const char *n = comma + 1;
+
+				while (*n == ' ')
+					n++;
+				ud_buf_add(&b, t, (size_t)(comma - t));
+				ud_buf_addch(&b, ' ');
+				ud_buf_add(&b, n, (size_t)(q - n));
+				ud_buf_addstr(&b, "[]");
+				p = q + 1;
+				continue;
+			}
+		}
+		if (strncmp(p, "[0]", 3) == 0) {
+			ud_buf_addstr(&b, "[]");
+			p += 3;
+			continue;
+		}
+		ud_buf_addch(&b, *p++);
+	}
+	return ud_buf_detach(&b, NULL);
+}
+
+/* text with __aligned_u64 (be64, le64) spelled as __u64: what an 8-byte alignment respells. */
+static char *
+unaligned(const char *text)
+{
+	static const char pre[] = "__aligned_";
+	struct ud_buf b = UD_BUF_INIT;
+	const char *p = text;
+
+	while (*p != '\0') {
+		if (strncmp(p, pre, sizeof(pre) - 1) == 0 &&
+		    (p == text || p[-1] == ' ' || p[-1] == '{' || p[-1] == '(')) {
+			ud_buf_addstr(&b, "__");
+			p += sizeof(pre) - 1;
+			continue;
+		}
+		ud_buf_addch(&b, *p++);
+	}
+	return ud_buf_detach(&b, NULL);
+}
+
+/*
+ * A member whose spelling changed but not its layout (on this ABI): the
+ * verdict and the reason's tail, or false.
+ */
+static bool
+respelled(const struct ud_api_member *om, const struct ud_api_member *nm, enum ud_api_verdict *v,
+	  const char **why)
+{
+	char *a, *b, *ua, *ub, *fa, *fb;
+	bool aligned, flex;
+
+	if (om->bits != nm->bits)
+		return false;
+	if (strcmp(om->type, nm->type) == 0 && om->dims != NULL && nm->dims != NULL &&
+	    strcmp(om->dims, nm->dims) == 0) {
+		*v = UD_API_COMPATIBLE;
+		*why = " (the same bounds, spelled differently)";
+		return true;
+	}
+	a = describe(om);
+	b = describe(nm);
+	ua = unaligned(a);
+	ub = unaligned(b);
+	fa = flex_canonical(ua);
+	fb = flex_canonical(ub);
+	aligned = strcmp(ua, ub) == 0;
+	flex = !aligned && strcmp(fa, fb) == 0;
+	if (aligned || flex) {
+		bool both = flex && strcmp(a, ua) != 0;
+
+		*v = UD_API_REVIEW;
+		*why = aligned ? " (aligned to 8 bytes on every ABI now; i386 aligned it to 4: "
+				 "layouts there may move)"
+		       : both  ? " (flexible arrays respelled, and an 8-byte alignment on every "
+				 "ABI now: layouts on i386 may move)"
+			       : " (flexible arrays respelled: [0], [] and __DECLARE_FLEX_ARRAY "
+				 "lay out the same)";
+	}
+	free(a);
+	free(b);
+	free(ua);
+	free(ub);
+	free(fa);
+	free(fb);
+	return aligned || flex;
+}
+
 static void
 diff_record(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
 	    const struct ud_api_sym *n)
@@ -179,8 +293,22 @@ diff_record(struct ud_api_diff *d, const char *header, const struct ud_api_sym *
 		{
 			const struct ud_api_member *nm = &n->members[j];
 
-			if (strcmp(nm->type, om->type) != 0 || nm->bits != om->bits ||
-			    !streq(nm->array, om->array)) {
+			enum ud_api_verdict rv;
+			const char *why;
+
+			if ((strcmp(nm->type, om->type) != 0 || nm->bits != om->bits ||
+			     !streq(nm->array, om->array)) &&
+			    respelled(om, nm, &rv, &why)) {
+				char *a = describe(om), *b = describe(nm);
+
+				add(d, header, o, UD_API_CHANGED, rv, o->line, n->line,
+				    "member %s: %s -> %s%s", om->name[0] ? om->name : "(anonymous)",
+				    a, b, why);
+				free(a);
+				free(b);
+				any = true;
+			} else if (strcmp(nm->type, om->type) != 0 || nm->bits != om->bits ||
+				   !streq(nm->array, om->array)) {
 				char *a = describe(om), *b = describe(nm);
 				bool flex = (flexible(om->array) || flexible(nm->array)) &&
 					    (size_t)j == n->nmembers - 1 && i == o->nmembers - 1 &&

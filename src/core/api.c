@@ -540,6 +540,27 @@ declared_name(const struct tok *v, size_t a, size_t b)
 static void parse_members(struct reader *r, size_t a, size_t b, struct ud_api_member **out,
 			  size_t *n);
 
+/* Appends the value of the bound in [open, close] ("[" ... "]") to dims as "[N]" ("[]" when empty).
+ */
+static void
+dims_add(struct reader *r, const struct tok *v, size_t open, size_t close, struct ud_buf *dims,
+	 bool *ok)
+{
+	long long n;
+	char *e;
+
+	if (close <= open + 1) {
+		ud_buf_addstr(dims, "[]");
+		return;
+	}
+	e = join(v, open + 1, close);
+	if (evaluate(r, e, &n))
+		ud_buf_addf(dims, "[%lld]", n);
+	else
+		*ok = false;
+	free(e);
+}
+
 /* A member declaration [a, b) (no ';'), possibly "int a, b" or "int x:3". */
 static void
 member(struct reader *r, size_t a, size_t b, struct ud_api_member **out, size_t *n, size_t *alloc)
@@ -559,7 +580,8 @@ member(struct reader *r, size_t a, size_t b, struct ud_api_member **out, size_t 
 		{
 			size_t nm = declared_name(v, start, i), j;
 			struct ud_api_member *m;
-			struct ud_buf type = UD_BUF_INIT;
+			struct ud_buf type = UD_BUF_INIT, dims = UD_BUF_INIT;
+			bool dims_ok = true;
 
 			size_t fp = i; /* "(" of a function pointer's "(*name)", or i */
 
@@ -567,6 +589,18 @@ member(struct reader *r, size_t a, size_t b, struct ud_api_member **out, size_t 
 			m = &(*out)[(*n)++];
 			memset(m, 0, sizeof(*m));
 			m->bits = -1;
+			/* __DECLARE_FLEX_ARRAY(TYPE, NAME): the kernel's spelling of TYPE NAME[] */
+			if (first && i - start >= 6 && tok_is(&v[start], "__DECLARE_FLEX_ARRAY") &&
+			    tok_is(&v[start + 1], "(") && tok_is(&v[i - 1], ")") &&
+			    tok_is(&v[i - 3], ",") && tok_ident(&v[i - 2])) {
+				m->name = ud_xstrndup(v[i - 2].p, v[i - 2].n);
+				m->type = join(v, start + 2, i - 3);
+				m->array = ud_xstrdup("[]");
+				m->dims = ud_xstrdup("[]");
+				first = false;
+				start = i + 1;
+				continue;
+			}
 			/* "__u32 :3": the only word is the type; the field has no name */
 			if (first && nm == start && nm + 1 < i && tok_is(&v[nm + 1], ":")) {
 				type_end = nm + 1;
@@ -606,6 +640,7 @@ member(struct reader *r, size_t a, size_t b, struct ud_api_member **out, size_t 
 						free(arr);
 						free(m->array);
 						m->array = more;
+						dims_add(r, v, j, k < i ? k : i, &dims, &dims_ok);
 						j = k;
 					} else if (tok_is(&v[j], ":") && j + 1 < i) {
 						long long bits;
@@ -636,6 +671,9 @@ member(struct reader *r, size_t a, size_t b, struct ud_api_member **out, size_t 
 				}
 			}
 			m->type = ud_buf_detach(&type, NULL);
+			if (m->array != NULL && dims_ok)
+				m->dims = ud_buf_detach(&dims, NULL);
+			ud_buf_free(&dims);
 			first = false;
 			start = i + 1;
 		}
@@ -883,6 +921,7 @@ members_free(struct ud_api_member *m, size_t n)
 		free(m[i].name);
 		free(m[i].type);
 		free(m[i].array);
+		free(m[i].dims);
 	}
 	free(m);
 }
