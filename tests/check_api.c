@@ -100,6 +100,18 @@ START_TEST(test_model)
 	ck_assert_int_eq(sym(&h, UD_API_MACRO, "T_C", "!(T_A) && !(T_B)")->value, 3);
 	ck_assert_int_eq(sym(&h, UD_API_MACRO, "T_D", "defined(T_X)")->value, 2);
 	ud_api_header_free(&h);
+	/* a tagged type defined inside a member is a type of its own, an enum's constants too */
+	{
+		static const char nested[] =
+			"struct outer { __u32 a; struct inner { __u32 x; } in;"
+			" enum { N_A, N_B = 5 } e; union { __u32 u; } anon; };";
+
+		ud_api_parse("linux/n.h", nested, strlen(nested), &h);
+		ck_assert_uint_eq(sym(&h, UD_API_STRUCT, "struct outer", "")->nmembers, 4);
+		ck_assert_uint_eq(sym(&h, UD_API_STRUCT, "struct inner", "")->nmembers, 1);
+		ck_assert_int_eq(sym(&h, UD_API_ENUM_CONST, "N_B", "")->value, 5);
+		ud_api_header_free(&h);
+	}
 }
 END_TEST
 

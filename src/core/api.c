@@ -184,6 +184,7 @@ struct reader {
 	} stack[64];
 	size_t depth;
 	bool guard_seen;
+	unsigned nesting; /* records being read inside records */
 };
 
 static const char *const kind_names[UD_API__KINDS] = {
@@ -802,6 +803,26 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 	} else if (name != NULL) {
 		s = add_sym(r, kind, name, v[at].line, NULL);
 		parse_members(r, open + 1, close, &s->members, &s->nmembers);
+		/*
+		 * A tagged struct, union or enum defined inside a member is a
+		 * type of its own in C (its tag and an enum's constants are in
+		 * file scope), whatever record it is spelled in.
+		 */
+		if (r->nesting < 32) {
+			size_t k;
+
+			r->nesting++;
+			for (k = open + 1; k + 1 < close; k++) {
+				bool tag = tok_is(&v[k], "struct") || tok_is(&v[k], "union") ||
+					   tok_is(&v[k], "enum");
+
+				if (tag && ((k + 2 < close && tok_ident(&v[k + 1]) &&
+					     tok_is(&v[k + 2], "{")) ||
+					    (tok_is(&v[k], "enum") && tok_is(&v[k + 1], "{"))))
+					k = record_body(r, k, close, NULL) - 1;
+			}
+			r->nesting--;
+		}
 		/* attributes after the body (packed, aligned) are part of the layout */
 		{
 			size_t k = close + 1;
