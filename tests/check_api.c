@@ -230,6 +230,30 @@ START_TEST(test_breaking)
 	planted("_IOR(T_IOC, 1,", "_IOW(T_IOC, 1,", UD_API_BREAKING, "ioctl direction");
 	planted("typedef __u32 t_id;", "typedef __u64 t_id;", UD_API_BREAKING, "typedef");
 	planted("#define T_NAME(x)", "#define T_NAME(x, y)", UD_API_BREAKING, "parameters");
+	/* counted on from a base of another header: a constant inserted before still shows */
+	{
+		static const char eo[] = "enum x { X_A = OTHER_BASE, X_B, X_C };\n";
+		static const char en[] = "enum x { X_A = OTHER_BASE, X_NEW, X_B, X_C };\n";
+		struct ud_api_header o, n;
+		struct ud_api_diff d;
+		size_t i;
+		bool found = false;
+
+		ud_api_parse("linux/x.h", eo, strlen(eo), &o);
+		ud_api_parse("linux/x.h", en, strlen(en), &n);
+		memset(&d, 0, sizeof(d));
+		ud_api_diff_header(&o, &n, &d);
+		for (i = 0; i < d.n; i++)
+			if (strcmp(d.v[i].symbol, "X_C") == 0 &&
+			    d.v[i].verdict == UD_API_BREAKING &&
+			    strstr(d.v[i].reason, "'(OTHER_BASE) + 2' -> '(OTHER_BASE) + 3'") !=
+				    NULL)
+				found = true;
+		ck_assert(found);
+		ud_api_diff_free(&d);
+		ud_api_header_free(&o);
+		ud_api_header_free(&n);
+	}
 }
 END_TEST
 

@@ -744,8 +744,10 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 				    typedef_name);
 	if (is_enum) {
 		size_t start = open + 1, j, depth = 0;
-		long long next = 0;
+		long long next = 0, offset = 0;
 		bool next_known = true;
+		char *last_expr =
+			NULL; /* the last initializer, for constants that count on from it */
 		struct ud_api_member *consts = NULL;
 		size_t nconsts = 0, calloc_ = 0;
 
@@ -764,9 +766,23 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 				struct ud_api_sym *c;
 				long long val;
 
+				/*
+				 * An implicit value whose base cannot be evaluated here (a
+				 * macro of another header) is kept as "BASE + N", so that a
+				 * constant inserted before it still shows as a new value.
+				 */
+				if (expr != NULL) {
+					free(last_expr);
+					last_expr = ud_xstrdup(expr);
+					offset = 0;
+				} else {
+					offset++;
+				}
 				c = add_sym(r, UD_API_ENUM_CONST, cname, v[start].line,
 					    expr != NULL ? ud_xstrdup(expr)
-							 : ud_xstrdup("(implicit)"));
+					    : !next_known && last_expr != NULL
+						    ? ud_xasprintf("(%s) + %lld", last_expr, offset)
+						    : ud_xstrdup("(implicit)"));
 				if (expr != NULL) {
 					next_known = evaluate(r, expr, &val);
 				} else {
@@ -789,6 +805,7 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 			}
 			start = j + 1;
 		}
+		free(last_expr);
 		if (name != NULL) {
 			s = add_sym(r, UD_API_ENUM, name, v[at].line, NULL);
 			s->members = consts;
