@@ -229,10 +229,15 @@ stop_daemon
 
 # --- the watch limit: say so, and rescan periodically ---------------------------------
 : >"$WORK/daemon.log"
-UAPID_TEST_MAX_WATCHES=2 UAPID_RESCAN_MS=300 start_daemon "$T" "$S" "$K"
+UAPID_TEST_MAX_WATCHES=2 UAPID_RESCAN_MS=500 start_daemon "$T" "$S" "$K"
 expect_in "$WORK/daemon.log" "sysctl fs.inotify.max_user_watches"
 printf '/* seen by a rescan */\n' >>"$T/arch/x86/include/asm/sample_regs.h"
-sleep 1
+# the next rescan sees it (under valgrind a scan takes longer than the period)
+i=0
+until grep -rqs 'seen by a rescan' "$S/split" || [ $i -ge 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 wait_idle "$K"
 converged "$T" "$S" "watch limit, periodic rescans"
 status_json "$K" >"$WORK/status"

@@ -121,9 +121,12 @@ wait "$DPID" || fail "daemon exit $? after SIGTERM"
 q=/proc/sys/fs/inotify/max_queued_events
 if [ -w "$q" ]; then
 	old=$(cat "$q")
+	# put the machine's setting back whatever happens (start_daemon exits on failure)
+	trap 'echo "$old" >"$q"; rm -rf "$WORK"' EXIT
 	echo 64 >"$q"
 	start_daemon
 	echo "$old" >"$q"
+	trap 'rm -rf "$WORK"' EXIT
 	copy_over "$WORK/linux-6.12"
 	wait_idle
 	if grep -q "inotify events were lost" "$WORK/daemon.log"; then pass; else fail "no overflow seen"; fi

@@ -906,17 +906,21 @@ open_socket(struct daemon *d)
 
 /* --- watching and batches --------------------------------------------------------- */
 
+/* " (now N)", or "" where /proc/sys cannot be read (ProcSubset=pid under the unit). */
 static const char *
 watch_limit_now(void)
 {
-	static char v[32];
+	static char v[48];
+	char n[32];
 	FILE *f = fopen("/proc/sys/fs/inotify/max_user_watches", "r");
 
-	if (f == NULL || fgets(v, sizeof(v), f) == NULL)
-		snprintf(v, sizeof(v), "unknown");
+	v[0] = '\0';
+	if (f != NULL && fgets(n, sizeof(n), f) != NULL) {
+		n[strcspn(n, "\n")] = '\0';
+		snprintf(v, sizeof(v), " (now %s)", n);
+	}
 	if (f != NULL)
 		fclose(f);
-	v[strcspn(v, "\n")] = '\0';
 	return v;
 }
 
@@ -939,7 +943,7 @@ on_watch_event(void *ctx, const char *rel, unsigned kinds)
 	if (kinds & UD_WATCH_LIMIT) {
 		ud_log(LOG_WARNING,
 		       "the inotify watch limit is reached (%s is not watched): raise it with "
-		       "'sysctl fs.inotify.max_user_watches=N' (now %s); until then the tree is "
+		       "'sysctl fs.inotify.max_user_watches=N'%s; until then the tree is "
 		       "looked at every %.1f s",
 		       rel[0] ? rel : ".", watch_limit_now(), (double)rescan_ms() / 1000);
 		return; /* the periodic rescans start after the batch in progress */
@@ -1025,16 +1029,22 @@ after_batch(struct daemon *d, const struct ud_engine_report *r)
 		ud_rpc_notify_all(d->rpc, "changed", params);
 		json_decref(params);
 	}
-	if (ud_watch_degraded(d->watch) && !d->rescan_on) {
-		uint64_t ms = rescan_ms();
-
-		uv_timer_start(&d->rescan, on_rescan, ms, ms);
+	/*
+	 * Degraded: the next rescan starts a period after the last one ended,
+	 * not on a fixed rate, so that a tree whose scan takes longer than the
+	 * period still leaves the daemon idle between scans.
+	 */
+	if (ud_watch_degraded(d->watch) && (!d->rescan_on || r->full)) {
+		if (!d->rescan_on)
+			ud_store_set_problem(ud_engine_store(d->engine), "watch",
+					     "inotify watch limit reached: periodic rescans",
+					     r->clock, NULL);
+		uv_timer_start(&d->rescan, on_rescan, rescan_ms(), 0);
 		d->rescan_on = true;
-		ud_store_set_problem(ud_engine_store(d->engine), "watch",
-				     "inotify watch limit reached: periodic rescans", r->clock,
-				     NULL);
 	}
-	if (r->written + r->removed + r->failed > 0 || r->full)
+	/* a periodic rescan that found nothing is not news */
+	if (r->written + r->removed + r->failed > 0 ||
+	    (r->full && !(d->rescan_on && r->paths == 0)))
 		ud_log(r->failed > 0 ? LOG_WARNING : LOG_INFO,
 		       "%s: %zu path%s, %zu header%s split again, %zu installed header%s made, %zu "
 		       "written, %zu removed%s%s, %.1f ms (clock %" PRId64 ")",
