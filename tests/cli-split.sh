@@ -152,6 +152,41 @@ expect_status 0 "$UAPID" fix-includes --in-place "$T" arch/x86
 expect_in "$T/arch/x86/include/asm/ptrace.h" "#include <asm/ptrace-abi.h>"
 expect_status 2 "$UAPID" fix-includes --in-place "$T" ../../etc
 
+# --- a header that cannot be written is not recorded: its export list keeps it ---------
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	RO=$WORK/ro
+	rm -rf "$RO"
+	cp -r "$top_srcdir/examples/tree" "$RO"
+	mkdir -p "$RO/include/uapi/linux"
+	chown -R 65534:65534 "$RO"
+	chmod 555 "$RO/include/uapi/linux"
+	cp "$RO/include/linux/Kbuild" "$WORK/ro.kbuild"
+	chmod 755 "$WORK"
+	expect_status 2 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$UAPID" split --in-place --json "$RO"
+	cp "$WORK/out" "$WORK/ro.json"
+	expect_same "$WORK/ro.kbuild" "$RO/include/linux/Kbuild"
+	expect_file "$RO/include/linux/sample_compound.h"
+	python3 - "$WORK/ro.json" <<'PY' && pass || fail "read-only uapi dir: JSON"
+import json, sys
+r = json.load(open(sys.argv[1]))
+f = {x["path"]: x for x in r["files"]}
+c = f["include/linux/sample_compound.h"]
+assert c["outcome"] == "error", c
+assert "not split" in c["diagnostics"][0]["message"], c
+assert "include/linux/sample_compound.h" not in r["removed"], r["removed"]
+assert r["summary"]["errors"] >= 1, r["summary"]
+# the asm headers beside it were split and their lists written
+assert f["arch/x86/include/asm/sample_regs.h"]["outcome"] == "split"
+msgs = [d["message"] for d in r["diagnostics"]]
+assert any("not split" in m for m in msgs), msgs
+PY
+	# a tree that cannot be opened: one JSON line that says why
+	expect_status 2 "$UAPID" split --json "$WORK/no-such-tree"
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert "no-such-tree" in json.dumps(r["diagnostics"]), r' \
+		"$WORK/out" && pass || fail "missing tree: JSON"
+fi
+
 # --- determinism: the sample tree's split equals the committed expectation,
 # byte for byte, whatever the locale, time zone or working directory
 for env in "LC_ALL=C TZ=UTC" "LC_ALL=C.UTF-8 TZ=Pacific/Auckland"; do

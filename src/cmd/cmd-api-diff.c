@@ -303,7 +303,7 @@ cmd_api_diff(int argc, char **argv)
 	};
 	struct side o, n;
 	struct ud_api_diff d;
-	const char *arch = NULL;
+	const char *arch = NULL, *failed;
 	bool json = false;
 	int opt, status;
 
@@ -332,7 +332,13 @@ cmd_api_diff(int argc, char **argv)
 	git_libgit2_init();
 	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)4 << 20);
 	memset(&n, 0, sizeof(n));
-	if (load(&o, argv[optind], arch) < 0 || load(&n, argv[optind + 1], arch) < 0) {
+	if (json)
+		report_keep();
+	failed = load(&o, argv[optind], arch) < 0	? argv[optind]
+		 : load(&n, argv[optind + 1], arch) < 0 ? argv[optind + 1]
+							: NULL;
+	if (failed != NULL) {
+		report_json_failure(failed);
 		side_free(&o);
 		side_free(&n);
 		git_libgit2_shutdown();

@@ -273,13 +273,18 @@ cmd_check(int argc, char **argv)
 		fputs(check_usage, stderr);
 		return EXIT_USAGE;
 	}
-	if (cmd_open_plan(argv[optind], arch, &p) < 0)
+	if (json)
+		report_keep();
+	if (cmd_open_plan(argv[optind], arch, &p) < 0) {
+		report_json_failure(argv[optind]);
 		return EXIT_USAGE;
+	}
 	memset(&r, 0, sizeof(r));
 	r.tmp = ud_xasprintf("%s/uapid-check.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (mkdtemp(r.tmp) == NULL || ud_sink_open_dir(&scratch, r.tmp, 0, &cause) < 0) {
 		report_error("%s: cannot create a scratch directory%s%s", r.tmp, cause ? ": " : "",
 			     cause ? cause : "");
+		report_json_failure(argv[optind]);
 		free(cause);
 		free(r.tmp);
 		cmd_close_plan(&p);
@@ -353,11 +358,13 @@ cmd_check(int argc, char **argv)
 					files, json_pack("{s:s, s:s, s:o}", "path", r.v[i].f->src,
 							 "installed", r.v[i].f->dst, "diagnostics",
 							 report_diags_json(&r.v[i].in.diags)));
-		report_json_line(json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:o}", "arch",
+		/* the tree's own problems (the plan's), as the text output prints them */
+		report_json_line(json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:o, s:o}", "arch",
 					   p.plan.srcarch, "headers", (json_int_t)r.n, "compiled",
 					   (json_int_t)compiled, "skipped", (json_int_t)skipped,
 					   "errors", (json_int_t)errors, "warnings",
-					   (json_int_t)warnings, "files", files));
+					   (json_int_t)warnings, "files", files, "diagnostics",
+					   report_diags_json(report_kept())));
 	} else {
 		for (i = 0; i < r.n; i++)
 			report_diags(stderr, r.v[i].f->src, &r.v[i].in.diags);

@@ -40,6 +40,7 @@ struct dir_moves {
 
 struct split_run {
 	struct split_opts o;
+	const char *tree_arg; /* as given, for a run that cannot open it */
 	struct ud_tree tree;
 	struct ud_source src;
 	struct ud_tindex *idx;
@@ -148,8 +149,6 @@ split_one(struct split_run *r, const char *rel)
 		ud_hsplit_free(&h);
 		return;
 	}
-	r->counts[res->outcome]++;
-	file_json(r, rel, ud_split_outcome_name(res->outcome), h.twin, &res->diags);
 	if (ud_hsplit_moves(&h)) {
 		bool moved = res->outcome == UD_SPLIT_MOVED;
 
@@ -159,33 +158,50 @@ split_one(struct split_run *r, const char *rel)
 			print_diff(h.twin, NULL, 0, h.twin, res->uapi.data, res->uapi.len);
 		}
 		if (writes(r) && ud_hsplit_apply(&r->sink, &h, r->o.in_place, &cause) < 0) {
-			report_error("%s", cause);
+			/*
+			 * Not written (apply rolled back): nothing is recorded for
+			 * it, so the export lists keep naming the header where it is.
+			 */
+			struct ud_diags why = UD_DIAGS_INIT;
+
+			note(r, rel, 0, UD_SEV_ERROR, "not split: %s", cause);
+			ud_diags_add(&why, 0, UD_SEV_ERROR, "not split: %s", cause);
 			free(cause);
 			r->io_error = true;
+			r->failed++;
+			file_json(r, rel, "error", h.twin, &why);
+			ud_diags_free(&why);
+			ud_hsplit_free(&h);
+			return;
 		}
 		if (moved)
 			ud_strlist_add(&r->removed, rel);
 		add_move(r, rel);
 	}
+	r->counts[res->outcome]++;
+	file_json(r, rel, ud_split_outcome_name(res->outcome), h.twin, &res->diags);
 	ud_hsplit_free(&h);
 }
 
-static void
+/* Writes one edited Kbuild file; false when it could not be written. */
+static bool
 write_edit(struct split_run *r, const struct ud_kbuild_edit *e)
 {
 	char *cause = NULL;
 
 	if (!e->changed)
-		return;
+		return true;
 	if (r->o.diff)
 		print_diff(e->rel, e->existed ? ud_buf_str(&e->old) : NULL, e->old.len, e->rel,
 			   ud_buf_str(&e->text), e->text.len);
 	if (writes(r) &&
 	    ud_sink_write(&r->sink, e->rel, ud_buf_str(&e->text), e->text.len, &cause) < 0) {
-		report_error("%s", cause);
+		note(r, e->rel, 0, UD_SEV_ERROR, "export list not updated: %s", cause);
 		free(cause);
 		r->io_error = true;
+		return false;
 	}
+	return true;
 }
 
 /* Each directory's export lists, edited once from all its headers' moves. */
@@ -206,9 +222,15 @@ write_kbuilds(struct split_run *r)
 		ud_diags_move(&r->notes, &d);
 		if (rc < 0) {
 			r->io_error = true;
-		} else {
+		} else if (write_edit(r, &u)) {
+			/*
+			 * The uapi list first: if it cannot be written, the kernel
+			 * list keeps its entries and the headers stay exported.
+			 */
 			write_edit(r, &k);
-			write_edit(r, &u);
+		} else if (k.changed) {
+			note(r, k.rel, 0, UD_SEV_ERROR,
+			     "left as it was: its headers' uapi export list could not be written");
 		}
 		ud_kbuild_edit_free(&k);
 		ud_kbuild_edit_free(&u);
@@ -302,7 +324,15 @@ load_markers(struct split_run *r)
 		}
 		if (ud_markers_parse(&r->markers, b.data, b.len, &d) < 0)
 			rc = -1;
-		report_diags(stderr, r->o.markers, &d);
+		if (!r->o.json)
+			report_diags(stderr, r->o.markers, &d);
+		{
+			size_t i;
+
+			for (i = 0; i < d.n; i++)
+				ud_diags_add_at(&r->notes, r->o.markers, d.v[i].line,
+						d.v[i].severity, "%s", d.v[i].message);
+		}
 		ud_diags_free(&d);
 		ud_buf_free(&b);
 	}
@@ -318,15 +348,18 @@ print_summary(struct split_run *r)
 	if (r->o.json) {
 		json_t *removed = json_array();
 
+		if (report_kept() != NULL)
+			ud_diags_move(&r->notes, report_kept());
+
 		for (i = 0; i < r->removed.n; i++)
 			json_array_append_new(removed, json_string(r->removed.v[i]));
 		report_json_line(json_pack(
 			"{s:s, s:{s:i, s:i, s:i, s:i, s:i, s:i}, s:o, s:o, s:o}", "tree",
-			r->tree.root, "summary", "split", r->counts[UD_SPLIT_SPLIT], "moved",
-			r->counts[UD_SPLIT_MOVED], "unchanged", r->unchanged, "needs_coaching",
-			r->counts[UD_SPLIT_REFUSED], "skipped", r->counts[UD_SPLIT_SKIPPED],
-			"errors", r->failed, "files", r->files, "removed", removed, "diagnostics",
-			report_diags_json(&r->notes)));
+			r->tree.root != NULL ? r->tree.root : r->tree_arg, "summary", "split",
+			r->counts[UD_SPLIT_SPLIT], "moved", r->counts[UD_SPLIT_MOVED], "unchanged",
+			r->unchanged, "needs_coaching", r->counts[UD_SPLIT_REFUSED], "skipped",
+			r->counts[UD_SPLIT_SKIPPED], "errors", r->failed, "files", r->files,
+			"removed", removed, "diagnostics", report_diags_json(&r->notes)));
 		r->files = NULL;
 		return;
 	}
@@ -465,7 +498,16 @@ cmd_split(int argc, char **argv)
 	if ((status = parse_options(&r, argc, argv)) >= 0)
 		return status;
 	status = EXIT_OK;
+	if (r.o.json)
+		report_keep();
+	r.tree_arg = argv[optind];
 	if (!open_run(&r, argv[optind])) {
+		if (r.o.json) {
+			/* the summary, with what stopped the run */
+			r.files = json_array();
+			r.failed++;
+			print_summary(&r);
+		}
 		close_run(&r);
 		return EXIT_USAGE;
 	}
@@ -473,6 +515,10 @@ cmd_split(int argc, char **argv)
 		r.files = json_array();
 	git_libgit2_init();
 	if (!select_headers(&r, argc - optind - 1, argv + optind + 1, &run)) {
+		if (r.o.json) {
+			r.failed++;
+			print_summary(&r);
+		}
 		status = EXIT_USAGE;
 		goto out;
 	}

@@ -58,5 +58,18 @@ json_t *report_diags_json(const struct ud_diags *d);
 void report_json_line(json_t *v);
 /* "uapid: message" on stderr. */
 void report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * --json: from now on report_error and report_diags(stderr, ...) also keep
+ * what they print, so that the command's JSON carries every diagnostic
+ * (what ends a run before its summary included).
+ */
+void report_keep(void);
+/* What was kept since report_keep (the caller may move it away), or NULL. */
+struct ud_diags *report_kept(void);
+/*
+ * A run that stops before its summary: with report_keep, one JSON line on
+ * stdout, {"error": the first error, "diagnostics": [...]}, for what.
+ */
+void report_json_failure(const char *what);
 
 #endif /* UAPID_CMD_H */

@@ -5,7 +5,41 @@
 #include <stdlib.h>
 
 #include "cmd.h"
+#include "uapid/buf.h"
 #include "uapid/json.h"
+
+/* What report_error and report_diags printed, for --json (report_keep). */
+static struct ud_diags kept = UD_DIAGS_INIT;
+static bool keeping;
+
+void
+report_keep(void)
+{
+	keeping = true;
+}
+
+struct ud_diags *
+report_kept(void)
+{
+	return keeping ? &kept : NULL;
+}
+
+void
+report_json_failure(const char *what)
+{
+	const char *first = NULL;
+	size_t i;
+
+	if (!keeping)
+		return;
+	for (i = 0; i < kept.n && first == NULL; i++)
+		if (kept.v[i].severity == UD_SEV_ERROR)
+			first = kept.v[i].message;
+	report_json_line(json_pack("{s:s, s:s, s:o}", "tree", what, "error",
+				   first != NULL ? first : "failed", "diagnostics",
+				   report_diags_json(&kept)));
+	ud_diags_free(&kept);
+}
 
 void
 report_diags(FILE *f, const char *path, const struct ud_diags *d)
@@ -21,6 +55,8 @@ report_diags(FILE *f, const char *path, const struct ud_diags *d)
 				g->message);
 		else
 			fprintf(f, "%s: %s: %s\n", p, ud_severity_name(g->severity), g->message);
+		if (keeping && f == stderr)
+			ud_diags_add_at(&kept, p, g->line, g->severity, "%s", g->message);
 	}
 }
 
@@ -53,4 +89,13 @@ report_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	if (keeping) {
+		struct ud_buf b = UD_BUF_INIT;
+
+		va_start(ap, fmt);
+		ud_buf_vaddf(&b, fmt, ap);
+		va_end(ap);
+		ud_diags_add_at(&kept, NULL, 0, UD_SEV_ERROR, "%s", ud_buf_str(&b));
+		ud_buf_free(&b);
+	}
 }
