@@ -231,6 +231,10 @@ START_TEST(test_plan)
 	ck_assert(!ud_headers_plan_has(&plan, "linux/x86only.h"));
 	ck_assert(!ud_headers_plan_has(&plan, "top.h"));
 	ck_assert(!ud_headers_plan_has(&plan, "asm/unistd_32.h"));
+	/* where a source installs, asked of one path; generated files have no source */
+	ck_assert_str_eq(ud_headers_plan_source(&plan, "include/uapi/linux/a.h")->dst, "linux/a.h");
+	ck_assert_ptr_null(ud_headers_plan_source(&plan, "include/uapi/linux/hidden.h"));
+	ck_assert_ptr_null(ud_headers_plan_source(&plan, "include/linux/a.h"));
 	ud_headers_plan_free(&plan);
 	ud_headers_plan_free(&plan); /* twice is fine */
 	ud_headers_plan_free(NULL);

@@ -222,6 +222,25 @@ mkdir -p "$WORK/ro" && chmod 555 "$WORK/ro"
 expect_status 2 $runas "$UAPID" install --arch x86 "$T" "$WORK/ro/out"
 expect_in "$WORK/err" "cannot create directory: Permission denied"
 chmod 755 "$WORK/ro"
+# a stale header that cannot be removed, a record that cannot be written: said, counted
+if [ -n "$runas" ]; then
+	P=$WORK/perm
+	mkdir -p "$P/include"
+	expect_status 1 "$UAPID" install --arch x86 "$T" "$P" # the tree's two planted faults
+	rm "$P/.uapid-install"
+	mkdir -p "$P/include/stale"
+	printf '/* stale */\n' >"$P/include/stale/old.h"
+	chown -R 65534:65534 "$P/include"
+	chown 65534:65534 "$P/include/stale/old.h"
+	chown root:root "$P/include/stale" && chmod 755 "$P/include/stale"
+	chmod 755 "$WORK" && chown root:root "$P" && chmod 755 "$P"
+	expect_status 1 $runas "$UAPID" install --arch x86 "$T" "$P"
+	expect_in "$WORK/err" "stale/old.h: error: stale header not removed"
+	expect_in "$WORK/err" "the next run cannot skip unchanged headers"
+	expect_in "$WORK/out" "installed 17 headers for x86"
+	expect_in "$WORK/out" "2 failed, 1 stale not removed, not recorded"
+	expect_file "$P/include/stale/old.h"
+fi
 
 # --- every architecture the tree exports (tested last) -----------------------------
 A=$WORK/mini-all

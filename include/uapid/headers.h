@@ -18,6 +18,7 @@
 
 #include "uapid/buf.h"
 #include "uapid/diag.h"
+#include "uapid/map.h"
 #include "uapid/install.h"
 #include "uapid/select.h"
 #include "uapid/source.h"
@@ -41,6 +42,7 @@ struct ud_hdr_plan {
 	size_t n, alloc;
 	struct ud_install_rules rules; /* from the tree's scripts/headers_install.sh */
 	struct ud_diags problems;      /* files that could not be read, each named */
+	struct ud_map by_dst, by_src;  /* index + 1 into v (by_src: tree sources only) */
 };
 
 struct ud_karch;
@@ -81,6 +83,12 @@ int ud_headers_plan_pl(struct ud_source *src, const struct ud_karch *ka, struct 
 /* Does the plan install a header named dst ("linux/types.h")? */
 bool ud_headers_plan_has(const struct ud_hdr_plan *plan, const char *dst);
 /*
+ * Where does the tree source src ("include/uapi/linux/types.h") install:
+ * its planned file, or NULL when the plan does not install it.  One look
+ * in a hash: what the daemon asks for each changed path.
+ */
+const struct ud_hdr_file *ud_headers_plan_source(const struct ud_hdr_plan *plan, const char *src);
+/*
  * The words assigned to VAR (with +=, := or =) in the tree-relative
  * Kbuild or Makefile fragment REL, evaluating the ifeq/ifneq conditions
  * uapi Kbuild files use ($(wildcard ...), $(SRCARCH)); appended to out.  A
@@ -118,7 +126,10 @@ int ud_headers_install_each(const struct ud_hdr_plan *plan, struct ud_source *sr
 			    void *ctx, char **cause);
 
 struct ud_install_stats {
-	unsigned files, written, unchanged, removed, failed;
+	unsigned files, written, unchanged, removed;
+	unsigned failed;      /* planned headers not installed */
+	unsigned not_removed; /* stale headers left (each, or 1 when OUTDIR cannot be read) */
+	bool manifest_failed; /* the run's record was not written (the next run rewrites all) */
 };
 
 /*
@@ -126,9 +137,9 @@ struct ud_install_stats {
  * is unchanged are not touched (mtimes too), others are written
  * atomically, and .h files there that the plan no longer has are removed.
  * Per-file problems are reported to report(path, diags, ctx) and counted
- * (also a stale file that cannot be removed, or a manifest that cannot be
- * written); returns 0, or a negative errno (with *cause) when OUTDIR is
- * unusable.
+ * (failed; not_removed for a stale file that cannot be removed or an OUTDIR
+ * that cannot be walked; manifest_failed); returns 0, or a negative errno
+ * (with *cause) when OUTDIR is unusable.
  */
 int ud_headers_install(struct ud_source *src, const struct ud_hdr_plan *plan, const char *outdir,
 		       void (*report)(const char *path, const struct ud_diags *d, void *ctx),

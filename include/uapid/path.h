@@ -19,5 +19,7 @@ const char *ud_path_include_name(const char *path);
 char *ud_path_uapi_twin(const char *path);
 /* True if the path already lies in a uapi/ directory. */
 bool ud_path_is_uapi(const char *path);
+/* The directory part of a relative path (malloc'd): "a/b" for "a/b/c.h", "" for "c.h". */
+char *ud_path_dir(const char *path);
 
 #endif /* UAPID_PATH_H */

@@ -17,8 +17,12 @@
 #include "uapid/diag.h"
 #include "uapid/markers.h"
 
-/* Changes whenever split output for the same input could change. */
-#define UD_SPLIT_VERSION 2
+/*
+ * Changes whenever split output for the same input could change (3: a
+ * uapi header with nothing left in it is an empty comment, not an empty
+ * include guard).
+ */
+#define UD_SPLIT_VERSION 3
 
 enum ud_split_outcome {
 	UD_SPLIT_SPLIT,	  /* kernel header rewritten, uapi header created */

@@ -31,9 +31,14 @@ print_stats(const char *what, const struct ud_hdr_plan *plan, const char *dir,
 	    const struct ud_install_stats *st)
 {
 	printf("%s %u headers for %s in %s/include: %u written, %u unchanged, %u removed, %u "
-	       "failed\n",
+	       "failed",
 	       what, st->files - st->failed, plan->srcarch, dir, st->written, st->unchanged,
 	       st->removed, st->failed);
+	if (st->not_removed > 0)
+		printf(", %u stale not removed", st->not_removed);
+	if (st->manifest_failed)
+		printf(", not recorded");
+	putchar('\n');
 }
 
 /* One architecture; returns an exit status. */
@@ -50,7 +55,7 @@ install_one(struct cmd_plan *p, const char *outdir, struct ud_install_memo *memo
 		return EXIT_USAGE;
 	}
 	print_stats("installed", &p->plan, outdir, &st);
-	return st.failed > 0 ? EXIT_FINDINGS : EXIT_OK;
+	return st.failed + st.not_removed > 0 ? EXIT_FINDINGS : EXIT_OK;
 }
 
 /* --arch all: each architecture directory of the tree that its Makefile exports. */

@@ -5,6 +5,7 @@
 
 #include "uapid/buf.h"
 #include "uapid/path.h"
+#include "uapid/xmalloc.h"
 
 const char *
 ud_path_include_name(const char *path)
@@ -46,4 +47,12 @@ ud_path_uapi_twin(const char *path)
 	ud_buf_addstr(&b, "uapi/");
 	ud_buf_addstr(&b, n);
 	return ud_buf_detach(&b, NULL);
+}
+
+char *
+ud_path_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash != NULL ? ud_xstrndup(path, (size_t)(slash - path)) : ud_xstrdup("");
 }

@@ -156,17 +156,15 @@ emit_to_ifndef(struct writer *w, size_t li)
 	size_t n = nphys(lx, li), i, j, k, len;
 	struct oline *ph = ud_xmalloc(n * sizeof(*ph));
 	struct ud_buf b = UD_BUF_INIT;
-	const char *t;
+	const char *t, *after_if;
 	bool is_if;
 
 	n = phys_lines(lx, li, ph, n);
 	t = ph[0].p;
 	len = ph[0].n;
-	for (i = 0; i < len && t[i] != '#'; i++)
-		;
-	for (j = i + 1; j < len && (t[j] == ' ' || t[j] == '\t'); j++)
-		;
-	is_if = i < len && j + 2 <= len && memcmp(t + j, "if", 2) == 0;
+	after_if = ud_directive_word(t, t + len, "if");
+	is_if = after_if != NULL;
+	j = is_if ? (size_t)(after_if - t) - 2 : 0; /* where "if" starts */
 	if (is_if && j + 5 <= len && memcmp(t + j + 2, "def", 3) == 0) {
 		ud_buf_add(&b, t, j + 2);
 		ud_buf_addstr(&b, "ndef");
@@ -483,17 +481,13 @@ keep_banner_and_includes(struct olist *u, size_t nbanner)
 
 	for (i = 0; i < u->n; i++) {
 		const char *s = u->v[i].p;
-		size_t n = u->v[i].n, j = 1;
+		size_t n = u->v[i].n;
 
 		if (i < nbanner) {
 			u->v[o++] = u->v[i];
 			continue;
 		}
-		if (n == 0 || s[0] != '#')
-			continue;
-		while (j < n && (s[j] == ' ' || s[j] == '\t'))
-			j++;
-		if (n - j >= 7 && memcmp(s + j, "include", 7) == 0)
+		if (n > 0 && s[0] == '#' && ud_directive_word(s, s + n, "include") != NULL)
 			u->v[o++] = u->v[i];
 	}
 	u->n = o;

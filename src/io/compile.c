@@ -48,7 +48,7 @@ open_pidfd(pid_t pid)
 
 /*
  * Waits until one of the running jobs ends; returns its slot with its
- * wait status in *status, or -1 on an unexpected error.
+ * wait status in *status, or -1 when none is running.
  */
 static long
 wait_one(struct running *run, unsigned parallel, int *status)
@@ -81,10 +81,11 @@ wait_one(struct running *run, unsigned parallel, int *status)
 		}
 		if (n == 0)
 			goto out;
-		if (pollable) {
-			if (poll(fds, n, -1) < 0 && errno != EINTR)
-				goto out;
-		} else {
+		/*
+		 * Without pidfds, or if poll fails (ENOMEM), look again in 2 ms:
+		 * giving up would leave the jobs running and unreaped.
+		 */
+		if (!pollable || (poll(fds, n, -1) < 0 && errno != EINTR)) {
 			struct timespec ts = {0, 2 * 1000 * 1000};
 
 			nanosleep(&ts, NULL);

@@ -157,6 +157,7 @@ remove_stale(const struct ud_hdr_plan *plan, const char *root, struct ud_install
 	if (ud_source_open_dir(&out, root, &cause) < 0 ||
 	    ud_source_walk(&out, "", ".h", NULL, &found, &cause) < 0) {
 		ud_diags_add_at(d, root, 0, UD_SEV_ERROR, "stale headers may be left: %s", cause);
+		stats->not_removed++;
 		free(cause);
 		cause = NULL;
 	}
@@ -168,8 +169,9 @@ remove_stale(const struct ud_hdr_plan *plan, const char *root, struct ud_install
 			if (ud_remove_file(f, 0, &cause) == 0) {
 				stats->removed++;
 			} else {
-				ud_diags_add_at(d, f, 0, UD_SEV_ERROR, "%s", cause);
-				stats->failed++;
+				ud_diags_add_at(d, f, 0, UD_SEV_ERROR,
+						"stale header not removed: %s", cause);
+				stats->not_removed++;
 				free(cause);
 				cause = NULL;
 			}
@@ -179,9 +181,11 @@ remove_stale(const struct ud_hdr_plan *plan, const char *root, struct ud_install
 }
 
 /* Records this run, unless the record is unchanged; problems go to d. */
-static void
+static bool
 write_manifest(const char *outdir, const struct ud_buf *m, struct ud_diags *d)
 {
+	bool ok = true;
+
 	char *path = ud_xasprintf("%s/" MANIFEST, outdir), *cause = NULL;
 	struct ud_buf cur = UD_BUF_INIT;
 
@@ -191,9 +195,11 @@ write_manifest(const char *outdir, const struct ud_buf *m, struct ud_diags *d)
 		ud_diags_add_at(d, path, 0, UD_SEV_WARNING,
 				"the next run cannot skip unchanged headers: %s", cause);
 		free(cause);
+		ok = false;
 	}
 	ud_buf_free(&cur);
 	free(path);
+	return ok;
 }
 
 /*
@@ -489,7 +495,7 @@ ud_headers_install_shared(struct ud_source *src, const struct ud_hdr_plan *plan,
 		ud_diags_free(&d);
 	}
 	remove_stale(plan, r.root, stats, &d);
-	write_manifest(outdir, &r.manifest, &d);
+	stats->manifest_failed = !write_manifest(outdir, &r.manifest, &d);
 	if (d.n > 0)
 		report(outdir, &d, ctx);
 	ud_diags_free(&d);

@@ -146,18 +146,26 @@ ud_headers_plan_add(struct ud_hdr_plan *plan, const char *dst, const char *src, 
 	f->src = ud_xstrdup(src);
 	f->generated = generated;
 	ud_buf_init(&f->gen);
+	/* the first file planned for a name is the one looked up, as the loops did */
+	if (!ud_map_has(&plan->by_dst, dst))
+		ud_map_put(&plan->by_dst, dst, (void *)(uintptr_t)plan->n);
+	if (!generated && !ud_map_has(&plan->by_src, src))
+		ud_map_put(&plan->by_src, src, (void *)(uintptr_t)plan->n);
 	return f;
 }
 
 bool
 ud_headers_plan_has(const struct ud_hdr_plan *plan, const char *dst)
 {
-	size_t i;
+	return ud_map_has(&plan->by_dst, dst);
+}
 
-	for (i = 0; i < plan->n; i++)
-		if (strcmp(plan->v[i].dst, dst) == 0)
-			return true;
-	return false;
+const struct ud_hdr_file *
+ud_headers_plan_source(const struct ud_hdr_plan *plan, const char *src)
+{
+	uintptr_t i = (uintptr_t)ud_map_get(&plan->by_src, src);
+
+	return i > 0 ? &plan->v[i - 1] : NULL;
 }
 
 void
@@ -462,5 +470,7 @@ ud_headers_plan_free(struct ud_hdr_plan *plan)
 	free(plan->version);
 	ud_install_rules_free(&plan->rules);
 	ud_diags_free(&plan->problems);
+	ud_map_free(&plan->by_dst, NULL);
+	ud_map_free(&plan->by_src, NULL);
 	memset(plan, 0, sizeof(*plan));
 }

@@ -102,14 +102,6 @@ ud_hsplit_apply(struct ud_sink *sink, const struct ud_hsplit *h, bool remove_mov
 	return 0;
 }
 
-static char *
-dir_of(const char *rel)
-{
-	const char *s = strrchr(rel, '/');
-
-	return s != NULL ? ud_xstrndup(rel, (size_t)(s - rel)) : ud_xstrdup("");
-}
-
 /* Reads an export list; a missing one is not an error (existed stays false). */
 static int
 load(struct ud_source *src, struct ud_kbuild_edit *e, const char *rel, struct ud_diags *diags)
@@ -165,7 +157,7 @@ ud_hsplit_kbuilds(struct ud_source *src, const char *dir, const struct ud_strlis
 	size_t i;
 	int rc;
 
-	udir = twin != NULL ? dir_of(twin) : ud_xasprintf("%s/uapi", dir);
+	udir = twin != NULL ? ud_path_dir(twin) : ud_xasprintf("%s/uapi", dir);
 	urel = ud_xasprintf("%s/Kbuild", udir);
 	rc = load(src, kside, krel, diags);
 	if (load(src, uside, urel, diags) < 0)

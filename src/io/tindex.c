@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/path.h"
 #include "uapid/tindex.h"
 #include "uapid/xmalloc.h"
 
@@ -38,14 +39,6 @@ ud_path_in_uapi_dir(const char *rel)
 
 	return strncmp(rel, "uapi/", 5) == 0 || strstr(rel, "/uapi/") != NULL ||
 	       strcmp(rel, "uapi") == 0 || (n >= 5 && strcmp(rel + n - 5, "/uapi") == 0);
-}
-
-static char *
-dir_of(const char *rel)
-{
-	const char *s = strrchr(rel, '/');
-
-	return s != NULL ? ud_xstrndup(rel, (size_t)(s - rel)) : ud_xstrdup("");
 }
 
 static const char *
@@ -331,7 +324,7 @@ ud_tindex_build(struct ud_tindex **out, struct ud_source *src, struct ud_diags *
 		const char *f = idx->files.v[i];
 
 		if (strcmp(base_of(f), "Kbuild") == 0) {
-			char *dir = dir_of(f);
+			char *dir = ud_path_dir(f);
 			int r = load_kdir(idx, dir, problems);
 
 			if (r < 0 && rc == 0)
@@ -385,7 +378,7 @@ exported_by(const struct ud_tindex *idx, const struct kdir *k, struct ud_strlist
 bool
 ud_tindex_exported(const struct ud_tindex *idx, const char *rel)
 {
-	char *dir = dir_of(rel);
+	char *dir = ud_path_dir(rel);
 	long at = kdir_find(idx, dir);
 	bool yes = at >= 0 && ud_kbuild_find(&idx->dirs[at].kb, base_of(rel)) >= 0 &&
 		   ud_tindex_has(idx, rel);
@@ -473,7 +466,7 @@ ud_tindex_update(struct ud_tindex *idx, const char *rel, struct ud_strlist *chan
 
 	/* the directories whose export lists can change: own dir, and includers */
 	for (i = 0; i < touched.n; i++) {
-		ud_strlist_take(&dirs, dir_of(touched.v[i]));
+		ud_strlist_take(&dirs, ud_path_dir(touched.v[i]));
 		for (j = 0; j < idx->ndirs; j++)
 			if (ud_strlist_has(&idx->dirs[j].includes, touched.v[i]))
 				ud_strlist_add(&dirs, idx->dirs[j].dir);

@@ -48,14 +48,6 @@ full_ref(const char *name)
 					      : ud_xasprintf("refs/heads/%s", name);
 }
 
-static char *
-dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash != NULL ? ud_xstrndup(path, (size_t)(slash - path)) : ud_xstrdup("");
-}
-
 /* The blob id at rel in tree, as hex into out; false when there is none. */
 static bool
 blob_at(const git_tree *tree, const char *rel, git_oid *out)
@@ -330,7 +322,7 @@ split_header(struct split_run *s, struct ud_source *src, const git_tree *tree, s
 	if (!moves)
 		return 0;
 	{
-		char *dir = dir_of(rel);
+		char *dir = ud_path_dir(rel);
 
 		d = split_dir(s, dir);
 		free(dir);
@@ -449,7 +441,7 @@ dir_message(const struct split_dir *d, const char *source_hex)
 	struct ud_buf m = UD_BUF_INIT;
 	char *twin = ud_path_uapi_twin(
 		d->paths.n > 0 ? d->split.n > 0 ? d->split.v[0] : d->moved.v[0] : d->dir);
-	char *udir = twin != NULL ? dir_of(twin) : ud_xstrdup("uapi");
+	char *udir = twin != NULL ? ud_path_dir(twin) : ud_xstrdup("uapi");
 	size_t i;
 
 	ud_buf_addf(&m, "UAPI: (Scripted) Disintegrate %s\n\n", d->dir);

@@ -135,7 +135,6 @@ struct ud_engine {
 	/* the install */
 	bool have_plan;
 	struct ud_hdr_plan plan;
-	struct ud_map plan_by_src;    /* tree source -> file index + 1 */
 	struct ud_strlist plan_reads; /* what planning looked at, sorted */
 	struct ud_strlist plan_dirs;  /* their directories, sorted */
 	char install_key[32];	      /* the install rules the installed headers were made with */
@@ -189,14 +188,6 @@ static void
 copy_str(char *dst, size_t n, const char *src)
 {
 	snprintf(dst, n, "%s", src != NULL ? src : "");
-}
-
-static char *
-dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash != NULL ? ud_xstrndup(path, (size_t)(slash - path)) : ud_xstrdup("");
 }
 
 static bool
@@ -356,7 +347,7 @@ istate_free(void *v)
 static void
 prune_dirs(struct ud_engine *e, const char *rel)
 {
-	char *dir = dir_of(rel);
+	char *dir = ud_path_dir(rel);
 
 	while (strchr(dir, '/') != NULL && strcmp(dir, "install/include") != 0) {
 		char *abs = ud_xasprintf("%s/%s", e->state_dir, dir);
@@ -366,7 +357,7 @@ prune_dirs(struct ud_engine *e, const char *rel)
 		free(abs);
 		if (rc < 0)
 			break; /* not empty (or gone): stop */
-		up = dir_of(dir);
+		up = ud_path_dir(dir);
 		free(dir);
 		dir = up;
 	}
@@ -682,7 +673,6 @@ ud_engine_close(struct ud_engine *e)
 	ud_sched_batch_free(e->batch);
 	if (e->have_plan)
 		ud_headers_plan_free(&e->plan);
-	ud_map_free(&e->plan_by_src, NULL);
 	ud_strlist_free(&e->plan_reads);
 	ud_strlist_free(&e->plan_dirs);
 	ud_map_free(&e->headers, free);
@@ -903,7 +893,7 @@ replan(struct ud_engine *e)
 	e->plan_reads = reads;
 	ud_strlist_free(&e->plan_dirs);
 	for (i = 0; i < e->plan_reads.n; i++) {
-		char *d = dir_of(e->plan_reads.v[i]);
+		char *d = ud_path_dir(e->plan_reads.v[i]);
 
 		if (!ud_strlist_has(&e->plan_dirs, d))
 			ud_strlist_take(&e->plan_dirs, d);
@@ -924,7 +914,6 @@ replan(struct ud_engine *e)
 			if (e->have_plan) {
 				ud_headers_plan_free(&e->plan);
 				e->have_plan = false;
-				ud_map_free(&e->plan_by_src, NULL);
 			}
 		}
 		/* another failure keeps the last plan and its files, stale but named */
@@ -946,10 +935,6 @@ replan(struct ud_engine *e)
 		ud_headers_plan_free(&e->plan);
 	e->plan = plan;
 	e->have_plan = true;
-	ud_map_free(&e->plan_by_src, NULL);
-	for (i = 0; i < e->plan.n; i++)
-		if (!e->plan.v[i].generated)
-			ud_map_put(&e->plan_by_src, e->plan.v[i].src, (void *)(uintptr_t)(i + 1));
 	install_key(&e->plan, key);
 	/* what to make: new, moved to another source, generated text changed, or other rules */
 	for (i = 0; i < e->plan.n; i++) {
@@ -1022,7 +1007,7 @@ wants_replan(struct ud_engine *e, const char *path, unsigned kinds, bool existed
 	if (ud_path_include_name(path) != NULL)
 		return existed != ud_tindex_has(e->idx, path) && is_header_path(path) &&
 		       (in_uapi_area(path) || (e->have_plan && e->plan.style != UD_INSTALL_SH));
-	dir = dir_of(path);
+	dir = ud_path_dir(path);
 	hit = ud_strlist_bsearch(&e->plan_reads, dir) >= 0;
 	free(dir);
 	return hit;
@@ -1133,10 +1118,11 @@ prepare(struct ud_engine *e, struct ud_sched_batch *b)
 		replan(e);
 	if (e->have_plan) {
 		for (i = 0; i < other_srcs.n; i++) {
-			uintptr_t fi = (uintptr_t)ud_map_get(&e->plan_by_src, other_srcs.v[i]);
+			const struct ud_hdr_file *f =
+				ud_headers_plan_source(&e->plan, other_srcs.v[i]);
 
-			if (fi > 0)
-				add_ijob(e, fi - 1);
+			if (f != NULL)
+				add_ijob(e, (size_t)(f - e->plan.v));
 		}
 		/* installed headers whose outputs are missing or damaged */
 		i = 0;
@@ -1362,7 +1348,7 @@ moves(const struct hstate *h)
 static void
 dirty_dir(struct ud_engine *e, const char *path)
 {
-	char *d = dir_of(path);
+	char *d = ud_path_dir(path);
 
 	if (!ud_strlist_has(&e->dirty_dirs, d))
 		ud_strlist_take(&e->dirty_dirs, d);
@@ -1425,15 +1411,15 @@ apply_gone(struct ud_engine *e, struct hjob *j)
 static void
 reinstall_source(struct ud_engine *e, const char *path, bool force)
 {
-	uintptr_t fi;
+	const struct ud_hdr_file *f = e->have_plan ? ud_headers_plan_source(&e->plan, path) : NULL;
 	struct istate *s;
 
-	if (!e->have_plan || (fi = (uintptr_t)ud_map_get(&e->plan_by_src, path)) == 0)
+	if (f == NULL)
 		return;
-	s = ud_map_get(&e->installed, e->plan.v[fi - 1].dst);
+	s = ud_map_get(&e->installed, f->dst);
 	if (force || s == NULL || s->blob[0] == '\0' ||
 	    strcmp(s->src_blob, ((struct hstate *)ud_map_get(&e->headers, path))->blob) != 0)
-		add_ijob(e, fi - 1);
+		add_ijob(e, (size_t)(f - e->plan.v));
 }
 
 static void
@@ -1581,7 +1567,7 @@ apply_kbuilds(struct ud_engine *e)
 
 		if (!moves(v))
 			continue;
-		dir = dir_of(k);
+		dir = ud_path_dir(k);
 		if ((names = ud_map_get(&by_dir, dir)) == NULL) {
 			names = ud_xcalloc(1, sizeof(*names));
 			ud_map_put(&by_dir, dir, names);
@@ -2233,9 +2219,8 @@ ud_engine_api_text(struct ud_engine *e, const char *path, const char *text, size
 	size_t i;
 	json_t *r;
 
-	for (i = 0; name != NULL && e->have_plan && i < e->plan.n && f == NULL; i++)
-		if (!e->plan.v[i].generated && strcmp(e->plan.v[i].src, path) == 0)
-			f = &e->plan.v[i];
+	if (name != NULL && e->have_plan)
+		f = ud_headers_plan_source(&e->plan, path);
 	if (f == NULL) {
 		*cause = ud_xasprintf("invalid params: \"path\" %s is not a header this tree "
 				      "installs (yet: a new one counts once it is saved)",
