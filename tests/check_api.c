@@ -341,15 +341,20 @@ change_of(const struct ud_api_diff *d, const char *header, const char *symbol)
 	return NULL;
 }
 
+/* Some change of symbol in header has verdict v and a reason containing reason_has. */
 static void
 want_change(const struct ud_api_diff *d, const char *header, const char *symbol,
 	    enum ud_api_verdict v, const char *reason_has)
 {
 	const struct ud_api_change *c = change_of(d, header, symbol);
+	size_t i;
 
 	ck_assert_msg(c != NULL, "%s: %s: not reported", header, symbol);
-	ck_assert_msg(c->verdict == v && strstr(c->reason, reason_has) != NULL,
-		      "%s: %s: %s '%s', want %s '%s'", header, symbol,
+	for (i = 0; i < d->n; i++)
+		if (strcmp(d->v[i].header, header) == 0 && strcmp(d->v[i].symbol, symbol) == 0 &&
+		    d->v[i].verdict == v && strstr(d->v[i].reason, reason_has) != NULL)
+			return;
+	ck_assert_msg(false, "%s: %s: %s '%s' (first of its changes), want %s '%s'", header, symbol,
 		      ud_api_verdict_name(c->verdict), c->reason, ud_api_verdict_name(v),
 		      reason_has);
 }
@@ -435,6 +440,95 @@ START_TEST(test_through)
 }
 END_TEST
 
+/* The changes of text against text (one header), for cases planted() cannot plant in one edit. */
+static void
+diff_texts(const char *a, const char *b, struct ud_api_diff *d)
+{
+	struct ud_api_header o, n;
+
+	ud_api_parse("linux/x.h", a, strlen(a), &o);
+	ud_api_parse("linux/x.h", b, strlen(b), &n);
+	memset(d, 0, sizeof(*d));
+	ud_api_diff_header(&o, &n, d);
+	ud_api_header_free(&o);
+	ud_api_header_free(&n);
+}
+
+START_TEST(test_conditions)
+{
+	struct ud_api_diff d;
+
+	/* wrapped in #ifndef __ASSEMBLY__: the same for C, its member changes still seen */
+	diff_texts("struct s { int a; };\nenum { E_A };\n",
+		   "#ifndef __ASSEMBLY__\nstruct s { int a; int b; };\nenum { E_A };\n#endif\n",
+		   &d);
+	ck_assert_uint_eq(d.symbols_removed, 0);
+	ck_assert_uint_eq(d.symbols_added, 0);
+	ck_assert_uint_eq(d.verdicts[UD_API_BREAKING], 0);
+	ck_assert_ptr_nonnull(change_of(&d, "linux/x.h", "E_A [if !defined(__ASSEMBLY__)]"));
+	want_change(&d, "linux/x.h", "struct s [if !defined(__ASSEMBLY__)]", UD_API_REVIEW,
+		    "grew at its end");
+	ud_api_diff_free(&d);
+	/* another configuration: review */
+	diff_texts("#define M 1\n", "#ifdef CONFIG_X\n#define M 1\n#endif\n", &d);
+	want_change(&d, "linux/x.h", "M [if defined(CONFIG_X)]", UD_API_REVIEW,
+		    "seen by other configurations");
+	ud_api_diff_free(&d);
+	/* two branches in one version, one in the other: not paired, removed and added */
+	diff_texts("#ifdef A\n#define M 1\n#else\n#define M 2\n#endif\n", "#define M 1\n", &d);
+	ck_assert_uint_eq(d.symbols_removed, 2);
+	ck_assert_uint_eq(d.symbols_added, 1);
+	ud_api_diff_free(&d);
+}
+END_TEST
+
+START_TEST(test_includes)
+{
+	/* linux/u.h drops its #include of asm/p.h; linux/w.h gains it */
+	static const char p[] = "struct pt_regs { long r; };\ntypedef int p_t;\n";
+	static const char u_old[] = "#include <asm/p.h>\n#define U 1\n";
+	static const char u_new[] = "#define U 1\n";
+	static const char w_old[] = "#define W 1\n";
+	static const char w_new[] = "#include <asm/p.h>\n#define W 1\n";
+	struct ud_api_header o[3], n[3];
+	struct ud_api_diff d;
+	size_t i;
+
+	ud_api_parse("asm/p.h", p, strlen(p), &o[0]);
+	ud_api_parse("linux/u.h", u_old, strlen(u_old), &o[1]);
+	ud_api_parse("linux/w.h", w_old, strlen(w_old), &o[2]);
+	ud_api_parse("asm/p.h", p, strlen(p), &n[0]);
+	ud_api_parse("linux/u.h", u_new, strlen(u_new), &n[1]);
+	ud_api_parse("linux/w.h", w_new, strlen(w_new), &n[2]);
+	memset(&d, 0, sizeof(d));
+	ud_api_diff_sets(o, 3, n, 3, &d);
+	ud_api_diff_includes(&d, o, 3, n, 3);
+	want_change(&d, "linux/u.h", "struct pt_regs", UD_API_REVIEW,
+		    "no longer seen through its #includes (asm/p.h defines it)");
+	want_change(&d, "linux/u.h", "p_t", UD_API_REVIEW, "no longer seen");
+	want_change(&d, "linux/w.h", "struct pt_regs", UD_API_COMPATIBLE,
+		    "now seen through its #includes");
+	ck_assert_ptr_null(change_of(&d, "asm/p.h", "struct pt_regs"));
+	ud_api_diff_free(&d);
+	for (i = 0; i < 3; i++)
+		ud_api_header_free(&n[i]);
+	/* the type removed for good: reported where it was defined, not in every includer */
+	ud_api_parse("asm/p.h", "typedef int p_t;\n", strlen("typedef int p_t;\n"), &n[0]);
+	ud_api_parse("linux/u.h", u_old, strlen(u_old), &n[1]);
+	ud_api_parse("linux/w.h", w_old, strlen(w_old), &n[2]);
+	memset(&d, 0, sizeof(d));
+	ud_api_diff_sets(o, 3, n, 3, &d);
+	ud_api_diff_includes(&d, o, 3, n, 3);
+	want_change(&d, "asm/p.h", "struct pt_regs", UD_API_BREAKING, "struct removed");
+	ck_assert_ptr_null(change_of(&d, "linux/u.h", "struct pt_regs"));
+	ud_api_diff_free(&d);
+	for (i = 0; i < 3; i++) {
+		ud_api_header_free(&o[i]);
+		ud_api_header_free(&n[i]);
+	}
+}
+END_TEST
+
 START_TEST(test_junk)
 {
 	/* what is not C, or half of it, is skipped: never a crash */
@@ -479,6 +573,8 @@ main(void)
 	tcase_add_test(tc, test_review);
 	tcase_add_test(tc, test_headers_and_moves);
 	tcase_add_test(tc, test_through);
+	tcase_add_test(tc, test_conditions);
+	tcase_add_test(tc, test_includes);
 	tcase_add_test(tc, test_junk);
 	suite_add_tcase(s, tc);
 	return test_run(s);

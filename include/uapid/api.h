@@ -71,6 +71,7 @@ struct ud_api_sym {
 	bool is_ioctl;
 	struct ud_api_ioctl ioctl;
 	uint64_t fingerprint;
+	uint64_t body; /* the same without the key: what is left when only its conditions change */
 };
 
 struct ud_api_header {
@@ -153,6 +154,15 @@ void ud_api_diff_moves(struct ud_api_diff *diff,
  * the changes are merged into diff after their header's own.
  */
 void ud_api_diff_through(struct ud_api_diff *diff, const struct ud_api_header *new_, size_t nnew);
+/*
+ * Types (structs, unions, enums, typedefs) a header of both versions no
+ * longer sees through its #includes, directly or not (review: a program
+ * that relied on that must include the defining header itself), or now
+ * sees (compatible), as a compiler of that header alone sees them; both
+ * sets sorted by path.
+ */
+void ud_api_diff_includes(struct ud_api_diff *diff, const struct ud_api_header *old, size_t nold,
+			  const struct ud_api_header *new_, size_t nnew);
 void ud_api_diff_free(struct ud_api_diff *diff);
 const char *ud_api_verdict_name(enum ud_api_verdict v);
 const char *ud_api_what_name(enum ud_api_what w);

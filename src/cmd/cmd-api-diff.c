@@ -348,6 +348,7 @@ cmd_api_diff(int argc, char **argv)
 	ud_api_diff_sets(o.v, o.n, n.v, n.n, &d);
 	ud_api_diff_moves(&d, find_header, &n);
 	ud_api_diff_through(&d, n.v, n.n);
+	ud_api_diff_includes(&d, o.v, o.n, n.v, n.n);
 	if (json)
 		print_json(&o, &n, &d);
 	else

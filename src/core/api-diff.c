@@ -490,12 +490,82 @@ diff_sym(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
 	}
 }
 
+/* cond without its "!defined(__ASSEMBLY__)" terms: what C code always has. */
+static char *
+c_condition(const char *cond)
+{
+	static const char term[] = "!defined(__ASSEMBLY__)";
+	struct ud_buf b = UD_BUF_INIT;
+	const char *p = cond;
+
+	while (*p != '\0') {
+		const char *e = strstr(p, " && ");
+		size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
+
+		if (!(n == sizeof(term) - 1 && strncmp(p, term, n) == 0)) {
+			if (b.len > 0)
+				ud_buf_addstr(&b, " && ");
+			ud_buf_add(&b, p, n);
+		}
+		p += n;
+		if (e != NULL)
+			p += 4;
+	}
+	return ud_buf_detach(&b, NULL);
+}
+
+/*
+ * A symbol only in old paired with one only in new of the same kind and
+ * name, under other conditions (a header wrapping its types in #ifndef
+ * __ASSEMBLY__): one symbol that moved, its bodies compared.
+ */
+static void
+diff_moved_condition(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
+		     const struct ud_api_sym *n)
+{
+	char *co = c_condition(o->cond), *cn = c_condition(n->cond);
+
+	if (strcmp(co, cn) == 0)
+		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, o->line, n->line,
+		    "conditions '%s' -> '%s': the same for C (only __ASSEMBLY__ differs)", o->cond,
+		    n->cond);
+	else
+		add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, o->line, n->line,
+		    "conditions '%s' -> '%s': seen by other configurations", o->cond, n->cond);
+	free(co);
+	free(cn);
+	if (o->body != n->body) {
+		struct ud_api_sym as_now = *o; /* its changes named as it is now */
+
+		as_now.cond = n->cond;
+		diff_sym(d, header, &as_now, n);
+	}
+}
+
+/* The one symbol of v[0..n) with this kind and name that is not in the other version; or -1. */
+static long
+only_one(const struct ud_api_sym *v, const bool *unmatched, size_t n, const struct ud_api_sym *like)
+{
+	long found = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (unmatched[i] && v[i].kind == like->kind && strcmp(v[i].name, like->name) == 0) {
+			if (found >= 0)
+				return -1;
+			found = (long)i;
+		}
+	return found;
+}
+
 void
 ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_header *new_,
 		   struct ud_api_diff *d)
 {
 	const char *header = old != NULL ? old->path : new_->path;
 	size_t i = 0, j = 0;
+	bool *old_only, *new_only;
+	long *pair, *paired_new;
 
 	if (old == NULL) {
 		d->headers_added++;
@@ -515,11 +585,39 @@ ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_header *
 	if (old->fingerprint == new_->fingerprint)
 		return;
 	d->headers_changed++;
-	/* both lists are sorted by key: a merge */
+	/* which keys are in one version only, and which of those pair up across conditions */
+	old_only = ud_xcalloc(old->n + 1, sizeof(*old_only));
+	new_only = ud_xcalloc(new_->n + 1, sizeof(*new_only));
+	pair = ud_xcalloc(old->n + 1, sizeof(*pair));
+	paired_new = ud_xcalloc(new_->n + 1, sizeof(*paired_new));
 	while (i < old->n || j < new_->n) {
 		int c = i >= old->n ? 1 : j >= new_->n ? -1 : strcmp(old->v[i].key, new_->v[j].key);
 
-		if (c < 0) {
+		if (c <= 0)
+			old_only[i++] = c < 0;
+		if (c >= 0)
+			new_only[j++] = c > 0;
+	}
+	for (i = 0; i < old->n; i++) {
+		long k = old_only[i] ? only_one(new_->v, new_only, new_->n, &old->v[i]) : -1;
+
+		pair[i] = k >= 0 && only_one(old->v, old_only, old->n, &old->v[i]) == (long)i ? k
+											      : -1;
+		if (pair[i] >= 0)
+			paired_new[pair[i]] = 1;
+	}
+	/* both lists are sorted by key: a merge */
+	i = j = 0;
+	while (i < old->n || j < new_->n) {
+		int c = i >= old->n ? 1 : j >= new_->n ? -1 : strcmp(old->v[i].key, new_->v[j].key);
+
+		if (c < 0 && pair[i] >= 0) {
+			d->symbols_changed++;
+			diff_moved_condition(d, header, &old->v[i], &new_->v[pair[i]]);
+			i++;
+		} else if (c > 0 && paired_new[j]) {
+			j++;
+		} else if (c < 0) {
 			const struct ud_api_sym *s = &old->v[i++];
 
 			d->symbols_removed++;
@@ -542,6 +640,10 @@ ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_header *
 			j++;
 		}
 	}
+	free(old_only);
+	free(new_only);
+	free(pair);
+	free(paired_new);
 }
 
 /*
@@ -833,13 +935,45 @@ by_header_then_symbol(const void *a, const void *b)
 	return c != 0 ? c : strcmp(x->symbol, y->symbol);
 }
 
+/*
+ * Moves the changes of more into d (more is left empty): by header, after
+ * each header's own changes, by symbol; a header with none before counts
+ * as changed.
+ */
+static void
+merge(struct ud_api_diff *d, struct ud_api_diff *more)
+{
+	struct ud_api_change *merged;
+	size_t a = 0, b = 0, k, i, n = d->n + more->n;
+
+	if (more->n == 0)
+		return;
+	qsort(more->v, more->n, sizeof(*more->v), by_header_then_symbol);
+	merged = ud_xmalloc(n * sizeof(*merged));
+	for (k = 0; k < n; k++) {
+		bool take_old = b >= more->n ||
+				(a < d->n && strcmp(d->v[a].header, more->v[b].header) <= 0);
+
+		if (!take_old && (a == 0 || strcmp(d->v[a - 1].header, more->v[b].header) != 0) &&
+		    (b == 0 || strcmp(more->v[b - 1].header, more->v[b].header) != 0))
+			d->headers_changed++; /* the first change of a header that had none */
+		merged[k] = take_old ? d->v[a++] : more->v[b++];
+	}
+	for (i = 0; i < UD_API__VERDICTS; i++)
+		d->verdicts[i] += more->verdicts[i];
+	free(d->v);
+	d->v = merged;
+	d->n = d->alloc = n;
+	free(more->v);
+	memset(more, 0, sizeof(*more));
+}
+
 void
 ud_api_diff_through(struct ud_api_diff *d, const struct ud_api_header *nw, size_t nn)
 {
 	struct ud_map roots = UD_MAP_INIT, reported = UD_MAP_INIT, added_headers = UD_MAP_INIT;
 	struct ud_api_diff more;
-	struct ud_api_change *merged;
-	size_t i, j, k, a, b, nmerged;
+	size_t i, j;
 	bool more_roots = true;
 
 	memset(&more, 0, sizeof(more));
@@ -898,34 +1032,220 @@ ud_api_diff_through(struct ud_api_diff *d, const struct ud_api_header *nw, size_
 			}
 		}
 	}
-	if (more.n > 0) {
-		/* merged by header, after each header's own changes, by symbol */
-		qsort(more.v, more.n, sizeof(*more.v), by_header_then_symbol);
-		nmerged = d->n + more.n;
-		merged = ud_xmalloc(nmerged * sizeof(*merged));
-		for (a = 0, b = 0, k = 0; k < nmerged; k++) {
-			bool take_old = b >= more.n ||
-					(a < d->n && strcmp(d->v[a].header, more.v[b].header) <= 0);
-
-			if (!take_old && !ud_map_has(&reported, more.v[b].header)) {
-				/* the first change of a header that had none */
-				ud_map_put(&reported, more.v[b].header, NULL);
-				if (a == 0 || strcmp(d->v[a - 1].header, more.v[b].header) != 0)
-					d->headers_changed++;
-			}
-			merged[k] = take_old ? d->v[a++] : more.v[b++];
-		}
-		for (i = 0; i < UD_API__VERDICTS; i++)
-			d->verdicts[i] += more.verdicts[i];
-		d->symbols_changed += (unsigned)more.n;
-		free(d->v);
-		d->v = merged;
-		d->n = d->alloc = nmerged;
-		free(more.v);
-	}
+	d->symbols_changed += (unsigned)more.n;
+	merge(d, &more);
 	ud_map_free(&roots, root_free);
 	ud_map_free(&reported, NULL);
 	ud_map_free(&added_headers, NULL);
+}
+
+/* ---- types a header lost or gained with its #includes ---- */
+
+static const struct ud_api_header *
+find_in(const struct ud_api_header *v, size_t n, const char *path)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(v[mid].path, path);
+
+		if (c == 0)
+			return &v[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The headers h includes, directly or not (h first), in the set v (sorted by path). */
+static void
+closure(const struct ud_api_header *v, size_t n, const struct ud_api_header *h,
+	const struct ud_api_header ***out, size_t *nout)
+{
+	struct ud_map seen = UD_MAP_INIT;
+	size_t head = 0, alloc = 0, i;
+
+	*out = NULL;
+	*nout = 0;
+	*out = ud_xgrow(*out, &alloc, 1, sizeof(**out));
+	(*out)[(*nout)++] = h;
+	ud_map_put(&seen, h->path, NULL);
+	for (; head < *nout; head++)
+		for (i = 0; i < (*out)[head]->nincludes; i++) {
+			const char *inc = (*out)[head]->includes[i];
+			const struct ud_api_header *g;
+
+			if (ud_map_has(&seen, inc))
+				continue;
+			ud_map_put(&seen, inc, NULL);
+			if ((g = find_in(v, n, inc)) != NULL) {
+				*out = ud_xgrow(*out, &alloc, *nout + 1, sizeof(**out));
+				(*out)[(*nout)++] = g;
+			}
+		}
+	ud_map_free(&seen, NULL);
+}
+
+/* Type name (kind and name) -> the first header of the closure that defines it. */
+static void
+visible_types(const struct ud_api_header *const *hs, size_t n, struct ud_map *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < hs[i]->n; j++) {
+			const struct ud_api_sym *s = &hs[i]->v[j];
+			char *k;
+
+			if (!is_type_kind(s->kind))
+				continue;
+			k = ud_xasprintf("%d %s", (int)s->kind, s->name);
+			if (!ud_map_has(out, k))
+				ud_map_put(out, k, (void *)(uintptr_t)hs[i]->path);
+			free(k);
+		}
+}
+
+/* A hash of the names of the types v[i] defines (not their bodies: those do not change what is
+ * seen). */
+static uint64_t *
+type_names_hashes(const struct ud_api_header *v, size_t n)
+{
+	uint64_t *h = ud_xcalloc(n + 1, sizeof(*h));
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		uint64_t f = 14695981039346656037ull;
+
+		for (j = 0; j < v[i].n; j++)
+			if (is_type_kind(v[i].v[j].kind)) {
+				const char *p;
+
+				f = (f ^ (uint64_t)v[i].v[j].kind) * 1099511628211ull;
+				for (p = v[i].v[j].name; *p != '\0'; p++)
+					f = (f ^ (unsigned char)*p) * 1099511628211ull;
+			}
+		h[i] = f;
+	}
+	return h;
+}
+
+/* The two closures hold the same headers, each defining the same type names. */
+static bool
+same_closure(const struct ud_api_header *const *a, size_t na, const struct ud_api_header *va,
+	     const uint64_t *ha, const struct ud_api_header *const *b, size_t nb,
+	     const struct ud_api_header *vb, const uint64_t *hb)
+{
+	size_t i;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++)
+		if (strcmp(a[i]->path, b[i]->path) != 0 || ha[a[i] - va] != hb[b[i] - vb])
+			return false;
+	return true;
+}
+
+/* The symbol of this kind and name that h defines itself, or NULL. */
+static const struct ud_api_sym *
+own(const struct ud_api_header *h, int kind, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		if ((int)h->v[i].kind == kind && strcmp(h->v[i].name, name) == 0)
+			return &h->v[i];
+	return NULL;
+}
+
+/*
+ * Reports the names in a that b lacks, for header h (lost: removed, else
+ * added); only types that exist on both sides (in_other: every type of the
+ * other version): one removed or added for good is reported where it is
+ * defined, not in every includer.
+ */
+static void
+visibility_changes(struct ud_api_diff *out, const struct ud_api_header *h_old,
+		   const struct ud_api_header *h_new, const struct ud_map *a,
+		   const struct ud_map *b, const struct ud_map *in_other, bool lost)
+{
+	const char *k;
+	void *v;
+	size_t it = 0;
+
+	while (ud_map_next(a, &it, &k, &v)) {
+		const char *from = v, *name = strchr(k, ' ') + 1;
+		int kind = atoi(k);
+		struct ud_api_sym s;
+
+		if (ud_map_has(b, k) || !ud_map_has(in_other, k) ||
+		    own(lost ? h_old : h_new, kind, name) != NULL)
+			continue; /* still seen, gone for good, or its own definition */
+		memset(&s, 0, sizeof(s));
+		s.kind = (enum ud_api_kind)kind;
+		s.name = (char *)(uintptr_t)name;
+		s.cond = (char *)(uintptr_t) "";
+		if (lost)
+			add(out, h_new->path, &s, UD_API_REMOVED, UD_API_REVIEW, 1, 1,
+			    "no longer seen through its #includes (%s defines it): a program that "
+			    "used it must include that itself",
+			    from);
+		else
+			add(out, h_new->path, &s, UD_API_ADDED, UD_API_COMPATIBLE, 1, 1,
+			    "now seen through its #includes (%s defines it)", from);
+	}
+}
+
+void
+ud_api_diff_includes(struct ud_api_diff *d, const struct ud_api_header *o, size_t no,
+		     const struct ud_api_header *n, size_t nn)
+{
+	struct ud_api_diff more;
+	struct ud_map all_old = UD_MAP_INIT, all_new = UD_MAP_INIT;
+	uint64_t *ho = type_names_hashes(o, no), *hn = type_names_hashes(n, nn);
+	size_t i;
+
+	memset(&more, 0, sizeof(more));
+	for (i = 0; i < no; i++) {
+		const struct ud_api_header *h = &o[i];
+
+		visible_types(&h, 1, &all_old);
+	}
+	for (i = 0; i < nn; i++) {
+		const struct ud_api_header *h = &n[i];
+
+		visible_types(&h, 1, &all_new);
+	}
+	for (i = 0; i < nn; i++) {
+		const struct ud_api_header *h_old = find_in(o, no, n[i].path);
+		const struct ud_api_header **co, **cn;
+		size_t nco, ncn;
+
+		if (h_old == NULL)
+			continue; /* a new header: reported as such */
+		closure(o, no, h_old, &co, &nco);
+		closure(n, nn, &n[i], &cn, &ncn);
+		if (!same_closure(co, nco, o, ho, cn, ncn, n, hn)) {
+			struct ud_map vo = UD_MAP_INIT, vn = UD_MAP_INIT;
+
+			visible_types(co, nco, &vo);
+			visible_types(cn, ncn, &vn);
+			visibility_changes(&more, h_old, &n[i], &vo, &vn, &all_new, true);
+			visibility_changes(&more, h_old, &n[i], &vn, &vo, &all_old, false);
+			ud_map_free(&vo, NULL);
+			ud_map_free(&vn, NULL);
+		}
+		free(co);
+		free(cn);
+	}
+	ud_map_free(&all_old, NULL);
+	ud_map_free(&all_new, NULL);
+	free(ho);
+	free(hn);
+	merge(d, &more);
 }
 
 static int

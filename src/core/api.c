@@ -1005,7 +1005,6 @@ finish(struct ud_api_header *h)
 		s->key = s->cond[0] != '\0'
 				 ? ud_xasprintf("%d %s @ %s", (int)s->kind, s->name, s->cond)
 				 : ud_xasprintf("%d %s", (int)s->kind, s->name);
-		f = fnv(f, s->key);
 		f = fnv(f, s->text);
 		f = fnv(f, s->params != NULL ? s->params : "-");
 		snprintf(num, sizeof(num), "%d:%lld", s->has_value, s->has_value ? s->value : 0);
@@ -1017,7 +1016,9 @@ finish(struct ud_api_header *h)
 			f = fnv(f, s->members[j].array != NULL ? s->members[j].array : "");
 			f = fnv(f, num);
 		}
-		s->fingerprint = f;
+		s->body = f;
+		snprintf(num, sizeof(num), "%016llx", (unsigned long long)f);
+		s->fingerprint = fnv(fnv(14695981039346656037ull, s->key), num);
 	}
 	if (h->n > 1)
 		qsort(h->v, h->n, sizeof(*h->v), by_key);

@@ -225,6 +225,7 @@ ud_apiquery_rev(const char *root, const char *arch, const char *install_dir, con
 	ud_api_diff_sets(o.v, o.n, n.v, n.n, &d);
 	ud_api_diff_moves(&d, look, &l);
 	ud_api_diff_through(&d, n.v, n.n);
+	ud_api_diff_includes(&d, o.v, o.n, n.v, n.n);
 	r = ud_json_api_diff(&d);
 	ud_api_diff_free(&d);
 out:
