@@ -269,6 +269,9 @@ START_TEST(test_review)
 	planted("#define T_MAX 7", "#define T_MAX 8", UD_API_REVIEW, "sentinel moved");
 	planted("__u32 reserved[2];", "__u32 reserved2[2];", UD_API_REVIEW,
 		"reserved member reserved renamed to reserved2");
+	/* a reserved array replaced by a smaller member of its type: said, not a rename */
+	planted("\t__u32 reserved[2];\n", "\t__u32 fresh;\n", UD_API_BREAKING,
+		"member __u32 fresh inserted before others");
 	planted("\t__u32 reserved[2];\n", "\t__u32 fresh;\n\t__u32 reserved[1];\n", UD_API_REVIEW,
 		"takes room from reserved member reserved");
 	planted("typedef __u32 t_id;", "typedef __u32 t_id;\nint t_func(int);", UD_API_REVIEW,

@@ -4,6 +4,37 @@
 #include "testutil.h"
 #include "uapid/path.h"
 
+START_TEST(test_normalize)
+{
+	static const char *const cases[][2] = {
+		{"asm/../arch/abi.h", "arch/abi.h"},
+		{"a/./b//c.h", "a/b/c.h"},
+		{"a/b/../../c.h", "c.h"},
+		{"../x.h", "../x.h"},
+		{"a/../../x.h", "../x.h"},
+		{"../a/b/..", "../a"},
+		{"", ""},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *n = ud_path_normalize(cases[i][0]);
+
+		ck_assert_str_eq(n, cases[i][1]);
+		free(n);
+	}
+	{
+		char *d = ud_path_dir("a/b/c.h");
+
+		ck_assert_str_eq(d, "a/b");
+		free(d);
+		d = ud_path_dir("c.h");
+		ck_assert_str_eq(d, "");
+		free(d);
+	}
+}
+END_TEST
+
 START_TEST(test_mapping)
 {
 	char *t;
@@ -34,6 +65,7 @@ main(void)
 	Suite *s = suite_create("path");
 	TCase *tc = tcase_create("core");
 
+	tcase_add_test(tc, test_normalize);
 	tcase_add_test(tc, test_mapping);
 	suite_add_tcase(s, tc);
 	return test_run(s);

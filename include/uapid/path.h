@@ -21,5 +21,11 @@ char *ud_path_uapi_twin(const char *path);
 bool ud_path_is_uapi(const char *path);
 /* The directory part of a relative path (malloc'd): "a/b" for "a/b/c.h", "" for "c.h". */
 char *ud_path_dir(const char *path);
+/*
+ * A relative path with its "." and "dir/.." parts resolved as text
+ * ("asm/../arch/abi.h" -> "arch/abi.h"; a ".." above the start is kept),
+ * and no empty parts; malloc'd.
+ */
+char *ud_path_normalize(const char *path);
 
 #endif /* UAPID_PATH_H */

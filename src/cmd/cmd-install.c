@@ -68,7 +68,7 @@ install_all(const char *tree_arg, const char *outdir)
 	struct ud_source src;
 	char *cause = NULL;
 	int status = EXIT_OK;
-	unsigned done = 0, skipped = 0;
+	unsigned done = 0, skipped = 0, failed = 0;
 	size_t i;
 
 	memset(&src, 0, sizeof(src));
@@ -100,7 +100,10 @@ install_all(const char *tree_arg, const char *outdir)
 			printf("%s: not exported: %s\n", arch, cause);
 			skipped++;
 		} else if (rc < 0) {
+			/* one line per architecture, this one too, and counted */
 			report_error("%s", cause);
+			printf("%s: failed: %s\n", arch, cause);
+			failed++;
 			status = EXIT_USAGE;
 		} else if (strcmp(p.plan.srcarch, arch) == 0) {
 			dir = ud_xasprintf("%s/%s", outdir, arch);
@@ -115,7 +118,10 @@ install_all(const char *tree_arg, const char *outdir)
 		ud_headers_plan_free(&p.plan);
 		free(arch);
 	}
-	printf("%u architectures installed in %s, %u not exported\n", done, outdir, skipped);
+	printf("%u architectures installed in %s, %u not exported", done, outdir, skipped);
+	if (failed > 0)
+		printf(", %u failed", failed);
+	putchar('\n');
 out:
 	ud_strlist_free(&dirs);
 	ud_install_memo_free(memo);

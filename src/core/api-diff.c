@@ -342,7 +342,8 @@ diff_record(struct ud_api_diff *d, const char *header, const struct ud_api_sym *
 		/* a renamed placeholder was reported above */
 		if (i < o->nmembers && placeholder(o->members[i].name) &&
 		    find_member(n, o->members[i].name) < 0 &&
-		    strcmp(o->members[i].type, nm->type) == 0)
+		    strcmp(o->members[i].type, nm->type) == 0 &&
+		    streq(o->members[i].array, nm->array) && o->members[i].bits == nm->bits)
 			continue;
 		for (k = i + 1; k < n->nmembers; k++)
 			if (find_member(o, n->members[k].name) >= 0)

@@ -1,6 +1,7 @@
 /*
  * Header path mapping (see path.h).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "uapid/buf.h"
@@ -55,4 +56,38 @@ ud_path_dir(const char *path)
 	const char *slash = strrchr(path, '/');
 
 	return slash != NULL ? ud_xstrndup(path, (size_t)(slash - path)) : ud_xstrdup("");
+}
+
+char *
+ud_path_normalize(const char *path)
+{
+	struct ud_buf b = UD_BUF_INIT;
+	size_t *starts = ud_xcalloc(strlen(path) + 1, sizeof(*starts)), depth = 0, kept = 0;
+	const char *p = path;
+
+	/* starts[i]: where part i begins in b; kept: parts that are not a leading ".." */
+	while (*p != '\0') {
+		const char *e = strchr(p, '/');
+		size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
+
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			/* nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.' && kept > 0) {
+			depth--;
+			kept--;
+			ud_buf_setlen(&b, starts[depth] > 0 ? starts[depth] - 1 : 0);
+		} else {
+			if (b.len > 0)
+				ud_buf_addch(&b, '/');
+			starts[depth++] = b.len;
+			ud_buf_add(&b, p, n);
+			if (!(n == 2 && p[0] == '.' && p[1] == '.'))
+				kept++;
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	free(starts);
+	return ud_buf_detach(&b, NULL);
 }

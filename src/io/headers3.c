@@ -15,13 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/path.h"
 #include "uapid/headers.h"
 #include "uapid/kmake.h"
 #include "uapid/xmalloc.h"
 
-#define OUT_MARK "@OUT" /* INSTALL_HDR_PATH, to find the install directory in what make computes   \
-			 */
-#define MAX_DEPTH 16	/* header-y directory nesting; real trees have 3 */
+#define OUT_MARK                                                                                   \
+	"@OUT"	     /* INSTALL_HDR_PATH, to find the install directory in what make computes      \
+		      */
+#define MAX_DEPTH 16 /* header-y directory nesting; real trees have 3 */
 
 struct pl_ctx {
 	struct ud_source *src;
@@ -154,7 +156,9 @@ install_dir(struct pl_ctx *c, const char *obj, const char *dst, unsigned depth)
 	}
 	for (i = 0; i < in.n; i++) {
 		const char *rel = tree_rel(in.v[i]);
-		char *name = ud_xasprintf("%s%s%s", outdir, outdir[0] ? "/" : "", base_of(rel));
+		/* "header-y += ../arch/" installs into asm/../arch: include/arch/, as make does */
+		char *joined = ud_xasprintf("%s%s%s", outdir, outdir[0] ? "/" : "", base_of(rel));
+		char *name = ud_path_normalize(joined);
 		bool gen = strncmp(rel, "include/generated/", 18) == 0 ||
 			   strstr(rel, "/include/generated/") != NULL;
 		struct ud_hdr_file *f = set_file(c->plan, name, rel, gen);
@@ -162,14 +166,17 @@ install_dir(struct pl_ctx *c, const char *obj, const char *dst, unsigned depth)
 		if (gen)
 			generated(c, f, rel);
 		free(name);
+		free(joined);
 	}
 	for (i = 0; i < wrap.n; i++) {
-		char *name = ud_xasprintf("%s%s%s", outdir, outdir[0] ? "/" : "", wrap.v[i]);
+		char *joined = ud_xasprintf("%s%s%s", outdir, outdir[0] ? "/" : "", wrap.v[i]);
+		char *name = ud_path_normalize(joined);
 		char *gen = ud_xasprintf("%s/%s", obj, wrap.v[i]);
 
 		ud_buf_addf(&set_file(c->plan, name, gen, true)->gen, "#include <asm-generic/%s>\n",
 			    wrap.v[i]);
 		free(name);
+		free(joined);
 		free(gen);
 	}
 	dstvar = var(c, m, "_dst", &rc);
