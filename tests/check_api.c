@@ -388,6 +388,7 @@ START_TEST(test_through)
 				  "#define T_SIZE sizeof(struct end)\n"
 				  "#define T_CAST(p) ((struct grow *)(p))\n"
 				  "#define T_BODY struct { struct tio t; }\n"
+				  "struct cbs { union { void (*cb)(int); struct grow g; } u; };\n"
 				  "struct rmid { struct resv r; __u32 after; };\n"
 				  "enum { T_E = _IOW('T', 2, struct mid) };\n";
 	struct ud_api_header o[2], n[2];
@@ -407,6 +408,8 @@ START_TEST(test_through)
 	want_change(&d, "linux/out.h", "struct mid", UD_API_BREAKING, "the members after it move");
 	want_change(&d, "linux/out.h", "struct end", UD_API_REVIEW, "member g is a struct grow");
 	want_change(&d, "linux/out.h", "struct ptr", UD_API_COMPATIBLE, "points to");
+	/* a function pointer before it in an inline body does not make it a pointer */
+	want_change(&d, "linux/out.h", "struct cbs", UD_API_REVIEW, "member u is a struct grow");
 	/* users of users */
 	want_change(&d, "linux/out.h", "struct wrap", UD_API_BREAKING, "struct tio");
 	want_change(&d, "linux/out.h", "struct anon_user", UD_API_BREAKING, "anon_t");

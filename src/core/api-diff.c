@@ -797,6 +797,8 @@ uses(const struct ud_map *roots, const char *text, const char *self, bool *by_va
 
 		if (p[0] == '(' && p[1] == '*')
 			in_fnptr = true;
+		else if (p[0] == ';')
+			in_fnptr = false; /* the next member of an inline body */
 		if (!ident_char(*p) || (p > text && ident_char(p[-1]))) {
 			p++;
 			continue;

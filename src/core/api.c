@@ -609,13 +609,18 @@ member(struct reader *r, size_t a, size_t b, struct ud_api_member **out, size_t 
 			} else if (first) {
 				type_end = nm < i ? nm : i;
 			}
-			for (j = start; nm < i && j < nm; j++)
+			for (j = start; nm < i && j < nm; j++) {
+				if (tok_is(&v[j], "{")) {
+					j = match(v, j, nm); /* an inline body's own members */
+					continue;
+				}
 				if (tok_is(&v[j], "(") && j + 1 < nm && tok_is(&v[j + 1], "*")) {
 					fp = j;
 					if (first)
 						type_end = j;
 					break;
 				}
+			}
 			/* the type: the base (from the first declarator) and this one's stars */
 			{
 				char *base = join(v, a, type_end);
