@@ -157,6 +157,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
 	RO=$WORK/ro
 	rm -rf "$RO"
 	cp -r "$top_srcdir/examples/tree" "$RO"
+	chmod -R u+w "$RO" # a read-only source tree (make distcheck) copies read-only
 	mkdir -p "$RO/include/uapi/linux"
 	chown -R 65534:65534 "$RO"
 	chmod 555 "$RO/include/uapi/linux"
