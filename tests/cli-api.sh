@@ -67,6 +67,10 @@ expect_in "$WORK/out" "verdicts: 0 breaking, 0 review, 0 compatible"
 # bad input: a clear error, exit 2
 expect_status 2 "$UAPID" api-diff "$WORK/old"
 expect_status 2 "$UAPID" api-diff "$WORK/nowhere" "$WORK/old"
+# with --json, what stopped the run is one JSON object on stdout
+expect_status 2 "$UAPID" api-diff --json "$WORK/old" "$WORK/nowhere"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["tree"].endswith("nowhere") and "not a directory" in r["error"], r' \
+	"$WORK/out" && pass || fail "api-diff --json: the failure as JSON"
 expect_in "$WORK/err" "$WORK/nowhere: not a directory, a kernel tree or REPO:REV"
 expect_status 2 "$UAPID" api-diff "$R:no-such-rev" "$WORK/old"
 expect_in "$WORK/err" "$R:no-such-rev"

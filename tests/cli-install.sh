@@ -130,6 +130,9 @@ expect_in "$WORK/err" "include/uapi/linux/mini_nonote.h:1: error: missing \"WITH
 expect_in "$WORK/err" "include/uapi/linux/mini_badinc.h:6: error: included file 'linux/not_exported.h' is not exported"
 expect_in "$WORK/err" "include/uapi/linux/mini_broken.h:9: error: does not compile alone:"
 expect_in "$WORK/err" "include/uapi/linux/mini_kernelonly.h:10: error: uses MINI_MAX, which this header defines only under __KERNEL__ (line 6)"
+expect_status 2 "$UAPID" check --arch x86 --json "$WORK/no-such-tree"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert "No such file or directory" in r["error"], r' \
+	"$WORK/out" && pass || fail "check --json: the failure as JSON"
 expect_status 1 "$UAPID" check --arch x86 --json "$T"
 python3 - "$WORK/out" <<'PY' && pass || fail "check --json output"
 import json, sys
