@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ./run.sh [TREE]: install what is missing, build, and run uapid's main job:
 # the daemon, `uapid watch`, in the foreground on TREE.  It keeps TREE's
 # split (split/) and installed headers (install/include/) current in its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ./test.sh: install what is missing, build, and pass every test:
 #  1. make check (unit suites and integration scripts),
 #  2. the same under AddressSanitizer + UndefinedBehaviorSanitizer, after a

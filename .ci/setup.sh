@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
 # Shared set-up of run.sh, test.sh and CI (sourced, not run).
 #

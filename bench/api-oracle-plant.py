@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Plant API edits into a copy of an installed-header directory.
 
     bench/api-oracle-plant.py [--seed N] [--count N] SRC DST

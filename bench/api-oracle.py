@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The comparison half of bench/api-oracle.sh: reads the work directory it
 made (uapid's JSON, abidiff's per-header reports, abidw's type locations)
 and prints how uapid's changes compare with abidiff's.

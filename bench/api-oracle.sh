@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Compare `uapid api-diff` with an oracle: libabigail's abidiff run the way the
 # kernel's scripts/check-uapi.sh runs it.
 #

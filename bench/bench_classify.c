@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Benchmark: classify every .h under include/ and arch/ANY/include/ of a
  * kernel tree.  Reads all files first (so the figure is the classifier's,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make bench-branch [BENCH_KERNEL=DIR]: uapid branch on a git repository
 # holding a kernel tree (default: Debian's linux-source-6.1, unpacked whole).
 # Prints numbers; asserts nothing.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Fetch the Linux 3.6, 3.7 and 3.8 trees that bench/gtscore.py and
 # tests/groundtruth.sh score against (kernel source never enters this
 # repository: it goes to DEST, outside it).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Score `uapid split` against a real kernel release (the ground truth).
 
 usage: bench/gtscore.py PRE POST [--bin UAPID] [--keep DIR] [--markers FILE]

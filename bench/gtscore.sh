@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Ground-truth score and split time (see README.md, "Ground truth").
 #
 # usage: bench/gtscore.sh PRE POST [UAPID]

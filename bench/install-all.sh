@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make bench-install-all [BENCH_KERNEL=DIR]: `uapid install --arch all` on a
 # full kernel tree (default: Debian's linux-source-6.12, unpacked to a scratch
 # directory) beside the sum of the kernel's own `make ARCH=A headers_install`

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make bench-install [BENCH_KERNEL=DIR]: uapid install --arch x86 on a full
 # kernel tree (Makefile, scripts/, include/, arch/), beside the kernel's own
 # make headers_install and unifdef run once per uapi header, in one run.

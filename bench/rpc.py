@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """bench/rpc.py UAPID [TREE]: the daemon's socket, measured (doc/protocol.md).
 
 Starts `uapid watch` on TREE (default: a scratch copy of examples/tree; a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make bench-rpc [BENCH_KERNEL=DIR]: the daemon's socket (doc/protocol.md):
 # classify round trips with a 100 KiB editor buffer, status round trips,
 # requests per second with 50 concurrent clients, the daemon's RSS.  TREE

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make bench [BENCH_TREE=...]: classifier throughput on a kernel tree, beside
 # the time `cat` needs to read the same files.  Prints figures, asserts nothing.
 set -eu

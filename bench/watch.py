@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """bench/watch.py UAPID TREE: the daemon's numbers on a kernel tree.
 
 Prints (one run, the same machine, so compare ratios, not absolutes):

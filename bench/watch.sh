@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make bench-watch [BENCH_KERNEL=DIR]: uapid watch on a kernel tree (default:
 # Debian's linux-source-6.1, its include/, arch/, scripts/ and Makefile
 # unpacked to a scratch directory, which the bench edits).  Prints numbers;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uapi-gate.sh: a CI gate for a kernel patch series' userspace API.
 #
 #   uapi-gate.sh [--base REV] [--head REV] [--arch ARCH]... [--uapid PATH]

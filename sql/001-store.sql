@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- The daemon's store, version 1: what uapid decided for one kernel tree.
 -- Applied once to an empty database; PRAGMA user_version then says 1.
 

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Results worth keeping across runs, by what decides them: the branch
 -- writer's split and install results per source blob, the commits it made
 -- per source commit, and the ref values it last wrote (compare-and-swap).

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- The userspace API as the daemon has seen it: each version of each
 -- installed header whose API model (src/core/api.c) changed, at the clock it
 -- was made, so "which API changed since CLOCK" has an answer.

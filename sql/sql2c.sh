@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Turns the schema files (sql/NNN-name.sql, given in order) into C: one
 # string per file, applied in that order by the store (src/service/store.c).
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uapid branch's headers branch on a real kernel history: Debian's
 # linux-source-6.1 (what the install needs) committed to a scratch
 # repository, then a deterministic synthetic history of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * API model and diff tests: the model of a header (macros with values,
  * ioctls decoded, enums, structs with bit-fields, arrays and function

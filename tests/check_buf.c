@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Tests for the small shared types: buffers, arenas, diagnostics, growth.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Classifier tests: banner, guard, include-order check, classes, reasons
  * and the diagnostics that stop a split.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Parallel job runner tests with /bin/sh jobs: statuses and outputs,
  * parallelism, a missing program, and that only the jobs' own children

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Header frame tests (src/core/frame.h), through the classifier: the
  * leading banner, the late and later licence banners, the include guard

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * File helper tests on real files in a scratch directory: whole-file
  * reads and their refusals, atomic writes, removal, directory creation.

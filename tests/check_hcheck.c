@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Header check tests (headers_check.pl rules and kernel-only leftovers).
  */

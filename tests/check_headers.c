@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Installed-headers plan tests on a minimal kernel tree: the files of an
  * architecture, generated headers, Kbuild list evaluation, one file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Installing a minimal tree's headers into OUTDIR: first run, a run that
  * finds nothing to do, stale headers, a CONFIG_ leak, one changed source.

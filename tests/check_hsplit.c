@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Per-header split tests: compute from a directory source or from text,
  * apply through a directory sink (uapi first, taken back on failure), and

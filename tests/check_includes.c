@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Include conversion tests (the resolver stands in for the file system).
  */

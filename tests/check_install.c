@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Install tests: the headers_install.sh edits (expectations produced by
  * GNU sed running the script's own expressions), the SPDX and CONFIG_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Kbuild export list tests: parsing and the edits a split makes.
  */

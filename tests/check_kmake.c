@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Kernel Makefile tests: what a tree's own top Makefile says about an
  * architecture (SRCARCH, refusals, version), which architectures it

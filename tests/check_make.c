@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Make reader tests: what GNU make does with the constructs kernel
  * Makefiles use (the expectations were checked against GNU make 4.3),

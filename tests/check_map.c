@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * String-keyed hash map tests: put/get/has/del, replacing, many keys with
  * deletions interleaved (dead slots reused, the table grown and rebuilt),

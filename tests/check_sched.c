@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Scheduler tests, on a real libuv loop: a lone event runs on the next
  * turn, the events of one turn make one batch, events during a batch or

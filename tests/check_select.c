@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Conditional selection tests: unifdef 2.5 semantics with __KERNEL__
  * undefined and __EXPORTED_HEADERS__ defined.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Directory sink tests: atomic writes with parents, unchanged files kept,
  * removal, failures naming the file.

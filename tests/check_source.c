@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Directory source tests on a small real tree: stat, read, list, type and
  * the sorted walk with suffix and prune.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Splitter tests: every fixture directory tests/data/<case>/ holds in.h and
  * the expected result:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Store tests, on real SQLite files in the scratch directory: the schema
  * and its version, every table's rows, markers by origin, the event clock,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * String list tests: adding, sorting with duplicates dropped, searching,
  * removing in order, freeing.

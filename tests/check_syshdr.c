@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Syscall header tests: the three generator command lines, and the
  * headers byte for byte.  The expected texts are what the kernel's own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Tree index tests on a small real tree: what a build finds, and what an
  * update reports for each kind of change.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Kernel tree tests: opening a tree, resolving user paths inside it.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Watcher tests, with real inotify on directories of the scratch
  * directory and a real libuv loop: which kinds each change of a file or

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uapid api-diff on installed-header directories, kernel trees and git
 # revisions: the summary, the details, --json, exit codes, bad input.
 . "${top_srcdir:-.}/tests/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uapid branch on real git repositories built here: the split branch's tree
 # is `uapid split --in-place`, the headers branch's trees are `uapid
 # install`, git fsck is clean, ids are the same across runs and clones,

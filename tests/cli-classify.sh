@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uapid classify and the program's own options, end to end.
 . "${top_srcdir:-.}/tests/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uapictl's commands against a real `uapid watch`: human output, --json,
 # discovery from a path in the tree, exit codes, colour only on a terminal.
 . "${top_srcdir:-.}/tests/lib.sh"

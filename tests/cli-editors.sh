@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The editor integration against a real `uapid watch`: `uapictl lsp` driven
 # by a scripted LSP client over pipes (tests/lsp-client.py), then Debian's
 # Neovim, headless, with editors/nvim (tests/nvim/test.lua).

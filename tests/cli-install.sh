@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uapid install and uapid check on miniature trees (6.x: mini, 3.x: mini3x), with planted faults.
 . "${top_srcdir:-.}/tests/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uapid watch's JSON-RPC 2.0 socket, spoken to directly (python3's socket and
 # json, not uapictl): every method with its results checked against the tree
 # and the outputs on disk, every error code, batches and notifications, and

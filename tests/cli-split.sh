@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uapid split and fix-includes on real temporary trees, end to end.
 . "${top_srcdir:-.}/tests/lib.sh"
 

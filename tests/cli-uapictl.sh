@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uapictl's raw form against a real Unix socket, with a scripted JSON-RPC
 # peer that can misbehave in ways the daemon does not (tests/cli-ctl.sh
 # runs the commands against the daemon).

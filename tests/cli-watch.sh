@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uapid watch on real temporary trees: real inotify, a real SQLite store,
 # a real socket.  After every change the state directory must equal what
 # the batch commands give for the tree as it now is (diff -r), and the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The bash completions in contrib/bash-completion, driven for real: a
 # non-interactive bash loads them (on their own, and through bash-completion's
 # loader when /usr/share/bash-completion/bash_completion is there), gets

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # uapid watch on a real kernel tree (Debian's linux-source-6.1), then the
 # whole of linux-source-6.12 copied over it at once (thousands of headers
 # changed, added and deleted in one burst), 6.1 copied back and the daemon

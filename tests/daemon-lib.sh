@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=sh
 # Helpers for the scripts that run `uapid watch` (sourced after lib.sh):
 # a fixture tree, the daemon's status, start, stop, wait until idle.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The fuzz target's invariants over the seed corpus and every fixture,
 # through the replay driver (no libFuzzer needed).
 . "${top_srcdir:-.}/tests/lib.sh"

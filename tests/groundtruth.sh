@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Ground truth: uapid split against the upstream UAPI split of Linux 3.7 and
 # 3.8, on every 7th header in scope (bench/gtscore.py --sample 7).  Fails on a
 # mismatch that tests/groundtruth-misses does not list; a listed miss that is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Acceptance on real kernels: Debian's linux-source-6.1 and linux-source-6.12.
 #  - for every architecture that `make ARCH=A headers_install` accepts,
 #    `uapid install --arch A` equals the kernel's own result byte for byte

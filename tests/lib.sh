@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=sh
 # Shared helpers for the integration scripts (sourced).
 set -eu

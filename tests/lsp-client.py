@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A scripted LSP client for `uapictl lsp`, over pipes, as an editor drives it.
 
 usage: lsp-client.py UAPICTL TREE [NO_DAEMON_DIR]

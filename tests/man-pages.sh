@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every man page renders with no groff warning (man --warnings: groff -ww).
 . "${top_srcdir:-.}/tests/lib.sh"
 : "${top_builddir:=$(pwd)}"

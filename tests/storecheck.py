@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """storecheck.py TREE STATE: does STATE/state.db say what TREE and STATE hold?
 
 - every header below include/ and arch/*/include/ of TREE has a row whose

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # contrib/uapi-gate.sh on a real git repository built here: a compatible
 # series passes, a changed value fails naming the symbol, --allow-breaking
 # reports it and passes, a series touching no header passes at once, usage

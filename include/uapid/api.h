@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The userspace API model of one installed header, and the differences
  * between two versions of it, symbol by symbol, with a verdict.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The daemon's API questions (api.changes): which userspace API changed
  * since a clock (from the versions the store keeps), against a git

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Bump allocator: everything one parse allocates, freed in one call.
  */

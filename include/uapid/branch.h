@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The branch writer: keeps two branches of a kernel repository current,
  * from objects only (no checkout; the working tree, index and HEAD are

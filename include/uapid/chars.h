@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ASCII character classes, independent of the locale: C source, Kbuild
  * files and the kernel's sed and Perl rules are all byte-oriented.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Classifier: says, line range by line range, what of a header belongs to
  * the kernel and what to userspace, and where each line goes in a split.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Compile tests: run the C compiler on many inputs at once, N in parallel,
  * and collect what each printed.  The io side of `uapid check`.

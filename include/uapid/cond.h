@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Conditional tree: the #if/#ifdef/#ifndef .. #elif .. #else .. #endif
  * groups of a lexed header, with their clauses and bodies, and for every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * uapid watch: the daemon.  It runs in the foreground (systemd or the
  * shell manages it), keeps a tree's split and installed headers current

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Diagnostics: user-facing problems found in an input, with a line.
  *

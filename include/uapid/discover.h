@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Where a tree's daemon listens, found from any path inside the tree, so
  * that uapictl and editors need no configuration.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The engine: keeps a state directory and its store equal to what the
  * batch commands give for the tree as it is now, and brings them up to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Preprocessor condition evaluation, three-valued: the one evaluator of
  * uapid, shared by the classifier and the installer's conditional

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The daemon's branch follower (uapid watch --branches): watches the
  * repository's refs (HEAD, packed-refs, the source branch's loose ref) with

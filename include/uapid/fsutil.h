@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * File helpers of the io layer: whole-file reads, atomic writes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Git trees as a source and a sink: the splitter, the installer and the
  * tree index read a commit's tree through the same source interface as a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Header checks on an installed uapi header: the rules of the kernel's
  * usr/include/headers_check.pl, and leftovers of kernel-only content.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The installed-headers set of a split tree, as `make ARCH=... headers_install`
  * computes it, and writing it to a directory.

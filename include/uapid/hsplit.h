@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One header's split as every caller needs it (the batch command, the
  * daemon, the git writer, an editor's preview): compute a changeset, then

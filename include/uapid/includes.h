@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Include conversion: #include "x.h" to #include <dir/x.h>, the pre-step of
  * the 2012 split (a quoted include stops working once the including header

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Installing one uapi header: what the kernel's scripts/headers_install.sh
  * does to it on its way to userspace, so the result is byte-identical.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The header model as JSON (jansson): the one shape `uapid classify
  * --json`, the store and the socket all give, so a script reading one

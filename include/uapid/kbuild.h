@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Kbuild export lists: which headers a directory exports to userspace,
  * and the edits a split makes to them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A kernel tree's own Makefiles, read through a source with the make
  * reader (make.h): how the tree maps ARCH to SRCARCH and whether it

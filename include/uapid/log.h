@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The daemon's log: one line per event on stderr.  Under journald (its
  * JOURNAL_STREAM names our stderr) each line starts with the "<N>"

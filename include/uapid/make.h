@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A reader for the part of GNU make that kernel Makefiles use to describe
  * their headers: variables (=, :=, ::=, +=, ?=, define .. endef, target-

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A string-keyed hash map: what the daemon looks a tree path up in (its
  * headers, its outputs, the paths waiting for a batch) a few thousand

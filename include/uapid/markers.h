@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Coaching markers: tell the splitter what to do where it cannot decide.
  *

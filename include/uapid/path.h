@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Path mapping between a header and its uapi twin (pure string work).
  *

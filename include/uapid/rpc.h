@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The daemon's JSON-RPC 2.0 server on its Unix stream socket: one JSON
  * object (or batch array) per line, methods from a table, notifications

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The client side of the daemon's JSON-RPC socket, shared by uapictl's
  * commands and its LSP bridge: connect with a deadline, call a method and

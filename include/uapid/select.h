@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Conditional selection: resolve the preprocessor conditionals that depend
  * on a few known symbols and keep everything else, line for line, the way

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Where results go: a directory today (a tree rewritten in place, an
  * output directory, a daemon's state directory), a git tree being built

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A source of tree bytes: where the splitter, the installer and the tree
  * index read a kernel tree from.  A directory on disk today; a git tree

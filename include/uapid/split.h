@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The splitter: one header in, up to two out, as David Howells' 2012
  * scripts did it (see README.md, "How uapid splits a header").

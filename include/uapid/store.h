@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The daemon's memory: one SQLite database per watched tree (state.db).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A growable list of owned strings: paths, Kbuild names, macro names.  The
  * one string-list type of uapid.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The syscall-number headers kernels generate at headers_install time
  * (asm/unistd_64.h and friends), made from a syscall table as the tree's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Small text jobs the core does in several places: collapsing white space,
  * recognising a directive line, skipping slash-star comments.  One

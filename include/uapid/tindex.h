@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The tree index: what uapid knows of a kernel tree's layout without
  * reading its headers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A kernel tree on disk, as a user names it: its canonical root, and the
  * resolution of path arguments that must stay inside it.  Reading it goes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The watcher: which paths of a kernel tree may have changed, from
  * inotify, on a libuv loop.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The client side of the daemon's JSON-RPC socket (see rpcclient.h).
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * uapid api-diff [--json] [--arch ARCH] OLD NEW: which headers changed
  * userspace API between two versions, symbol by symbol, with a verdict

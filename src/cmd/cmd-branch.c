@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * uapid branch: keep a repository's uapi branches current, once (the
  * daemon does it after every commit with --branches).  See branch.h.

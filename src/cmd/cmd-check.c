@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * uapid check [--arch ARCH] [--jobs N] [--json] TREE: the kernel's header
  * checks in one pass: install into a private directory (SPDX and CONFIG_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * uapid fix-includes: #include "x.h" -> #include <dir/x.h> in tree headers,
  * where the quoted file exists beside the including one (the pre-step of

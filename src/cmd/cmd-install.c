@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * uapid install [--arch ARCH|all] TREE OUTDIR: the tree's installed
  * userspace headers, byte for byte what `make ARCH=ARCH headers_install

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * uapid split: split a tree's exported headers as the 2012 scripted
  * commits did, in place or into an output directory.

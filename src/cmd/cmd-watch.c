@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * uapid watch [--state-dir DIR] [--socket PATH] [--arch ARCH] [--settle MS]
  *             [--markers FILE] [--verbose] TREE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Set-up shared by the commands that work on a tree's installed headers.
  */

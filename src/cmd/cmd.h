@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Commands of the uapid program: one file per command, each an entry in
  * the table of uapid.c.  Internal to the programs (not a public header).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * uapictl's commands: each builds a request's params from its arguments
  * and prints the result, aligned for people or as JSON with --json.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * uapictl's pieces: the commands (ctl-commands.c), the LSP bridge (lsp.c)
  * and what they share (uapictl.c).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * uapictl lsp: a Language Server Protocol bridge between an editor and the
  * uapid daemon of the edited file's tree.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * uapictl: the client of the uapid daemon's socket, for people (aligned
  * human output), scripts (--json, exit codes) and editors (uapictl lsp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * uapid: split Linux kernel headers into their kernel-only and userspace
  * API parts, and keep that split current.  This file only dispatches to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Differences between two versions of a header's API model, with verdicts
  * (api.h).

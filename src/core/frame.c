@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The frame of a header: banner, include guard, include-order check
  * (see frame.h).

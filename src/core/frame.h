@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The frame of a header: its banner, include guard and include-order
  * check, found as the 2012 scripts found them.  Internal to the

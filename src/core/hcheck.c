@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Checks on installed uapi headers (see hcheck.h).  The line tests follow
  * headers_check.pl of Linux 6.1 so that uapid reports what the kernel's

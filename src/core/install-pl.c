@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Installing one uapi header the 3.x way: scripts/headers_install.pl's
  * per-line Perl edits, then unifdef (see install.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Open addressing with linear probing over a power-of-two table, FNV-1a
  * hashes kept per slot so growing never rehashes strings.  Removal leaves

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Conditional selection with unifdef 2.5 semantics (see select.h).
  *

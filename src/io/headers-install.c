@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Installing the headers of a plan into OUTDIR (see headers.h): change-only
  * atomic writes, stale removal, and the manifest that lets a run over an

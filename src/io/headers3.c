@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The 3.x installed-headers set (see headers.h, ud_headers_plan_pl).
  *

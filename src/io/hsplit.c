@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * One header's split: compute, apply, and its directory's export lists
  * (see hsplit.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A kernel tree's own Makefiles (see kmake.h).
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Sources of tree bytes (see source.h): the directory kind, and the walk
  * every kind shares.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The branch writer (branch.h): the split branch and the headers branch,
  * from git objects through the same source/sink pipeline as the batch

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The daemon (daemon.h): one libuv loop holding the watcher, the
  * scheduler, the engine's batches, the socket, the signals and the

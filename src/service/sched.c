@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The scheduler (sched.h): one timer, one pending set.
  */

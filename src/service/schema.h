@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The store's schema, built into the program from sql/NNN-name.sql (see
  * sql/sql2c.sh): file i brings the database from version i to i + 1.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Fuzz target: the install path (sed edits, conditional selection, leak
  * and SPDX checks) and the header checks on its output.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Fuzz target: lexer, conditional tree, classifier and splitter.
  *

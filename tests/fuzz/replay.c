@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Replays fuzz inputs through the fuzz target without libFuzzer, so the
  * seed corpus runs under "make check" with any compiler.

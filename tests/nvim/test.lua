@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Headless Neovim test of editors/nvim with a real `uapid watch`.
 -- Run by tests/cli-editors.sh:
 --   UAPID_TEST_FILE=TREE/include/linux/sample_arch.h nvim --headless -u NONE -i NONE \

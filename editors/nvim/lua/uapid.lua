@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- uapid.lua: the Neovim side of uapid's editor integration.
 --
 -- For each header in a tree that a uapid daemon watches (found the way
