@@ -59,9 +59,10 @@ expect_status 0 "$UAPICTL" --tree "$T" --json status
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["ready"] and d["counts"]["needs_coaching"]==1' \
 	"$WORK/out" && pass || fail "status --json"
 # colour on a terminal only
-script -qec "$UAPICTL --tree $T status" /dev/null >"$WORK/tty" 2>&1 || true
+# (TERM and NO_COLOR set here: the environment may have no TERM, as a package build)
+env -u NO_COLOR TERM=xterm script -qec "$UAPICTL --tree $T status" /dev/null >"$WORK/tty" 2>&1 || true
 grep -q "$(printf '\033')\[" "$WORK/tty" && pass || fail "no colour on a terminal"
-NO_COLOR=1 script -qec "$UAPICTL --tree $T status" /dev/null >"$WORK/tty" 2>&1 || true
+NO_COLOR=1 TERM=xterm script -qec "$UAPICTL --tree $T status" /dev/null >"$WORK/tty" 2>&1 || true
 grep -q "$(printf '\033')\[" "$WORK/tty" && fail "colour despite NO_COLOR" || pass
 
 # --- headers -------------------------------------------------------------------

@@ -128,8 +128,8 @@ expect_same "$WORK/before2" "$WORK/after2"
 
 # a read-only output directory: an error, and no half-written file
 RO=$WORK/readonly
-mkdir -p "$RO"
-chmod 555 "$RO"
+mkdir -p "$RO/sub2"
+chmod 555 "$RO" "$RO/sub2"
 if [ "$(id -u)" = 0 ]; then
 	runas="setpriv --reuid=65534 --regid=65534 --clear-groups"
 else
@@ -137,7 +137,6 @@ else
 fi
 expect_status 2 $runas "$UAPID" split --output "$RO/sub" "$T"
 expect_in "$WORK/err" "readonly/sub: cannot create directory: Permission denied"
-mkdir -p "$RO/sub2" && chmod 555 "$RO/sub2"
 expect_status 2 $runas "$UAPID" split --output "$RO/sub2" "$T"
 expect_in "$WORK/err" "cannot create directory: Permission denied"
 if find "$RO" -type f | grep -q .; then fail "files written into a read-only directory"; else pass; fi
