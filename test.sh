@@ -74,4 +74,5 @@ ud_say "uapid watch on linux-source-6.1, then 6.12 over it"
 top_srcdir=$UD_TOP UAPID=$UD_BUILD/src/uapid UAPICTL=$UD_BUILD/src/uapictl sh "$UD_TOP/tests/daemon-kernel.sh"
 ud_say "uapid branch's headers branch over a 300-commit history of linux-source-6.1"
 top_srcdir=$UD_TOP UAPID=$UD_BUILD/src/uapid sh "$UD_TOP/tests/branch-kernel.sh"
+top_srcdir=$UD_TOP sh "$UD_TOP/tests/package.sh" || [ $? -eq 77 ] # the .deb: build, lintian, install, run, purge
 echo "test.sh: all passed"
