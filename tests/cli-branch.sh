@@ -170,6 +170,14 @@ expect_in "$WORK/out" "was not written by uapid"
 git -C "$R" update-ref -d refs/heads/uapi/split
 expect_status 0 "$UAPID" branch --arch x86 "$R"
 [ "$(git -C "$R" merge-base master uapi/split)" = "$base" ] && pass || fail "split branch not made again after delete"
+# the headers branch too, although the cache has seen every commit of the source:
+hdr_before=$(git -C "$R" rev-parse uapi/headers)
+git -C "$R" update-ref -d refs/heads/uapi/headers
+expect_status 0 "$UAPID" branch --arch x86 "$R"
+expect_in "$WORK/out" "1 commit added from 1 source commit looked at"
+# made as a first run makes it (the source head alone): the same installed tree
+[ "$(git -C "$R" rev-parse 'uapi/headers^{tree}' 2>/dev/null)" = "$(git -C "$R" rev-parse "$hdr_before^{tree}")" ] &&
+	pass || fail "headers branch not made again (the same tree) after delete"
 snapshot "$WORK/snap3"
 expect_same "$WORK/snap2" "$WORK/snap3"
 git -C "$R" fsck --strict >/dev/null 2>&1 && pass || fail "git fsck at the end"

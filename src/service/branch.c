@@ -942,8 +942,14 @@ pending_commits(struct install_run *ir, git_commit *head, git_oid **out, size_t 
 		char hex[HEX], *key, *v;
 
 		git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
+		/*
+		 * What the cache says was seen counts only while the branch is
+		 * there: deleted, it is made again (as the foreign-move message
+		 * tells the user to do), not left at "nothing to do".
+		 */
 		key = ud_xasprintf("%s %s %s", ir->ref, hex, ir->o->arch);
-		v = ud_store_cache_get(ir->st, "headers-tip", key);
+		v = ir->r->headers[0] != '\0' ? ud_store_cache_get(ir->st, "headers-tip", key)
+					      : NULL;
 		free(key);
 		if (v != NULL) {
 			free(v);
