@@ -72,6 +72,23 @@ assert_mixed(const struct ud_compile_job *jobs)
 	ck_assert_str_eq(ud_buf_str(&jobs[5].output), "  spaced  \n");
 }
 
+/* What a progress callback heard: every report, in order. */
+struct heard {
+	size_t calls, last_done, last_total;
+	bool rising;
+};
+
+static void
+hear(void *ctx, size_t done, size_t total)
+{
+	struct heard *h = ctx;
+
+	h->rising = h->rising && done == h->last_done + 1;
+	h->calls++;
+	h->last_done = done;
+	h->last_total = total;
+}
+
 START_TEST(test_run_jobs)
 {
 	static const unsigned parallel[] = {2, 1, 0, 3, 16};
@@ -81,14 +98,21 @@ START_TEST(test_run_jobs)
 	/* the same results whatever the parallelism and the order jobs end in */
 	for (i = 0; i < sizeof(parallel) / sizeof(parallel[0]); i++) {
 		struct ud_compile_job *jobs = make_jobs(mixed, NMIXED, NULL);
+		struct heard h = {0, 0, 0, true};
+		struct ud_progress_cb cb = {hear, &h};
 
-		ck_assert_int_eq(ud_compile_run(jobs, NMIXED, parallel[i], d, &cause), 0);
+		ck_assert_int_eq(ud_compile_run(jobs, NMIXED, parallel[i], d, &cb, &cause), 0);
 		ck_assert_ptr_null(cause);
 		assert_mixed(jobs);
+		/* one report per job that ended, counting up to all of them */
+		ck_assert_uint_eq(h.calls, NMIXED);
+		ck_assert(h.rising);
+		ck_assert_uint_eq(h.last_done, NMIXED);
+		ck_assert_uint_eq(h.last_total, NMIXED);
 		ck_assert_int_eq(count_entries(d), 0); /* output files cleaned up */
 		free_jobs(jobs, NMIXED);
 	}
-	ck_assert_int_eq(ud_compile_run(NULL, 0, 2, d, &cause), 0); /* no jobs */
+	ck_assert_int_eq(ud_compile_run(NULL, 0, 2, d, NULL, &cause), 0); /* no jobs */
 	free(d);
 }
 END_TEST
@@ -103,7 +127,7 @@ START_TEST(test_parallel)
 	struct ud_compile_job *jobs = make_jobs(scripts, 2, NULL);
 
 	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
-	ck_assert_int_eq(ud_compile_run(jobs, 2, 2, d, &cause), 0);
+	ck_assert_int_eq(ud_compile_run(jobs, 2, 2, d, NULL, &cause), 0);
 	ck_assert_int_eq(jobs[0].status, 0);
 	ck_assert_str_eq(ud_buf_str(&jobs[0].output), "got:hello\n");
 	ck_assert_int_eq(jobs[1].status, 0);
@@ -136,7 +160,7 @@ START_TEST(test_missing_program)
 	struct ud_compile_job *jobs = make_jobs(scripts, 3, "/nonexistent/uapid-cc");
 
 	if (!spawn_reports_exec()) {
-		ck_assert_int_eq(ud_compile_run(jobs, 3, 2, d, &cause), 0);
+		ck_assert_int_eq(ud_compile_run(jobs, 3, 2, d, NULL, &cause), 0);
 		ck_assert_int_ne(jobs[0].status, 0);
 		ck_assert_int_eq(jobs[2].status, 5);
 		free_jobs(jobs, 3);
@@ -144,7 +168,7 @@ START_TEST(test_missing_program)
 		return;
 	}
 	/* the first job cannot start: nothing runs */
-	ck_assert_int_eq(ud_compile_run(jobs, 3, 2, d, &cause), -ENOENT);
+	ck_assert_int_eq(ud_compile_run(jobs, 3, 2, d, NULL, &cause), -ENOENT);
 	ck_assert_ptr_nonnull(cause);
 	ck_assert_ptr_nonnull(strstr(cause, "/nonexistent/uapid-cc"));
 	ck_assert_ptr_nonnull(strstr(cause, "No such file"));
@@ -160,7 +184,7 @@ START_TEST(test_missing_program)
 
 	/* a later one: only it fails, looked up in PATH too */
 	jobs = make_jobs(later, 3, "uapid-no-such-compiler");
-	ck_assert_int_eq(ud_compile_run(jobs, 3, 2, d, &cause), 0);
+	ck_assert_int_eq(ud_compile_run(jobs, 3, 2, d, NULL, &cause), 0);
 	ck_assert_ptr_null(cause);
 	ck_assert_int_eq(jobs[0].status, 0);
 	ck_assert_str_eq(ud_buf_str(&jobs[0].output), "first\n");
@@ -194,7 +218,7 @@ START_TEST(test_foreign_child)
 	memset(&info, 0, sizeof(info));
 	ck_assert_int_eq(waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT), 0); /* ended */
 	ck_assert_int_eq(info.si_status, 7);
-	ck_assert_int_eq(ud_compile_run(jobs, 3, 2, d, &cause), 0);
+	ck_assert_int_eq(ud_compile_run(jobs, 3, 2, d, NULL, &cause), 0);
 	ck_assert_int_eq(jobs[0].status, 1);
 	ck_assert_int_eq(jobs[1].status, 2);
 	ck_assert_int_eq(jobs[2].status, 0);
@@ -214,7 +238,7 @@ START_TEST(test_sigchld_ignored)
 	struct ud_compile_job *jobs = make_jobs(scripts, 2, "/bin/sh");
 	void (*was)(int) = signal(SIGCHLD, SIG_IGN);
 
-	ck_assert_int_eq(ud_compile_run(jobs, 2, 2, d, NULL), 0);
+	ck_assert_int_eq(ud_compile_run(jobs, 2, 2, d, NULL, NULL), 0);
 	signal(SIGCHLD, was);
 	/* exit statuses are lost to the kernel; the jobs are known to have ended */
 	ck_assert_int_eq(jobs[0].status, -1);

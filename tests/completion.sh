@@ -164,13 +164,15 @@ comp_has() {
 comp "uapid " classify split install check watch branch api-diff fix-includes
 comp "uapid -" --help --version
 comp "uapid fi" fix-includes
-comp "uapid split --" --in-place --output --markers --dry-run --diff --json --help
-comp "uapid split --in-place --" --markers --dry-run --diff --json --help
+comp "uapid split --" --in-place --output --markers --dry-run --diff --json --quiet --help
+comp "uapid split --in-place --" --markers --dry-run --diff --json --quiet --help
 comp "uapid fix-includes --dry-run --" --help
 comp "uapid check --j" --jobs --json
+comp "uapid install --q" --quiet
+comp "uapid api-diff --q" --quiet
 comp "uapid watch --s" --state-dir --socket --settle --socket-group --split-branch
 comp "uapid branch --no-split --" --headers --no-headers --source --arch --since \
-	--one-commit --identity --markers --state-dir --json --help
+	--one-commit --identity --markers --state-dir --json --quiet --help
 
 # --arch: the tree's arch/*/ with a Makefile, and the names its Makefile maps
 comp "uapid install --arch " all

@@ -28,6 +28,7 @@
 #include <stdbool.h>
 
 #include "uapid/markers.h"
+#include "uapid/progress.h"
 #include "uapid/store.h"
 
 struct ud_branch_opts {
@@ -39,8 +40,10 @@ struct ud_branch_opts {
 	bool one_commit;     /* the split as one commit, not one per directory */
 	const char
 		*identity; /* "Name <email>" for the split commits; NULL: the source's committer */
-	const struct ud_markers *markers; /* coaching markers, or NULL */
-	const char *markers_hash;	  /* what identifies them in cache keys ("-": none) */
+	const struct ud_markers *markers;	/* coaching markers, or NULL */
+	const char *markers_hash;		/* what identifies them in cache keys ("-": none) */
+	struct ud_progress_cb split_progress;	/* headers of the split looked at, of all */
+	struct ud_progress_cb headers_progress; /* source commits done, of those to do */
 };
 
 struct ud_branch_result {

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "uapid/buf.h"
+#include "uapid/progress.h"
 
 struct ud_compile_job {
 	char **argv;	      /* NULL-terminated; argv[0] is looked up in PATH */
@@ -18,10 +19,11 @@ struct ud_compile_job {
 
 /*
  * Runs every job, at most 'parallel' at a time; scratch is a private
- * directory for the jobs' output files.  Returns 0, or a negative errno
+ * directory for the jobs' output files.  progress (may be NULL) hears
+ * how many jobs have ended, of njobs.  Returns 0, or a negative errno
  * with *cause when jobs could not be started at all.
  */
 int ud_compile_run(struct ud_compile_job *jobs, size_t njobs, unsigned parallel,
-		   const char *scratch, char **cause);
+		   const char *scratch, const struct ud_progress_cb *progress, char **cause);
 
 #endif /* UAPID_COMPILE_H */

@@ -30,11 +30,12 @@
 #include "uapid/gittree.h"
 #include "uapid/headers.h"
 #include "uapid/json.h"
+#include "uapid/progress.h"
 #include "uapid/tindex.h"
 #include "uapid/xmalloc.h"
 
 static const char api_usage[] =
-	"usage: uapid api-diff [--json] [--arch ARCH] OLD NEW\n"
+	"usage: uapid api-diff [--json] [--arch ARCH] [--quiet] OLD NEW\n"
 	"  OLD, NEW: an installed-headers directory (INSTALL_HDR_PATH or its "
 	"include/),\n"
 	"            a kernel tree, or REPO:REV\n";
@@ -44,6 +45,8 @@ struct side {
 	struct ud_api_header *v;
 	size_t n, alloc;
 	char *what; /* how it was read, for the summary */
+	struct ud_progress *progress;
+	size_t expect; /* headers to read, when known (a plan's) */
 };
 
 static int
@@ -53,6 +56,7 @@ take(const char *dst, const char *text, size_t len, void *ctx)
 
 	s->v = ud_xgrow(s->v, &s->alloc, s->n + 1, sizeof(*s->v));
 	ud_api_parse(dst, text, len, &s->v[s->n++]);
+	ud_progress_update(s->progress, s->n, s->expect);
 	return 0;
 }
 
@@ -127,6 +131,7 @@ install_source(struct side *s, struct ud_source *src, const char *arch)
 	}
 	ud_diags_free(&problems);
 	rc = ud_headers_plan(src, idx, arch, &plan, &cause);
+	s->expect = plan.n;
 	if (rc == 0)
 		rc = ud_headers_install_each(&plan, src, take, s, &cause);
 	if (rc < 0) {
@@ -185,12 +190,13 @@ load_git(struct side *s, const char *spec, const char *arch)
 }
 
 static int
-load(struct side *s, const char *spec, const char *arch)
+load(struct side *s, const char *spec, const char *arch, struct ud_progress *progress)
 {
 	char *inc, *mk, *uapi;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
+	s->progress = progress;
 	if (!is_dir(spec) && (rc = load_git(s, spec, arch)) != 1)
 		goto sorted;
 	if (!is_dir(spec)) {
@@ -208,6 +214,7 @@ load(struct side *s, const char *spec, const char *arch)
 		free(uapi);
 		if (cmd_open_plan(spec, arch, &p) < 0)
 			return -1;
+		s->expect = p.plan.n;
 		rc = ud_headers_install_each(&p.plan, &p.src, take, s, &inc) < 0 ? -1 : 0;
 		if (rc < 0) {
 			report_error("%s", inc);
@@ -299,22 +306,27 @@ cmd_api_diff(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"json", no_argument, NULL, 'j'},
 		{"arch", required_argument, NULL, 'a'},
+		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	struct ud_progress po, pn;
 	struct side o, n;
 	struct ud_api_diff d;
 	const char *arch = NULL, *failed;
-	bool json = false;
+	bool json = false, quiet = false;
 	int opt, status;
 
-	while ((opt = getopt_long(argc, argv, "ja:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "ja:qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = true;
 			break;
 		case 'a':
 			arch = optarg;
+			break;
+		case 'q':
+			quiet = true;
 			break;
 		case 'h':
 			fputs(api_usage, stdout);
@@ -335,9 +347,14 @@ cmd_api_diff(int argc, char **argv)
 	memset(&n, 0, sizeof(n));
 	if (json)
 		report_keep();
-	failed = load(&o, argv[optind], arch) < 0	? argv[optind]
-		 : load(&n, argv[optind + 1], arch) < 0 ? argv[optind + 1]
-							: NULL;
+	/* two trees or revisions are installed in memory first: that takes a moment */
+	ud_progress_start(&po, "api model of OLD", "headers", quiet || json);
+	ud_progress_start(&pn, "api model of NEW", "headers", quiet || json);
+	failed = load(&o, argv[optind], arch, &po) < 0	     ? argv[optind]
+		 : load(&n, argv[optind + 1], arch, &pn) < 0 ? argv[optind + 1]
+							     : NULL;
+	ud_progress_end(&po);
+	ud_progress_end(&pn);
 	if (failed != NULL) {
 		report_json_failure(failed);
 		side_free(&o);

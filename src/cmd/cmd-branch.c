@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <git2.h>
 #include <jansson.h>
@@ -15,13 +16,14 @@
 #include "cmd.h"
 #include "uapid/branch.h"
 #include "uapid/fsutil.h"
+#include "uapid/progress.h"
 #include "uapid/xmalloc.h"
 
 static const char branch_usage[] =
 	"usage: uapid branch [--split NAME | --no-split] [--headers NAME | --no-headers]\n"
 	"                    [--source REV] [--arch ARCH] [--since REV] [--one-commit]\n"
 	"                    [--identity 'NAME <EMAIL>'] [--markers FILE] [--state-dir DIR] [--json]\n"
-	"                    REPO\n";
+	"                    [--quiet] REPO\n";
 
 /* A fingerprint of the markers file, for cache keys ("-": none). */
 static char *
@@ -102,6 +104,7 @@ cmd_branch(int argc, char **argv)
 		{"markers", required_argument, NULL, 'm'},
 		{"state-dir", required_argument, NULL, 'd'},
 		{"json", no_argument, NULL, 'j'},
+		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -112,14 +115,15 @@ cmd_branch(int argc, char **argv)
 	const char *markers_file = NULL, *state_dir = NULL;
 	git_repository *repo = NULL;
 	struct ud_store *st = NULL;
+	struct ud_progress split_progress, headers_progress;
 	char *cause = NULL, *dir = NULL, *db = NULL, *mhash = NULL;
-	bool json = false;
-	int opt, status = EXIT_USAGE;
+	bool json = false, quiet = false;
+	int opt, rc, status = EXIT_USAGE;
 
 	memset(&o, 0, sizeof(o));
 	o.split = "uapi/split";
 	o.headers = "uapi/headers";
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "hq", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			o.split = optarg;
@@ -156,6 +160,9 @@ cmd_branch(int argc, char **argv)
 			break;
 		case 'j':
 			json = true;
+			break;
+		case 'q':
+			quiet = true;
 			break;
 		case 'h':
 			fputs(branch_usage, stdout);
@@ -216,8 +223,17 @@ cmd_branch(int argc, char **argv)
 	}
 	mhash = markers_hash(&mtext);
 	o.markers_hash = mhash;
-	if (ud_branch_update(repo, st, &o, &r, &cause) < 0) {
+	ud_progress_start(&split_progress, "split branch", "headers", quiet || json);
+	ud_progress_start(&headers_progress, "headers branch", "commits", quiet || json);
+	o.split_progress = ud_progress_cb_for(&split_progress);
+	o.headers_progress = ud_progress_cb_for(&headers_progress);
+	rc = ud_branch_update(repo, st, &o, &r, &cause);
+	ud_progress_end(&split_progress);
+	ud_progress_end(&headers_progress);
+	if (rc < 0) {
 		report_error("%s", cause);
+		if (rc == -ENOTSUP && o.headers != NULL && o.split != NULL)
+			report_hint("--no-headers makes the split branch alone");
 		goto out_git;
 	}
 	print_result(&r, &o, json);

@@ -22,7 +22,8 @@
 #include "uapid/sink.h"
 #include "uapid/xmalloc.h"
 
-static const char check_usage[] = "usage: uapid check [--arch ARCH] [--jobs N] [--json] TREE\n";
+static const char check_usage[] =
+	"usage: uapid check [--arch ARCH] [--jobs N] [--json] [--quiet] TREE\n";
 
 struct checked {
 	const struct ud_hdr_file *f;
@@ -175,8 +176,10 @@ compile_argv(const char *cc, const char *inc, const char *dummy, const char *hea
 
 /* Compiles every header that no-header-test allows; returns how many ran. */
 static size_t
-compile_all(struct check_run *r, struct cmd_plan *p, unsigned jobs, size_t *skipped)
+compile_all(struct check_run *r, struct cmd_plan *p, unsigned jobs, bool quiet, size_t *skipped)
 {
+	struct ud_progress progress;
+	struct ud_progress_cb cb;
 	struct ud_strlist skip = UD_STRLIST_INIT;
 	struct ud_compile_job *cj = ud_xcalloc(r->n ? r->n : 1, sizeof(*cj));
 	size_t *which = ud_xcalloc(r->n ? r->n : 1, sizeof(size_t)), n = 0, i;
@@ -185,6 +188,7 @@ compile_all(struct check_run *r, struct cmd_plan *p, unsigned jobs, size_t *skip
 	     *dummy = ud_tree_path(&p->tree, "usr/dummy-include");
 	struct ud_diags problems = UD_DIAGS_INIT;
 	char *cause = NULL;
+	int rc;
 
 	if (ud_headers_make_list(&p->src, p->plan.srcarch, "usr/include/Makefile", "no-header-test",
 				 &skip, &problems) < 0)
@@ -206,7 +210,11 @@ compile_all(struct check_run *r, struct cmd_plan *p, unsigned jobs, size_t *skip
 		free(h);
 		which[n++] = i;
 	}
-	if (ud_compile_run(cj, n, jobs, r->tmp, &cause) < 0) {
+	ud_progress_start(&progress, "compile test", "headers", quiet);
+	cb = ud_progress_cb_for(&progress);
+	rc = ud_compile_run(cj, n, jobs, r->tmp, &cb, &cause);
+	ud_progress_end(&progress);
+	if (rc < 0) {
 		report_error("compile test: %s", cause);
 		free(cause);
 		for (i = 0; i < n; i++)
@@ -234,24 +242,22 @@ int
 cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"arch", required_argument, NULL, 'a'},
-		{"jobs", required_argument, NULL, 'j'},
-		{"json", no_argument, NULL, 'J'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+		{"arch", required_argument, NULL, 'a'}, {"jobs", required_argument, NULL, 'j'},
+		{"json", no_argument, NULL, 'J'},	{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},	{NULL, 0, NULL, 0},
 	};
 	const char *arch = NULL, *tmpdir = getenv("TMPDIR");
 	unsigned jobs = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 	struct cmd_plan p;
 	struct ud_sink scratch;
 	struct check_run r;
-	bool json = false, can_compile;
+	bool json = false, quiet = false, can_compile;
 	size_t i, compiled = 0, skipped = 0, errors = 0, warnings = 0;
 	char *cause = NULL;
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "a:j:Jh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "a:j:Jqh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'a':
 			arch = optarg;
@@ -261,6 +267,9 @@ cmd_check(int argc, char **argv)
 			break;
 		case 'J':
 			json = true;
+			break;
+		case 'q':
+			quiet = true;
 			break;
 		case 'h':
 			fputs(check_usage, stdout);
@@ -343,7 +352,7 @@ cmd_check(int argc, char **argv)
 	can_compile = strcmp(p.plan.srcarch, ud_headers_srcarch(cmd_default_arch())) == 0 ||
 		      getenv("CC") != NULL;
 	if (can_compile)
-		compiled = compile_all(&r, &p, jobs, &skipped);
+		compiled = compile_all(&r, &p, jobs, quiet || json, &skipped);
 
 	for (i = 0; i < r.n; i++) {
 		errors += ud_diags_count(&r.v[i].in.diags, UD_SEV_ERROR);

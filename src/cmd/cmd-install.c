@@ -14,11 +14,13 @@
 
 #include "cmd.h"
 #include "uapid/headers.h"
+#include "uapid/progress.h"
 #include "uapid/strlist.h"
 #include "uapid/tree.h"
 #include "uapid/xmalloc.h"
 
-static const char install_usage[] = "usage: uapid install [--arch ARCH|all] TREE OUTDIR\n";
+static const char install_usage[] =
+	"usage: uapid install [--arch ARCH|all] [--quiet] TREE OUTDIR\n";
 
 static void
 report_file(const char *path, const struct ud_diags *d, void *ctx)
@@ -31,6 +33,7 @@ static void
 print_stats(const char *what, const struct ud_hdr_plan *plan, const char *dir,
 	    const struct ud_install_stats *st)
 {
+	ud_progress_interrupt();
 	printf("%s %u headers for %s in %s/include: %u written, %u unchanged, %u removed, %u "
 	       "failed",
 	       what, st->files - st->failed, plan->srcarch, dir, st->written, st->unchanged,
@@ -59,10 +62,21 @@ install_one(struct cmd_plan *p, const char *outdir, struct ud_install_memo *memo
 	return st.failed + st.not_removed > 0 ? EXIT_FINDINGS : EXIT_OK;
 }
 
+/* An entry of arch/ that is a directory ("x86/"). */
+static bool
+is_arch_dir(const char *entry)
+{
+	size_t n = strlen(entry);
+
+	return n >= 2 && entry[n - 1] == '/';
+}
+
 /* --arch all: each architecture directory of the tree that its Makefile exports. */
 static int
-install_all(const char *tree_arg, const char *outdir)
+install_all(const char *tree_arg, const char *outdir, bool quiet)
 {
+	struct ud_progress progress;
+	size_t narchs = 0, seen = 0;
 	struct ud_install_memo *memo = ud_install_memo_new();
 	struct ud_strlist dirs = UD_STRLIST_INIT;
 	struct ud_tree tree;
@@ -82,20 +96,25 @@ install_all(const char *tree_arg, const char *outdir)
 		goto out;
 	}
 	ud_strlist_sort(&dirs);
+	for (i = 0; i < dirs.n; i++)
+		narchs += is_arch_dir(dirs.v[i]);
+	ud_progress_start(&progress, "install", "architectures", quiet);
 	for (i = 0; i < dirs.n; i++) {
 		size_t n = strlen(dirs.v[i]);
 		struct cmd_plan p;
 		char *arch, *dir;
 		int rc;
 
-		if (n < 2 || dirs.v[i][n - 1] != '/')
+		if (!is_arch_dir(dirs.v[i]))
 			continue;
+		ud_progress_update(&progress, seen++, narchs);
 		arch = ud_xstrndup(dirs.v[i], n - 1);
 		memset(&p, 0, sizeof(p));
 		p.tree = tree;
 		p.src = src;
 		rc = ud_headers_plan(&src, NULL, arch, &p.plan, &cause);
 		report_diags(stderr, tree.root, &p.plan.problems);
+		ud_progress_interrupt();
 		if (rc == -EPERM) {
 			/* the tree's Makefile refuses it: the kernel's reason, and on */
 			printf("%s: not exported: %s\n", arch, cause);
@@ -119,6 +138,7 @@ install_all(const char *tree_arg, const char *outdir)
 		ud_headers_plan_free(&p.plan);
 		free(arch);
 	}
+	ud_progress_end(&progress);
 	printf("%u architectures installed in %s, %u not exported", done, outdir, skipped);
 	if (failed > 0)
 		printf(", %u failed", failed);
@@ -136,18 +156,23 @@ cmd_install(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"arch", required_argument, NULL, 'a'},
+		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *arch = NULL;
 	struct cmd_plan p;
+	bool quiet = false;
 	int opt, status;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "a:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "a:qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'a':
 			arch = optarg;
+			break;
+		case 'q':
+			quiet = true;
 			break;
 		case 'h':
 			fputs(install_usage, stdout);
@@ -162,7 +187,7 @@ cmd_install(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (arch != NULL && strcmp(arch, "all") == 0)
-		return install_all(argv[optind], argv[optind + 1]);
+		return install_all(argv[optind], argv[optind + 1], quiet);
 	if (cmd_open_plan(argv[optind], arch, &p) < 0)
 		return EXIT_USAGE;
 	status = install_one(&p, argv[optind + 1], NULL);

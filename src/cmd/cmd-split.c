@@ -20,15 +20,16 @@
 #include "uapid/fsutil.h"
 #include "uapid/hsplit.h"
 #include "uapid/path.h"
+#include "uapid/progress.h"
 #include "uapid/tindex.h"
 #include "uapid/xmalloc.h"
 
 static const char split_usage[] =
 	"usage: uapid split [--in-place | --output DIR] [--markers FILE] [--dry-run] [--diff] [--json]\n"
-	"                   TREE [PATH...]\n";
+	"                   [--quiet] TREE [PATH...]\n";
 
 struct split_opts {
-	bool in_place, dry_run, diff, json;
+	bool in_place, dry_run, diff, json, quiet;
 	const char *output;
 	const char *markers;
 };
@@ -56,6 +57,7 @@ struct split_run {
 	struct ud_diags notes; /* about the run, each naming its file */
 	json_t *files;	       /* for --json */
 	bool io_error;
+	char *first_refused; /* the first header that needs coaching, for the hint */
 };
 
 static bool
@@ -154,6 +156,7 @@ split_one(struct split_run *r, const char *rel)
 		bool moved = res->outcome == UD_SPLIT_MOVED;
 
 		if (r->o.diff) {
+			ud_progress_interrupt();
 			print_diff(rel, h.input.data, h.input.len, rel,
 				   moved ? NULL : res->kernel.data, moved ? 0 : res->kernel.len);
 			print_diff(h.twin, NULL, 0, h.twin, res->uapi.data, res->uapi.len);
@@ -180,6 +183,8 @@ split_one(struct split_run *r, const char *rel)
 		add_move(r, rel);
 	}
 	r->counts[res->outcome]++;
+	if (res->outcome == UD_SPLIT_REFUSED && r->first_refused == NULL)
+		r->first_refused = ud_xstrdup(rel);
 	file_json(r, rel, ud_split_outcome_name(res->outcome), h.twin, &res->diags);
 	ud_hsplit_free(&h);
 }
@@ -386,21 +391,34 @@ print_summary(struct split_run *r)
 		printf("removed files listed in %s/.uapid-removed\n", r->o.output);
 		ud_buf_free(&list);
 	}
+	if (r->first_refused != NULL) {
+		fflush(stdout);
+		report_hint("a coaching marker decides what uapid cannot: --markers FILE with "
+			    "lines such as\n    %s kernel '#ifdef __KERNEL__'\n  (actions kernel, "
+			    "uapi, retain, split-compound, include-here, skip: see MARKERS in "
+			    "uapid(1))",
+			    r->first_refused);
+	}
 }
 
 static int
 parse_options(struct split_run *r, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"in-place", no_argument, NULL, 'i'},	   {"output", required_argument, NULL, 'o'},
-		{"markers", required_argument, NULL, 'm'}, {"dry-run", no_argument, NULL, 'n'},
-		{"diff", no_argument, NULL, 'd'},	   {"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},	   {NULL, 0, NULL, 0},
+		{"in-place", no_argument, NULL, 'i'},
+		{"output", required_argument, NULL, 'o'},
+		{"markers", required_argument, NULL, 'm'},
+		{"dry-run", no_argument, NULL, 'n'},
+		{"diff", no_argument, NULL, 'd'},
+		{"json", no_argument, NULL, 'j'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "io:m:ndjh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "io:m:ndjqh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
 			r->o.in_place = true;
@@ -419,6 +437,9 @@ parse_options(struct split_run *r, int argc, char **argv)
 			break;
 		case 'j':
 			r->o.json = true;
+			break;
+		case 'q':
+			r->o.quiet = true;
 			break;
 		case 'h':
 			fputs(split_usage, stdout);
@@ -478,6 +499,7 @@ close_run(struct split_run *r)
 	}
 	free(r->dirs);
 	free(r->marker_hits);
+	free(r->first_refused);
 	ud_strlist_free(&r->removed);
 	ud_diags_free(&r->notes);
 	ud_markers_free(&r->markers);
@@ -492,6 +514,7 @@ cmd_split(int argc, char **argv)
 {
 	struct split_run r;
 	struct ud_strlist run = UD_STRLIST_INIT;
+	struct ud_progress progress;
 	int status;
 	size_t i;
 
@@ -523,8 +546,13 @@ cmd_split(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out;
 	}
-	for (i = 0; i < run.n; i++)
+	/* a whole tree takes a moment; the line shows once it ran a second */
+	ud_progress_start(&progress, "split", "headers", r.o.quiet || r.o.json);
+	for (i = 0; i < run.n; i++) {
+		ud_progress_update(&progress, i, run.n);
 		split_one(&r, run.v[i]);
+	}
+	ud_progress_end(&progress);
 	write_kbuilds(&r);
 	report_stale(&r, &run);
 	print_summary(&r);

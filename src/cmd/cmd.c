@@ -2,6 +2,7 @@
 /*
  * Set-up shared by the commands that work on a tree's installed headers.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -43,6 +44,13 @@ cmd_open_plan(const char *tree_arg, const char *arch, struct cmd_plan *p)
 	report_diags(stderr, p->tree.root, &p->plan.problems);
 	if (rc < 0) {
 		report_error("%s", cause);
+		if (rc == -ENOTSUP &&
+		    ud_source_type(&p->src, "scripts/headers_install.sh") == UD_FT_NONE &&
+		    ud_source_type(&p->src, "scripts/headers_install.pl") == UD_FT_NONE)
+			report_hint(
+				"TREE must be a whole kernel source tree (its Makefile, scripts/, "
+				"include/ and arch/): uapid installs as the tree's own scripts "
+				"say");
 		free(cause);
 		cmd_close_plan(p);
 		return -1;

@@ -60,6 +60,11 @@ void report_json_line(json_t *v);
 /* "uapid: message" on stderr. */
 void report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
+ * "uapid: hint: message" on stderr: what the user can change so that a
+ * command that stopped goes on (not kept for --json: the error is).
+ */
+void report_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
  * --json: from now on report_error and report_diags(stderr, ...) also keep
  * what they print, so that the command's JSON carries every diagnostic
  * (what ends a run before its summary included).

@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "uapid/buf.h"
 #include "uapid/json.h"
+#include "uapid/progress.h"
 
 /* What report_error and report_diags printed, for --json (report_keep). */
 static struct ud_diags kept = UD_DIAGS_INIT;
@@ -47,6 +48,8 @@ report_diags(FILE *f, const char *path, const struct ud_diags *d)
 {
 	size_t i;
 
+	if (d->n > 0)
+		ud_progress_interrupt();
 	for (i = 0; i < d->n; i++) {
 		const struct ud_diag *g = &d->v[i];
 		const char *p = g->path != NULL ? g->path : path;
@@ -85,6 +88,7 @@ report_error(const char *fmt, ...)
 {
 	va_list ap;
 
+	ud_progress_interrupt();
 	fputs("uapid: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -99,4 +103,17 @@ report_error(const char *fmt, ...)
 		ud_diags_add_at(&kept, NULL, 0, UD_SEV_ERROR, "%s", ud_buf_str(&b));
 		ud_buf_free(&b);
 	}
+}
+
+void
+report_hint(const char *fmt, ...)
+{
+	va_list ap;
+
+	ud_progress_interrupt();
+	fputs("uapid: hint: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }

@@ -16,11 +16,12 @@ static const struct cmd_entry commands[] = {
 	{"classify", "classify [--json] FILE...",
 	 "say, line range by line range, what of each header is kernel-only", cmd_classify},
 	{"split",
-	 "split [--in-place | --output DIR] [--markers FILE] [--dry-run] [--diff] [--json] TREE [PATH...]",
+	 "split [--in-place | --output DIR] [--markers FILE] [--dry-run] [--diff] [--json] [--quiet] "
+	 "TREE [PATH...]",
 	 "split exported headers into kernel and uapi/ parts", cmd_split},
-	{"install", "install [--arch ARCH|all] TREE OUTDIR",
+	{"install", "install [--arch ARCH|all] [--quiet] TREE OUTDIR",
 	 "write the installed userspace headers, as make headers_install does", cmd_install},
-	{"check", "check [--arch ARCH] [--jobs N] [--json] TREE",
+	{"check", "check [--arch ARCH] [--jobs N] [--json] [--quiet] TREE",
 	 "the kernel's header checks and compile test, in one pass", cmd_check},
 	{"watch",
 	 "watch [--state-dir DIR] [--socket PATH] [--socket-group GROUP] [--arch ARCH] [--settle MS] "
@@ -30,9 +31,9 @@ static const struct cmd_entry commands[] = {
 	{"branch",
 	 "branch [--split NAME|--no-split] [--headers NAME|--no-headers] [--source REV] [--arch ARCH] "
 	 "[--since REV] [--one-commit] [--identity ID] [--markers FILE] [--state-dir DIR] [--json] "
-	 "REPO",
+	 "[--quiet] REPO",
 	 "keep the uapi/split and uapi/headers branches of a repository current", cmd_branch},
-	{"api-diff", "api-diff [--json] [--arch ARCH] OLD NEW",
+	{"api-diff", "api-diff [--json] [--arch ARCH] [--quiet] OLD NEW",
 	 "which headers changed userspace API, symbol by symbol, with a verdict", cmd_api_diff},
 	{"fix-includes", "fix-includes [--in-place | --dry-run] TREE [PATH...]",
 	 "turn #include \"x.h\" into #include <dir/x.h> in tree headers", cmd_fix_includes},

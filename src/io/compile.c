@@ -114,10 +114,10 @@ start(struct ud_compile_job *job, const char *out, pid_t *pid)
 
 int
 ud_compile_run(struct ud_compile_job *jobs, size_t njobs, unsigned parallel, const char *scratch,
-	       char **cause)
+	       const struct ud_progress_cb *progress, char **cause)
 {
 	struct running *run;
-	size_t next = 0, active = 0, i;
+	size_t next = 0, active = 0, ended = 0, i;
 	int result = 0;
 
 	if (parallel == 0)
@@ -186,6 +186,7 @@ ud_compile_run(struct ud_compile_job *jobs, size_t njobs, unsigned parallel, con
 			close(run[i].pidfd);
 		run[i].used = false;
 		active--;
+		ud_progress_report(progress, ++ended, njobs);
 	}
 	free(run);
 	return result;

@@ -385,8 +385,11 @@ split_tree(struct split_run *s, git_tree *t0, const char *label, git_oid *final,
 	ud_tindex_exported_under(idx, "", &list);
 	ud_gittree_sink_open(&sink, s->repo, t0, label, NULL);
 	rc = 0;
-	for (i = 0; i < list.n && rc == 0; i++)
+	for (i = 0; i < list.n && rc == 0; i++) {
+		ud_progress_report(&s->o->split_progress, i, list.n);
 		rc = split_header(s, &src, t0, &sink, list.v[i], cause);
+	}
+	ud_progress_report(&s->o->split_progress, list.n, list.n);
 	ud_strlist_free(&list);
 	ud_tindex_free(idx);
 	ud_source_close(&src);
@@ -1016,6 +1019,7 @@ update_headers(git_repository *repo, struct ud_store *st, const struct ud_branch
 		git_oid tree_id;
 		char hex[HEX], label[HEX + 8], *key, *tiphex;
 
+		ud_progress_report(&o->headers_progress, i, n);
 		r->headers_scanned++;
 		git_oid_tostr(hex, sizeof(hex), &todo[i]);
 		snprintf(label, sizeof(label), "%.12s", hex);
@@ -1078,6 +1082,8 @@ update_headers(git_repository *repo, struct ud_store *st, const struct ud_branch
 		git_tree_free(t);
 		git_commit_free(c);
 	}
+	if (rc == 0)
+		ud_progress_report(&o->headers_progress, n, n);
 	if (rc == 0 && have_tip) {
 		char *log = ud_xasprintf("uapid: installed headers up to %.12s", r->source);
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "uapid/log.h"
+#include "uapid/progress.h"
 
 static bool journal, tty, progress_shown;
 static int max_priority = LOG_INFO;
@@ -45,6 +46,7 @@ ud_log(int priority, const char *fmt, ...)
 
 	if (priority > max_priority)
 		return;
+	ud_progress_interrupt(); /* a batch command's progress line */
 	if (progress_shown) {
 		fputs("\r\033[K", stderr);
 		progress_shown = false;
