@@ -1052,6 +1052,30 @@ check(c.result("status")["ready"] and c.result("markers.list") == {"markers": []
       "the daemon still serves after dropping a subscriber")
 PY
 
+# === 5b. clients that hang up before their replies ===============================================
+# a write to a gone peer fails with EPIPE: a closed client, never SIGPIPE (issue 19)
+pycheck "clients that hang up early" <<'PY'
+import json, os, socket, time
+from ud import *
+K = os.environ["K"]
+line = (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "status"}) + "\n").encode()
+for rnd in range(20):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(K)
+    s.sendall(line * 2000)
+    # reset, not a clean end: the daemon's next write gets EPIPE
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\1\0\0\0\0\0\0\0")
+    s.close()
+time.sleep(0.5)
+c = Conn(K)
+st = c.result("status")
+check(st["ready"], "the daemon serves after 20 clients each sent 2,000 requests and hung up")
+c.close()
+st = wait_clients(K, 1)
+check(st["clients"]["connected"] == 1, "the clients that hung up are forgotten", st["clients"])
+PY
+if kill -0 "$MAIN" 2>/dev/null; then pass "the daemon lives on after clients hung up"; else fail "the daemon died after clients hung up"; fi
+
 # === 4. peers: SO_PEERCRED, --socket-group ======================================================
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
 	# a python that user nobody can run (pyenv's shims live under /root)

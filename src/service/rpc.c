@@ -3,6 +3,7 @@
  * The JSON-RPC server (rpc.h) on libuv pipes.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,13 @@ on_written(uv_write_t *req, int status)
 
 	free(w->data);
 	free(w);
+	if (status < 0 && status != UV_ECANCELED) {
+		/* the peer hung up before reading: a closed client, not an error of ours */
+		ud_log(LOG_DEBUG, "socket: a client went before its reply was written: %s",
+		       uv_strerror(status));
+		close_client(c);
+		return;
+	}
 	/* the client read its replies: take its requests again (cancelled writes come
 	 * before the close callback, so c is still there) */
 	if (status == 0 && c->paused && !c->closing && !c->finishing &&
@@ -550,6 +558,12 @@ ud_rpc_open(struct ud_rpc **out, uv_loop_t *loop, const struct ud_rpc_opts *o,
 	r->methods = methods;
 	r->nmethods = nmethods;
 	r->ctx = ctx;
+	/*
+	 * A write to a client that has hung up must fail with EPIPE (a closed
+	 * client, seen in on_written), never end the daemon with SIGPIPE: the
+	 * unit's IgnoreSIGPIPE does not cover a daemon started by hand.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	uv_pipe_init(loop, &r->server, 0);
 	r->server.data = r;
 	if (o->activated_fd >= 0) {
