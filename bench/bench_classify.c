@@ -7,7 +7,6 @@
  *
  * usage: bench_classify TREE [ROUNDS]
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +15,8 @@
 #include "uapid/buf.h"
 #include "uapid/classify.h"
 #include "uapid/fsutil.h"
-#include "uapid/tree.h"
+#include "uapid/source.h"
+#include "uapid/strlist.h"
 #include "uapid/xmalloc.h"
 
 struct file {
@@ -36,21 +36,71 @@ now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Adds every .h below dir to the file list. */
-static void
-walk(const char *dir)
+/*
+ * Adds every .h below rel (tree-relative; a missing rel adds nothing) to
+ * the file list, with the walk every command uses.  A directory that
+ * cannot be read stops the bench: its figures would silently be for fewer
+ * files.
+ */
+static int
+walk(struct ud_source *src, const char *tree, const char *rel)
 {
 	struct ud_strlist found = UD_STRLIST_INIT;
+	char *cause = NULL;
 	size_t i;
+	int rc;
 
-	ud_dir_headers(dir, &found);
+	if ((rc = ud_source_walk(src, rel, ".h", NULL, &found, &cause)) < 0) {
+		fprintf(stderr, "bench_classify: %s\n", cause ? cause : rel);
+		free(cause);
+		ud_strlist_free(&found);
+		return rc;
+	}
 	for (i = 0; i < found.n; i++) {
 		files = ud_xgrow(files, &afiles, nfiles + 1, sizeof(*files));
-		files[nfiles].path = ud_xasprintf("%s/%s", dir, found.v[i]);
+		files[nfiles].path = ud_xasprintf("%s/%s/%s", tree, rel, found.v[i]);
 		ud_buf_init(&files[nfiles].text);
 		nfiles++;
 	}
 	ud_strlist_free(&found);
+	return 0;
+}
+
+/* include/ and every arch/NAME/include/ of the tree, as the commands see them. */
+static int
+collect(const char *tree)
+{
+	struct ud_source src = {0};
+	struct ud_strlist arches = UD_STRLIST_INIT;
+	char *cause = NULL;
+	size_t i;
+	int rc;
+
+	if ((rc = ud_source_open_dir(&src, tree, &cause)) < 0) {
+		fprintf(stderr, "bench_classify: %s\n", cause ? cause : tree);
+		free(cause);
+		return rc;
+	}
+	rc = walk(&src, tree, "include");
+	if (rc == 0 && ud_source_type(&src, "arch") == UD_FT_DIR &&
+	    (rc = ud_source_list(&src, "arch", &arches, &cause)) < 0) {
+		fprintf(stderr, "bench_classify: %s\n", cause ? cause : "arch");
+		free(cause);
+	}
+	ud_strlist_sort(&arches);
+	for (i = 0; rc == 0 && i < arches.n; i++) {
+		size_t len = strlen(arches.v[i]);
+		char *rel;
+
+		if (len < 2 || arches.v[i][len - 1] != '/')
+			continue; /* a file, not an architecture's directory */
+		rel = ud_xasprintf("arch/%sinclude", arches.v[i]);
+		rc = walk(&src, tree, rel);
+		free(rel);
+	}
+	ud_strlist_free(&arches);
+	ud_source_close(&src);
+	return rc;
 }
 
 int
@@ -59,27 +109,13 @@ main(int argc, char **argv)
 	double t0, t_read, best = 1e9;
 	size_t i, bytes = 0, errors = 0;
 	int rounds = argc > 2 ? atoi(argv[2]) : 5, r;
-	char *inc, *arch;
-	DIR *d;
-	struct dirent *de;
 
-	if (argc < 2) {
+	if (argc < 2 || rounds < 1) {
 		fprintf(stderr, "usage: bench_classify TREE [ROUNDS]\n");
 		return 2;
 	}
-	inc = ud_xasprintf("%s/include", argv[1]);
-	walk(inc);
-	arch = ud_xasprintf("%s/arch", argv[1]);
-	if ((d = opendir(arch)) != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			char *p = ud_xasprintf("%s/%s/include", arch, de->d_name);
-
-			if (de->d_name[0] != '.')
-				walk(p);
-			free(p);
-		}
-		closedir(d);
-	}
+	if (collect(argv[1]) < 0)
+		return 1;
 	t0 = now();
 	for (i = 0; i < nfiles; i++) {
 		if (ud_read_file(files[i].path, &files[i].text, NULL) < 0)
@@ -114,7 +150,5 @@ main(int argc, char **argv)
 		ud_buf_free(&files[i].text);
 	}
 	free(files);
-	free(inc);
-	free(arch);
 	return 0;
 }
