@@ -43,7 +43,7 @@ cat <<EOF
       $uapictl preview $tree/${header:-include/linux/some.h}
       $uapictl changes --since 1
       sqlite3 $state/state.db 'SELECT clock, path, kind, detail FROM events ORDER BY clock DESC LIMIT 5'
-    In Neovim: PATH=$(dirname $uapictl):$PATH nvim --cmd 'set rtp^=$UD_TOP/editors/nvim' $tree/${header:-include/linux/some.h}
+    In Neovim: PATH=$(dirname "$uapictl"):\$PATH nvim --cmd 'set rtp^=$UD_TOP/editors/nvim' $tree/${header:-include/linux/some.h}
     Ctrl-C stops the daemon.
 EOF
 exec "$uapid" watch "${args[@]}" "$tree"
