@@ -15,8 +15,8 @@
 # of the first-parent chain whose installed headers differ from its
 # parent's, whose tree is those headers under include/, and none for the
 # others.  The oracle is `uapid install` on a checkout of every commit.
-# ./test.sh runs it after the kernel acceptance (not part of make check; it
-# needs linux-source-6.1):  top_srcdir=$PWD UAPID=$PWD/build/src/uapid sh tests/branch-kernel.sh
+# ./test.sh --full runs it (not part of make check; it needs
+# linux-source-6.1, whose tree comes from tests/kernel-lib.sh):  top_srcdir=$PWD UAPID=$PWD/build/src/uapid sh tests/branch-kernel.sh
 # BRANCH_KERNEL_COMMITS=N: another length; BRANCH_KERNEL_KEEP=1: keep the scratch directory.
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -25,12 +25,9 @@ if [ -n "${BRANCH_KERNEL_KEEP:-}" ]; then # keep the repository and the logs, to
 	trap - EXIT
 	echo "branch-kernel: keeping $WORK"
 fi
+. "$top_srcdir/tests/kernel-lib.sh"
 ARCH=x86
-tarball=/usr/src/linux-source-6.1.tar.xz
-if [ ! -f "$tarball" ]; then
-	echo "branch-kernel: $tarball missing (apt-get install linux-source-6.1)" >&2
-	exit 2
-fi
+L61=$(kernel_tree 6.1) # read only: the repository below is a copy
 
 export GIT_AUTHOR_NAME="A U Thor" GIT_AUTHOR_EMAIL=author@example.org
 export GIT_COMMITTER_NAME="C O Mitter" GIT_COMMITTER_EMAIL=committer@example.org
@@ -69,9 +66,7 @@ commit() {
 # --- the base: linux-source-6.1 ------------------------------------------------------------
 start=$(now)
 t0=$start
-mkdir -p "$R"
-tar -xJf "$tarball" -C "$R" --strip-components=1 --wildcards \
-	'*/Makefile' '*/Kbuild' '*/scripts/*' '*/include/*' '*/arch/*'
+kernel_copy "$L61" "$R" '*/Makefile' '*/Kbuild' '*/scripts/*' '*/include/*' '*/arch/*'
 g init -q -b master
 g add -A -f .
 stamp=$((stamp + 1))

@@ -8,21 +8,12 @@
 # fs.inotify.max_queued_events).  After each, the state directory must
 # equal uapid split --output and uapid install (diff -r) and the store
 # must say what is there (storecheck.py).
-# Run by test.sh (it installs both packages); not part of make check.
+# Run by test.sh --full (it installs both packages); not part of make check.
+# The trees come from tests/kernel-lib.sh (test.sh extracts each once a run).
 . "${top_srcdir:-.}/tests/lib.sh"
+. "$top_srcdir/tests/kernel-lib.sh"
 
 ARCH=x86_64
-
-extract() {
-	tarball=/usr/src/linux-source-$1.tar.xz
-	if [ ! -f "$tarball" ]; then
-		echo "daemon-kernel: $tarball missing (apt-get install linux-source-$1)" >&2
-		exit 2
-	fi
-	mkdir -p "$2"
-	tar -xJf "$tarball" -C "$2" --strip-components=1 --wildcards \
-		'*/Makefile' '*/Kbuild' '*/scripts/*' '*/include/*' '*/arch/*'
-}
 
 status_json() { "$UAPICTL" --socket "$1" --timeout 10 --json status 2>/dev/null; }
 json_field() { python3 -c 'import json,sys; v=json.load(sys.stdin)
@@ -89,24 +80,24 @@ copy_over() {
 }
 
 T=$WORK/tree S=$WORK/state K=$WORK/d.sock
-extract 6.1 "$WORK/linux-6.1"
-extract 6.12 "$WORK/linux-6.12"
+L61=$(kernel_tree 6.1)
+L612=$(kernel_tree 6.12)
 mkdir -p "$T"
-copy_over "$WORK/linux-6.1"
+copy_over "$L61"
 
 start_daemon
 wait_idle
 grep 'scan:' "$WORK/daemon.log" | head -1
 converged "6.1, first scan"
 
-copy_over "$WORK/linux-6.12"
-changed=$(cd "$WORK" && diff -rq linux-6.1/include linux-6.12/include 2>/dev/null | wc -l)
+copy_over "$L612"
+changed=$(diff -rq "$L61/include" "$L612/include" 2>/dev/null | wc -l)
 echo "6.12 copied over 6.1 ($changed entries of include/ differ)"
 wait_idle
 converged "6.12 over 6.1, one burst"
 
 # kill -9 in the middle of the burst back to 6.1, then a restart
-copy_over "$WORK/linux-6.1" &
+copy_over "$L61" &
 CPID=$!
 sleep 0.4
 kill -KILL "$DPID"
@@ -128,7 +119,7 @@ if [ -w "$q" ]; then
 	start_daemon
 	echo "$old" >"$q"
 	trap 'rm -rf "$WORK"' EXIT
-	copy_over "$WORK/linux-6.12"
+	copy_over "$L612"
 	wait_idle
 	if grep -q "inotify events were lost" "$WORK/daemon.log"; then pass; else fail "no overflow seen"; fi
 	converged "6.12 again, with a 64-event inotify queue"

@@ -3,8 +3,9 @@
 # Acceptance on real kernels: Debian's linux-source-6.1 and linux-source-6.12.
 #  - for every architecture that `make ARCH=A headers_install` accepts,
 #    `uapid install --arch A` equals the kernel's own result byte for byte
-#    (diff -r, nothing allowed); the kernel's references are built once per
-#    run, two at a time, into the scratch directory;
+#    (diff -r, nothing allowed); the kernel's references are made by
+#    tests/kernel-refs.sh, or taken from $UD_KERNEL_REFS/VERSION where
+#    test.sh made them beside its other stages;
 #  - the architectures make refuses (um, sparc32; ia64 on 6.12) are refused by
 #    uapid too, with the kernel's reason;
 #  - `uapid install --arch all` gives the same trees;
@@ -14,57 +15,32 @@
 #    bench/fetch-kernels.sh --full): 3.8 and 3.7 x86 equal their own make
 #    headers_install, and on 3.7 the installed headers before and after
 #    `uapid split --in-place` differ only where the split itself changes them.
-# Run by test.sh (it installs both packages); not part of make check.
+# Run by test.sh --full (it installs both packages); not part of make check.
+# The trees come from tests/kernel-lib.sh (test.sh extracts each once a run).
 . "${top_srcdir:-.}/tests/lib.sh"
+. "$top_srcdir/tests/kernel-lib.sh"
 
 jobs=${UD_REF_JOBS:-$(nproc)}
 
-# extract VER DIR: the parts of Debian's kernel source a headers_install needs
-extract() {
-	tarball=/usr/src/linux-source-$1.tar.xz
-	if [ ! -f "$tarball" ]; then
-		echo "kernel-headers: $tarball missing (apt-get install linux-source-$1)" >&2
-		exit 2
-	fi
-	mkdir -p "$2"
-	tar -xJf "$tarball" -C "$2" --strip-components=1 --wildcards \
-		'*/Makefile' '*/Kbuild' '*/Kconfig' '*/scripts/*' '*/include/*' '*/arch/*' \
-		'*/usr/*' '*/tools/*'
-}
-
-# the base architectures of a tree, and the ARCH aliases its Makefile maps
-base_arches() { (cd "$1/arch" && for a in *; do [ -f "$a/Makefile" ] && [ "$a" != um ] && echo "$a"; done); }
-alias_base() {
-	case $1 in
-	i386 | x86_64) echo x86 ;;
-	sparc64) echo sparc ;;
-	parisc64) echo parisc ;;
-	sh64) echo sh ;;
-	esac
-}
-
 for ver in 6.1 6.12; do
-	K=$WORK/linux-$ver
-	extract "$ver" "$K"
+	K=$(kernel_tree "$ver")
 	version=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' "$K/Makefile" | paste -sd.)
-	echo "kernel tree: $version"
-	arches=$(base_arches "$K")
-	aliases=""
-	for a in i386 x86_64 sparc64 parisc64 sh64; do
-		[ -d "$K/arch/$(alias_base $a)" ] && aliases="$aliases $a"
-	done
-
-	# the kernel's own references, in parallel: one make per architecture
+	echo "kernel tree: $version ($K)"
 	mkdir -p "$WORK/$ver"
-	t0=$(date +%s)
-	# shellcheck disable=SC2086
-	printf '%s\n' $arches $aliases | xargs -P "$jobs" -I{} sh -c \
-		'make -s -C "$1" O="$2/obj-$3" ARCH="$3" headers_install INSTALL_HDR_PATH="$2/ref-$3" >"$2/make-$3.log" 2>&1 || echo "$3" >>"$2/make-failed"' \
-		sh "$K" "$WORK/$ver" {}
-	echo "$ver: kernel references for $(echo $arches $aliases | wc -w) architectures built in $(($(date +%s) - t0)) s"
-	if [ -s "$WORK/$ver/make-failed" ]; then
-		fail "$ver: make headers_install failed for $(cat "$WORK/$ver/make-failed")"
-		for a in $(cat "$WORK/$ver/make-failed"); do tail -5 "$WORK/$ver/make-$a.log" >&2; done
+
+	# the kernel's own references: made for this run by test.sh, or here
+	refs=${UD_KERNEL_REFS:-}/$ver
+	if [ -z "${UD_KERNEL_REFS:-}" ] || [ "$(cat "$refs/version" 2>/dev/null)" != "$version" ]; then
+		refs=$WORK/$ver/refs
+		sh "$top_srcdir/tests/kernel-refs.sh" "$K" "$refs" "$(kernel_tarball "$ver")"
+	else
+		echo "$ver: kernel references from $refs"
+	fi
+	arches=$(cat "$refs/arches")
+	aliases=$(cat "$refs/aliases")
+	if [ -s "$refs/make-failed" ]; then
+		fail "$ver: make headers_install failed for $(cat "$refs/make-failed")"
+		for a in $(cat "$refs/make-failed"); do tail -5 "$refs/make-$a.log" >&2; done
 	fi
 
 	t0=$(date +%s)
@@ -79,7 +55,7 @@ for ver in 6.1 6.12; do
 		if [ "$rc" != 0 ]; then
 			fail "$ver $a: uapid install exit $rc"
 			sed 's/^/  | /' "$WORK/err" >&2
-		elif diff -r "$WORK/$ver/ref-$a/include" "$WORK/$ver/ours-$a/include" >"$WORK/diff"; then
+		elif diff -r "$refs/ref-$a/include" "$WORK/$ver/ours-$a/include" >"$WORK/diff"; then
 			pass
 			same=$((same + 1))
 		else
@@ -90,11 +66,7 @@ for ver in 6.1 6.12; do
 	echo "$ver: $same of $total architectures identical to make headers_install ($(($(date +%s) - t0)) s for uapid)"
 
 	# what make refuses, uapid refuses, with the kernel's reason
-	for a in um sparc32 ia64; do
-		if make -s -C "$K" O="$WORK/$ver/obj-refused" ARCH=$a headers_install \
-			INSTALL_HDR_PATH="$WORK/$ver/refused" >"$WORK/make-refused.log" 2>&1; then
-			continue # accepted by this tree: compared above
-		fi
+	for a in $(cat "$refs/refused" 2>/dev/null); do
 		expect_status 2 "$UAPID" install --arch $a "$K" "$WORK/$ver/refused-$a"
 		case $a in
 		um) expect_in "$WORK/err" "Makefile:" && expect_in "$WORK/err" "Headers not exportable for UML" ;;
@@ -110,7 +82,7 @@ for ver in 6.1 6.12; do
 	echo "$ver: --arch all in $(($(date +%s) - t0)) s"
 	for a in $arches; do
 		rm -f "$WORK/$ver/all/$a/.uapid-install"
-		if diff -r "$WORK/$ver/ref-$a/include" "$WORK/$ver/all/$a/include" >"$WORK/diff"; then pass; else
+		if diff -r "$refs/ref-$a/include" "$WORK/$ver/all/$a/include" >"$WORK/diff"; then pass; else
 			fail "$ver --arch all: $a differs"
 			head -10 "$WORK/diff" >&2
 		fi
@@ -122,28 +94,12 @@ for ver in 6.1 6.12; do
 
 	if [ "$ver" = 6.1 ]; then
 		# Debian's packaged copy of the same headers
-		deb=$(dpkg-query -W -f='${Version}' linux-libc-dev 2>/dev/null || true)
-		case "$deb" in
-		"$version"-*)
-			compared=0 differ=0
-			for f in $(cd "$WORK/$ver/ours-x86/include" && find . -type f | sed 's#^\./##'); do
-				case $f in
-				asm/*) d=/usr/include/x86_64-linux-gnu/$f ;;
-				*) d=/usr/include/$f ;;
-				esac
-				[ -f "$d" ] || continue
-				compared=$((compared + 1))
-				cmp -s "$WORK/$ver/ours-x86/include/$f" "$d" || { differ=$((differ + 1)); echo "differs from $d" >&2; }
-			done
-			echo "x86: $compared files compared with linux-libc-dev $deb, $differ differ"
-			[ "$differ" = 0 ] && [ "$compared" -gt 900 ] && pass || fail "linux-libc-dev comparison"
-			;;
-		*)
-			echo "linux-libc-dev is $deb, the tree is $version: /usr/include comparison skipped"
-			;;
-		esac
+		rc=0
+		libc_dev_compare "$WORK/$ver/ours-x86" "$version" || rc=$?
+		case $rc in 0) pass ;; 1) fail "linux-libc-dev comparison" ;; esac
 	fi
-	rm -rf "$WORK/$ver/obj-"* "$K"
+	rm -rf "$WORK/$ver"
+	[ "$K" != "$WORK/linux-$ver" ] || rm -rf "$K"
 done
 
 # --- 3.x, where the ground-truth trees are (bench/fetch-kernels.sh --full) ------------
