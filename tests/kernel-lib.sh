@@ -52,7 +52,7 @@ kernel_tree() {
 # "NAME/PATH", NAME TREE's own) match one of tar's wildcard PATTERNs, copied
 # into DIR: the same selection as extracting the tarball with them
 kernel_copy() {
-	from=$(cd "$1" && pwd) to=$2
+	from=$(cd "$1" && pwd -P) to=$2 # the directory itself, not a symlink to it
 	shift 2
 	mkdir -p "$to"
 	tar -C "${from%/*}" --exclude=.uapid-tarball -cf - "${from##*/}" |
