@@ -1,78 +1,214 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# ./test.sh: install what is missing, build, and pass every test:
-#  1. make check (unit suites and integration scripts),
-#  2. the same under AddressSanitizer + UndefinedBehaviorSanitizer, after a
-#     build with --enable-debug (the long warning list, warnings as errors),
-#  3. the unit suites under valgrind (no errors, no leaks),
-#  4. make distcheck (the release tarball builds and passes too),
-#  5. uapid install/check on Debian's linux-source-6.1 and 6.12, every
-#     architecture, against the kernel's own make headers_install and
-#     linux-libc-dev; the daemon on 6.1 then 6.12; the headers branch over
-#     a 300-commit synthetic history of 6.1 (tests/branch-kernel.sh).
-# UD_QUICK=1 runs only step 1.
+# ./test.sh [--quick | --full]: install what is missing, build, pass the tests.
+#
+#   ./test.sh          the default tier, before every commit: make check, the
+#                      same under AddressSanitizer + UndefinedBehaviorSanitizer,
+#                      and a real-kernel smoke on Debian's linux-source-6.1
+#                      (tests/kernel-smoke.sh: install = linux-libc-dev, the
+#                      daemon ready on the whole tree).
+#   ./test.sh --full   all of it (CI: .ci/run): the default tier, the
+#                      --enable-debug build, the unit and daemon suites under
+#                      valgrind, the systemd units, make distcheck, every bench
+#                      once on a small tree, and the kernel-scale acceptance on
+#                      linux-source-6.1 and 6.12 (tests/kernel-headers.sh,
+#                      daemon-kernel.sh, branch-kernel.sh).
+#   ./test.sh --quick  (or UD_QUICK=1) the build and make check only.
+# README.md ("Set-up") has the stages of each tier and their times.
+#
+# Every stage prints its wall and CPU time as it ends, and a table of all of
+# them closes the run; its output is in build/test-logs/NAME.log, shown
+# whole when it fails (and the run stops there, the other stages stopped).
+#
+# Adding a stage: one line in the list below, in the tier it belongs to
+# (.ci/stages.sh has the details):
+#   stage TIER NAME CMD [ARG...]   run CMD (a command or a function) now
+#   spawn TIER NAME CMD [ARG...]   run it in the background, beside the next
+#                                  stages; `join NAME` waits for it (the
+#                                  run's end joins every one)
+# TIER: quick, default or full (a stage runs in its tier and the ones above).
+# The machine has two cores: spawn what waits more than it computes (daemon
+# suites) or what must start early to end in time (the kernel's references),
+# and mind what a stage reads while another writes (each build directory is
+# written by its build stage only; the kernel trees are read-only).
+# run_test NAME runs tests/NAME.sh against build/ the way make check would.
 set -euo pipefail
 . "$(dirname "$0")/.ci/setup.sh"
 
-ud_install_deps valgrind linux-source-6.1 linux-source-6.12 rsync xz-utils bc neovim bash-completion
-ud_build "$UD_BUILD"
-ud_say "make check"
-make -C "$UD_BUILD" -s -j"$(nproc)" check || { cat "$UD_BUILD"/tests/*.log >&2; exit 1; }
-[ "${UD_QUICK:-0}" = 1 ] && exit 0
+UD_LEVEL=default
+case ${1:-} in
+--full) UD_LEVEL=full ;;
+--quick) UD_LEVEL=quick ;;
+"") if [ "${UD_QUICK:-0}" = 1 ]; then UD_LEVEL=quick; fi ;;
+*)
+	echo "usage: ./test.sh [--quick | --full]" >&2
+	exit 2
+	;;
+esac
+. "$UD_TOP/.ci/stages.sh"
+. "$UD_TOP/tests/kernel-lib.sh"
 
-ud_say "build with --enable-debug"
-ud_build "$UD_TOP/build-debug" --enable-debug
+# scratch space of the run: the kernel trees (extracted once), their references
+UD_SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/uapid-test-sh.XXXXXX")
+export UD_KERNEL_TREES=$UD_SCRATCH/kernels UD_KERNEL_REFS=$UD_SCRATCH/refs
+stages_init "$UD_SCRATCH"
 
-ud_build "$UD_TOP/build-asan" --enable-sanitizers
-ud_say "make check (ASan + UBSan)"
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	make -C "$UD_TOP/build-asan" -s -j"$(nproc)" check ||
-	{ cat "$UD_TOP"/build-asan/tests/*.log >&2; exit 1; }
-
-ud_say "unit suites under valgrind"
-make -C "$UD_BUILD" -s check TESTS= >/dev/null
-for t in "$UD_BUILD"/tests/check_*; do
-	[ -x "$t" ] || continue
-	top_srcdir=$UD_TOP CK_FORK=no valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
-		--error-exitcode=1 "$t" >/dev/null || { echo "valgrind: $t failed" >&2; exit 1; }
-	echo "valgrind clean: ${t##*/}"
-done
-
-ud_say "the daemon under valgrind (tests/cli-watch.sh, cli-rpc.sh, cli-ctl.sh)"
-vglog=$(mktemp -d)
-for t in cli-watch cli-rpc cli-ctl; do
-	top_srcdir=$UD_TOP UAPID=$UD_BUILD/src/uapid UAPICTL=$UD_BUILD/src/uapictl \
-		UAPID_DAEMON_WRAP="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --log-file=$vglog/vg.%p" \
-		sh "$UD_TOP/tests/$t.sh"
-done
-# valgrind's own note on openat2 (uapid falls back to resolving paths itself) is not an error
-if grep -v -e 'unhandled amd64-linux syscall: 437' -e 'handler' -e 'README_MISSING_SYSCALL' \
-	-e 'Nevertheless we consider' -e 'bug_reports' "$vglog"/vg.* | grep .; then
-	echo "valgrind found errors in the daemon" >&2
-	exit 1
+packages=(linux-source-6.1 rsync xz-utils neovim bash-completion)
+kernels=(6.1)
+if [ "$UD_LEVEL" = full ]; then
+	packages+=(valgrind linux-source-6.12 bc abigail-tools)
+	kernels+=(6.12)
 fi
-rm -rf "$vglog"
-echo "valgrind clean: uapid watch"
 
-ud_say "systemd units"
-units=$(mktemp -d)
-sed "s|^ExecStart=[^ ]*uapid |ExecStart=$UD_BUILD/src/uapid |" "$UD_BUILD/systemd/uapid@.service" \
-	>"$units/uapid@.service"
-cp "$UD_TOP/systemd/uapid@.socket" "$units/"
-ln -s uapid@.service "$units/uapid@srv-linux.service"
-ln -s uapid@.socket "$units/uapid@srv-linux.socket"
-(cd "$units" && systemd-analyze verify --man=no uapid@srv-linux.service uapid@srv-linux.socket)
-systemd-analyze security --offline=true --no-pager "$units/uapid@srv-linux.service" | tail -1
-rm -rf "$units"
+# --- what the stages run ----------------------------------------------------------------
 
-ud_say "make distcheck"
-make -C "$UD_BUILD" -s distcheck >/dev/null
+# make_check DIR: make check in DIR; on a failure, the logs of the tests that failed
+make_check() {
+	make -C "$1" -s -j"$(nproc)" check && return 0
+	local trs
+	for trs in "$1"/tests/*.trs "$1"/tests/*/*.trs; do
+		[ -f "$trs" ] && grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' "$trs" || continue
+		printf '\n==> %s\n' "${trs%.trs}.log"
+		cat "${trs%.trs}.log"
+	done
+	return 1
+}
 
-ud_say "installed headers on Debian's linux-source-6.1 and 6.12 (every architecture)"
-top_srcdir=$UD_TOP UAPID=$UD_BUILD/src/uapid sh "$UD_TOP/tests/kernel-headers.sh"
-ud_say "uapid watch on linux-source-6.1, then 6.12 over it"
-top_srcdir=$UD_TOP UAPID=$UD_BUILD/src/uapid UAPICTL=$UD_BUILD/src/uapictl sh "$UD_TOP/tests/daemon-kernel.sh"
-ud_say "uapid branch's headers branch over a 300-commit history of linux-source-6.1"
-top_srcdir=$UD_TOP UAPID=$UD_BUILD/src/uapid sh "$UD_TOP/tests/branch-kernel.sh"
-top_srcdir=$UD_TOP sh "$UD_TOP/tests/package.sh" || [ $? -eq 77 ] # the .deb: build, lintian, install, run, purge
-echo "test.sh: all passed"
+asan_env() {
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$@"
+}
+# build-asan/, then its make check, as two timed steps
+asan() {
+	stage default build ud_build "$UD_TOP/build-asan" --enable-sanitizers
+	stage default check asan_env make_check "$UD_TOP/build-asan"
+}
+
+# run_test NAME [ENV=VALUE...]: tests/NAME.sh against build/
+run_test() {
+	local t=$1
+	shift
+	env top_srcdir="$UD_TOP" top_builddir="$UD_BUILD" UAPID="$UD_BUILD/src/uapid" \
+		UAPICTL="$UD_BUILD/src/uapictl" "$@" sh "$UD_TOP/tests/$t.sh"
+}
+
+# Debian's kernel sources, each extracted once for every stage that reads them
+extract_kernels() {
+	local v
+	for v in "${kernels[@]}"; do
+		kernel_extract "$v" "$UD_KERNEL_TREES/linux-$v"
+		echo "linux-source-$v: $(find "$UD_KERNEL_TREES/linux-$v" -type f | wc -l) files"
+	done
+}
+
+# the kernel's own make headers_install, every architecture (tests/kernel-refs.sh)
+kernel_refs() {
+	local v
+	for v in "${kernels[@]}"; do
+		sh "$UD_TOP/tests/kernel-refs.sh" "$UD_KERNEL_TREES/linux-$v" "$UD_KERNEL_REFS/$v" \
+			"$(kernel_tarball "$v")"
+	done
+}
+
+valgrind_cmd() {
+	valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 "$@"
+}
+# every unit suite under valgrind (no errors, no leaks), one per core
+valgrind_units() {
+	export top_srcdir=$UD_TOP CK_FORK=no UD_SCRATCH
+	export -f valgrind_cmd
+	find "$UD_BUILD/tests" -maxdepth 1 -name 'check_*' -type f -perm -u+x | sort |
+		xargs -P "$(nproc)" -I{} bash -c \
+			'err=$UD_SCRATCH/${1##*/}.valgrind
+			 if valgrind_cmd "$1" >/dev/null 2>"$err"; then echo "valgrind clean: ${1##*/}"
+			 else cat "$err"; echo "valgrind: $1 failed" >&2; exit 255; fi' sh {}
+}
+# valgrind_daemon SUITE: a daemon suite with the daemon under valgrind
+# (UAPID_DAEMON_WRAP: tests/daemon-lib.sh): what it leaks or misreads over a long run
+valgrind_daemon() {
+	local vglog
+	vglog=$(mktemp -d "$UD_SCRATCH/vg.XXXXXX")
+	run_test "$1" UAPID_DAEMON_WRAP="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --log-file=$vglog/vg.%p"
+	# valgrind's own note on openat2 (uapid falls back to resolving paths itself) is not an error
+	if cat "$vglog"/vg.* /dev/null | grep -v -e 'unhandled amd64-linux syscall: 437' -e 'handler' \
+		-e 'README_MISSING_SYSCALL' -e 'Nevertheless we consider' -e 'bug_reports' | grep .; then
+		echo "valgrind found errors in the daemon" >&2
+		return 1
+	fi
+	echo "valgrind clean: uapid watch in tests/$1.sh ($(ls "$vglog" | wc -l) daemon runs)"
+}
+
+# make distcheck, with the suites Makefile.am's distcheck_tests names
+distcheck() {
+	make -C "$UD_BUILD" -s distcheck \
+		TESTS="$(make -s --no-print-directory -C "$UD_BUILD" print-distcheck-tests)"
+}
+# the release tarball holds every file git tracks, but these
+not_distributed='.gitignore .clang-tidy m4/.keep'
+dist_files() {
+	if ! git -C "$UD_TOP" rev-parse --git-dir >/dev/null 2>&1; then
+		echo "not a git checkout: nothing to compare the tarball with"
+		return 0
+	fi
+	local tarball missing
+	tarball=$(ls -t "$UD_BUILD"/uapid-*.tar.gz | head -1)
+	missing=$(comm -23 <(git -C "$UD_TOP" ls-files | sort) \
+		<(tar -tzf "$tarball" | sed 's#^[^/]*/##' | sort) | grep -vxF -f <(tr ' ' '\n' <<<"$not_distributed") || :)
+	if [ -n "$missing" ]; then
+		printf '%s\n' "$missing" | sed 's/^/  /'
+		echo "tracked by git but not in ${tarball##*/}: add them to EXTRA_DIST (Makefile.am), or to not_distributed in test.sh" >&2
+		return 1
+	fi
+	echo "${tarball##*/}: every file git tracks is in it (but $not_distributed)"
+}
+
+# the Debian package end to end (tests/package.sh: build, lintian, install, the
+# unit, purge); it skips itself (77), saying why, where that cannot run
+package_test() {
+	local rc=0
+	top_srcdir=$UD_TOP sh "$UD_TOP/tests/package.sh" || rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 77 ]
+}
+
+# the units as installed, checked by systemd-analyze
+systemd_units() {
+	local units
+	units=$(mktemp -d "$UD_SCRATCH/units.XXXXXX")
+	sed "s|^ExecStart=[^ ]*uapid |ExecStart=$UD_BUILD/src/uapid |" "$UD_BUILD/systemd/uapid@.service" \
+		>"$units/uapid@.service"
+	cp "$UD_TOP/systemd/uapid@.socket" "$units/"
+	ln -s uapid@.service "$units/uapid@srv-linux.service"
+	ln -s uapid@.socket "$units/uapid@srv-linux.socket"
+	(cd "$units" && systemd-analyze verify --man=no uapid@srv-linux.service uapid@srv-linux.socket)
+	systemd-analyze security --offline=true --no-pager "$units/uapid@srv-linux.service" | tail -1
+}
+
+# --- the stages ------------------------------------------------------------------------
+stage quick deps ud_install_deps "${packages[@]}"
+spawn default kernel-trees extract_kernels
+stage quick build ud_build "$UD_BUILD"
+spawn default asan asan
+stage quick check make_check "$UD_BUILD"
+join kernel-trees
+spawn full kernel-refs niced kernel_refs
+spawn full branch-kernel niced run_test branch-kernel
+stage default kernel-smoke run_test kernel-smoke
+join asan
+
+spawn full distcheck niced distcheck
+spawn full debug-build niced ud_build "$UD_TOP/build-debug" --enable-debug
+stage full systemd systemd_units
+stage full valgrind-units valgrind_units
+spawn full valgrind-cli-watch valgrind_daemon cli-watch
+spawn full valgrind-cli-rpc valgrind_daemon cli-rpc
+stage full valgrind-cli-ctl valgrind_daemon cli-ctl
+join kernel-refs
+stage full kernel-headers niced run_test kernel-headers
+stage full daemon-kernel run_test daemon-kernel
+spawn full package niced package_test
+join distcheck
+stage full dist-files dist_files
+stage full bench niced bash "$UD_TOP/bench/smoke.sh" "$UD_BUILD" "$UD_KERNEL_TREES/linux-6.1"
+join
+
+stages_table
+echo "test.sh: all passed ($UD_LEVEL tier)"

@@ -3,7 +3,8 @@
 # make bench-install [BENCH_KERNEL=DIR]: uapid install --arch x86 on a full
 # kernel tree (Makefile, scripts/, include/, arch/), beside the kernel's own
 # make headers_install and unifdef run once per uapi header, in one run.
-# Prints seconds (best of N where cheap); asserts nothing.
+# Prints seconds (best of N where cheap); asserts nothing.  BENCH_RUNS=N
+# runs each N times instead (test.sh's smoke run: 1).
 set -eu
 K=$(realpath "${1:?usage: bench/install.sh KERNEL-TREE [UAPID]}")
 uapid=$(realpath "${2:-src/uapid}")
@@ -13,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 
 now() { date +%s.%N; }
 best() { # best SECONDS of N runs of "$@" RUN-NUMBER; setup_$1 runs untimed first
-	n=$1; shift; b=999
+	n=${BENCH_RUNS:-$1}; shift; b=999
 	for i in $(seq "$n"); do
 		if command -v "setup_$1" >/dev/null 2>&1; then "setup_$1" "$i"; fi
 		t0=$(now); "$@" "$i" >/dev/null 2>&1; t1=$(now)
@@ -51,12 +52,12 @@ per_file() {
 }
 
 printf '%-46s %8s\n' "what (Linux $(sed -n 's/^VERSION = //p' "$K/Makefile").x, x86)" "seconds"
-printf '%-46s %8.3f\n' "uapid install, empty OUTDIR (best of 3)" "$(best 3 fresh)"
-[ -n "$shm" ] && printf '%-46s %8.3f\n' "  the same, OUTDIR on tmpfs (best of 3)" "$(best 3 fresh_shm)"
+printf '%-46s %8.3f\n' "uapid install, empty OUTDIR (best of ${BENCH_RUNS:-3})" "$(best 3 fresh)"
+[ -n "$shm" ] && printf '%-46s %8.3f\n' "  the same, OUTDIR on tmpfs (best of ${BENCH_RUNS:-3})" "$(best 3 fresh_shm)"
 printf '%-46s %8.3f\n' "  uapid's own CPU time (user + sys)" "$(cpu)"
 fresh >/dev/null
-printf '%-46s %8.3f\n' "uapid install, nothing changed (best of 5)" "$(best 5 again)"
-printf '%-46s %8.3f\n' "make headers_install -j$jobs (best of 2)" "$(best 2 kmake)"
+printf '%-46s %8.3f\n' "uapid install, nothing changed (best of ${BENCH_RUNS:-5})" "$(best 5 again)"
+printf '%-46s %8.3f\n' "make headers_install -j$jobs (best of ${BENCH_RUNS:-2})" "$(best 2 kmake)"
 printf '%-46s %8.3f\n' "unifdef once per uapi header ($uapi files)" "$(best 1 per_file)"
 if diff -r "$work/ref/include" "$work/ours/include" >/dev/null; then
 	echo "outputs identical: yes"

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make bench [BENCH_TREE=...]: classifier throughput on a kernel tree, beside
 # the time `cat` needs to read the same files.  Prints figures, asserts nothing.
+# BENCH_RUNS: classifier rounds, the best one printed (5).
 set -eu
 tree=${1:-/usr/src/linux-source-6.1}
 bin=${BENCH_BIN:-./bench/bench_classify}
@@ -15,5 +16,5 @@ trap 'rm -f "$list"' EXIT
 cat_start=$(date +%s.%N)
 ( cd "$tree" && xargs cat <"$list" >/dev/null )
 cat_end=$(date +%s.%N)
-"$bin" "$tree" 5
+"$bin" "$tree" "${BENCH_RUNS:-5}"
 printf '%-28s %10.3f\n' "cat seconds (same files)" "$(echo "$cat_end - $cat_start" | bc)"
