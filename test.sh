@@ -110,7 +110,7 @@ kernel_refs() {
 }
 
 valgrind_cmd() {
-	valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 "$@"
+	UD_TEST_TIME_SCALE=20 valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 "$@"
 }
 # every unit suite under valgrind (no errors, no leaks), one per core
 valgrind_units() {
@@ -119,8 +119,8 @@ valgrind_units() {
 	find "$UD_BUILD/tests" -maxdepth 1 -name 'check_*' -type f -perm -u+x | sort |
 		xargs -P "$(nproc)" -I{} bash -c \
 			'err=$UD_SCRATCH/${1##*/}.valgrind
-			 if valgrind_cmd "$1" >/dev/null 2>"$err"; then echo "valgrind clean: ${1##*/}"
-			 else cat "$err"; echo "valgrind: $1 failed" >&2; exit 255; fi' sh {}
+			 if valgrind_cmd "$1" >"$err.out" 2>"$err"; then echo "valgrind clean: ${1##*/}"
+			 else cat "$err.out" "$err"; echo "valgrind: $1 failed" >&2; exit 255; fi' sh {}
 }
 # valgrind_daemon SUITE: a daemon suite with the daemon under valgrind
 # (UAPID_DAEMON_WRAP: tests/daemon-lib.sh): what it leaks or misreads over a long run

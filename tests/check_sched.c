@@ -20,7 +20,7 @@
 #include "uapid/sched.h"
 #include "uapid/watch.h"
 
-#define WAIT_MS 2000 /* the longest anything due may take */
+#define WAIT_MS test_wait_ms(2000) /* the longest anything due may take */
 #define MAX_RUNS 16
 
 struct run {
@@ -242,7 +242,7 @@ START_TEST(test_during_batch)
 	ck_assert(ud_sched_busy(x.s));
 	turn(&x);
 	ck_assert_int_eq(x.nruns, 1);
-	ck_assert_msg(run_until(&x, 2), "the second batch did not run within %d ms", WAIT_MS);
+	ck_assert_msg(run_until(&x, 2), "the second batch did not run within %u ms", WAIT_MS);
 	ck_assert_str_eq(x.runs[1].paths, "b.h=3 c.h=2");
 	ck_assert_uint_ge(ms_since(t), 50); /* not at once: half the settle time at least */
 	done(&x);
@@ -352,7 +352,7 @@ START_TEST(test_stream)
 	ck_assert_str_eq(x.runs[0].paths, "s/0.h=1");
 	fed = x.fed;
 	/* the rest never settles, and is still processed */
-	ck_assert_msg(run_until(&x, 2), "a continuous stream waited more than %d ms", WAIT_MS);
+	ck_assert_msg(run_until(&x, 2), "a continuous stream waited more than %u ms", WAIT_MS);
 	ck_assert_uint_le(ms_since(start), WAIT_MS);
 	/* the stream went on meanwhile (how many events a loaded machine's timer gave is not the
 	 * point) */

@@ -21,7 +21,7 @@
 #include "uapid/map.h"
 #include "uapid/watch.h"
 
-#define WAIT_MS 2000 /* the longest any expected event may take */
+#define WAIT_MS test_wait_ms(2000) /* the longest any expected event may take */
 
 struct fx {
 	uv_loop_t loop;
@@ -127,7 +127,7 @@ sync_events(struct fx *x)
 
 	ck_assert_int_ge(fd, 0);
 	close(fd);
-	ck_assert_msg(run_until(x, marker_seen), "%s not reported within %d ms", p, WAIT_MS);
+	ck_assert_msg(run_until(x, marker_seen), "%s not reported within %u ms", p, WAIT_MS);
 	ck_assert_int_eq(unlink(p), 0); /* its own events are not recorded */
 	free(p);
 }
@@ -662,7 +662,7 @@ START_TEST(test_drop_events)
 		snprintf(name, sizeof(name), "f%d.h", i);
 		create_file(&x, name);
 	}
-	ck_assert_msg(run_until(&x, rescan_seen), "no rescan of the tree within %d ms", WAIT_MS);
+	ck_assert_msg(run_until(&x, rescan_seen), "no rescan of the tree within %u ms", WAIT_MS);
 	assert_kinds(&x, "", UD_WATCH_RESCAN);
 	assert_kinds(&x, "f0.h", UD_WATCH_ENTRY | UD_WATCH_CHANGED);
 	for (i = 0; i < 10; i++) {
@@ -686,7 +686,7 @@ START_TEST(test_top_moved)
 	ck_assert_int_eq(ud_watch_add(x.w, "", &cause), 0);
 	to = ud_xasprintf("%s/tree.old", x.dir);
 	move(x.root, to);
-	ck_assert_msg(run_until(&x, rescan_seen), "no rescan of the tree within %d ms", WAIT_MS);
+	ck_assert_msg(run_until(&x, rescan_seen), "no rescan of the tree within %u ms", WAIT_MS);
 	assert_kinds(&x, "", UD_WATCH_RESCAN);
 	ck_assert(!ud_watch_has(x.w, ""));
 	ck_assert(!ud_watch_has(x.w, "d"));

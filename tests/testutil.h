@@ -29,6 +29,21 @@ test_srcdir(void)
 	return s != NULL ? s : ".";
 }
 
+/*
+ * How long a suite waits for something the event loop is due to do: ms,
+ * times UD_TEST_TIME_SCALE when set (test.sh sets it under valgrind, where
+ * everything runs tens of times slower).  A bound against a hang, never a
+ * speed check.
+ */
+static inline unsigned
+test_wait_ms(unsigned ms)
+{
+	const char *s = getenv("UD_TEST_TIME_SCALE");
+	long scale = s != NULL ? strtol(s, NULL, 10) : 1;
+
+	return scale > 1 ? ms * (unsigned)scale : ms;
+}
+
 /* Reads tests/data/<rel> into b; false if it does not exist. */
 static inline bool
 test_read_data(const char *rel, struct ud_buf *b)
