@@ -322,9 +322,10 @@ python3 - "$WORK/notify.sock" "$WORK/notify.log" <<'PY' &
 import socket, sys, time
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 s.bind(sys.argv[1])
-s.settimeout(15)
+s.settimeout(300)
 with open(sys.argv[2], "w") as log:
-    end = time.time() + 15
+    # until the daemon says it stops (a loaded machine may take long to scan)
+    end = time.time() + 300
     while time.time() < end:
         try:
             m = s.recv(4096).decode()
