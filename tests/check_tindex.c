@@ -221,6 +221,79 @@ START_TEST(test_queries)
 }
 END_TEST
 
+/*
+ * Which files take part: *.h files, and any file an export list names
+ * (upstream's sv_addr.agh); not symlinks, not files out of scope.  The
+ * set the batch commands, the git writer and the daemon all work on.
+ */
+START_TEST(test_takes_part)
+{
+	struct fx x;
+	struct ud_strlist l = UD_STRLIST_INIT;
+
+	setup(&x, "takes-part");
+	put(x.root, "arch/x86/include/asm/Kbuild",
+	    "include include/asm-generic/Kbuild.asm\n\nheader-y += boot.h\nheader-y += sv_addr.agh\n");
+	put(x.root, "arch/x86/include/asm/sv_addr.agh", "#define SV 1\n");
+	put(x.root, "arch/x86/include/asm/notes.txt", "");
+	put_link(x.root, "arch/x86/include/asm/link.h", "boot.h");
+	put(x.root, "include/uapi/linux/v.agh", ""); /* uapi/ lists export nothing */
+	build(&x);
+	ck_assert(ud_tindex_takes_part(x.idx, "include/linux/a.h"));
+	ck_assert(ud_tindex_takes_part(x.idx, "include/linux/c.h"));	  /* unexported */
+	ck_assert(ud_tindex_takes_part(x.idx, "include/uapi/linux/u.h")); /* uapi */
+	ck_assert(ud_tindex_takes_part(x.idx, "arch/x86/include/asm/sv_addr.agh"));
+	ck_assert(ud_tindex_exported(x.idx, "arch/x86/include/asm/sv_addr.agh"));
+	ck_assert(!ud_tindex_takes_part(x.idx, "arch/x86/include/asm/notes.txt"));
+	ck_assert(!ud_tindex_takes_part(x.idx, "arch/x86/include/asm/Kbuild"));
+	ck_assert(!ud_tindex_takes_part(x.idx, "arch/x86/include/asm/link.h"));
+	ck_assert(!ud_tindex_takes_part(x.idx, "include/uapi/linux/v.agh"));
+	ck_assert(!ud_tindex_takes_part(x.idx, "include/linux/missing.h"));
+	ck_assert(!ud_tindex_takes_part(x.idx, "Makefile"));
+	ud_tindex_headers_under(x.idx, "arch/x86", &l);
+	assert_list(&l, "arch/x86/include/asm/boot.h arch/x86/include/asm/ioctl.h "
+			"arch/x86/include/asm/other.h arch/x86/include/asm/sv_addr.agh "
+			"arch/x86/include/asm/types.h");
+	ud_strlist_free(&l);
+	/* the installer's `find -name '*.h'` */
+	ud_tindex_files_under(x.idx, "arch/x86", ".h", &l);
+	assert_list(&l, "arch/x86/include/asm/boot.h arch/x86/include/asm/ioctl.h "
+			"arch/x86/include/asm/other.h arch/x86/include/asm/types.h");
+	ud_strlist_free(&l);
+	ud_tindex_files_under(x.idx, "include/uapi", ".agh", &l);
+	assert_list(&l, "include/uapi/linux/v.agh");
+	ud_strlist_free(&l);
+	/* its entry goes: no header any more; it comes back: one again */
+	put(x.root, "arch/x86/include/asm/Kbuild",
+	    "include include/asm-generic/Kbuild.asm\n\nheader-y += boot.h\n");
+	update(&x, "arch/x86/include/asm/Kbuild", "arch/x86/include/asm/sv_addr.agh");
+	ck_assert(!ud_tindex_takes_part(x.idx, "arch/x86/include/asm/sv_addr.agh"));
+	ck_assert(ud_tindex_has(x.idx, "arch/x86/include/asm/sv_addr.agh"));
+	put(x.root, "arch/x86/include/asm/Kbuild",
+	    "include include/asm-generic/Kbuild.asm\n\nheader-y += sv_addr.agh\nheader-y += boot.h\n");
+	update(&x, "arch/x86/include/asm/Kbuild", "arch/x86/include/asm/sv_addr.agh");
+	ck_assert(ud_tindex_takes_part(x.idx, "arch/x86/include/asm/sv_addr.agh"));
+	teardown(&x);
+}
+END_TEST
+
+START_TEST(test_scope)
+{
+	ck_assert_int_eq(ud_tindex_scope("include"), UD_TINDEX_INSIDE);
+	ck_assert_int_eq(ud_tindex_scope("include/linux/sub"), UD_TINDEX_INSIDE);
+	ck_assert_int_eq(ud_tindex_scope("arch/x86/include"), UD_TINDEX_INSIDE);
+	ck_assert_int_eq(ud_tindex_scope("arch/x86/include/uapi/asm"), UD_TINDEX_INSIDE);
+	ck_assert_int_eq(ud_tindex_scope(""), UD_TINDEX_ABOVE);
+	ck_assert_int_eq(ud_tindex_scope("arch"), UD_TINDEX_ABOVE);
+	ck_assert_int_eq(ud_tindex_scope("arch/x86"), UD_TINDEX_ABOVE);
+	ck_assert_int_eq(ud_tindex_scope("arch/x86/kernel"), UD_TINDEX_OUTSIDE);
+	ck_assert_int_eq(ud_tindex_scope("arch/x86/includes"), UD_TINDEX_OUTSIDE);
+	ck_assert_int_eq(ud_tindex_scope("includes"), UD_TINDEX_OUTSIDE);
+	ck_assert_int_eq(ud_tindex_scope("scripts"), UD_TINDEX_OUTSIDE);
+	ck_assert_int_eq(ud_tindex_scope(".git"), UD_TINDEX_OUTSIDE);
+}
+END_TEST
+
 START_TEST(test_update_headers)
 {
 	struct fx x;
@@ -466,6 +539,8 @@ main(void)
 
 	tcase_add_test(tc, test_build);
 	tcase_add_test(tc, test_queries);
+	tcase_add_test(tc, test_takes_part);
+	tcase_add_test(tc, test_scope);
 	tcase_add_test(tc, test_update_headers);
 	tcase_add_test(tc, test_update_kbuild);
 	tcase_add_test(tc, test_update_shared_list);

@@ -3,7 +3,9 @@
 """storecheck.py TREE STATE: does STATE/state.db say what TREE and STATE hold?
 
 - every header below include/ and arch/*/include/ of TREE has a row whose
-  blob is the git blob id of its content, and no other row is there;
+  blob is the git blob id of its content, and no other row is there (a
+  file not named *.h has a row only when it is there and exported: its
+  directory's Kbuild names it, which the split/ comparison checks);
 - the outputs table names exactly the files below STATE/split and
   STATE/install, each with the blob of its content;
 - every installed row that did not fail has its file below
@@ -41,16 +43,16 @@ def main():
     problems = []
     db = sqlite3.connect("file:%s/state.db?mode=ro" % state, uri=True)
     rows = dict(db.execute("SELECT path, blob FROM headers"))
-    headers = {}
-    for rel, p in files_below(tree, "include").items():
-        if rel.endswith(".h"):
-            headers[rel] = p
+    exported = set(r for (r,) in db.execute("SELECT path FROM headers WHERE exported"))
+    tree_files = dict(files_below(tree, "include"))
     arch = os.path.join(tree, "arch")
     if os.path.isdir(arch):
         for a in os.listdir(arch):
-            for rel, p in files_below(tree, os.path.join("arch", a, "include")).items():
-                if rel.endswith(".h"):
-                    headers[rel] = p
+            tree_files.update(files_below(tree, os.path.join("arch", a, "include")))
+    headers = {}
+    for rel, p in tree_files.items():
+        if rel.endswith(".h") or rel in exported:
+            headers[rel] = p
     for rel, p in sorted(headers.items()):
         if rel not in rows:
             problems.append("no row for header %s" % rel)

@@ -53,12 +53,37 @@ bool ud_tindex_has(const struct ud_tindex *idx, const char *rel);
 /* Is rel an exported header that exists? */
 bool ud_tindex_exported(const struct ud_tindex *idx, const char *rel);
 /*
+ * Does rel take part: is it one of the tree's headers?  The one definition
+ * of the set every caller works on (the batch commands, the git writer, the
+ * daemon's start-up scan, its batches and its watcher): an indexed file
+ * (a regular file below include/ or arch/NAME/include/, not a symlink)
+ * whose name ends in ".h", or that its directory's export list names,
+ * whatever its name (header-y may list any file: upstream exported
+ * arch/cris's sv_addr.agh).  The exported ones are split; the others are
+ * classified only.
+ */
+bool ud_tindex_takes_part(const struct ud_tindex *idx, const char *rel);
+/*
  * The exported headers below directory dir ("" for the whole tree),
  * appended to out in sorted order.
  */
 void ud_tindex_exported_under(const struct ud_tindex *idx, const char *dir, struct ud_strlist *out);
-/* The indexed headers below directory dir, appended to out in sorted order. */
+/* The headers (the files that take part) below directory dir, appended to out in sorted order. */
 void ud_tindex_headers_under(const struct ud_tindex *idx, const char *dir, struct ud_strlist *out);
+/*
+ * The indexed files below directory dir whose names end in suffix, appended
+ * to out in sorted order: `find DIR -name '*.h'` for the installer.
+ */
+void ud_tindex_files_under(const struct ud_tindex *idx, const char *dir, const char *suffix,
+			   struct ud_strlist *out);
+
+/* Where a tree-relative directory stands to what the index holds. */
+enum ud_tindex_scope {
+	UD_TINDEX_OUTSIDE, /* nothing of it is indexed */
+	UD_TINDEX_ABOVE,   /* on the way to indexed directories: "", arch, arch/NAME */
+	UD_TINDEX_INSIDE,  /* include/, arch/NAME/include/, or below one */
+};
+enum ud_tindex_scope ud_tindex_scope(const char *rel);
 /*
  * The export list of directory dir (its Kbuild with the entries of the
  * files it includes, those flagged), or NULL when dir has no Kbuild.

@@ -220,7 +220,7 @@ add_sources(struct ud_hdr_plan *plan, struct ud_source *src, const struct ud_tin
 	int rc = 0;
 
 	if (idx != NULL) {
-		ud_tindex_headers_under(idx, dir, &found);
+		ud_tindex_files_under(idx, dir, ".h", &found);
 	} else if ((rc = ud_source_walk(src, dir, ".h", NULL, &found, &cause)) < 0) {
 		ud_diags_add_at(&plan->problems, dir, 0, UD_SEV_ERROR,
 				"part of it could not be read: %s", cause);

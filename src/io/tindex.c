@@ -50,17 +50,36 @@ base_of(const char *rel)
 	return s != NULL ? s + 1 : rel;
 }
 
-/* Is rel inside include/ or arch/NAME/include/ (or one of those)? */
-static bool
-in_scope(const char *rel)
+enum ud_tindex_scope
+ud_tindex_scope(const char *rel)
 {
 	const char *p;
 
 	if (strcmp(rel, "include") == 0 || strncmp(rel, "include/", 8) == 0)
-		return true;
-	if (strncmp(rel, "arch/", 5) != 0 || (p = strchr(rel + 5, '/')) == NULL || p == rel + 5)
-		return false;
-	return strncmp(p, "/include", 8) == 0 && (p[8] == '\0' || p[8] == '/');
+		return UD_TINDEX_INSIDE;
+	if (rel[0] == '\0' || strcmp(rel, "arch") == 0)
+		return UD_TINDEX_ABOVE;
+	if (strncmp(rel, "arch/", 5) != 0 || rel[5] == '\0' || rel[5] == '/')
+		return UD_TINDEX_OUTSIDE;
+	if ((p = strchr(rel + 5, '/')) == NULL)
+		return UD_TINDEX_ABOVE; /* arch/NAME */
+	return strncmp(p, "/include", 8) == 0 && (p[8] == '\0' || p[8] == '/') ? UD_TINDEX_INSIDE
+									       : UD_TINDEX_OUTSIDE;
+}
+
+/* Is rel inside include/ or arch/NAME/include/ (or one of those)? */
+static bool
+in_scope(const char *rel)
+{
+	return ud_tindex_scope(rel) == UD_TINDEX_INSIDE;
+}
+
+static bool
+has_suffix(const char *rel, const char *suffix)
+{
+	size_t n = strlen(rel), s = strlen(suffix);
+
+	return n > s && strcmp(rel + n - s, suffix) == 0;
 }
 
 /*
@@ -266,8 +285,7 @@ scan(struct ud_tindex *idx, const char *rel, struct ud_strlist *out, struct ud_d
 		return 0;
 	if (in_scope(rel)) {
 		ud_strlist_add(&roots, rel);
-	} else if (rel[0] == '\0' || strcmp(rel, "arch") == 0 ||
-		   (strncmp(rel, "arch/", 5) == 0 && strchr(rel + 5, '/') == NULL)) {
+	} else if (ud_tindex_scope(rel) == UD_TINDEX_ABOVE) {
 		/* an ancestor of the indexed directories: find them below it */
 		if (rel[0] == '\0')
 			ud_strlist_add(&roots, "include");
@@ -412,6 +430,12 @@ ud_tindex_exported_under(const struct ud_tindex *idx, const char *dir, struct ud
 	free(found.v);
 }
 
+bool
+ud_tindex_takes_part(const struct ud_tindex *idx, const char *rel)
+{
+	return ud_tindex_has(idx, rel) && (has_suffix(rel, ".h") || ud_tindex_exported(idx, rel));
+}
+
 void
 ud_tindex_headers_under(const struct ud_tindex *idx, const char *dir, struct ud_strlist *out)
 {
@@ -419,9 +443,23 @@ ud_tindex_headers_under(const struct ud_tindex *idx, const char *dir, struct ud_
 
 	for (i = 0; i < idx->files.n; i++) {
 		const char *f = idx->files.v[i];
-		size_t len = strlen(f);
 
-		if (below(f, dir) && strlen(f) > n && len > 2 && strcmp(f + len - 2, ".h") == 0)
+		if (below(f, dir) && strlen(f) > n &&
+		    (has_suffix(f, ".h") || ud_tindex_exported(idx, f)))
+			ud_strlist_add(out, f);
+	}
+}
+
+void
+ud_tindex_files_under(const struct ud_tindex *idx, const char *dir, const char *suffix,
+		      struct ud_strlist *out)
+{
+	size_t i, n = strlen(dir);
+
+	for (i = 0; i < idx->files.n; i++) {
+		const char *f = idx->files.v[i];
+
+		if (below(f, dir) && strlen(f) > n && has_suffix(f, suffix))
 			ud_strlist_add(out, f);
 	}
 }

@@ -86,8 +86,9 @@ struct ostate {
 /* A header to look at, and what the thread pool found. */
 struct hjob {
 	char *path;
-	bool force;    /* split again even when nothing seems to have changed */
-	bool exported; /* by the index, now */
+	bool force;	 /* split again even when nothing seems to have changed */
+	bool takes_part; /* by the index, now: false when it is no header any more */
+	bool exported;	 /* by the index, now */
 	bool uapi_dir;
 	bool had_row;
 	struct hstate old;
@@ -200,11 +201,18 @@ has_prefix_dir(const char *path, const char *dir)
 }
 
 static bool
-is_header_path(const char *path)
+has_h_suffix(const char *path)
 {
 	size_t n = strlen(path);
 
-	return n > 2 && strcmp(path + n - 2, ".h") == 0 && ud_path_include_name(path) != NULL;
+	return n > 2 && strcmp(path + n - 2, ".h") == 0;
+}
+
+/* Is path one of the tree's headers now (the tree index says), or was it? */
+static bool
+header_path(const struct ud_engine *e, const char *path)
+{
+	return ud_tindex_takes_part(e->idx, path) || ud_map_has(&e->headers, path);
 }
 
 /* Is path in an include tree's uapi/ part (where the installer reads)? */
@@ -980,6 +988,7 @@ add_hjob(struct ud_engine *e, struct ud_map *queued, const char *path, bool forc
 	memset(j, 0, sizeof(*j));
 	j->path = ud_xstrdup(path);
 	j->force = force || ud_map_has(&e->force_headers, path);
+	j->takes_part = ud_tindex_takes_part(e->idx, path);
 	j->exported = ud_tindex_exported(e->idx, path);
 	j->uapi_dir = ud_path_is_uapi(path);
 	old = ud_map_get(&e->headers, path);
@@ -1004,10 +1013,16 @@ wants_replan(struct ud_engine *e, const char *path, unsigned kinds, bool existed
 		       ud_strlist_bsearch(&e->plan_dirs, path) >= 0;
 	if (!(kinds & UD_WATCH_ENTRY))
 		return false;
-	/* a name came or went: in the uapi part, only a header's coming or going counts */
+	/*
+	 * A name came or went: in the uapi part, only a header's coming or
+	 * going counts (the install takes *.h there); the 3.x install reads
+	 * the export lists, which may name any header.
+	 */
 	if (ud_path_include_name(path) != NULL)
-		return existed != ud_tindex_has(e->idx, path) && is_header_path(path) &&
-		       (in_uapi_area(path) || (e->have_plan && e->plan.style != UD_INSTALL_SH));
+		return existed != ud_tindex_has(e->idx, path) &&
+		       (in_uapi_area(path) ? has_h_suffix(path)
+					   : e->have_plan && e->plan.style != UD_INSTALL_SH &&
+						     header_path(e, path));
 	dir = ud_path_dir(path);
 	hit = ud_strlist_bsearch(&e->plan_reads, dir) >= 0;
 	free(dir);
@@ -1090,7 +1105,7 @@ prepare(struct ud_engine *e, struct ud_sched_batch *b)
 					if (has_prefix_dir(hk, p))
 						add_hjob(e, &queued, hk, false);
 				e->kbuild_all = true;
-			} else if (is_header_path(p)) {
+			} else if (header_path(e, p)) {
 				add_hjob(e, &queued, p, (kinds & UD_SCHED_FORCE) != 0);
 				e->verify_disk |= (kinds & UD_SCHED_FORCE) != 0;
 			}
@@ -1103,7 +1118,7 @@ prepare(struct ud_engine *e, struct ud_sched_batch *b)
 			 * A planned source that is not a header (those are made
 			 * again when their look finds new content).
 			 */
-			if (!is_header_path(p))
+			if (!header_path(e, p))
 				ud_strlist_add(&other_srcs, p);
 		}
 		ud_strlist_free(&paths);
@@ -1184,6 +1199,10 @@ compute_header(struct ud_engine *e, struct hjob *j)
 
 	struct timespec now;
 
+	if (!j->takes_part) {
+		j->gone = true; /* no header any more: unexported, and not named *.h */
+		return;
+	}
 	rc = ud_source_stat(&e->src, j->path, &j->st, NULL);
 	if (rc < 0 || j->st.type != UD_FT_FILE || j->st.symlink) {
 		/* gone, or a symlink: not one of the tree's headers (as the tree index says) */
@@ -2004,7 +2023,6 @@ ud_engine_busy(const struct ud_engine *e)
 int
 ud_engine_dir_interest(const struct ud_engine *e, const char *rel)
 {
-	const char *slash;
 	size_t i;
 
 	if (rel[0] == '\0')
@@ -2014,17 +2032,12 @@ ud_engine_dir_interest(const struct ud_engine *e, const char *rel)
 	     e->state_dir[strlen(e->root)] == '/' &&
 	     has_prefix_dir(rel, e->state_dir + strlen(e->root) + 1)))
 		return UD_WATCH_SKIP; /* git's own files and the daemon's outputs: never */
-	if (has_prefix_dir(rel, "include"))
+	/*
+	 * Where the tree index looks, the headers are; on the way to them, the
+	 * Makefiles (the top's, arch/NAME's) the install plan reads.
+	 */
+	if (ud_tindex_scope(rel) != UD_TINDEX_OUTSIDE)
 		return UD_WATCH_ON;
-	if (strcmp(rel, "arch") == 0)
-		return UD_WATCH_ON;
-	if (strncmp(rel, "arch/", 5) == 0) {
-		slash = strchr(rel + 5, '/');
-		if (slash == NULL)
-			return UD_WATCH_ON; /* arch/X: its Makefile */
-		if (strncmp(slash, "/include", 8) == 0 && (slash[8] == '\0' || slash[8] == '/'))
-			return UD_WATCH_ON;
-	}
 	for (i = 0; i < e->plan_dirs.n; i++) {
 		if (strcmp(e->plan_dirs.v[i], rel) == 0)
 			return UD_WATCH_ON;
