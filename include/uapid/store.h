@@ -42,6 +42,8 @@ void ud_store_close(struct ud_store *st);
 int ud_store_begin(struct ud_store *st, char **cause);
 int ud_store_commit(struct ud_store *st, char **cause);
 void ud_store_rollback(struct ud_store *st);
+/* Is a transaction open (a write now joins it)? */
+bool ud_store_in_transaction(const struct ud_store *st);
 
 /* Settings and facts, by key (value malloc'd; NULL when unset). */
 char *ud_store_meta(struct ud_store *st, const char *key);

@@ -311,9 +311,17 @@ ud_store_close(struct ud_store *s)
 int
 ud_store_begin(struct ud_store *s, char **cause)
 {
-	int rc = exec(s, "BEGIN IMMEDIATE", cause);
+	int rc;
 
-	s->in_tx = rc == 0;
+	if (s->in_tx) {
+		/* SQLite refuses a transaction inside another: say so, and keep the open one */
+		if (cause != NULL)
+			*cause = ud_xasprintf("%s: a transaction is open already", s->path);
+		return -EBUSY;
+	}
+	rc = exec(s, "BEGIN IMMEDIATE", cause);
+	if (rc == 0)
+		s->in_tx = true;
 	return rc;
 }
 
@@ -333,6 +341,12 @@ ud_store_rollback(struct ud_store *s)
 {
 	exec(s, "ROLLBACK", NULL);
 	s->in_tx = false;
+}
+
+bool
+ud_store_in_transaction(const struct ud_store *s)
+{
+	return s->in_tx;
 }
 
 /* Resets a statement for another use. */
