@@ -4,7 +4,8 @@
  * JOURNAL_STREAM names our stderr) each line starts with the "<N>"
  * priority prefix journald reads; elsewhere with "uapid: ".  On a
  * terminal, a progress line can stand in the last line and is rewritten
- * in place until the next log line.
+ * in place until the next log line.  Any thread may log: a line is
+ * written whole, in one call, never interleaved with another.
  */
 #ifndef UAPID_LOG_H
 #define UAPID_LOG_H

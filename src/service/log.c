@@ -1,18 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The daemon's log (log.h).
+ *
+ * Any thread may log (the branch follower's worker does): each line,
+ * prefix and newline included, is formatted into one buffer and handed
+ * to the kernel in one write(2), so lines from two threads never
+ * interleave (a write of a line to a pipe or journald's stream socket is
+ * not split).  The settings are written once, before any thread starts;
+ * the progress line's flag is the one state threads share, and is atomic.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "uapid/buf.h"
 #include "uapid/log.h"
 #include "uapid/progress.h"
 
-static bool journal, tty, progress_shown;
+static bool journal, tty;
 static int max_priority = LOG_INFO;
+static bool progress_shown; /* a progress line stands last on the terminal (atomic) */
 
 void
 ud_log_init(void)
@@ -39,43 +49,62 @@ ud_log_to_journal(void)
 	return journal;
 }
 
+/* Writes b whole to stderr: one call, unless the kernel takes less. */
+static void
+write_all(const struct ud_buf *b)
+{
+	size_t done = 0;
+
+	while (done < b->len) {
+		ssize_t n = write(STDERR_FILENO, b->data + done, b->len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return; /* nowhere to say it */
+		done += (size_t)n;
+	}
+}
+
 void
 ud_log(int priority, const char *fmt, ...)
 {
+	struct ud_buf line = UD_BUF_INIT;
 	va_list ap;
 
 	if (priority > max_priority)
 		return;
-	ud_progress_interrupt(); /* a batch command's progress line */
-	if (progress_shown) {
-		fputs("\r\033[K", stderr);
-		progress_shown = false;
-	}
+	ud_progress_interrupt(); /* a batch command's progress line (the daemon draws none) */
+	if (__atomic_exchange_n(&progress_shown, false, __ATOMIC_RELAXED))
+		ud_buf_addstr(&line, "\r\033[K");
 	if (journal)
-		fprintf(stderr, "<%d>", priority);
+		ud_buf_addf(&line, "<%d>", priority);
 	else
-		fputs(priority <= LOG_WARNING
-			      ? (priority <= LOG_ERR ? "uapid: error: " : "uapid: warning: ")
-			      : "uapid: ",
-		      stderr);
+		ud_buf_addstr(&line, priority <= LOG_WARNING
+					     ? (priority <= LOG_ERR ? "uapid: error: "
+								    : "uapid: warning: ")
+					     : "uapid: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ud_buf_vaddf(&line, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	fflush(stderr);
+	ud_buf_addstr(&line, "\n");
+	write_all(&line);
+	ud_buf_free(&line);
 }
 
 void
 ud_log_progress(const char *fmt, ...)
 {
+	struct ud_buf line = UD_BUF_INIT;
 	va_list ap;
 
 	if (!tty)
 		return;
-	fputs("\r\033[K", stderr);
+	ud_buf_addstr(&line, "\r\033[K");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ud_buf_vaddf(&line, fmt, ap);
 	va_end(ap);
-	fflush(stderr);
-	progress_shown = true;
+	write_all(&line);
+	ud_buf_free(&line);
+	__atomic_store_n(&progress_shown, true, __ATOMIC_RELAXED);
 }
