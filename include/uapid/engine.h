@@ -21,6 +21,12 @@
  * files the store does not know, and re-makes what differs, which
  * repairs both a kill -9 between the writes and the commit and a power
  * loss that took back writes the commit outlived.
+ *
+ * Every function here runs on the loop thread.  What the thread pool may
+ * read while a batch runs is a contract, written at the top of
+ * src/service/engine.c: in short, its jobs and a snapshot of the markers
+ * and the install plan taken when the batch started; what changes
+ * meanwhile (markers over the socket, SIGHUP) is for the next batch.
  */
 #ifndef UAPID_ENGINE_H
 #define UAPID_ENGINE_H
@@ -28,9 +34,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <jansson.h>
 #include <uv.h>
 
+#include "uapid/api.h"
+#include "uapid/classify.h"
+#include "uapid/headers.h"
+#include "uapid/hsplit.h"
 #include "uapid/sched.h"
 #include "uapid/store.h"
 #include "uapid/strlist.h"
@@ -97,8 +106,10 @@ int ud_engine_start(struct ud_engine *e, ud_engine_done_fn done, void *ctx, char
 void ud_engine_batch(struct ud_engine *e, struct ud_sched_batch *b, ud_engine_done_fn done,
 		     void *ctx);
 /*
- * Reads the markers file again (SIGHUP); the next full batch applies
- * them.  Returns 0 or a negative errno with *cause (the old markers stay).
+ * Reads the markers file again (SIGHUP) and records it in the store (in
+ * the running batch's transaction when one is open); the next full batch
+ * applies them.  Returns 0 or a negative errno with *cause (the old
+ * markers stay, in memory and in the store).
  */
 int ud_engine_reload_markers(struct ud_engine *e, char **cause);
 /* Is a batch running? */
@@ -133,33 +144,71 @@ int ud_engine_each_header(struct ud_engine *e, const char *prefix,
 int ud_engine_header(struct ud_engine *e, const char *path, struct ud_engine_header *h);
 /* The tree's root, canonical. */
 const char *ud_engine_root(const struct ud_engine *e);
+
 /*
- * Classifies path as `uapid classify --json` does: {"path", "blocks",
- * "diagnostics"}, with the header's markers; text (len bytes) is an
- * editor's unsaved buffer, NULL to read the file.  Returns NULL with
- * *cause when the file cannot be read.
+ * The queries an editor or a script asks, on the loop thread, of the tree
+ * as the engine knows it now (its markers, its install plan).  text (len
+ * bytes) is an editor's unsaved buffer, NULL to read the file.  They
+ * return plain results: the socket's methods make the JSON.
  */
-json_t *ud_engine_classify(struct ud_engine *e, const char *path, const char *text, size_t len,
-			   char **cause);
+
 /*
- * What the split gives for path (its text, or the buffer given): outcome,
- * kernel and uapi texts with their paths, and the installed text of the
- * uapi header as the tree's install makes it (when the tree has an
- * install); NULL with *cause when the file cannot be read or is not a
- * header path.
+ * Classifies path as `uapid classify` does, with the header's markers,
+ * into *out (free with ud_classified_free), which borrows the bytes
+ * classified: they are put in *bytes, to be kept until then.  Returns 0,
+ * or a negative errno with *cause when the file cannot be read.
  */
+int ud_engine_classify(struct ud_engine *e, const char *path, const char *text, size_t len,
+		       struct ud_buf *bytes, struct ud_classified *out, char **cause);
+
+/* What the split gives for a header, and what installing its uapi part gives. */
+struct ud_engine_preview {
+	const char *path;
+	bool uapi;	       /* path is a uapi header: nothing to split, installed as it is */
+	const char *outcome;   /* the split's outcome name, or "uapi" */
+	bool exported;	       /* by its directory's export list (not for a uapi header) */
+	const char *kernel;    /* the kernel header's text: NULL unless split */
+	const char *uapi_path; /* the uapi header (path itself for a uapi header), NULL for none */
+	const char *uapi_text; /* its text: NULL unless the header moves (or is uapi) */
+	const struct ud_diags *diags; /* the split's */
+	/* the uapi text installed by the tree's rules, when it moves and the tree installs */
+	bool has_installed;
+	char *installed_path; /* its include name: linux/foo.h */
+	struct ud_installed installed;
+	/* what the fields above point into */
+	struct ud_hsplit h;
+	struct ud_buf text;
+	struct ud_diags none;
+};
+/*
+ * Fills *p (free with ud_engine_preview_free, whatever happens).  Returns
+ * 0, or a negative errno with *cause when the file cannot be read or is
+ * not a header path.
+ */
+int ud_engine_preview(struct ud_engine *e, const char *path, const char *text, size_t len,
+		      struct ud_engine_preview *p, char **cause);
+void ud_engine_preview_free(struct ud_engine_preview *p);
+
 /*
  * What an editor's buffer (text) of the uapi header path changes in the
- * userspace API, against the version installed now: the buffer installed by
- * the tree's rules, diffed (api.h), lines mapped back to the buffer's.
+ * userspace API, against the version installed now: the buffer installed
+ * by the tree's rules, diffed (api.h), lines mapped back to the buffer's,
+ * into *diff (free with ud_api_diff_free), and the installed name into
+ * *installed (malloc'd).  Returns 0, or -EINVAL with *cause when path is no
+ * header the tree installs or the buffer cannot be installed.
  */
-json_t *ud_engine_api_text(struct ud_engine *e, const char *path, const char *text, size_t len,
-			   char **cause);
-json_t *ud_engine_preview(struct ud_engine *e, const char *path, const char *text, size_t len,
-			  char **cause);
-/* The markers in effect (the file's and the socket's); valid until the next reload. */
+int ud_engine_api_text(struct ud_engine *e, const char *path, const char *text, size_t len,
+		       struct ud_api_diff *diff, char **installed, char **cause);
+/*
+ * The markers in effect (the file's and the socket's); valid until the next
+ * reload.  A batch running works on those it started with; the next takes
+ * these.
+ */
 const struct ud_markers *ud_engine_markers(const struct ud_engine *e);
-/* The markers changed in the store (added or removed over the socket): take them in. */
+/*
+ * The markers changed in the store (added or removed over the socket, in
+ * the running batch's transaction when one is open): take them in.
+ */
 int ud_engine_reload_store_markers(struct ud_engine *e, char **cause);
 void ud_engine_counts(const struct ud_engine *e, struct ud_engine_counts *c);
 /* What cannot be served, by what ("install", "split"): NULL when all is served. */
