@@ -45,7 +45,7 @@ struct ud_sched;
 
 /*
  * root: the tree, whose git index lock (ud_sched_git_lockfile) holds
- * batches back; NULL for none.
+ * batches back; NULL for none.  NULL when libuv refuses the timer.
  */
 struct ud_sched *ud_sched_new(uv_loop_t *loop, unsigned settle_ms, const char *root,
 			      ud_sched_run_fn run, void *ctx);

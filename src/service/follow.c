@@ -126,6 +126,7 @@ static void start(struct ud_follow *f);
 static void maybe_free(struct ud_follow *f);
 static void follow_free(struct ud_follow *f);
 static void on_debounce(uv_timer_t *t);
+static void arm(struct ud_follow *f, uint64_t ms);
 
 /* The loose ref HEAD points at ("refs/heads/master"), or NULL when detached. */
 static char *
@@ -172,7 +173,7 @@ arm_ref_watch(struct ud_follow *f)
 		return;
 	}
 	if (f->ev_ref_on) {
-		uv_fs_event_stop(&f->ev_ref);
+		(void)uv_fs_event_stop(&f->ev_ref); /* cannot fail: it only drops the watch */
 		f->ev_ref_on = false;
 	}
 	free(f->ref_dir);
@@ -240,7 +241,7 @@ after_work(uv_work_t *w, int status)
 	if (f->cb != NULL)
 		f->cb(f->ctx, f->status);
 	if (f->pending)
-		uv_timer_start(&f->debounce, on_debounce, 0, 0);
+		arm(f, 0);
 }
 
 static bool
@@ -259,6 +260,16 @@ on_debounce(uv_timer_t *t)
 	start(t->data);
 }
 
+/* An update in ms; refused only for a timer being closed (the follower is going away). */
+static void
+arm(struct ud_follow *f, uint64_t ms)
+{
+	int rc = uv_timer_start(&f->debounce, on_debounce, ms, 0);
+
+	if (rc < 0 && !f->closing)
+		ud_log(LOG_ERR, "branches: cannot schedule the update: %s", uv_strerror(rc));
+}
+
 static void
 start(struct ud_follow *f)
 {
@@ -271,7 +282,7 @@ start(struct ud_follow *f)
 	if (git_busy(f)) {
 		/* a commit or rebase is being written: its refs are not final yet */
 		f->pending = true;
-		uv_timer_start(&f->debounce, on_debounce, LOCK_RETRY_MS, 0);
+		arm(f, LOCK_RETRY_MS);
 		return;
 	}
 	f->pending = false;
@@ -291,7 +302,7 @@ ud_follow_poke(struct ud_follow *f)
 	if (f->closing)
 		return;
 	f->pending = true;
-	uv_timer_start(&f->debounce, on_debounce, DEBOUNCE_MS, 0);
+	arm(f, DEBOUNCE_MS);
 }
 
 static void
@@ -341,15 +352,19 @@ ud_follow_open(struct ud_follow **out, uv_loop_t *loop, const struct ud_follow_o
 	db = ud_xasprintf("%s/branches.db", dir);
 	if ((rc = ud_mkdir_p(dir, cause)) < 0 || (rc = ud_store_open(&f->st, db, cause)) < 0)
 		goto fail;
-	uv_timer_init(loop, &f->debounce);
-	f->debounce.data = f;
-	uv_fs_event_init(loop, &f->ev_git);
-	uv_fs_event_init(loop, &f->ev_common);
-	uv_fs_event_init(loop, &f->ev_ref);
-	f->ev_git.data = f->ev_common.data = f->ev_ref.data = f;
+	f->debounce.data = f->ev_git.data = f->ev_common.data = f->ev_ref.data = f;
 	f->work.data = f;
-	f->open_handles = 4;
-	if ((rc = uv_fs_event_start(&f->ev_git, on_ref_event, f->gitdir, 0)) < 0) {
+	/* the handles, counted as they are made: ud_follow_close closes those, in this order */
+	rc = uv_timer_init(loop, &f->debounce);
+	if (rc == 0 && ++f->open_handles)
+		rc = uv_fs_event_init(loop, &f->ev_git);
+	if (rc == 0 && ++f->open_handles)
+		rc = uv_fs_event_init(loop, &f->ev_common);
+	if (rc == 0 && ++f->open_handles)
+		rc = uv_fs_event_init(loop, &f->ev_ref);
+	if (rc == 0 && ++f->open_handles)
+		rc = uv_fs_event_start(&f->ev_git, on_ref_event, f->gitdir, 0);
+	if (rc < 0) {
 		*cause = ud_xasprintf("%s: cannot watch: %s", f->gitdir, uv_strerror(rc));
 		ud_follow_close(f);
 		free(dir);
@@ -443,11 +458,18 @@ maybe_free(struct ud_follow *f)
 void
 ud_follow_close(struct ud_follow *f)
 {
+	uv_handle_t *handles[4];
+	int i, n;
+
 	if (f == NULL || f->closing)
 		return;
 	f->closing = true;
-	uv_close((uv_handle_t *)&f->debounce, on_handle_closed);
-	uv_close((uv_handle_t *)&f->ev_git, on_handle_closed);
-	uv_close((uv_handle_t *)&f->ev_common, on_handle_closed);
-	uv_close((uv_handle_t *)&f->ev_ref, on_handle_closed);
+	handles[0] = (uv_handle_t *)&f->debounce;
+	handles[1] = (uv_handle_t *)&f->ev_git;
+	handles[2] = (uv_handle_t *)&f->ev_common;
+	handles[3] = (uv_handle_t *)&f->ev_ref;
+	n = f->open_handles; /* those made, in this order (ud_follow_open) */
+	for (i = 0; i < n; i++)
+		uv_close(handles[i], on_handle_closed);
+	maybe_free(f); /* none made: nothing to wait for */
 }

@@ -2,6 +2,8 @@
 /*
  * The JSON-RPC server (rpc.h) on libuv pipes.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -71,6 +73,27 @@ on_client_closed(uv_handle_t *h)
 	free(c);
 }
 
+#ifdef UD_TSAN
+/* The sanitizer runtime's hook for a close(2) it cannot see (linux_syscall_hooks.h). */
+void __sanitizer_syscall_pre_impl_close(long fd);
+
+/*
+ * libuv closes a connection with a raw close syscall ThreadSanitizer
+ * cannot see: told here, or a pool thread's next descriptor under the same
+ * number would look like this socket, raced with.
+ */
+static void
+tsan_closing(uv_pipe_t *p)
+{
+	uv_os_fd_t fd;
+
+	if (uv_fileno((uv_handle_t *)p, &fd) == 0)
+		__sanitizer_syscall_pre_impl_close(fd);
+}
+#else
+#define tsan_closing(p) ((void)(p))
+#endif
+
 static void
 close_client(struct ud_rpc_client *c)
 {
@@ -88,6 +111,7 @@ close_client(struct ud_rpc_client *c)
 	r->nclients--;
 	if (c->subscribed)
 		r->nsubscribers--;
+	tsan_closing(&c->pipe);
 	uv_close((uv_handle_t *)&c->pipe, on_client_closed);
 }
 
@@ -114,7 +138,7 @@ finish_client(struct ud_rpc_client *c)
 	if (c->closing || c->finishing)
 		return;
 	c->finishing = true;
-	uv_read_stop((uv_stream_t *)&c->pipe);
+	(void)uv_read_stop((uv_stream_t *)&c->pipe); /* cannot fail: it only stops reading */
 	req = ud_xcalloc(1, sizeof(*req));
 	if (uv_shutdown(req, (uv_stream_t *)&c->pipe, on_shutdown) < 0) {
 		free(req);
@@ -182,7 +206,8 @@ send_line(struct ud_rpc_client *c, const char *text)
 	 */
 	if (!c->paused && queued(c) > c->r->max_queue) {
 		c->paused = true;
-		uv_read_stop((uv_stream_t *)&c->pipe);
+		(void)uv_read_stop(
+			(uv_stream_t *)&c->pipe); /* cannot fail: it only stops reading */
 	}
 	return true;
 }
@@ -453,7 +478,10 @@ on_connection(uv_stream_t *server, int status)
 		return;
 	c = ud_xcalloc(1, sizeof(*c));
 	c->r = r;
-	uv_pipe_init(r->loop, &c->pipe, 0);
+	if (uv_pipe_init(r->loop, &c->pipe, 0) < 0) {
+		free(c); /* not a handle yet: the connection waits in the backlog */
+		return;
+	}
 	c->pipe.data = c;
 	c->next = r->clients;
 	if (r->clients != NULL)
@@ -564,7 +592,12 @@ ud_rpc_open(struct ud_rpc **out, uv_loop_t *loop, const struct ud_rpc_opts *o,
 	 * unit's IgnoreSIGPIPE does not cover a daemon started by hand.
 	 */
 	signal(SIGPIPE, SIG_IGN);
-	uv_pipe_init(loop, &r->server, 0);
+	if ((rc = uv_pipe_init(loop, &r->server, 0)) < 0) {
+		*cause = ud_xasprintf("socket: %s", uv_strerror(rc));
+		free(r->path);
+		free(r);
+		return rc;
+	}
 	r->server.data = r;
 	if (o->activated_fd >= 0) {
 		char name[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];

@@ -60,8 +60,8 @@ pending(struct ud_sched *s)
 static void
 arm(struct ud_sched *s, uint64_t ms)
 {
-	uv_timer_start(&s->timer, on_timer, ms, 0);
-	s->armed = true;
+	/* refused only for a timer being closed: the scheduler is going away */
+	s->armed = uv_timer_start(&s->timer, on_timer, ms, 0) == 0;
 }
 
 /*
@@ -127,7 +127,10 @@ ud_sched_new(uv_loop_t *loop, unsigned settle_ms, const char *root, ud_sched_run
 {
 	struct ud_sched *s = ud_xcalloc(1, sizeof(*s));
 
-	uv_timer_init(loop, &s->timer);
+	if (uv_timer_init(loop, &s->timer) != 0) {
+		free(s);
+		return NULL;
+	}
 	s->timer.data = s;
 	s->settle_ms = settle_ms;
 	s->lone_tail_ns = LONE_TAIL_NS;
@@ -257,7 +260,7 @@ ud_sched_close(struct ud_sched *s)
 {
 	if (s == NULL)
 		return;
-	uv_timer_stop(&s->timer);
+	(void)uv_timer_stop(&s->timer); /* cannot fail: it only unlinks the timer */
 	uv_close((uv_handle_t *)&s->timer, on_closed);
 }
 

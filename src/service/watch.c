@@ -378,6 +378,6 @@ ud_watch_close(struct ud_watch *w)
 {
 	if (w == NULL)
 		return;
-	uv_poll_stop(&w->poll);
+	(void)uv_poll_stop(&w->poll); /* cannot fail: it only stops polling */
 	uv_close((uv_handle_t *)&w->poll, on_closed);
 }
