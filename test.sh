@@ -34,6 +34,7 @@
 # run_test NAME runs tests/NAME.sh against build/ the way make check would.
 set -euo pipefail
 . "$(dirname "$0")/.ci/setup.sh"
+export UD_CONFIGURE_FLAGS=--enable-test-hooks # every build here: the crash-injection cases of cli-watch.sh
 
 UD_LEVEL=default
 case ${1:-} in

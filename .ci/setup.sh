@@ -29,19 +29,24 @@ ud_install_deps() {
 		"${missing[@]}" >/dev/null
 }
 
-# ud_build DIR [CONFIGURE-ARGS...]: configure (when needed) and build in DIR.
+# ud_build DIR [CONFIGURE-ARGS...]: configure (when needed) and build in DIR, with
+# $UD_CONFIGURE_FLAGS too (test.sh: --enable-test-hooks, for the crash-injection cases).
 ud_build() {
 	local dir=$1
 	shift
+	# shellcheck disable=SC2206 # words, on purpose
+	set -- "$@" ${UD_CONFIGURE_FLAGS:-}
 	if [ ! -x "$UD_TOP/configure" ] || [ "$UD_TOP/configure.ac" -nt "$UD_TOP/configure" ] ||
 		[ "$UD_TOP/Makefile.am" -nt "$UD_TOP/Makefile.in" ]; then
 		ud_say "autoreconf"
 		(cd "$UD_TOP" && autoreconf -fi >/dev/null)
 	fi
 	mkdir -p "$dir"
-	if [ ! -f "$dir/Makefile" ] || [ "$UD_TOP/configure" -nt "$dir/config.status" ]; then
+	if [ ! -f "$dir/Makefile" ] || [ "$UD_TOP/configure" -nt "$dir/config.status" ] ||
+		[ "$(cat "$dir/.ud-configure-args" 2>/dev/null)" != "$*" ]; then
 		ud_say "configure $* (in ${dir#"$UD_TOP"/})"
 		(cd "$dir" && "$UD_TOP/configure" -q "$@")
+		printf '%s\n' "$*" >"$dir/.ud-configure-args"
 	fi
 	ud_say "make (in ${dir#"$UD_TOP"/})"
 	make -C "$dir" -s -j"$(nproc)" >/dev/null

@@ -56,7 +56,8 @@ MARKERS=$WORK/markers
 printf "include/linux/kernel.h kernel '#ifdef CONFIG_STRESS_A'\n" >"$MARKERS"
 
 # --- the daemon under ThreadSanitizer ------------------------------------------------------
-export TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1 log_path=$WORK/tsan${TSAN_SUPPRESSIONS:+ suppressions=$TSAN_SUPPRESSIONS} ${TSAN_OPTIONS:-}"
+# (the caller's options first: the log path is this script's, whatever they say)
+export TSAN_OPTIONS="${TSAN_OPTIONS:-} halt_on_error=0 exitcode=66 second_deadlock_stack=1 log_path=$WORK/tsan"
 start_daemon "$T" "$S" "$K" --branches --markers "$MARKERS" || {
 	cat "$WORK"/tsan.* >&2 2>/dev/null
 	exit 1
