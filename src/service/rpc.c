@@ -76,23 +76,28 @@ on_client_closed(uv_handle_t *h)
 #ifdef UD_TSAN
 /* The sanitizer runtime's hook for a close(2) it cannot see (linux_syscall_hooks.h). */
 void __sanitizer_syscall_pre_impl_close(long fd);
+#endif
 
 /*
- * libuv closes a connection with a raw close syscall ThreadSanitizer
- * cannot see: told here, or a pool thread's next descriptor under the same
- * number would look like this socket, raced with.
+ * libuv closes a connection (in uv_close) with a raw close syscall
+ * ThreadSanitizer cannot see: it is told after, or a pool thread's next
+ * descriptor under the same number would look like this socket, raced with.
  */
 static void
-tsan_closing(uv_pipe_t *p)
+close_pipe(uv_pipe_t *p, uv_close_cb cb)
 {
+#ifdef UD_TSAN
 	uv_os_fd_t fd;
 
-	if (uv_fileno((uv_handle_t *)p, &fd) == 0)
+	if (uv_fileno((uv_handle_t *)p, &fd) != 0)
+		fd = -1;
+	uv_close((uv_handle_t *)p, cb);
+	if (fd >= 0)
 		__sanitizer_syscall_pre_impl_close(fd);
-}
 #else
-#define tsan_closing(p) ((void)(p))
+	uv_close((uv_handle_t *)p, cb);
 #endif
+}
 
 static void
 close_client(struct ud_rpc_client *c)
@@ -111,8 +116,7 @@ close_client(struct ud_rpc_client *c)
 	r->nclients--;
 	if (c->subscribed)
 		r->nsubscribers--;
-	tsan_closing(&c->pipe);
-	uv_close((uv_handle_t *)&c->pipe, on_client_closed);
+	close_pipe(&c->pipe, on_client_closed);
 }
 
 static void
