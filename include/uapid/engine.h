@@ -102,7 +102,7 @@ void ud_engine_set_progress(struct ud_engine *e, ud_engine_progress_fn fn, void 
  * thread when it is recorded.
  */
 int ud_engine_start(struct ud_engine *e, ud_engine_done_fn done, void *ctx, char **cause);
-/* A batch from the scheduler (b is taken); done as above. */
+/* A batch from the scheduler (b is taken); done as above.  One at a time: never while busy. */
 void ud_engine_batch(struct ud_engine *e, struct ud_sched_batch *b, ud_engine_done_fn done,
 		     void *ctx);
 /*
@@ -116,9 +116,10 @@ int ud_engine_reload_markers(struct ud_engine *e, char **cause);
 bool ud_engine_busy(const struct ud_engine *e);
 
 /*
- * Does the engine need to hear about rel (a directory): the include
- * trees, arch/ on the way to them, and the directories of what the
- * install plan read.  ON: watch it; PASS: enter it only; SKIP.
+ * Does the engine need to hear about rel (a directory): where the tree
+ * index looks (ud_tindex_scope: the include trees, and arch/ on the way to
+ * them), and the directories of what the install plan read.  ON: watch
+ * it; PASS: enter it only; SKIP.
  */
 int ud_engine_dir_interest(const struct ud_engine *e, const char *rel);
 /* The directories the install plan read from (for the watcher), sorted. */
