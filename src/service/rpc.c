@@ -2,8 +2,6 @@
 /*
  * The JSON-RPC server (rpc.h) on libuv pipes.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -73,32 +71,6 @@ on_client_closed(uv_handle_t *h)
 	free(c);
 }
 
-#ifdef UD_TSAN
-/* The sanitizer runtime's hook for a close(2) it cannot see (linux_syscall_hooks.h). */
-void __sanitizer_syscall_pre_impl_close(long fd);
-#endif
-
-/*
- * libuv closes a connection (in uv_close) with a raw close syscall
- * ThreadSanitizer cannot see: it is told after, or a pool thread's next
- * descriptor under the same number would look like this socket, raced with.
- */
-static void
-close_pipe(uv_pipe_t *p, uv_close_cb cb)
-{
-#ifdef UD_TSAN
-	uv_os_fd_t fd;
-
-	if (uv_fileno((uv_handle_t *)p, &fd) != 0)
-		fd = -1;
-	uv_close((uv_handle_t *)p, cb);
-	if (fd >= 0)
-		__sanitizer_syscall_pre_impl_close(fd);
-#else
-	uv_close((uv_handle_t *)p, cb);
-#endif
-}
-
 static void
 close_client(struct ud_rpc_client *c)
 {
@@ -116,7 +88,7 @@ close_client(struct ud_rpc_client *c)
 	r->nclients--;
 	if (c->subscribed)
 		r->nsubscribers--;
-	close_pipe(&c->pipe, on_client_closed);
+	uv_close((uv_handle_t *)&c->pipe, on_client_closed);
 }
 
 static void
@@ -142,7 +114,7 @@ finish_client(struct ud_rpc_client *c)
 	if (c->closing || c->finishing)
 		return;
 	c->finishing = true;
-	(void)uv_read_stop((uv_stream_t *)&c->pipe); /* cannot fail: it only stops reading */
+	(void)uv_read_stop((uv_stream_t *)&c->pipe); /* cannot fail */
 	req = ud_xcalloc(1, sizeof(*req));
 	if (uv_shutdown(req, (uv_stream_t *)&c->pipe, on_shutdown) < 0) {
 		free(req);
@@ -210,8 +182,7 @@ send_line(struct ud_rpc_client *c, const char *text)
 	 */
 	if (!c->paused && queued(c) > c->r->max_queue) {
 		c->paused = true;
-		(void)uv_read_stop(
-			(uv_stream_t *)&c->pipe); /* cannot fail: it only stops reading */
+		(void)uv_read_stop((uv_stream_t *)&c->pipe); /* cannot fail */
 	}
 	return true;
 }
