@@ -19,7 +19,9 @@
 # UD_KERNEL_6_1=deb to unpack /usr/src/linux-source-6.1.tar.xz) and a git
 # checkout between two real releases (UD_LINUX_GIT=REPO with
 # UD_LINUX_REVS="OLD NEW", e.g. the linux-3.6-custom mirror's
-# "c5ea898e7f30 c0917ce1"): the full test tier's part.
+# "c5ea898e7f30 c0917ce1"; or UD_LINUX_GIT=deb: a repository made here of
+# Debian's linux-source-6.1 and 6.12, one commit each): the full test
+# tier's part (test.sh: UD_KERNEL_6_1=deb UD_LINUX_GIT=deb).
 #
 #   sh tests/daemon-vs-batch.sh                 # make check's trees
 #   UD_KERNELS=/work/kernels UD_KERNEL_6_1=/work/kernels/linux-source-6.1 \
@@ -299,7 +301,23 @@ if [ -n "${UD_KERNEL_6_1:-}" ]; then
 fi
 
 # --- git checkout between two real releases, when asked -------------------------------------
-if [ -n "${UD_LINUX_GIT:-}" ]; then
+if [ "${UD_LINUX_GIT:-}" = deb ]; then
+	# Debian's linux-source-6.1 and 6.12, one commit each, in a repository made here
+	ARCH=x86_64
+	L=$WORK/linux-git
+	mkdir -p "$L"
+	git -C "$L" init -q -b master
+	for v in 6.1 6.12; do
+		(cd "$L" && git ls-files -z | xargs -0 rm -f)
+		tar -xJf "/usr/src/linux-source-$v.tar.xz" -C "$L" --strip-components=1 --wildcards \
+			'*/Makefile' '*/Kbuild' '*/scripts/*' '*/include/*' '*/arch/x86/entry/syscalls/*' \
+			--exclude '*/tools/*'
+		git -C "$L" add -A
+		git -C "$L" commit -q -m "linux $v"
+	done
+	run_git "linux-6.1-6.12" "$L" HEAD~1 master
+	rm -rf "$L" "$WORK/s-linux-6.1-6.12"
+elif [ -n "${UD_LINUX_GIT:-}" ]; then
 	ARCH=x86
 	set -- ${UD_LINUX_REVS:-}
 	[ $# = 2 ] || { echo "daemon-vs-batch: UD_LINUX_REVS must name two revisions" >&2; exit 2; }
