@@ -12,7 +12,10 @@
 #                      valgrind, the systemd units, make distcheck, every bench
 #                      once on a small tree, and the kernel-scale acceptance on
 #                      linux-source-6.1 and 6.12 (tests/kernel-headers.sh,
-#                      daemon-kernel.sh, branch-kernel.sh).
+#                      daemon-kernel.sh, branch-kernel.sh, daemon-vs-batch.sh),
+#                      and a ThreadSanitizer build running the daemon suites
+#                      and a stress of its thread pool (tests/tsan.sh,
+#                      tsan-stress.sh).
 #   ./test.sh --quick  (or UD_QUICK=1) the build and make check only.
 # README.md ("Set-up") has the stages of each tier and their times.
 #
@@ -162,6 +165,23 @@ dist_files() {
 	echo "${tarball##*/}: every file git tracks is in it (but $not_distributed)"
 }
 
+# the daemon's outputs against the batch commands' (make check runs it on the small trees):
+# also on linux-source-6.1 and across a git checkout from 6.1 to 6.12, on the run's trees
+daemon_vs_batch() {
+	run_test daemon-vs-batch UD_KERNEL_6_1=deb UD_LINUX_GIT=deb
+}
+
+# ThreadSanitizer: its build (build-tsan/), the unit suites that run a loop and the daemon
+# suites under it (tests/tsan.sh), then the thread pool under load on linux-source-6.1
+# (tests/tsan-stress.sh); each fails on any report
+tsan() {
+	stage full build niced ud_build "$UD_TOP/build-tsan" --enable-tsan
+	stage full suites env TSAN_STRESS=0 sh "$UD_TOP/tests/tsan.sh" "$UD_TOP/build-tsan"
+	stage full stress env top_srcdir="$UD_TOP" UAPID="$UD_TOP/build-tsan/src/uapid" \
+		UAPICTL="$UD_TOP/build-tsan/src/uapictl" sh "$UD_TOP/tests/tsan-stress.sh" \
+		"$UD_KERNEL_TREES/linux-6.1"
+}
+
 # the Debian package end to end (tests/package.sh: build, lintian, install, the
 # unit, purge); it skips itself (77), saying why, where that cannot run
 package_test() {
@@ -202,9 +222,11 @@ stage full valgrind-units valgrind_units
 spawn full valgrind-cli-watch valgrind_daemon cli-watch
 spawn full valgrind-cli-rpc valgrind_daemon cli-rpc
 stage full valgrind-cli-ctl valgrind_daemon cli-ctl
+spawn full tsan tsan
 join kernel-refs
 stage full kernel-headers niced run_test kernel-headers
 stage full daemon-kernel run_test daemon-kernel
+stage full daemon-vs-batch daemon_vs_batch
 spawn full package niced package_test
 join distcheck
 stage full dist-files dist_files

@@ -16,12 +16,13 @@
 # present, the pre-split ground-truth trees $UD_KERNELS/linux-3.6, -3.7 and
 # -3.8 (default ~/kernels; skipped with a message when absent); when asked,
 # a linux-source-6.1 tree (UD_KERNEL_6_1=DIR, an unpacked tree, or
-# UD_KERNEL_6_1=deb to unpack /usr/src/linux-source-6.1.tar.xz) and a git
-# checkout between two real releases (UD_LINUX_GIT=REPO with
-# UD_LINUX_REVS="OLD NEW", e.g. the linux-3.6-custom mirror's
-# "c5ea898e7f30 c0917ce1"; or UD_LINUX_GIT=deb: a repository made here of
-# Debian's linux-source-6.1 and 6.12, one commit each): the full test
-# tier's part (test.sh: UD_KERNEL_6_1=deb UD_LINUX_GIT=deb).
+# UD_KERNEL_6_1=deb for Debian's linux-source-6.1) and a git checkout
+# between two real releases (UD_LINUX_GIT=REPO with UD_LINUX_REVS="OLD NEW",
+# e.g. the linux-3.6-custom mirror's "c5ea898e7f30 c0917ce1"; or
+# UD_LINUX_GIT=deb: a repository made here of Debian's linux-source-6.1
+# and 6.12, one commit each): the full test tier's part (test.sh:
+# UD_KERNEL_6_1=deb UD_LINUX_GIT=deb, on the trees it extracted once for
+# the run, tests/kernel-lib.sh; run alone, they are extracted here).
 #
 #   sh tests/daemon-vs-batch.sh                 # make check's trees
 #   UD_KERNELS=/work/kernels UD_KERNEL_6_1=/work/kernels/linux-source-6.1 \
@@ -29,6 +30,7 @@
 #   UD_LINUX_REVS="c5ea898e7f30 c0917ce1" sh tests/daemon-vs-batch.sh
 . "${top_srcdir:-.}/tests/lib.sh"
 . "${top_srcdir:-.}/tests/daemon-lib.sh"
+. "${top_srcdir:-.}/tests/kernel-lib.sh"
 export UAPID_ARCH=
 export GIT_AUTHOR_NAME="A U Thor" GIT_AUTHOR_EMAIL=author@example.org
 export GIT_COMMITTER_NAME="C O Mitter" GIT_COMMITTER_EMAIL=committer@example.org
@@ -287,11 +289,9 @@ done
 if [ -n "${UD_KERNEL_6_1:-}" ]; then
 	ARCH=x86_64
 	k61=$UD_KERNEL_6_1
+	# deb: the tree test.sh extracted for the run, else one extracted here (kernel-lib.sh)
 	if [ "$k61" = deb ]; then
-		k61=$WORK/linux-6.1-src
-		mkdir -p "$k61"
-		tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$k61" --strip-components=1 --wildcards \
-			'*/Makefile' '*/Kbuild' '*/scripts/*' '*/include/*' '*/arch/*'
+		k61=$(kernel_tree 6.1) || exit 2
 	fi
 	mkdir -p "$WORK/k61"
 	(cd "$k61" && tar -cf - Makefile Kbuild scripts include arch/*/Makefile arch/*/include \
@@ -309,9 +309,9 @@ if [ "${UD_LINUX_GIT:-}" = deb ]; then
 	git -C "$L" init -q -b master
 	for v in 6.1 6.12; do
 		(cd "$L" && git ls-files -z | xargs -0 rm -f)
-		tar -xJf "/usr/src/linux-source-$v.tar.xz" -C "$L" --strip-components=1 --wildcards \
-			'*/Makefile' '*/Kbuild' '*/scripts/*' '*/include/*' '*/arch/x86/entry/syscalls/*' \
-			--exclude '*/tools/*'
+		src=$(kernel_tree "$v") || exit 2
+		kernel_copy "$src" "$L" '*/Makefile' '*/Kbuild' '*/scripts/*' '*/include/*' \
+			'*/arch/x86/entry/syscalls/*' --exclude '*/tools/*'
 		git -C "$L" add -A
 		git -C "$L" commit -q -m "linux $v"
 	done
