@@ -173,11 +173,13 @@ daemon_vs_batch() {
 
 # ThreadSanitizer: its build (build-tsan/), the unit suites that run a loop and the daemon
 # suites under it (tests/tsan.sh), then the thread pool under load on linux-source-6.1
-# (tests/tsan-stress.sh); each fails on any report
+# (tests/tsan-stress.sh); each fails on any report. One round of the stress: one full-tree
+# resplit with every kind of action landing on it (40 marker flips, each a batch of its own,
+# SIGHUP, edits and a commit, resplits); its three rounds by hand take three times as long.
 tsan() {
 	stage full build niced ud_build "$UD_TOP/build-tsan" --enable-tsan
 	stage full suites env TSAN_STRESS=0 sh "$UD_TOP/tests/tsan.sh" "$UD_TOP/build-tsan"
-	stage full stress env top_srcdir="$UD_TOP" UAPID="$UD_TOP/build-tsan/src/uapid" \
+	stage full stress env ROUNDS=1 top_srcdir="$UD_TOP" UAPID="$UD_TOP/build-tsan/src/uapid" \
 		UAPICTL="$UD_TOP/build-tsan/src/uapictl" sh "$UD_TOP/tests/tsan-stress.sh" \
 		"$UD_KERNEL_TREES/linux-6.1"
 }
