@@ -12,9 +12,10 @@
 #
 # The trees: examples/tree, tests/trees/* (those that are trees), and the
 # two halves together (tests/daemon-lib.sh), with git checkouts between two
-# commits of a repository built here; that is the make check part.  When
-# present, the pre-split ground-truth trees $UD_KERNELS/linux-3.6, -3.7 and
-# -3.8 (default ~/kernels; skipped with a message when absent); when asked,
+# commits of a repository built here; that is the make check part.  With
+# UD_KERNELS or UD_KERNEL_6_1 set (the full tier), the pre-split ground-truth
+# trees $UD_KERNELS/linux-3.6, -3.7 and -3.8 (default ~/kernels; skipped
+# with a message when absent); when asked,
 # a linux-source-6.1 tree (UD_KERNEL_6_1=DIR, an unpacked tree, or
 # UD_KERNEL_6_1=deb for Debian's linux-source-6.1) and a git checkout
 # between two real releases (UD_LINUX_GIT=REPO with UD_LINUX_REVS="OLD NEW",
@@ -277,8 +278,11 @@ git -C "$R" commit -q -m two
 run_git repo "$R" HEAD~1 master
 
 # --- the ground-truth 3.x trees, when present ----------------------------------------------
+# (real releases are the full tier's: ./test.sh --full asks for 6.1 too; make check stays quick)
 for v in 3.6 3.7 3.8; do
-	if [ -d "$kernels/linux-$v/include" ]; then
+	if [ -z "${UD_KERNELS:-}${UD_KERNEL_6_1:-}" ]; then
+		echo "daemon-vs-batch: linux-$v: in ./test.sh --full (or UD_KERNELS=DIR)"
+	elif [ -d "$kernels/linux-$v/include" ]; then
 		run_tree "linux-$v" "$kernels/linux-$v"
 	else
 		echo "daemon-vs-batch: $kernels/linux-$v: not there: skipped (UD_KERNELS=DIR names where they are)"
