@@ -2,6 +2,8 @@
 /*
  * Out-of-tree marker file tests.
  */
+#include <errno.h>
+
 #include "testutil.h"
 #include "uapid/markers.h"
 
@@ -69,6 +71,36 @@ START_TEST(test_errors)
 	expect_bad("a.h retain '#if X'#0", "occurrence must be 1 or more");
 	expect_bad("a.h retain #if X", "needs a selector"); /* '#' starts the why */
 	expect_bad("a.h retain '#if X' junk", "unexpected text");
+	expect_bad("a.h retain ''", "names no directive");
+	expect_bad("a.h retain 'x'", "first word is no preprocessor directive");
+	expect_bad("a.h retain '#ifdefx X'", "first word is no preprocessor directive");
+}
+END_TEST
+
+START_TEST(test_fields)
+{
+	enum ud_marker_action a;
+	const char *why = NULL;
+
+	ck_assert_int_eq(ud_marker_action_parse("split-compound", &a), 0);
+	ck_assert_int_eq(a, UD_MARK_SPLIT_COMPOUND);
+	ck_assert_int_eq(ud_marker_action_parse("", &a), -EINVAL);
+	ck_assert_int_eq(ud_marker_action_parse("kernel ", &a), -EINVAL);
+	ck_assert_int_eq(ud_selector_check("#ifdef __KERNEL__", &why), 0);
+	ck_assert_int_eq(ud_selector_check("  # if defined(X)", &why), 0);
+	ck_assert_int_eq(ud_selector_check("#if(X)", &why), 0);
+	ck_assert_int_eq(ud_selector_check("#if!X", &why), 0);
+	ck_assert_int_eq(ud_selector_check("#include <linux/types.h>", &why), 0);
+	ck_assert_int_eq(ud_selector_check("#include\"x.h\"", &why), 0);
+	ck_assert_int_eq(ud_selector_check("#endif", &why), 0);
+	ck_assert_int_eq(ud_selector_check("else", &why), 0);
+	ck_assert_int_eq(ud_selector_check("", &why), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(why, "names no directive"));
+	ck_assert_int_eq(ud_selector_check("#", &why), -EINVAL);
+	ck_assert_int_eq(ud_selector_check("x", &why), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(why, "no preprocessor directive"));
+	ck_assert_int_eq(ud_selector_check("#ifdefined X", &why), -EINVAL);
+	ck_assert_int_eq(ud_selector_check("#IFDEF X", &why), -EINVAL);
 }
 END_TEST
 
@@ -92,6 +124,7 @@ main(void)
 
 	tcase_add_test(tc, test_parse);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_fields);
 	tcase_add_test(tc, test_normalize);
 	suite_add_tcase(s, tc);
 	return test_run(s);

@@ -73,5 +73,14 @@ void ud_markers_free(struct ud_markers *set);
 const char *ud_marker_action_name(enum ud_marker_action a);
 /* Normalises directive text for selector matching: "#" + collapsed words. */
 char *ud_selector_normalize(const char *text);
+/* The action called name ("retain", "kernel", ...): 0 with *out, or -EINVAL. */
+int ud_marker_action_parse(const char *name, enum ud_marker_action *out);
+/*
+ * Does text name a preprocessor directive a marker can select ("#ifdef
+ * __KERNEL__", "# if X", "#endif")?  0, or -EINVAL with *why (static text
+ * saying what is wrong): an empty selector or one whose first word is no
+ * directive selects nothing, and would only ever fail to match.
+ */
+int ud_selector_check(const char *text, const char **why);
 
 #endif /* UAPID_MARKERS_H */

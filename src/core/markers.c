@@ -45,6 +45,59 @@ ud_selector_normalize(const char *text)
 	return out;
 }
 
+static int
+parse_action(const char *s, size_t n, enum ud_marker_action *out)
+{
+	size_t i;
+
+	for (i = 0; i < UD_MARK__COUNT; i++)
+		if (strlen(action_names[i]) == n && memcmp(action_names[i], s, n) == 0) {
+			*out = (enum ud_marker_action)i;
+			return 0;
+		}
+	return -1;
+}
+
+int
+ud_selector_check(const char *text, const char **why)
+{
+	static const char *const directives[] = {
+		"if",	 "ifdef",   "ifndef", "elif",	 "else",   "endif", "define",
+		"undef", "include", "error",  "warning", "pragma", "line",
+	};
+	const char *p = text, *w;
+	size_t n, i;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '#')
+		p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	for (w = p; (*p >= 'a' && *p <= 'z'); p++)
+		;
+	n = (size_t)(p - w);
+	if (n == 0) {
+		*why = "the selector names no directive (want the directive's text, as "
+		       "'#ifdef __KERNEL__')";
+		return -EINVAL;
+	}
+	for (i = 0; i < sizeof(directives) / sizeof(directives[0]); i++)
+		if (strlen(directives[i]) == n && memcmp(directives[i], w, n) == 0 &&
+		    (*p == '\0' || *p == ' ' || *p == '\t' || *p == '(' || *p == '!' || *p == '<' ||
+		     *p == '"'))
+			return 0;
+	*why = "the selector's first word is no preprocessor directive (want the directive's "
+	       "text, as '#ifdef __KERNEL__')";
+	return -EINVAL;
+}
+
+int
+ud_marker_action_parse(const char *name, enum ud_marker_action *out)
+{
+	return parse_action(name, strlen(name), out) < 0 ? -EINVAL : 0;
+}
+
 void
 ud_markers_add(struct ud_markers *set, const char *path, enum ud_marker_action action,
 	       const char *selector, unsigned occurrence, const char *why)
@@ -61,25 +114,12 @@ ud_markers_add(struct ud_markers *set, const char *path, enum ud_marker_action a
 	m->why = why != NULL ? ud_xstrdup(why) : NULL;
 }
 
-static int
-parse_action(const char *s, size_t n, enum ud_marker_action *out)
-{
-	size_t i;
-
-	for (i = 0; i < UD_MARK__COUNT; i++)
-		if (strlen(action_names[i]) == n && memcmp(action_names[i], s, n) == 0) {
-			*out = (enum ud_marker_action)i;
-			return 0;
-		}
-	return -1;
-}
-
 /* Parses one line [p, e); returns 0, 1 for a blank/comment line, -1 on error. */
 static int
 parse_line(struct ud_markers *set, const char *p, const char *e, unsigned lineno,
 	   struct ud_diags *diags)
 {
-	const char *path, *act, *why = NULL;
+	const char *path, *act, *why = NULL, *bad;
 	size_t npath, nact;
 	enum ud_marker_action action;
 	char *sel = NULL, *pathz, *whyz = NULL;
@@ -126,6 +166,11 @@ parse_line(struct ud_markers *set, const char *p, const char *e, unsigned lineno
 		}
 		sel = ud_xstrndup(s, (size_t)(p - s));
 		p++;
+		if (ud_selector_check(sel, &bad) < 0) {
+			ud_diags_add(diags, lineno, UD_SEV_ERROR, "'%s': %s", sel, bad);
+			free(sel);
+			return -1;
+		}
 		if (p < e && *p == '#' && p + 1 < e && p[1] >= '0' && p[1] <= '9') {
 			char *end;
 			unsigned long n = strtoul(p + 1, &end, 10);

@@ -385,10 +385,10 @@ static json_t *
 m_markers_add(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
 {
 	struct daemon *d = ctx;
-	const char *action, *selector, *why;
-	char *path = param_path(d, params, code, message), *cause = NULL, *line;
+	const char *action, *selector, *why, *bad;
+	char *path = param_path(d, params, code, message), *cause = NULL;
 	struct ud_markers parsed = UD_MARKERS_INIT;
-	struct ud_diags diags = UD_DIAGS_INIT;
+	enum ud_marker_action act;
 	json_t *occ;
 	int64_t id;
 
@@ -402,35 +402,42 @@ m_markers_add(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, cha
 		return NULL;
 	}
 	occ = json_object_get(params, "occurrence");
-	if (action == NULL ||
-	    (occ != NULL && (!json_is_integer(occ) || json_integer_value(occ) < 1))) {
+	/* each field checked for what it is, the marker built from them: never a line to parse */
+	if (action == NULL || ud_marker_action_parse(action, &act) < 0) {
 		free(path);
-		return ud_rpc_bad_param(code, message, action == NULL ? "action" : "occurrence",
+		return ud_rpc_bad_param(code, message, "action",
 					action == NULL ? "is required"
-						       : "must be an integer of 1 or more");
+						       : "must be retain, kernel, uapi, "
+							 "include-here, skip or split-compound");
 	}
-	/* the markers file's syntax decides what is valid: one parser for both */
-	line = ud_xasprintf("%s %s%s%s%s%s", path, action, selector ? " '" : "",
-			    selector ? selector : "", selector ? "'" : "", "");
-	if (occ != NULL && selector != NULL) {
-		char *l2 = ud_xasprintf("%s#%lld", line, (long long)json_integer_value(occ));
-
-		free(line);
-		line = l2;
-	}
-	if (ud_markers_parse(&parsed, line, strlen(line), &diags) < 0 || parsed.n != 1) {
-		*code = UD_RPC_INVALID_PARAMS;
-		*message = ud_xasprintf("invalid params: %s",
-					diags.n > 0 ? diags.v[0].message : "not a marker");
-		free(line);
+	if (selector == NULL && act != UD_MARK_SKIP) {
 		free(path);
-		ud_diags_free(&diags);
-		ud_markers_free(&parsed);
+		return ud_rpc_bad_param(code, message, "selector",
+					"is required: the directive the marker is about, as "
+					"'#ifdef __KERNEL__'");
+	}
+	if (selector != NULL && ud_selector_check(selector, &bad) < 0) {
+		free(path);
+		*code = UD_RPC_INVALID_PARAMS;
+		*message = ud_xasprintf("invalid params: \"selector\" '%s': %s", selector, bad);
 		return NULL;
 	}
-	free(line);
-	if (why != NULL)
-		parsed.v[0].why = ud_xstrdup(why);
+	if (occ != NULL && (!json_is_integer(occ) || json_integer_value(occ) < 1 ||
+			    json_integer_value(occ) > 1000000)) {
+		free(path);
+		return ud_rpc_bad_param(code, message, "occurrence",
+					"must be an integer from 1 to 1000000");
+	}
+	if ((selector != NULL && strpbrk(selector, "\n\r'") != NULL) ||
+	    (why != NULL && strpbrk(why, "\n\r") != NULL)) {
+		free(path);
+		return ud_rpc_bad_param(code, message,
+					selector != NULL && strpbrk(selector, "\n\r'") ? "selector"
+										       : "why",
+					"must be one line (and a selector holds no quote)");
+	}
+	ud_markers_add(&parsed, path, act, selector,
+		       occ != NULL ? (unsigned)json_integer_value(occ) : 1, why);
 	if (ud_store_add_marker(ud_engine_store(d->engine), "socket", &parsed.v[0], &id, &cause) <
 	    0) {
 		*code = UD_RPC_SERVER_ERROR;
@@ -443,7 +450,6 @@ m_markers_add(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, cha
 	ud_daemon_markers_changed(d, path);
 	free(path);
 	ud_markers_free(&parsed);
-	ud_diags_free(&diags);
 	return json_pack("{s:I, s:o}", "id", (json_int_t)id, "markers", markers_json(d));
 }
 
