@@ -717,8 +717,21 @@ bad = [
     ("markers.add", {"path": "include/linux/sample_arch.h", "action": "kernel",
                      "selector": "#ifdef __KERNEL__", "why": 1}, '"why"'),
     ("markers.add", {"path": "include/linux/sample_arch.h", "action": "explode"},
-     "unknown marker action 'explode'"),
-    ("markers.add", {"path": "include/linux/sample_arch.h", "action": "kernel"}, "needs a selector"),
+     '"action" must be retain, kernel, uapi, include-here, skip or split-compound'),
+    ("markers.add", {"path": "include/linux/sample_arch.h", "action": ""},
+     '"action" must be retain, kernel'),
+    ("markers.add", {"path": "include/linux/sample_arch.h", "action": "kernel"},
+     '"selector" is required'),
+    ("markers.add", {"path": "include/linux/sample_arch.h", "action": "kernel",
+                     "selector": ""}, "\"selector\" '': the selector names no directive"),
+    ("markers.add", {"path": "include/linux/sample_arch.h", "action": "kernel",
+                     "selector": "x"}, "\"selector\" 'x': the selector's first word is no preprocessor directive"),
+    ("markers.add", {"path": "include/linux/sample_arch.h", "action": "kernel",
+                     "selector": "#ifdefx __KERNEL__"}, "no preprocessor directive"),
+    ("markers.add", {"path": "include/linux/sample_arch.h", "action": "kernel",
+                     "selector": "#ifdef __KERNEL__", "why": "two\nlines"}, '"why" must be one line'),
+    ("markers.add", {"path": "include/linux/sample_arch.h", "action": "kernel",
+                     "selector": "#ifdef __KERNEL__", "occurrence": 10**7}, '"occurrence"'),
     ("markers.remove", {}, '"id"'),
     ("markers.remove", {"id": "1"}, '"id"'),
     ("markers.remove", {"id": 987654}, '"id" 987654 names no marker'),
@@ -766,6 +779,16 @@ if isinstance(r, list) and len(r) == 5:
 r = send_line(json.dumps([req("status", 77)]))
 check(isinstance(r, list) and len(r) == 1 and r[0]["id"] == 77 and "result" in r[0],
       "batch of one: an array of one", r)
+# the work one line may ask is bounded: 1,000 calls are run, 1,001 are refused whole
+r = send_line(json.dumps([req("status", i) for i in range(1000)]))
+check(isinstance(r, list) and len(r) == 1000 and [x["id"] for x in r] == list(range(1000)) and
+      all("result" in x for x in r), "a batch of 1,000 calls: 1,000 replies in order",
+      len(r) if isinstance(r, list) else r)
+r = send_line(json.dumps([req("status", i) for i in range(1001)]))
+check(err(r, -32600, "a batch of 1001 calls: at most 1000, none was run") and r["id"] is None,
+      "-32600: a batch of 1,001 calls is refused whole", r)
+r = c.call("markers.list")
+check(r["id"] == c.n, "after a refused batch: the next reply is ours", r)
 
 # notifications get no reply, and are still done
 c.raw(b'{"jsonrpc":"2.0","method":"status"}\n')

@@ -9,4 +9,8 @@ expect_status 0 "${top_builddir:-.}/tests/fuzz/replay_install" "$top_srcdir"/tes
 	"$top_srcdir"/tests/data/*/in.h "$top_srcdir"/tests/trees/mini/include/uapi/linux/*.h \
 	"$top_srcdir"/tests/trees/faults/*.h
 expect_in "$WORK/out" "replayed"
+expect_status 0 "${top_builddir:-.}/tests/fuzz/replay_rpc" "$top_srcdir"/tests/fuzz/corpus-rpc/*
+expect_in "$WORK/out" "replayed"
+expect_status 0 "${top_builddir:-.}/tests/fuzz/replay_lsp" "$top_srcdir"/tests/fuzz/corpus-lsp/*
+expect_in "$WORK/out" "replayed"
 finish

@@ -30,8 +30,10 @@ int ud_rpc_connect(struct ud_rpc_conn *c, const char *path, int timeout_ms, char
 /*
  * Calls method with params (a reference is stolen; NULL for none).  Returns
  * 0 with *result (the result), 1 with *result (the error object the daemon
- * answered), or a negative errno with *cause for a transport or protocol
- * failure (the connection is then unusable).
+ * answered), -EMSGSIZE with *cause when the request is over the daemon's
+ * bound for one line (UD_RPC_MAX_REQUEST: it is not sent, the connection
+ * stays usable), or another negative errno with *cause for a transport or
+ * protocol failure (the connection is then unusable).
  */
 int ud_rpc_call(struct ud_rpc_conn *c, const char *method, json_t *params, json_t **result,
 		char **cause);

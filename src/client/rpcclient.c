@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "uapid/rpc-request.h"
 #include "uapid/rpcclient.h"
 #include "uapid/xmalloc.h"
 
@@ -164,6 +165,14 @@ ud_rpc_call(struct ud_rpc_conn *c, const char *method, json_t *params, json_t **
 		json_object_set_new(req, "params", params);
 	text = json_dumps(req, JSON_COMPACT);
 	json_decref(req);
+	if (strlen(text) > UD_RPC_MAX_REQUEST) {
+		/* the daemon would refuse it and close the connection: not sent */
+		*cause = ud_xasprintf("%s: the %s request is %zu bytes, over the daemon's bound of "
+				      "%u bytes for one request: not sent",
+				      c->path, method, strlen(text), UD_RPC_MAX_REQUEST);
+		free(text);
+		return -EMSGSIZE;
+	}
 	rc = send_all(c, text, strlen(text), cause);
 	if (rc == 0)
 		rc = send_all(c, "\n", 1, cause);

@@ -35,6 +35,7 @@
 #include "uapid/buf.h"
 #include "uapid/discover.h"
 #include "uapid/lex.h"
+#include "uapid/lsp-frame.h"
 #include "uapid/markers.h"
 #include "uapid/rpcclient.h"
 #include "uapid/xmalloc.h"
@@ -42,7 +43,6 @@
 #define DEBOUNCE_MS 150	       /* after the last change, before classifying */
 #define REDISCOVER_MS 5000     /* how often a file without a daemon looks again */
 #define DAEMON_TIMEOUT_MS 2000 /* for one call to the daemon */
-#define MAX_MESSAGE ((size_t)64 << 20)
 
 /* JSON-RPC and LSP error codes the bridge answers with. */
 enum {
@@ -67,6 +67,7 @@ struct doc {
 	long long discovered_ms; /* when the socket was last looked for */
 	json_t *blocks;		 /* the last classify's blocks, or NULL */
 	bool published;		 /* diagnostics were sent (so they must be cleared) */
+	bool told_too_big;	 /* the editor was told the buffer is over the daemon's bound */
 };
 
 struct peer {
@@ -83,6 +84,7 @@ struct lsp {
 	struct peer *peers;
 	size_t npeers, apeers;
 	bool initialized, shutdown, inactive_regions;
+	char *refused; /* why the last daemon call was not sent (over the bound), or NULL */
 };
 
 static long long
@@ -99,24 +101,18 @@ now_ms(void)
 static void
 send_message(json_t *m)
 {
-	char *body;
+	char *body, *framed;
 	size_t len, off = 0;
-	char head[64];
-	int hl;
 
 	json_object_set_new(m, "jsonrpc", json_string("2.0"));
 	body = json_dumps(m, JSON_COMPACT);
 	json_decref(m);
 	if (body == NULL)
 		return;
-	len = strlen(body);
-	hl = snprintf(head, sizeof(head), "Content-Length: %zu\r\n\r\n", len);
-	if (write(STDOUT_FILENO, head, (size_t)hl) != hl) {
-		free(body);
-		return;
-	}
+	framed = ud_lsp_frame(body, strlen(body), &len);
+	free(body);
 	while (off < len) {
-		ssize_t w = write(STDOUT_FILENO, body + off, len - off);
+		ssize_t w = write(STDOUT_FILENO, framed + off, len - off);
 
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -124,7 +120,7 @@ send_message(json_t *m)
 			break;
 		off += (size_t)w;
 	}
-	free(body);
+	free(framed);
 }
 
 static void
@@ -163,40 +159,6 @@ log_message(int type, const char *fmt, ...)
 
 	notify("window/logMessage", json_pack("{s:i, s:s}", "type", type, "message", text));
 	free(text);
-}
-
-/*
- * Takes one message off the input buffer: 1 with *msg, 0 when more bytes
- * are needed, -1 when the framing is broken beyond repair.
- */
-static int
-take_message(struct ud_buf *in, json_t **msg)
-{
-	const char *end, *cl;
-	size_t hlen, blen;
-	json_error_t jerr;
-
-	*msg = NULL;
-	if (in->len == 0)
-		return 0;
-	end = memmem(in->data, in->len, "\r\n\r\n", 4);
-	if (end == NULL)
-		return in->len > 8192 ? -1 : 0;
-	hlen = (size_t)(end - in->data) + 4;
-	cl = memmem(in->data, hlen, "Content-Length:", 15);
-	if (cl == NULL)
-		cl = memmem(in->data, hlen, "content-length:", 15);
-	if (cl == NULL)
-		return -1;
-	blen = strtoull(cl + 15, NULL, 10);
-	if (blen > MAX_MESSAGE)
-		return -1;
-	if (in->len < hlen + blen)
-		return 0;
-	*msg = json_loadb(in->data + hlen, blen, 0, &jerr);
-	memmove(in->data, in->data + hlen + blen, in->len - hlen - blen);
-	ud_buf_setlen(in, in->len - hlen - blen);
-	return 1;
 }
 
 /* ---- documents ---- */
@@ -295,7 +257,9 @@ have:
 
 /*
  * Calls the daemon at socket: 0 with *result, 1 with the daemon's error
- * object, -1 when it is not reachable (quietly: the editor goes on).
+ * object, -1 when it is not reachable (quietly: the editor goes on) or
+ * when the request is over the daemon's bound for one request (not sent;
+ * s->refused says why, for the caller to tell the editor).
  */
 static int
 daemon_call(struct lsp *s, const char *socket, const char *method, json_t *params, json_t **result)
@@ -305,11 +269,19 @@ daemon_call(struct lsp *s, const char *socket, const char *method, json_t *param
 	int rc;
 
 	*result = NULL;
+	free(s->refused);
+	s->refused = NULL;
 	if (p == NULL) {
 		json_decref(params);
 		return -1;
 	}
 	rc = ud_rpc_call(&p->conn, method, params, result, &cause);
+	if (rc == -EMSGSIZE) { /* the connection is still good */
+		log_message(2, "uapid: %s", cause);
+		free(s->refused);
+		s->refused = cause;
+		return -1;
+	}
 	if (rc < 0) {
 		log_message(2, "uapid: %s", cause);
 		free(cause);
@@ -429,8 +401,18 @@ refresh(struct lsp *s, struct doc *d)
 			&cls) != 0) {
 		/* not a header of the tree (the daemon says why) or no daemon: say nothing */
 		json_decref(cls);
+		if (s->refused != NULL && !d->told_too_big) {
+			/* but a buffer too large for the daemon: the user would wait for ever */
+			notify("window/showMessage",
+			       json_pack("{s:i, s:s+}", "type", 2, "message",
+					 "uapid: this buffer is not classified: ", s->refused));
+			d->told_too_big = true;
+		}
+		free(s->refused);
+		s->refused = NULL;
 		return;
 	}
+	d->told_too_big = false;
 	if (daemon_call(s, sock, "preview",
 			json_pack("{s:s, s:s%}", "path", d->path, "text", ud_buf_str(&d->text),
 				  d->text.len),
@@ -974,8 +956,10 @@ ctl_lsp(struct ctl *ctl, int argc, char **argv)
 		ssize_t n;
 		int rc;
 
+		char *cause = NULL;
+
 		/* messages already read go first */
-		while ((rc = take_message(&s.in, &m)) == 1) {
+		while ((rc = ud_lsp_take_message(&s.in, &m, &cause)) == 1) {
 			if (m == NULL) {
 				reply_error(NULL, -32700, "parse error");
 				continue;
@@ -987,7 +971,9 @@ ctl_lsp(struct ctl *ctl, int argc, char **argv)
 			json_decref(m);
 		}
 		if (rc < 0) {
-			fprintf(stderr, "uapictl lsp: broken message framing on stdin\n");
+			fprintf(stderr, "uapictl lsp: broken message framing on stdin: %s\n",
+				cause);
+			free(cause);
 			goto out;
 		}
 		for (size_t i = 0; i < s.ndocs; i++) {
@@ -1021,5 +1007,6 @@ out:
 	}
 	free(s.peers);
 	ud_buf_free(&s.in);
+	free(s.refused);
 	return status;
 }

@@ -2,7 +2,12 @@
 /*
  * The JSON-RPC server (rpc.h) on libuv pipes.
  */
+#include "config.h"
+
 #include <errno.h>
+#ifdef HAVE_MALLOC_TRIM
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,31 +41,27 @@ struct ud_rpc {
 	char *path;
 	bool ours; /* the path was bound here: removed at close */
 	gid_t group;
-	size_t max_request, max_queue;
-	const struct ud_rpc_method *methods;
-	size_t nmethods;
-	void *ctx;
+	size_t max_request, max_queue, max_pending;
+	struct ud_rpc_dispatch dispatch;
 	struct ud_rpc_client *clients;
 	size_t nclients, nsubscribers;
+	size_t pending; /* the sum of every client's in.len */
 };
 
 struct write_req {
 	uv_write_t req;
 	struct ud_rpc_client *c;
 	char *data;
+	size_t len;
 };
+
+/* A reply this large is followed by giving the heap's free memory back. */
+#define TRIM_AFTER (1u << 20)
 
 static void drain_input(struct ud_rpc_client *c);
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf);
 static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
-
-json_t *
-ud_rpc_bad_param(int *code, char **message, const char *field, const char *what)
-{
-	*code = UD_RPC_INVALID_PARAMS;
-	*message = ud_xasprintf("invalid params: \"%s\" %s", field, what);
-	return NULL;
-}
+static void refuse_largest(struct ud_rpc *r);
 
 static void
 on_client_closed(uv_handle_t *h)
@@ -71,6 +72,14 @@ on_client_closed(uv_handle_t *h)
 	free(c);
 }
 
+/* The client's unhandled input is dropped (it is closing: nothing more is read). */
+static void
+drop_input(struct ud_rpc_client *c)
+{
+	c->r->pending -= c->in.len;
+	ud_buf_free(&c->in);
+}
+
 static void
 close_client(struct ud_rpc_client *c)
 {
@@ -79,6 +88,7 @@ close_client(struct ud_rpc_client *c)
 	if (c->closing)
 		return;
 	c->closing = true;
+	drop_input(c);
 	if (c->prev != NULL)
 		c->prev->next = c->next;
 	else
@@ -115,6 +125,7 @@ finish_client(struct ud_rpc_client *c)
 		return;
 	c->finishing = true;
 	(void)uv_read_stop((uv_stream_t *)&c->pipe); /* cannot fail */
+	drop_input(c);
 	req = ud_xcalloc(1, sizeof(*req));
 	if (uv_shutdown(req, (uv_stream_t *)&c->pipe, on_shutdown) < 0) {
 		free(req);
@@ -133,9 +144,17 @@ on_written(uv_write_t *req, int status)
 {
 	struct write_req *w = (struct write_req *)req;
 	struct ud_rpc_client *c = w->c;
+	bool large = w->len >= TRIM_AFTER;
 
 	free(w->data);
 	free(w);
+#ifdef HAVE_MALLOC_TRIM
+	/* a large reply's pages go back to the system, not kept for the next one */
+	if (large)
+		malloc_trim(0);
+#else
+	(void)large;
+#endif
 	if (status < 0 && status != UV_ECANCELED) {
 		/* the peer hung up before reading: a closed client, not an error of ours */
 		ud_log(LOG_DEBUG, "socket: a client went before its reply was written: %s",
@@ -155,20 +174,30 @@ on_written(uv_write_t *req, int status)
 	}
 }
 
-/* Sends one line (text without its newline); false when the client is gone. */
+/*
+ * Sends one line (text without its newline, malloc'd: taken, freed once
+ * written); false when the client is gone.
+ */
 static bool
-send_line(struct ud_rpc_client *c, const char *text)
+send_line(struct ud_rpc_client *c, char *text)
 {
+	static char newline[] = "\n";
 	struct write_req *w;
-	uv_buf_t buf;
+	uv_buf_t bufs[2];
 
-	if (c->closing || c->finishing)
+	if (text == NULL)
+		return true;
+	if (c->closing || c->finishing) {
+		free(text);
 		return false;
+	}
 	w = ud_xcalloc(1, sizeof(*w));
 	w->c = c;
-	w->data = ud_xasprintf("%s\n", text);
-	buf = uv_buf_init(w->data, (unsigned)strlen(w->data));
-	if (uv_write(&w->req, (uv_stream_t *)&c->pipe, &buf, 1, on_written) < 0) {
+	w->data = text;
+	w->len = strlen(text);
+	bufs[0] = uv_buf_init(w->data, (unsigned)w->len);
+	bufs[1] = uv_buf_init(newline, 1);
+	if (uv_write(&w->req, (uv_stream_t *)&c->pipe, bufs, 2, on_written) < 0) {
 		free(w->data);
 		free(w);
 		close_client(c);
@@ -188,143 +217,6 @@ send_line(struct ud_rpc_client *c, const char *text)
 }
 
 static void
-send_json(struct ud_rpc_client *c, json_t *v)
-{
-	char *s = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
-
-	json_decref(v);
-	if (s != NULL)
-		send_line(c, s);
-	free(s);
-}
-
-static json_t *
-error_reply(json_t *id, int code, const char *message)
-{
-	return json_pack("{s:s, s:O?, s:{s:i, s:s}}", "jsonrpc", "2.0", "id", id, "error", "code",
-			 code, "message", message);
-}
-
-/* One request: its reply, or NULL for a notification. */
-static json_t *
-process(struct ud_rpc_client *c, json_t *req)
-{
-	struct ud_rpc *r = c->r;
-	json_t *id, *method, *params, *version, *result, *reply;
-	char *message = NULL;
-	int code = 0;
-	size_t i;
-
-	if (!json_is_object(req))
-		return error_reply(NULL, UD_RPC_INVALID_REQUEST, "invalid request: not an object");
-	id = json_object_get(req, "id");
-	method = json_object_get(req, "method");
-	params = json_object_get(req, "params");
-	version = json_object_get(req, "jsonrpc");
-	if (id != NULL && !json_is_string(id) && !json_is_integer(id) && !json_is_null(id))
-		return error_reply(NULL, UD_RPC_INVALID_REQUEST,
-				   "invalid request: \"id\" must be a string, an integer or null");
-	if (!json_is_string(version) || strcmp(json_string_value(version), "2.0") != 0)
-		return error_reply(id, UD_RPC_INVALID_REQUEST,
-				   "invalid request: \"jsonrpc\" must be \"2.0\"");
-	if (!json_is_string(method))
-		return error_reply(id, UD_RPC_INVALID_REQUEST,
-				   "invalid request: \"method\" must be a string");
-	if (params != NULL && !json_is_object(params) && !json_is_array(params))
-		return error_reply(id, UD_RPC_INVALID_REQUEST,
-				   "invalid request: \"params\" must be an object or an array");
-	for (i = 0; i < r->nmethods; i++)
-		if (strcmp(r->methods[i].name, json_string_value(method)) == 0)
-			break;
-	if (i == r->nmethods) {
-		char *m = ud_xasprintf("method not found: %s", json_string_value(method));
-
-		reply = id != NULL ? error_reply(id, UD_RPC_METHOD_NOT_FOUND, m) : NULL;
-		free(m);
-		return reply;
-	}
-	if (params == NULL || json_is_array(params)) {
-		/* by-position params are not used by any method: an empty object stands in */
-		if (params != NULL && json_array_size(params) > 0)
-			return id != NULL ? error_reply(id, UD_RPC_INVALID_PARAMS,
-							"invalid params: give them by name, as an "
-							"object")
-					  : NULL;
-		params = json_object();
-	} else {
-		json_incref(params);
-	}
-	result = r->methods[i].fn(r->ctx, c, params, &code, &message);
-	json_decref(params);
-	if (id == NULL) {
-		json_decref(result);
-		free(message);
-		return NULL;
-	}
-	if (result == NULL) {
-		reply = error_reply(id, code != 0 ? code : UD_RPC_INTERNAL_ERROR,
-				    message != NULL ? message : "internal error");
-		free(message);
-		return reply;
-	}
-	return json_pack("{s:s, s:O, s:o}", "jsonrpc", "2.0", "id", id, "result", result);
-}
-
-static void
-handle_line(struct ud_rpc_client *c, const char *line, size_t len)
-{
-	json_error_t jerr;
-	json_t *req, *replies;
-	size_t i;
-
-	while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
-		len--;
-	if (len == 0)
-		return;
-	req = json_loadb(line, len, JSON_DECODE_ANY, &jerr);
-	if (req == NULL) {
-		char *m = ud_xasprintf("parse error: %s (column %d)", jerr.text, jerr.column);
-
-		send_json(c, error_reply(NULL, UD_RPC_PARSE_ERROR, m));
-		free(m);
-		return;
-	}
-	if (!json_is_array(req) && !json_is_object(req)) {
-		/* valid JSON, but not a request: JSON-RPC calls that an invalid request */
-		send_json(c, error_reply(NULL, UD_RPC_INVALID_REQUEST,
-					 "invalid request: not an object or a batch array"));
-		json_decref(req);
-		return;
-	}
-	if (!json_is_array(req)) {
-		json_t *reply = process(c, req);
-
-		if (reply != NULL)
-			send_json(c, reply);
-		json_decref(req);
-		return;
-	}
-	if (json_array_size(req) == 0) {
-		send_json(c, error_reply(NULL, UD_RPC_INVALID_REQUEST,
-					 "invalid request: an empty batch"));
-		json_decref(req);
-		return;
-	}
-	replies = json_array();
-	for (i = 0; i < json_array_size(req); i++) {
-		json_t *reply = process(c, json_array_get(req, i));
-
-		if (reply != NULL)
-			json_array_append_new(replies, reply);
-	}
-	if (json_array_size(replies) > 0)
-		send_json(c, replies);
-	else
-		json_decref(replies);
-	json_decref(req);
-}
-
-static void
 alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 {
 	(void)h;
@@ -341,18 +233,20 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 		free(buf->base);
 		if (n == UV_EOF) {
 			/* a last request without its newline is still a request */
-			if (!c->paused && c->in.len > 0 && c->in.len <= c->r->max_request) {
-				handle_line(c, c->in.data, c->in.len);
-				ud_buf_reset(&c->in);
-			}
+			if (!c->paused && c->in.len > 0 && c->in.len <= c->r->max_request)
+				send_line(c, ud_rpc_handle_line(&c->r->dispatch, c, c->in.data,
+								c->in.len));
 			finish_client(c); /* the answers to what it sent still go out */
 		} else
 			close_client(c);
 		return;
 	}
 	ud_buf_add(&c->in, buf->base, (size_t)n);
+	c->r->pending += (size_t)n;
 	free(buf->base);
 	drain_input(c);
+	if (c->r->pending > c->r->max_pending)
+		refuse_largest(c->r);
 }
 
 /* Handles the whole request lines read so far, unless replies wait unread. */
@@ -368,7 +262,7 @@ drain_input(struct ud_rpc_client *c)
 
 		if (len > c->r->max_request)
 			break;
-		handle_line(c, c->in.data + start, len);
+		send_line(c, ud_rpc_handle_line(&c->r->dispatch, c, c->in.data + start, len));
 		start += len + 1;
 	}
 	if (c->closing)
@@ -376,6 +270,7 @@ drain_input(struct ud_rpc_client *c)
 	if (start > 0) {
 		memmove(c->in.data, c->in.data + start, c->in.len - start);
 		ud_buf_setlen(&c->in, c->in.len - start);
+		c->r->pending -= start;
 	}
 	if (!c->paused && c->in.len > c->r->max_request) {
 		char *m = ud_xasprintf("invalid request: longer than %zu bytes: refused, the "
@@ -384,9 +279,41 @@ drain_input(struct ud_rpc_client *c)
 
 		ud_log(LOG_WARNING, "socket: a request from pid %ld is over %zu bytes: refused",
 		       (long)c->pid, c->r->max_request);
-		send_json(c, error_reply(NULL, UD_RPC_INVALID_REQUEST, m));
+		send_line(c, ud_rpc_error_line(NULL, UD_RPC_INVALID_REQUEST, m));
 		free(m);
 		finish_client(c);
+	}
+}
+
+/*
+ * Many clients each holding a long unfinished line add up: past the bound
+ * on all of them together, the client holding the most is refused (as an
+ * overlong request is), until the rest is under the bound again.
+ */
+static void
+refuse_largest(struct ud_rpc *r)
+{
+	while (r->pending > r->max_pending) {
+		struct ud_rpc_client *c, *worst = NULL;
+		char *m;
+
+		for (c = r->clients; c != NULL; c = c->next)
+			if (!c->closing && !c->finishing &&
+			    (worst == NULL || c->in.len > worst->in.len))
+				worst = c;
+		if (worst == NULL || worst->in.len == 0)
+			return;
+		ud_log(LOG_WARNING,
+		       "socket: %zu bytes of unfinished requests over all clients (at most %zu): "
+		       "pid %ld holds the most (%zu): refused",
+		       r->pending, r->max_pending, (long)worst->pid, worst->in.len);
+		m = ud_xasprintf(
+			"invalid request: the daemon holds %zu bytes of unfinished "
+			"requests, yours the most (%zu): refused, the connection is closed",
+			r->pending, worst->in.len);
+		send_line(worst, ud_rpc_error_line(NULL, UD_RPC_INVALID_REQUEST, m));
+		free(m);
+		finish_client(worst);
 	}
 }
 
@@ -558,9 +485,13 @@ ud_rpc_open(struct ud_rpc **out, uv_loop_t *loop, const struct ud_rpc_opts *o,
 	r->group = o->group;
 	r->max_request = o->max_request > 0 ? o->max_request : UD_RPC_MAX_REQUEST;
 	r->max_queue = o->max_queue > 0 ? o->max_queue : UD_RPC_MAX_QUEUE;
-	r->methods = methods;
-	r->nmethods = nmethods;
-	r->ctx = ctx;
+	r->max_pending = o->max_pending > 0 ? o->max_pending : UD_RPC_MAX_PENDING;
+	if (r->max_pending < r->max_request)
+		r->max_pending = r->max_request; /* one request as long as allowed still fits */
+	r->dispatch.methods = methods;
+	r->dispatch.nmethods = nmethods;
+	r->dispatch.ctx = ctx;
+	r->dispatch.max_batch = o->max_batch;
 	/*
 	 * A write to a client that has hung up must fail with EPIPE (a closed
 	 * client, seen in on_written), never end the daemon with SIGPIPE: the
@@ -639,7 +570,7 @@ ud_rpc_notify_all(struct ud_rpc *r, const char *method, json_t *params)
 			close_client(c);
 			continue;
 		}
-		send_line(c, s);
+		send_line(c, ud_xstrdup(s));
 	}
 	free(s);
 }

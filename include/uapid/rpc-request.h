@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The JSON-RPC 2.0 request layer, apart from any transport: one request
+ * line in, its reply line out.  The socket (rpc.h) feeds it the lines its
+ * clients send; the fuzz target feeds it anything.
+ *
+ * What one line may ask is bounded: a batch holds at most max_batch calls
+ * (beyond that the whole batch is refused with -32600, none of it run), so
+ * one line cannot make the daemon build a reply of unbounded size.
+ */
+#ifndef UAPID_RPC_REQUEST_H
+#define UAPID_RPC_REQUEST_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* JSON-RPC 2.0 error codes. */
+enum {
+	UD_RPC_PARSE_ERROR = -32700,
+	UD_RPC_INVALID_REQUEST = -32600,
+	UD_RPC_METHOD_NOT_FOUND = -32601,
+	UD_RPC_INVALID_PARAMS = -32602,
+	UD_RPC_INTERNAL_ERROR = -32603,
+	UD_RPC_SERVER_ERROR = -32000, /* the request was fine; the daemon could not do it */
+};
+
+#define UD_RPC_MAX_REQUEST (8u << 20) /* bytes in one request line */
+#define UD_RPC_MAX_BATCH 1000u	      /* calls in one batch array */
+
+struct ud_rpc_client;
+
+/*
+ * A method: returns its result (a new reference), or NULL with *code and
+ * *message set (message malloc'd) for an error reply.  c is the client
+ * that asked (opaque here; NULL when there is no socket).
+ */
+typedef json_t *(*ud_rpc_fn)(void *ctx, struct ud_rpc_client *c, json_t *params, int *code,
+			     char **message);
+
+struct ud_rpc_method {
+	const char *name;
+	ud_rpc_fn fn;
+};
+
+struct ud_rpc_dispatch {
+	const struct ud_rpc_method *methods;
+	size_t nmethods;
+	void *ctx;	  /* handed to every method */
+	size_t max_batch; /* 0: UD_RPC_MAX_BATCH */
+};
+
+/*
+ * Runs the request or batch on one line (len bytes, no newline; trailing
+ * blanks and a CR are ignored).  Returns the reply line (malloc'd, compact
+ * JSON, ASCII, no newline), or NULL when nothing is to be answered: a blank
+ * line, or notifications only.  Bad JSON, a bad request or a batch over
+ * the bound is answered with the JSON-RPC error it calls for.
+ */
+char *ud_rpc_handle_line(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, const char *line,
+			 size_t len);
+
+/* A JSON-RPC error reply with this id (may be NULL), as compact text (malloc'd). */
+char *ud_rpc_error_line(json_t *id, int code, const char *message);
+
+/* For methods: "invalid params: FIELD must be ..." as an error. */
+json_t *ud_rpc_bad_param(int *code, char **message, const char *field, const char *what);
+
+#endif /* UAPID_RPC_REQUEST_H */

@@ -1,0 +1,3 @@
+content-length: 2
+
+{}
