@@ -29,6 +29,8 @@ struct ud_rpc_client {
 	struct ud_buf in;
 	bool closing, subscribed;
 	bool paused;	/* replies wait unread: no more requests are read until they drain */
+	bool backlog;	/* whole lines wait for a later turn of the loop: none is read meanwhile */
+	bool reading;	/* uv_read_start is in effect */
 	bool finishing; /* closing once the queued replies are written */
 	uid_t uid;
 	pid_t pid;
@@ -45,7 +47,9 @@ struct ud_rpc {
 	struct ud_rpc_dispatch dispatch;
 	struct ud_rpc_client *clients;
 	size_t nclients, nsubscribers;
-	size_t pending; /* the sum of every client's in.len */
+	uv_idle_t turn;	  /* runs while a client has a backlog: its next lines, a few per turn */
+	int open_handles; /* server and turn: r is freed when both are closed */
+	size_t pending;	  /* the sum of every client's in.len */
 };
 
 struct write_req {
@@ -57,11 +61,18 @@ struct write_req {
 
 /* A reply this large is followed by giving the heap's free memory back. */
 #define TRIM_AFTER (1u << 20)
+/*
+ * Request lines handled for one client before the loop turns to the
+ * others: a client pipelining thousands of requests is served in slices,
+ * and every other client is answered between them.
+ */
+#define LINES_PER_TURN 64
 
 static void drain_input(struct ud_rpc_client *c);
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf);
 static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
 static void refuse_largest(struct ud_rpc *r);
+static void update_reading(struct ud_rpc_client *c);
 
 static void
 on_client_closed(uv_handle_t *h)
@@ -72,12 +83,29 @@ on_client_closed(uv_handle_t *h)
 	free(c);
 }
 
+/*
+ * After a large request or reply, the heap's free pages go back to the
+ * system: one client's 8 MiB line must not leave the daemon's RSS at its
+ * peak for the rest of its life.
+ */
+static void
+give_back_memory(void)
+{
+#ifdef HAVE_MALLOC_TRIM
+	malloc_trim(0);
+#endif
+}
+
 /* The client's unhandled input is dropped (it is closing: nothing more is read). */
 static void
 drop_input(struct ud_rpc_client *c)
 {
+	bool large = c->in.alloc >= TRIM_AFTER;
+
 	c->r->pending -= c->in.len;
 	ud_buf_free(&c->in);
+	if (large)
+		give_back_memory();
 }
 
 static void
@@ -125,6 +153,7 @@ finish_client(struct ud_rpc_client *c)
 		return;
 	c->finishing = true;
 	(void)uv_read_stop((uv_stream_t *)&c->pipe); /* cannot fail */
+	c->reading = false;
 	drop_input(c);
 	req = ud_xcalloc(1, sizeof(*req));
 	if (uv_shutdown(req, (uv_stream_t *)&c->pipe, on_shutdown) < 0) {
@@ -148,13 +177,8 @@ on_written(uv_write_t *req, int status)
 
 	free(w->data);
 	free(w);
-#ifdef HAVE_MALLOC_TRIM
-	/* a large reply's pages go back to the system, not kept for the next one */
 	if (large)
-		malloc_trim(0);
-#else
-	(void)large;
-#endif
+		give_back_memory();
 	if (status < 0 && status != UV_ECANCELED) {
 		/* the peer hung up before reading: a closed client, not an error of ours */
 		ud_log(LOG_DEBUG, "socket: a client went before its reply was written: %s",
@@ -168,9 +192,7 @@ on_written(uv_write_t *req, int status)
 	    queued(c) <= c->r->max_queue / 2) {
 		c->paused = false;
 		drain_input(c);
-		if (!c->paused && !c->closing &&
-		    uv_read_start((uv_stream_t *)&c->pipe, alloc_cb, on_read) < 0)
-			close_client(c);
+		update_reading(c);
 	}
 }
 
@@ -211,7 +233,7 @@ send_line(struct ud_rpc_client *c, char *text)
 	 */
 	if (!c->paused && queued(c) > c->r->max_queue) {
 		c->paused = true;
-		(void)uv_read_stop((uv_stream_t *)&c->pipe); /* cannot fail */
+		update_reading(c);
 	}
 	return true;
 }
@@ -245,25 +267,82 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 	c->r->pending += (size_t)n;
 	free(buf->base);
 	drain_input(c);
+	update_reading(c);
 	if (c->r->pending > c->r->max_pending)
 		refuse_largest(c->r);
 }
 
-/* Handles the whole request lines read so far, unless replies wait unread. */
+/*
+ * Reads the client's requests exactly when it may send more: not while
+ * its replies wait unread, nor while whole lines of it wait their turn.
+ */
+static void
+update_reading(struct ud_rpc_client *c)
+{
+	bool want = !c->closing && !c->finishing && !c->paused && !c->backlog;
+
+	if (want == c->reading || c->closing)
+		return;
+	if (want) {
+		if (uv_read_start((uv_stream_t *)&c->pipe, alloc_cb, on_read) < 0) {
+			close_client(c);
+			return;
+		}
+	} else {
+		(void)uv_read_stop((uv_stream_t *)&c->pipe); /* cannot fail */
+	}
+	c->reading = want;
+}
+
+/* The loop turned: every client with a backlog gets its next slice of lines. */
+static void
+on_turn(uv_idle_t *h)
+{
+	struct ud_rpc *r = h->data;
+	struct ud_rpc_client *c, *next;
+	bool more = false;
+
+	for (c = r->clients; c != NULL; c = next) {
+		next = c->next;
+		if (!c->backlog || c->closing || c->finishing || c->paused)
+			continue;
+		drain_input(c);
+		update_reading(c);
+	}
+	/* a paused client's backlog waits for its reader (on_written drains it then) */
+	for (c = r->clients; c != NULL && !more; c = c->next)
+		more = c->backlog && !c->closing && !c->finishing && !c->paused;
+	if (!more)
+		(void)uv_idle_stop(h); /* cannot fail */
+}
+
+/*
+ * Handles the whole request lines read so far, LINES_PER_TURN at most
+ * (the rest wait for on_turn), unless replies wait unread.
+ */
 static void
 drain_input(struct ud_rpc_client *c)
 {
-	size_t start = 0;
+	size_t start = 0, lines = 0;
 	char *nl;
 
+	c->backlog = false;
 	while (!c->closing && !c->finishing && !c->paused && start < c->in.len &&
 	       (nl = memchr(c->in.data + start, '\n', c->in.len - start)) != NULL) {
 		size_t len = (size_t)(nl - (c->in.data + start));
 
 		if (len > c->r->max_request)
 			break;
+		if (lines++ == LINES_PER_TURN) {
+			c->backlog = true;
+			(void)uv_idle_start(&c->r->turn,
+					    on_turn); /* fails only without a callback */
+			break;
+		}
 		send_line(c, ud_rpc_handle_line(&c->r->dispatch, c, c->in.data + start, len));
 		start += len + 1;
+		if (len >= TRIM_AFTER)
+			give_back_memory(); /* what parsing a long line took */
 	}
 	if (c->closing)
 		return;
@@ -272,7 +351,7 @@ drain_input(struct ud_rpc_client *c)
 		ud_buf_setlen(&c->in, c->in.len - start);
 		c->r->pending -= start;
 	}
-	if (!c->paused && c->in.len > c->r->max_request) {
+	if (!c->paused && !c->backlog && c->in.len > c->r->max_request) {
 		char *m = ud_xasprintf("invalid request: longer than %zu bytes: refused, the "
 				       "connection is closed",
 				       c->r->max_request);
@@ -400,8 +479,7 @@ on_connection(uv_stream_t *server, int status)
 		close_client(c);
 		return;
 	}
-	if (uv_read_start((uv_stream_t *)&c->pipe, alloc_cb, on_read) < 0)
-		close_client(c);
+	update_reading(c);
 }
 
 /* Is someone answering on path?  (A daemon left no socket behind, or it is alive.) */
@@ -504,7 +582,9 @@ ud_rpc_open(struct ud_rpc **out, uv_loop_t *loop, const struct ud_rpc_opts *o,
 		free(r);
 		return rc;
 	}
-	r->server.data = r;
+	(void)uv_idle_init(loop, &r->turn); /* cannot fail */
+	r->server.data = r->turn.data = r;
+	r->open_handles = 2;
 	if (o->activated_fd >= 0) {
 		char name[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
 		size_t len = sizeof(name);
@@ -588,10 +668,12 @@ ud_rpc_subscribers(const struct ud_rpc *r)
 }
 
 static void
-on_server_closed(uv_handle_t *h)
+on_handle_closed(uv_handle_t *h)
 {
 	struct ud_rpc *r = h->data;
 
+	if (--r->open_handles > 0)
+		return;
 	free(r->path);
 	free(r);
 }
@@ -605,5 +687,6 @@ ud_rpc_close(struct ud_rpc *r)
 		close_client(r->clients);
 	if (r->ours)
 		unlink(r->path);
-	uv_close((uv_handle_t *)&r->server, on_server_closed);
+	uv_close((uv_handle_t *)&r->turn, on_handle_closed);
+	uv_close((uv_handle_t *)&r->server, on_handle_closed);
 }
