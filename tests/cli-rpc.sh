@@ -187,7 +187,7 @@ class Conn:
             self.notes.append(m)
 
 
-def status(path, timeout=5.0):
+def status(path, timeout=30.0):
     c = Conn(path, timeout)
     try:
         return c.result("status")
