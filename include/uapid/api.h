@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "uapid/abi.h"
+
 enum ud_api_kind {
 	UD_API_MACRO,
 	UD_API_ENUM_CONST,
@@ -46,6 +48,39 @@ struct ud_api_member {
 	char *array; /* "[16]", "[]" or NULL */
 	char *dims;  /* array's bounds evaluated ("[16]" for "[F_LEN]"), or NULL */
 	int bits;    /* bit-field width, or -1 */
+	char *width; /* a bit-field's width as written ("3", "FOO_BITS"), or NULL */
+	char *attrs; /* attributes after the declarator ("__attribute__((aligned(8)))"), or NULL */
+	char *cond;  /* the conditions it is under inside its record ("" when none) */
+	/* an inline body ("struct { ... } x", "union { ... };"): its kind and members */
+	enum ud_api_kind sub_kind; /* UD_API_STRUCT, UD_API_UNION, UD_API_ENUM; else 0 (none) */
+	struct ud_api_member *sub;
+	size_t nsub;
+	bool expands; /* a macro call standing for members ("__struct_group(...)", in type) */
+};
+
+/* One member of a record as laid out: reached through anonymous and inline levels. */
+enum ud_api_field_flag {
+	UD_API_FIELD_BITFIELD = 1 << 0,	   /* size and offset are exact bits */
+	UD_API_FIELD_FLEXIBLE = 1 << 1,	   /* a trailing flexible array ([], [0]): size 0 */
+	UD_API_FIELD_AGGREGATE = 1 << 2,   /* a named inline struct or union: its members follow */
+	UD_API_FIELD_INTEGER = 1 << 3,	   /* an integer or enum type (not an array) */
+	UD_API_FIELD_UNSIGNED = 1 << 4,	   /* with UD_API_FIELD_INTEGER: unsigned */
+	UD_API_FIELD_PLACEHOLDER = 1 << 5, /* named reserved, padding, unused, ... */
+};
+
+struct ud_api_field {
+	char *path;	 /* "a", "u.b" (anonymous levels add no name) */
+	char *type;	 /* after typedefs and macros: "unsigned int", "struct foo", "char [16]" */
+	uint64_t offset; /* in bits, from the start of the record */
+	uint64_t size;	 /* in bits (a bit-field's width) */
+	unsigned flags;	 /* enum ud_api_field_flag */
+};
+
+/* A type as the target ABI lays it out (ud_api_resolve). */
+struct ud_api_layout {
+	uint64_t size, align; /* in bytes */
+	struct ud_api_field *fields;
+	size_t nfields; /* a struct or union's members, in declaration order; else 0 */
 };
 
 struct ud_api_ioctl {
@@ -55,6 +90,8 @@ struct ud_api_ioctl {
 	char *arg;   /* the argument type, or NULL for _IO */
 	bool known;  /* type and nr evaluated: */
 	long long typev, nrv;
+	bool size_known; /* the argument type laid out (ud_api_resolve): */
+	uint64_t size;	 /* its size in bytes, which the request number holds */
 };
 
 struct ud_api_sym {
@@ -73,6 +110,11 @@ struct ud_api_sym {
 	struct ud_api_ioctl ioctl;
 	uint64_t fingerprint;
 	uint64_t body; /* the same without the key: what is left when only its conditions change */
+	unsigned pack; /* a record's #pragma pack(N) in force, or 0 */
+	struct ud_api_member *decl;   /* a typedef's declarator (its type, array, body) */
+	struct ud_api_layout *layout; /* set by ud_api_resolve where it is known, else NULL */
+	char *layout_why;	      /* set by ud_api_resolve where it is not: why */
+	bool value_unsigned;	      /* with has_value: the value's C type is unsigned */
 };
 
 struct ud_api_header {
@@ -81,7 +123,9 @@ struct ud_api_header {
 	size_t n, alloc;
 	uint64_t fingerprint; /* over its symbols, in key order */
 	char **includes;      /* the headers it includes (<linux/types.h> as "linux/types.h") */
+	char **include_conds; /* the conditions of each #include ("" at top level) */
 	size_t nincludes;
+	const struct ud_abi *abi; /* the ABI ud_api_resolve read it for, or NULL */
 };
 
 /*
@@ -91,6 +135,17 @@ struct ud_api_header {
  */
 void ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_header *out);
 void ud_api_header_free(struct ud_api_header *h);
+/*
+ * Reads one version's headers (sorted by path) for a target ABI: each
+ * symbol's conditions evaluated on it (symbols and members under false
+ * conditions are dropped, true terms leave their condition, so keys name
+ * only what the target does not decide), macro and enum values computed
+ * with macros expanded across the headers each one sees, and the layout
+ * (size, alignment, the offset of every member) of every struct, union,
+ * enum and typedef that can be known.  The headers are changed in place
+ * and re-keyed; their abi is set.
+ */
+void ud_api_resolve(struct ud_api_header *v, size_t n, const struct ud_abi *abi);
 const char *ud_api_kind_name(enum ud_api_kind k);
 
 enum ud_api_verdict { UD_API_COMPATIBLE, UD_API_REVIEW, UD_API_BREAKING, UD_API__VERDICTS };

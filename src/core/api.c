@@ -15,153 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api-internal.h"
 #include "uapid/api.h"
 #include "uapid/buf.h"
 #include "uapid/chars.h"
 #include "uapid/expr.h"
+#include "uapid/map.h"
 #include "uapid/xmalloc.h"
-
-/* ---- tokens ---- */
-
-struct tok {
-	const char *p;
-	size_t n;
-	unsigned line;
-	bool bol; /* first token of its line */
-};
-
-struct toks {
-	struct tok *v;
-	size_t n, alloc;
-};
-
-static bool
-tok_is(const struct tok *t, const char *s)
-{
-	return t->n == strlen(s) && memcmp(t->p, s, t->n) == 0;
-}
-
-static bool
-tok_ident(const struct tok *t)
-{
-	return t->n > 0 && ud_is_ident_start((unsigned char)t->p[0]);
-}
-
-/* Skips a backslash-newline at p; returns the new p. */
-static const char *
-skip_cont(const char *p, const char *e, unsigned *line)
-{
-	while (p + 1 < e && p[0] == '\\' &&
-	       (p[1] == '\n' || (p[1] == '\r' && p + 2 < e && p[2] == '\n'))) {
-		p += p[1] == '\n' ? 2 : 3;
-		(*line)++;
-	}
-	return p;
-}
-
-static void
-tokenize(const char *text, size_t len, struct toks *out)
-{
-	const char *p = text, *e = text + len;
-	unsigned line = 1;
-	bool bol = true;
-
-	while (p < e) {
-		struct tok t;
-
-		p = skip_cont(p, e, &line);
-		if (p >= e)
-			break;
-		if (*p == '\n') {
-			line++;
-			bol = true;
-			p++;
-			continue;
-		}
-		if (ud_is_space((unsigned char)*p)) {
-			p++;
-			continue;
-		}
-		if (p + 1 < e && p[0] == '/' && p[1] == '*') {
-			p += 2;
-			while (p + 1 < e && !(p[0] == '*' && p[1] == '/')) {
-				if (*p == '\n')
-					line++;
-				p++;
-			}
-			p = p + 2 <= e ? p + 2 : e;
-			continue;
-		}
-		if (p + 1 < e && p[0] == '/' && p[1] == '/') {
-			while (p < e && *p != '\n')
-				p++;
-			continue;
-		}
-		t.p = p;
-		t.line = line;
-		t.bol = bol;
-		bol = false;
-		if (ud_is_ident_start((unsigned char)*p)) {
-			while (p < e && ud_is_ident((unsigned char)*p))
-				p++;
-		} else if (ud_is_digit((unsigned char)*p) ||
-			   (*p == '.' && p + 1 < e && ud_is_digit((unsigned char)p[1]))) {
-			while (p < e &&
-			       (ud_is_alnum((unsigned char)*p) || *p == '.' || *p == '_' ||
-				((*p == '+' || *p == '-') &&
-				 (p[-1] == 'e' || p[-1] == 'E' || p[-1] == 'p' || p[-1] == 'P'))))
-				p++;
-		} else if (*p == '"' || *p == '\'') {
-			char q = *p++;
-
-			while (p < e && *p != q && *p != '\n') {
-				if (*p == '\\' && p + 1 < e)
-					p++;
-				p++;
-			}
-			if (p < e && *p == q)
-				p++;
-		} else {
-			static const char *const multi[] = {
-				"...", "<<=", ">>=", "->", "++", "--", "<<", ">>",
-				"<=",  ">=",  "==",  "!=", "&&", "||", "##", "+=",
-				"-=",  "*=",  "/=",  "|=", "&=", "^="};
-			size_t i, m = 1;
-
-			for (i = 0; i < sizeof(multi) / sizeof(multi[0]); i++)
-				if ((size_t)(e - p) >= strlen(multi[i]) &&
-				    memcmp(p, multi[i], strlen(multi[i])) == 0) {
-					m = strlen(multi[i]);
-					break;
-				}
-			p += m;
-		}
-		t.n = (size_t)(p - t.p);
-		out->v = ud_xgrow(out->v, &out->alloc, out->n + 1, sizeof(*out->v));
-		out->v[out->n++] = t;
-	}
-}
-
-/* Tokens [a, b) as text, one space between tokens where C needs or shows one. */
-static char *
-join(const struct tok *v, size_t a, size_t b)
-{
-	struct ud_buf s = UD_BUF_INIT;
-	size_t i;
-
-	for (i = a; i < b; i++) {
-		bool tight = i > a && (tok_is(&v[i], ",") || tok_is(&v[i], ")") ||
-				       tok_is(&v[i], "]") || tok_is(&v[i], ";") ||
-				       tok_is(&v[i - 1], "(") || tok_is(&v[i - 1], "[") ||
-				       tok_is(&v[i], "[") || tok_is(&v[i - 1], "~") ||
-				       (tok_is(&v[i], "(") && tok_ident(&v[i - 1])));
-
-		if (i > a && !tight)
-			ud_buf_addch(&s, ' ');
-		ud_buf_add(&s, v[i].p, v[i].n);
-	}
-	return ud_buf_detach(&s, NULL);
-}
 
 /* ---- the model being built ---- */
 
@@ -172,8 +32,8 @@ struct known {
 
 struct reader {
 	struct ud_api_header *h;
-	const struct toks *t; /* every token (directives read these) */
-	const struct toks *c; /* the tokens outside directives (declarations read these) */
+	const struct api_toks *t; /* every token (directives read these) */
+	const struct api_toks *c; /* the tokens outside directives (declarations read these) */
 	struct known known;
 	char *guard;
 	struct ud_buf cond; /* the current conditions, " && "-joined */
@@ -186,6 +46,15 @@ struct reader {
 	size_t depth;
 	bool guard_seen;
 	unsigned nesting; /* records being read inside records */
+	struct {
+		size_t at;  /* the first code token under these conditions */
+		char *cond; /* the conditions, " && "-joined */
+	} * points;	    /* where the conditions change, in token order */
+	size_t npoints, apoints;
+	struct ud_map attr_macros; /* macros defined so far that stand for attributes */
+	unsigned pack;		   /* #pragma pack(N) in force, 0 when none */
+	unsigned packs[8];	   /* pack(push) */
+	size_t npacks;
 };
 
 static const char *const kind_names[UD_API__KINDS] = {
@@ -212,6 +81,8 @@ add_sym(struct reader *r, enum ud_api_kind kind, const char *name, unsigned line
 	s->cond = ud_xstrdup(ud_buf_str(&r->cond));
 	s->line = line;
 	s->text = text != NULL ? text : ud_xstrdup("");
+	if (kind == UD_API_STRUCT || kind == UD_API_UNION)
+		s->pack = r->pack;
 	return s;
 }
 
@@ -347,22 +218,22 @@ pop_cond(struct reader *r)
 
 /* An ioctl request macro's body: _IOR(type, nr, arg) and friends. */
 static void
-decode_ioctl(struct reader *r, struct ud_api_sym *s, const struct tok *v, size_t a, size_t b)
+decode_ioctl(struct reader *r, struct ud_api_sym *s, const struct api_tok *v, size_t a, size_t b)
 {
 	static const char *const dirs[] = {"_IO", "_IOR", "_IOW", "_IOWR"};
 	size_t args[4], nargs = 0, i, depth = 0, d;
 
-	for (d = 0; d < 4 && !(b > a && tok_is(&v[a], dirs[d])); d++)
+	for (d = 0; d < 4 && !(b > a && api_tok_is(&v[a], dirs[d])); d++)
 		;
-	if (d == 4 || b - a < 4 || !tok_is(&v[a + 1], "(") || !tok_is(&v[b - 1], ")"))
+	if (d == 4 || b - a < 4 || !api_tok_is(&v[a + 1], "(") || !api_tok_is(&v[b - 1], ")"))
 		return;
 	args[nargs++] = a + 2;
 	for (i = a + 2; i < b - 1; i++) {
-		if (tok_is(&v[i], "(") || tok_is(&v[i], "["))
+		if (api_tok_is(&v[i], "(") || api_tok_is(&v[i], "["))
 			depth++;
-		else if (tok_is(&v[i], ")") || tok_is(&v[i], "]"))
+		else if (api_tok_is(&v[i], ")") || api_tok_is(&v[i], "]"))
 			depth--;
-		else if (depth == 0 && tok_is(&v[i], ",") && nargs < 4)
+		else if (depth == 0 && api_tok_is(&v[i], ",") && nargs < 4)
 			args[nargs++] = i + 1;
 	}
 	if ((d == 0 && nargs != 2) || (d > 0 && nargs != 3))
@@ -370,9 +241,9 @@ decode_ioctl(struct reader *r, struct ud_api_sym *s, const struct tok *v, size_t
 	args[nargs] = b; /* one past the last argument's comma position + 1 */
 	s->is_ioctl = true;
 	snprintf(s->ioctl.dir, sizeof(s->ioctl.dir), "%s", dirs[d]);
-	s->ioctl.type = join(v, args[0], args[1] - 1);
-	s->ioctl.nr = join(v, args[1], nargs > 2 ? args[2] - 1 : b - 1);
-	s->ioctl.arg = nargs > 2 ? join(v, args[2], b - 1) : NULL;
+	s->ioctl.type = api_join(v, args[0], args[1] - 1);
+	s->ioctl.nr = api_join(v, args[1], nargs > 2 ? args[2] - 1 : b - 1);
+	s->ioctl.arg = nargs > 2 ? api_join(v, args[2], b - 1) : NULL;
 	if (s->ioctl.type[0] == '\'' && strlen(s->ioctl.type) == 3) {
 		s->ioctl.typev = (unsigned char)s->ioctl.type[1];
 		s->ioctl.known = evaluate(r, s->ioctl.nr, &s->ioctl.nrv);
@@ -382,17 +253,62 @@ decode_ioctl(struct reader *r, struct ud_api_sym *s, const struct tok *v, size_t
 	}
 }
 
+/*
+ * An object-like macro this header defined before token t that stands for
+ * attributes ("#define EPOLL_PACKED __attribute__((packed))", or nothing).
+ */
+static bool
+macro_here(const struct reader *r, const struct api_tok *t)
+{
+	char name[128];
+
+	if (!api_tok_ident(t) || t->n >= sizeof(name) || r->attr_macros.n == 0)
+		return false;
+	memcpy(name, t->p, t->n);
+	name[t->n] = '\0';
+	return ud_map_has(&r->attr_macros, name);
+}
+
+/* #pragma pack(N), pack(), pack(push[, N]), pack(pop): the members' alignment cap. */
+static void
+pragma_pack(struct reader *r, const struct api_tok *v, size_t a, size_t b)
+{
+	size_t i;
+	unsigned n = 0;
+	bool push = false, pop = false, any = false;
+
+	for (i = a; i < b && !api_tok_is(&v[i], ")"); i++) {
+		if (api_tok_is(&v[i], "push"))
+			push = true;
+		else if (api_tok_is(&v[i], "pop"))
+			pop = true;
+		else if (v[i].n > 0 && ud_is_digit((unsigned char)v[i].p[0])) {
+			n = (unsigned)strtoul(v[i].p, NULL, 0);
+			any = true;
+		}
+	}
+	if (push && r->npacks < sizeof(r->packs) / sizeof(r->packs[0]))
+		r->packs[r->npacks++] = r->pack;
+	if (pop) {
+		r->pack = r->npacks > 0 ? r->packs[--r->npacks] : 0;
+		if (!any)
+			return;
+	}
+	if (any || !push)
+		r->pack = any ? n : 0;
+}
+
 static void
 directive(struct reader *r, size_t a, size_t b)
 {
-	const struct tok *v = r->t->v;
-	const struct tok *name;
+	const struct api_tok *v = r->t->v;
+	const struct api_tok *name;
 
 	if (b - a < 2)
 		return;
 	name = &v[a + 1];
-	if (tok_is(name, "define") && b - a >= 3 && tok_ident(&v[a + 2])) {
-		const struct tok *m = &v[a + 2];
+	if (api_tok_is(name, "define") && b - a >= 3 && api_tok_ident(&v[a + 2])) {
+		const struct api_tok *m = &v[a + 2];
 		char *mname = ud_xstrndup(m->p, m->n);
 		size_t body = a + 3;
 		char *params = NULL;
@@ -403,16 +319,19 @@ directive(struct reader *r, size_t a, size_t b)
 			free(mname);
 			return;
 		}
-		if (body < b && tok_is(&v[body], "(") && v[body].p == m->p + m->n) {
+		if (body < b && api_tok_is(&v[body], "(") && v[body].p == m->p + m->n) {
 			size_t close = body;
 
-			while (close < b && !tok_is(&v[close], ")"))
+			while (close < b && !api_tok_is(&v[close], ")"))
 				close++;
-			params = join(v, body + 1, close);
+			params = api_join(v, body + 1, close);
 			body = close < b ? close + 1 : b;
 		}
-		s = add_sym(r, UD_API_MACRO, mname, m->line, join(v, body, b));
+		s = add_sym(r, UD_API_MACRO, mname, m->line, api_join(v, body, b));
 		s->params = params;
+		if (params == NULL &&
+		    (s->text[0] == '\0' || strncmp(s->text, "__attribute__", 13) == 0))
+			ud_map_put(&r->attr_macros, mname, NULL);
 		if (params == NULL) {
 			s->has_value = evaluate(r, s->text, &s->value);
 			if (s->has_value)
@@ -420,13 +339,14 @@ directive(struct reader *r, size_t a, size_t b)
 			decode_ioctl(r, s, v, body, b);
 		}
 		free(mname);
-	} else if (tok_is(name, "ifndef") && r->guard == NULL && r->depth == 0 && b - a == 3 &&
+	} else if (api_tok_is(name, "ifndef") && r->guard == NULL && r->depth == 0 && b - a == 3 &&
 		   a + 1 < r->t->n) {
 		/* the include guard: #ifndef X directly followed by #define X */
 		size_t nx = b;
 
-		if (nx + 2 < r->t->n && tok_is(&v[nx], "#") && tok_is(&v[nx + 1], "define") &&
-		    v[nx + 2].n == v[a + 2].n && memcmp(v[nx + 2].p, v[a + 2].p, v[a + 2].n) == 0) {
+		if (nx + 2 < r->t->n && api_tok_is(&v[nx], "#") &&
+		    api_tok_is(&v[nx + 1], "define") && v[nx + 2].n == v[a + 2].n &&
+		    memcmp(v[nx + 2].p, v[a + 2].p, v[a + 2].n) == 0) {
 			r->guard = ud_xstrndup(v[a + 2].p, v[a + 2].n);
 			r->depth++;
 			r->stack[r->depth - 1].len = r->cond.len;
@@ -436,17 +356,18 @@ directive(struct reader *r, size_t a, size_t b)
 			return;
 		}
 		push_cond(r, ud_xasprintf("!defined(%.*s)", (int)v[a + 2].n, v[a + 2].p), NULL);
-	} else if (tok_is(name, "if") || tok_is(name, "ifdef") || tok_is(name, "ifndef")) {
-		char *expr = join(v, a + 2, b);
+	} else if (api_tok_is(name, "if") || api_tok_is(name, "ifdef") ||
+		   api_tok_is(name, "ifndef")) {
+		char *expr = api_join(v, a + 2, b);
 
-		if (tok_is(name, "ifdef"))
+		if (api_tok_is(name, "ifdef"))
 			push_cond(r, ud_xasprintf("defined(%s)", expr), NULL);
-		else if (tok_is(name, "ifndef"))
+		else if (api_tok_is(name, "ifndef"))
 			push_cond(r, ud_xasprintf("!defined(%s)", expr), NULL);
 		else
 			push_cond(r, ud_xasprintf("(%s)", expr), NULL);
 		free(expr);
-	} else if (tok_is(name, "elif") || tok_is(name, "else")) {
+	} else if (api_tok_is(name, "elif") || api_tok_is(name, "else")) {
 		/* this branch: none of the earlier ones, and its own test */
 		bool stored = r->depth > 0 && r->depth <= 64;
 		const char *own = stored ? r->stack[r->depth - 1].own : NULL;
@@ -455,52 +376,34 @@ directive(struct reader *r, size_t a, size_t b)
 		char *not_before = before == NULL ? not
 				   : not == NULL  ? ud_xstrdup(before)
 						  : ud_xasprintf("%s && %s", before, not );
-		char *expr = tok_is(name, "elif") ? join(v, a + 2, b) : NULL;
+		char *expr = api_tok_is(name, "elif") ? api_join(v, a + 2, b) : NULL;
 
 		if (not_before != not )
 			free(not );
 		pop_cond(r);
 		push_cond(r, expr != NULL ? ud_xasprintf("(%s)", expr) : NULL, not_before);
 		free(expr);
-	} else if (tok_is(name, "endif")) {
+	} else if (api_tok_is(name, "pragma") && b - a >= 4 && api_tok_is(&v[a + 2], "pack") &&
+		   api_tok_is(&v[a + 3], "(")) {
+		pragma_pack(r, v, a + 4, b);
+	} else if (api_tok_is(name, "endif")) {
 		pop_cond(r);
-	} else if (tok_is(name, "include") && b - a >= 3 && tok_is(&v[a + 2], "<")) {
+	} else if (api_tok_is(name, "include") && b - a >= 3 && api_tok_is(&v[a + 2], "<")) {
 		struct ud_buf inc = UD_BUF_INIT;
 		size_t k;
 
-		for (k = a + 3; k < b && !tok_is(&v[k], ">"); k++)
+		for (k = a + 3; k < b && !api_tok_is(&v[k], ">"); k++)
 			ud_buf_add(&inc, v[k].p, v[k].n);
 		r->h->includes = ud_xrealloc(r->h->includes,
 					     (r->h->nincludes + 1) * sizeof(*r->h->includes));
+		r->h->include_conds = ud_xrealloc(
+			r->h->include_conds, (r->h->nincludes + 1) * sizeof(*r->h->include_conds));
+		r->h->include_conds[r->h->nincludes] = ud_xstrdup(ud_buf_str(&r->cond));
 		r->h->includes[r->h->nincludes++] = ud_buf_detach(&inc, NULL);
 	}
 }
 
 /* ---- declarations ---- */
-
-/* The index of the matching closer of the opener at i (or b). */
-static size_t
-match(const struct tok *v, size_t i, size_t b)
-{
-	const char *open = tok_is(&v[i], "{") ? "{" : tok_is(&v[i], "(") ? "(" : "[";
-	const char *close = open[0] == '{' ? "}" : open[0] == '(' ? ")" : "]";
-	size_t depth = 0;
-
-	for (; i < b; i++) {
-		if (tok_is(&v[i], open))
-			depth++;
-		else if (tok_is(&v[i], close) && --depth == 0)
-			return i;
-	}
-	return b;
-}
-
-static bool
-is_attr(const struct tok *t)
-{
-	return tok_is(t, "__attribute__") || tok_is(t, "__attribute") || tok_is(t, "__aligned") ||
-	       tok_is(t, "__packed") || tok_is(t, "__user") || tok_is(t, "__extension__");
-}
 
 /*
  * The declared name in declarator tokens [a, b): the identifier of a
@@ -508,32 +411,33 @@ is_attr(const struct tok *t)
  * bound, parameter list, bit-field or the end.  Its index, or b.
  */
 static size_t
-declared_name(const struct tok *v, size_t a, size_t b)
+declared_name(const struct api_tok *v, size_t a, size_t b)
 {
 	size_t i, last = b;
 
 	for (i = a; i < b; i++) {
-		if (tok_is(&v[i], "(") && i + 1 < b && tok_is(&v[i + 1], "*")) {
+		if (api_tok_is(&v[i], "(") && i + 1 < b && api_tok_is(&v[i + 1], "*")) {
 			size_t j = i + 1;
 
-			while (j < b && (tok_is(&v[j], "*") || tok_is(&v[j], "const")))
+			while (j < b && (api_tok_is(&v[j], "*") || api_tok_is(&v[j], "const")))
 				j++;
-			if (j < b && tok_ident(&v[j]))
+			if (j < b && api_tok_ident(&v[j]))
 				return j;
 		}
-		if (is_attr(&v[i]) && i + 1 < b && tok_is(&v[i + 1], "(")) {
-			i = match(v, i + 1, b);
+		if (api_is_attr(&v[i]) && i + 1 < b && api_tok_is(&v[i + 1], "(")) {
+			i = api_match(v, i + 1, b);
 			continue;
 		}
-		if (tok_is(&v[i], "[") || tok_is(&v[i], ":") || tok_is(&v[i], "=") ||
-		    (tok_is(&v[i], "(") && last != b))
+		if (api_tok_is(&v[i], "[") || api_tok_is(&v[i], ":") || api_tok_is(&v[i], "=") ||
+		    (api_tok_is(&v[i], "(") && last != b))
 			break;
-		if (tok_is(&v[i], "{")) {
-			i = match(v, i, b);
+		if (api_tok_is(&v[i], "{")) {
+			i = api_match(v, i, b);
 			continue;
 		}
-		if (tok_ident(&v[i]) && !tok_is(&v[i], "struct") && !tok_is(&v[i], "union") &&
-		    !tok_is(&v[i], "enum") && !tok_is(&v[i], "const") && !tok_is(&v[i], "volatile"))
+		if (api_tok_ident(&v[i]) && !api_tok_is(&v[i], "struct") &&
+		    !api_tok_is(&v[i], "union") && !api_tok_is(&v[i], "enum") &&
+		    !api_tok_is(&v[i], "const") && !api_tok_is(&v[i], "volatile"))
 			last = i;
 	}
 	return last;
@@ -545,7 +449,7 @@ static void parse_members(struct reader *r, size_t a, size_t b, struct ud_api_me
 /* Appends the value of the bound in [open, close] ("[" ... "]") to dims as "[N]" ("[]" when empty).
  */
 static void
-dims_add(struct reader *r, const struct tok *v, size_t open, size_t close, struct ud_buf *dims,
+dims_add(struct reader *r, const struct api_tok *v, size_t open, size_t close, struct ud_buf *dims,
 	 bool *ok)
 {
 	long long n;
@@ -555,7 +459,7 @@ dims_add(struct reader *r, const struct tok *v, size_t open, size_t close, struc
 		ud_buf_addstr(dims, "[]");
 		return;
 	}
-	e = join(v, open + 1, close);
+	e = api_join(v, open + 1, close);
 	if (evaluate(r, e, &n))
 		ud_buf_addf(dims, "[%lld]", n);
 	else
@@ -563,26 +467,144 @@ dims_add(struct reader *r, const struct tok *v, size_t open, size_t close, struc
 	free(e);
 }
 
+/* The conditions of code token i, "" at top level. */
+static const char *
+cond_at(const struct reader *r, size_t i)
+{
+	size_t lo = 0, hi = r->npoints;
+
+	/* the last change point at or before i */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->points[mid].at <= i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 ? r->points[lo - 1].cond : "";
+}
+
+/* The conditions of code token i inside a record opened at token open: what it adds. */
+static char *
+relative_cond(const struct reader *r, size_t open, size_t i)
+{
+	const char *rc = cond_at(r, open), *mc = cond_at(r, i);
+	size_t n = strlen(rc);
+
+	if (strcmp(mc, rc) == 0)
+		return ud_xstrdup("");
+	if (n > 0 && strncmp(mc, rc, n) == 0 && strncmp(mc + n, " && ", 4) == 0)
+		return ud_xstrdup(mc + n + 4);
+	return ud_xstrdup(mc);
+}
+
+/* The attribute tokens at [*i, b) (an attribute word and its parenthesised list), appended to
+ * out; *i moves past them. */
+static void
+take_attrs(const struct api_tok *v, size_t *i, size_t b, struct ud_buf *out)
+{
+	while (*i < b && api_is_attr(&v[*i])) {
+		size_t e = *i + 1 < b && api_tok_is(&v[*i + 1], "(") ? api_match(v, *i + 1, b) + 1
+								     : *i + 1;
+		char *t = api_join(v, *i, e < b ? e : b);
+
+		ud_buf_addf(out, "%s%s", out->len ? " " : "", t);
+		free(t);
+		*i = e;
+	}
+}
+
+/*
+ * An inline body in a member's type tokens [a, e): "struct { ... }",
+ * "union tag { ... } __attribute__((packed))", "enum { ... }".  Reads
+ * its members into m->sub (the attributes after it stay in the type).
+ */
+static void
+inline_body(struct reader *r, size_t a, size_t e, struct ud_api_member *m)
+{
+	const struct api_tok *v = r->c->v;
+	size_t i, open, close;
+
+	for (i = a; i < e && !api_tok_is(&v[i], "{"); i++)
+		;
+	if (i >= e || i == a)
+		return;
+	open = i;
+	for (i = a; i < open; i++)
+		if (api_tok_is(&v[i], "struct") || api_tok_is(&v[i], "union") ||
+		    api_tok_is(&v[i], "enum"))
+			break;
+	if (i >= open)
+		return;
+	m->sub_kind = api_tok_is(&v[i], "struct")  ? UD_API_STRUCT
+		      : api_tok_is(&v[i], "union") ? UD_API_UNION
+						   : UD_API_ENUM;
+	close = api_match(v, open, e);
+	if (m->sub_kind != UD_API_ENUM && r->nesting < 32) {
+		r->nesting++;
+		parse_members(r, open + 1, close, &m->sub, &m->nsub);
+		r->nesting--;
+	}
+}
+
+/* A word of a base type's name: "unsigned int :3" has no member name. */
+static bool
+type_word(const struct api_tok *t)
+{
+	static const char *const words[] = {"int",    "char",	  "short", "long",
+					    "signed", "unsigned", "_Bool", "__signed__"};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (api_tok_is(t, words[i]))
+			return true;
+	return false;
+}
+
 /* A member declaration [a, b) (no ';'), possibly "int a, b" or "int x:3". */
 static void
-member(struct reader *r, size_t a, size_t b, struct ud_api_member **out, size_t *n, size_t *alloc)
+member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member **out, size_t *n,
+       size_t *alloc)
 {
-	const struct tok *v = r->c->v;
+	const struct api_tok *v = r->c->v;
 	size_t start = a, i, depth = 0, type_end = a;
 	bool first = true;
 
+	/*
+	 * A macro standing for members: a call, "__struct_group(tag, name,
+	 * attrs, members)", or a name alone, "__SIGINFO".
+	 */
+	if (((b - a >= 3 && api_tok_ident(&v[a]) && api_tok_is(&v[a + 1], "(") &&
+	      api_match(v, a + 1, b) == b - 1 && !api_tok_is(&v[a], "__DECLARE_FLEX_ARRAY")) ||
+	     (b - a == 1 && api_tok_ident(&v[a]))) &&
+	    !api_is_attr(&v[a])) {
+		struct ud_api_member *m;
+
+		*out = ud_xgrow(*out, alloc, *n + 1, sizeof(**out));
+		m = &(*out)[(*n)++];
+		memset(m, 0, sizeof(*m));
+		m->bits = -1;
+		m->name = ud_xstrdup("");
+		m->type = api_join(v, a, b);
+		m->cond = relative_cond(r, open, a);
+		m->expands = true;
+		return;
+	}
 	/* the declarators, split at commas outside brackets */
 	for (i = a; i <= b; i++) {
-		if (i < b && (tok_is(&v[i], "(") || tok_is(&v[i], "[") || tok_is(&v[i], "{")))
+		if (i < b &&
+		    (api_tok_is(&v[i], "(") || api_tok_is(&v[i], "[") || api_tok_is(&v[i], "{")))
 			depth++;
-		else if (i < b && (tok_is(&v[i], ")") || tok_is(&v[i], "]") || tok_is(&v[i], "}")))
+		else if (i < b && (api_tok_is(&v[i], ")") || api_tok_is(&v[i], "]") ||
+				   api_tok_is(&v[i], "}")))
 			depth--;
-		if (i < b && !(depth == 0 && tok_is(&v[i], ",")))
+		if (i < b && !(depth == 0 && api_tok_is(&v[i], ",")))
 			continue;
 		{
-			size_t nm = declared_name(v, start, i), j;
+			size_t nm = declared_name(v, start, i), j, attr_macros = i;
 			struct ud_api_member *m;
-			struct ud_buf type = UD_BUF_INIT, dims = UD_BUF_INIT;
+			struct ud_buf type = UD_BUF_INIT, dims = UD_BUF_INIT, attrs = UD_BUF_INIT;
 			bool dims_ok = true;
 
 			size_t fp = i; /* "(" of a function pointer's "(*name)", or i */
@@ -591,31 +613,50 @@ member(struct reader *r, size_t a, size_t b, struct ud_api_member **out, size_t 
 			m = &(*out)[(*n)++];
 			memset(m, 0, sizeof(*m));
 			m->bits = -1;
+			m->cond = relative_cond(r, open, start);
 			/* __DECLARE_FLEX_ARRAY(TYPE, NAME): the kernel's spelling of TYPE NAME[] */
-			if (first && i - start >= 6 && tok_is(&v[start], "__DECLARE_FLEX_ARRAY") &&
-			    tok_is(&v[start + 1], "(") && tok_is(&v[i - 1], ")") &&
-			    tok_is(&v[i - 3], ",") && tok_ident(&v[i - 2])) {
+			if (first && i - start >= 6 &&
+			    api_tok_is(&v[start], "__DECLARE_FLEX_ARRAY") &&
+			    api_tok_is(&v[start + 1], "(") && api_tok_is(&v[i - 1], ")") &&
+			    api_tok_is(&v[i - 3], ",") && api_tok_ident(&v[i - 2])) {
 				m->name = ud_xstrndup(v[i - 2].p, v[i - 2].n);
-				m->type = join(v, start + 2, i - 3);
+				m->type = api_join(v, start + 2, i - 3);
 				m->array = ud_xstrdup("[]");
 				m->dims = ud_xstrdup("[]");
+				inline_body(r, start + 2, i - 3, m);
 				first = false;
 				start = i + 1;
 				continue;
 			}
+			/*
+			 * "struct x rxtp __ATM_API_ALIGN": a macro of this header after
+			 * the name stands for attributes, it is not the name
+			 */
+			while (nm < i && nm > start + 1 && api_tok_ident(&v[nm - 1]) &&
+			       !type_word(&v[nm - 1]) && !api_tok_is(&v[nm - 2], "struct") &&
+			       !api_tok_is(&v[nm - 2], "union") &&
+			       !api_tok_is(&v[nm - 2], "enum") && macro_here(r, &v[nm])) {
+				attr_macros = nm;
+				nm--;
+			}
 			/* "__u32 :3": the only word is the type; the field has no name */
-			if (first && nm == start && nm + 1 < i && tok_is(&v[nm + 1], ":")) {
+			if (first && nm + 1 < i && (nm == start || type_word(&v[nm])) &&
+			    api_tok_is(&v[nm + 1], ":")) {
 				type_end = nm + 1;
+				m->width = api_join(v, nm + 2, i);
 				nm = i;
+			} else if (!first && nm >= i && start < i && api_tok_is(&v[start], ":")) {
+				m->width = api_join(v, start + 1, i); /* "int a:3, :5" */
 			} else if (first) {
 				type_end = nm < i ? nm : i;
 			}
 			for (j = start; nm < i && j < nm; j++) {
-				if (tok_is(&v[j], "{")) {
-					j = match(v, j, nm); /* an inline body's own members */
+				if (api_tok_is(&v[j], "{")) {
+					j = api_match(v, j, nm); /* an inline body's own members */
 					continue;
 				}
-				if (tok_is(&v[j], "(") && j + 1 < nm && tok_is(&v[j + 1], "*")) {
+				if (api_tok_is(&v[j], "(") && j + 1 < nm &&
+				    api_tok_is(&v[j + 1], "*")) {
 					fp = j;
 					if (first)
 						type_end = j;
@@ -624,21 +665,32 @@ member(struct reader *r, size_t a, size_t b, struct ud_api_member **out, size_t 
 			}
 			/* the type: the base (from the first declarator) and this one's stars */
 			{
-				char *base = join(v, a, type_end);
+				char *tb = api_join(v, a, type_end);
 
-				ud_buf_addstr(&type, base);
-				free(base);
+				ud_buf_addstr(&type, tb);
+				free(tb);
 			}
+			/* an inline body is the type of every declarator: each reads it */
+			inline_body(r, a, type_end, m);
 			if (!first)
 				for (j = start; j < nm && j < i; j++)
-					if (tok_is(&v[j], "*"))
+					if (api_tok_is(&v[j], "*"))
 						ud_buf_addstr(&type, " *");
 			if (nm < i) {
 				m->name = ud_xstrndup(v[nm].p, v[nm].n);
+				for (j = attr_macros; j < i && api_tok_ident(&v[j]); j++)
+					ud_buf_addf(&attrs, "%s%.*s", attrs.len ? " " : "",
+						    (int)v[j].n, v[j].p);
 				for (j = nm + 1; j < i; j++) {
-					if (tok_is(&v[j], "[")) {
-						size_t k = match(v, j, i);
-						char *arr = join(v, j, k < i ? k + 1 : i);
+					if (j == attr_macros) {
+						while (j < i && api_tok_ident(&v[j]))
+							j++;
+						if (j >= i)
+							break;
+					}
+					if (api_tok_is(&v[j], "[")) {
+						size_t k = api_match(v, j, i);
+						char *arr = api_join(v, j, k < i ? k + 1 : i);
 						char *more = m->array != NULL
 								     ? ud_xasprintf("%s%s",
 										    m->array, arr)
@@ -649,38 +701,54 @@ member(struct reader *r, size_t a, size_t b, struct ud_api_member **out, size_t 
 						m->array = more;
 						dims_add(r, v, j, k < i ? k : i, &dims, &dims_ok);
 						j = k;
-					} else if (tok_is(&v[j], ":") && j + 1 < i) {
+					} else if (api_tok_is(&v[j], ":") && j + 1 < i) {
 						long long bits;
-						char *w = join(v, j + 1, i);
+						size_t k = j + 1, e = j + 1;
 
-						m->bits = evaluate(r, w, &bits) ? (int)bits : 0;
-						free(w);
+						/* the width, then attributes after it */
+						while (e < i && !api_is_attr(&v[e]))
+							e++;
+						m->width = api_join(v, k, e);
+						m->bits = evaluate(r, m->width, &bits) ? (int)bits
+										       : 0;
+						take_attrs(v, &e, i, &attrs);
 						break;
-					} else if (tok_is(&v[j], ")") && fp < i) {
+					} else if (api_tok_is(&v[j], ")") && fp < i) {
 						/* a function pointer: "(*)" and its parameters are
 						 * its type */
-						char *rest = join(v, j + 1, i);
+						char *rest = api_join(v, j + 1, i);
 
 						ud_buf_addf(&type, " (*)%s", rest);
 						free(rest);
 						break;
+					} else if (api_is_attr(&v[j])) {
+						take_attrs(v, &j, i, &attrs);
+						j--;
 					}
 				}
 			} else {
 				/* an anonymous struct or union, or a padding bit-field */
 				m->name = ud_xstrdup("");
-				if (first) {
-					char *all = join(v, a, i);
+				if (first && m->width == NULL) {
+					char *all = api_join(v, a, i);
 
 					ud_buf_reset(&type);
 					ud_buf_addstr(&type, all);
 					free(all);
+				}
+				if (m->width != NULL) {
+					long long bits;
+
+					m->bits = evaluate(r, m->width, &bits) ? (int)bits : 0;
 				}
 			}
 			m->type = ud_buf_detach(&type, NULL);
 			if (m->array != NULL && dims_ok)
 				m->dims = ud_buf_detach(&dims, NULL);
 			ud_buf_free(&dims);
+			if (attrs.len > 0)
+				m->attrs = ud_buf_detach(&attrs, NULL);
+			ud_buf_free(&attrs);
 			first = false;
 			start = i + 1;
 		}
@@ -691,57 +759,57 @@ member(struct reader *r, size_t a, size_t b, struct ud_api_member **out, size_t 
 static void
 parse_members(struct reader *r, size_t a, size_t b, struct ud_api_member **out, size_t *n)
 {
-	const struct tok *v = r->c->v;
+	const struct api_tok *v = r->c->v;
 	size_t alloc = 0, start = a, i;
 
 	*out = NULL;
 	*n = 0;
 	for (i = a; i < b; i++) {
-		if (tok_is(&v[i], "{") || tok_is(&v[i], "(")) {
-			i = match(v, i, b);
+		if (api_tok_is(&v[i], "{") || api_tok_is(&v[i], "(")) {
+			i = api_match(v, i, b);
 			continue;
 		}
-		if (tok_is(&v[i], ";")) {
+		if (api_tok_is(&v[i], ";")) {
 			if (i > start)
-				member(r, start, i, out, n, &alloc);
+				member(r, start, i, a > 0 ? a - 1 : 0, out, n, &alloc);
 			start = i + 1;
 		}
 	}
 	if (b > start)
-		member(r, start, b, out, n, &alloc);
+		member(r, start, b, a > 0 ? a - 1 : 0, out, n, &alloc);
 }
 
 /* "struct foo { ... }" at [at, ...): records it; returns the index after its '}'. */
 static size_t
 record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 {
-	const struct tok *v = r->c->v;
-	bool is_enum = tok_is(&v[at], "enum");
-	enum ud_api_kind kind = is_enum			  ? UD_API_ENUM
-				: tok_is(&v[at], "union") ? UD_API_UNION
-							  : UD_API_STRUCT;
+	const struct api_tok *v = r->c->v;
+	bool is_enum = api_tok_is(&v[at], "enum");
+	enum ud_api_kind kind = is_enum			      ? UD_API_ENUM
+				: api_tok_is(&v[at], "union") ? UD_API_UNION
+							      : UD_API_STRUCT;
 	size_t i = at + 1, open, close;
 	char *name = NULL;
 	struct ud_api_sym *s;
 
-	while (i < b && is_attr(&v[i])) {
+	while (i < b && api_is_attr(&v[i])) {
 		i++;
-		if (i < b && tok_is(&v[i], "("))
-			i = match(v, i, b) + 1;
+		if (i < b && api_tok_is(&v[i], "("))
+			i = api_match(v, i, b) + 1;
 	}
-	if (i < b && tok_ident(&v[i]))
+	if (i < b && api_tok_ident(&v[i]))
 		name = ud_xasprintf("%s %.*s",
 				    is_enum		   ? "enum"
 				    : kind == UD_API_UNION ? "union"
 							   : "struct",
 				    (int)v[i].n, v[i].p),
 		i++;
-	while (i < b && !tok_is(&v[i], "{"))
+	while (i < b && !api_tok_is(&v[i], "{"))
 		i++;
 	if (i >= b)
 		return b;
 	open = i;
-	close = match(v, open, b);
+	close = api_match(v, open, b);
 	if (name == NULL && typedef_name != NULL)
 		name = ud_xasprintf("%s (typedef %s)",
 				    is_enum		   ? "enum"
@@ -758,16 +826,16 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 		size_t nconsts = 0, calloc_ = 0;
 
 		for (j = open + 1; j <= close; j++) {
-			if (j < close && (tok_is(&v[j], "(") || tok_is(&v[j], "[")))
+			if (j < close && (api_tok_is(&v[j], "(") || api_tok_is(&v[j], "[")))
 				depth++;
-			else if (j < close && (tok_is(&v[j], ")") || tok_is(&v[j], "]")))
+			else if (j < close && (api_tok_is(&v[j], ")") || api_tok_is(&v[j], "]")))
 				depth--;
-			if (j < close && !(depth == 0 && tok_is(&v[j], ",")))
+			if (j < close && !(depth == 0 && api_tok_is(&v[j], ",")))
 				continue;
-			if (j > start && tok_ident(&v[start])) {
+			if (j > start && api_tok_ident(&v[start])) {
 				char *cname = ud_xstrndup(v[start].p, v[start].n);
-				char *expr = j > start + 2 && tok_is(&v[start + 1], "=")
-						     ? join(v, start + 2, j)
+				char *expr = j > start + 2 && api_tok_is(&v[start + 1], "=")
+						     ? api_join(v, start + 2, j)
 						     : NULL;
 				struct ud_api_sym *c;
 				long long val;
@@ -817,11 +885,7 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 			s->members = consts;
 			s->nmembers = nconsts;
 		} else {
-			for (j = 0; j < nconsts; j++) {
-				free(consts[j].name);
-				free(consts[j].type);
-			}
-			free(consts);
+			api_members_free(consts, nconsts);
 		}
 	} else if (name != NULL) {
 		s = add_sym(r, kind, name, v[at].line, NULL);
@@ -836,12 +900,13 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 
 			r->nesting++;
 			for (k = open + 1; k + 1 < close; k++) {
-				bool tag = tok_is(&v[k], "struct") || tok_is(&v[k], "union") ||
-					   tok_is(&v[k], "enum");
+				bool tag = api_tok_is(&v[k], "struct") ||
+					   api_tok_is(&v[k], "union") || api_tok_is(&v[k], "enum");
 
-				if (tag && ((k + 2 < close && tok_ident(&v[k + 1]) &&
-					     tok_is(&v[k + 2], "{")) ||
-					    (tok_is(&v[k], "enum") && tok_is(&v[k + 1], "{"))))
+				if (tag &&
+				    ((k + 2 < close && api_tok_ident(&v[k + 1]) &&
+				      api_tok_is(&v[k + 2], "{")) ||
+				     (api_tok_is(&v[k], "enum") && api_tok_is(&v[k + 1], "{"))))
 					k = record_body(r, k, close, NULL) - 1;
 			}
 			r->nesting--;
@@ -851,11 +916,14 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 			size_t k = close + 1;
 			struct ud_buf attrs = UD_BUF_INIT;
 
-			while (k < b && is_attr(&v[k])) {
-				size_t e = k + 1 < b && tok_is(&v[k + 1], "(")
-						   ? match(v, k + 1, b) + 1
+			/* or a macro of this header that stands for them (EPOLL_PACKED) */
+			while (k < b &&
+			       (api_is_attr(&v[k]) || (r->nesting == 0 && typedef_name == NULL &&
+						       macro_here(r, &v[k])))) {
+				size_t e = k + 1 < b && api_tok_is(&v[k + 1], "(")
+						   ? api_match(v, k + 1, b) + 1
 						   : k + 1;
-				char *t = join(v, k, e);
+				char *t = api_join(v, k, e);
 
 				ud_buf_addf(&attrs, "%s%s", attrs.len ? " " : "", t);
 				free(t);
@@ -875,34 +943,37 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 static void
 declaration(struct reader *r, size_t a, size_t b)
 {
-	const struct tok *v = r->c->v;
-	size_t i, nm;
+	const struct api_tok *v = r->c->v;
+	size_t i, nm, ndecls = 0, adecls = 0;
 	bool is_typedef;
+	struct ud_api_member *decls = NULL;
+	struct ud_api_sym *s;
 
-	while (a < b && (tok_is(&v[a], "extern") || tok_is(&v[a], "static") ||
-			 tok_is(&v[a], "__extension__")))
+	while (a < b && (api_tok_is(&v[a], "extern") || api_tok_is(&v[a], "static") ||
+			 api_tok_is(&v[a], "__extension__")))
 		a++;
 	if (a >= b)
 		return;
-	is_typedef = tok_is(&v[a], "typedef");
+	is_typedef = api_tok_is(&v[a], "typedef");
 	/* a struct, union or enum body anywhere in it is recorded on its own */
 	for (i = a; i < b; i++) {
-		if ((tok_is(&v[i], "struct") || tok_is(&v[i], "union") || tok_is(&v[i], "enum"))) {
+		if ((api_tok_is(&v[i], "struct") || api_tok_is(&v[i], "union") ||
+		     api_tok_is(&v[i], "enum"))) {
 			size_t j = i + 1;
 
-			while (j < b && (tok_ident(&v[j]) || is_attr(&v[j])) &&
-			       !tok_is(&v[j], "{")) {
-				if (is_attr(&v[j]) && j + 1 < b && tok_is(&v[j + 1], "("))
-					j = match(v, j + 1, b);
+			while (j < b && (api_tok_ident(&v[j]) || api_is_attr(&v[j])) &&
+			       !api_tok_is(&v[j], "{")) {
+				if (api_is_attr(&v[j]) && j + 1 < b && api_tok_is(&v[j + 1], "("))
+					j = api_match(v, j + 1, b);
 				j++;
 				if (j - i > 2)
 					break;
 			}
-			if (j < b && tok_is(&v[j], "{")) {
+			if (j < b && api_tok_is(&v[j], "{")) {
 				char *tname = NULL;
 
 				if (is_typedef) {
-					size_t close = match(v, j, b),
+					size_t close = api_match(v, j, b),
 					       t = declared_name(v, close + 1, b);
 
 					if (t < b)
@@ -921,8 +992,8 @@ declaration(struct reader *r, size_t a, size_t b)
 
 			/* the text, with a body replaced by its tag (the body is its own symbol) */
 			for (i = a + 1; i < b; i++) {
-				if (tok_is(&v[i], "{")) {
-					i = match(v, i, b);
+				if (api_tok_is(&v[i], "{")) {
+					i = api_match(v, i, b);
 					ud_buf_addstr(&text, " { ... }");
 					continue;
 				}
@@ -930,55 +1001,98 @@ declaration(struct reader *r, size_t a, size_t b)
 					ud_buf_addch(&text, ' ');
 				ud_buf_add(&text, v[i].p, v[i].n);
 			}
-			add_sym(r, UD_API_TYPEDEF, tname, v[nm].line, ud_buf_detach(&text, NULL));
+			s = add_sym(r, UD_API_TYPEDEF, tname, v[nm].line,
+				    ud_buf_detach(&text, NULL));
+			/* its declarator, read as a member is: what the layout of the name is */
+			member(r, a + 1, b, a, &decls, &ndecls, &adecls);
+			for (i = 0; i < ndecls; i++) {
+				if (s->decl == NULL && strcmp(decls[i].name, tname) == 0) {
+					s->decl = ud_xmalloc(sizeof(*s->decl));
+					*s->decl = decls[i];
+				} else {
+					api_members_free_one(&decls[i]);
+				}
+			}
+			free(decls);
 			free(tname);
 		}
 		return;
 	}
 	/* a bare "struct foo { ... };" or forward declaration: done above or nothing to do */
-	for (i = a; i < b && !tok_is(&v[i], "("); i++)
-		if (tok_is(&v[i], "{"))
+	for (i = a; i < b && !api_tok_is(&v[i], "("); i++)
+		if (api_tok_is(&v[i], "{"))
 			return;
 	nm = declared_name(v, a, b);
-	if (nm >= b || tok_is(&v[a], "struct") || tok_is(&v[a], "union") || tok_is(&v[a], "enum")) {
+	if (nm >= b || api_tok_is(&v[a], "struct") || api_tok_is(&v[a], "union") ||
+	    api_tok_is(&v[a], "enum")) {
 		if (nm >= b || nm == a + 1)
 			return; /* "struct foo;" */
 	}
 	{
 		char *dname = ud_xstrndup(v[nm].p, v[nm].n);
-		bool func = nm + 1 < b && tok_is(&v[nm + 1], "(");
+		bool func = nm + 1 < b && api_tok_is(&v[nm + 1], "(");
 
 		add_sym(r, func ? UD_API_FUNCTION : UD_API_VARIABLE, dname, v[nm].line,
-			join(v, a, b));
+			api_join(v, a, b));
 		free(dname);
 	}
 }
 
 /* ---- the header ---- */
 
-static void
-members_free(struct ud_api_member *m, size_t n)
+void
+api_members_free_one(struct ud_api_member *m)
+{
+	free(m->name);
+	free(m->type);
+	free(m->array);
+	free(m->dims);
+	free(m->width);
+	free(m->attrs);
+	free(m->cond);
+	api_members_free(m->sub, m->nsub);
+}
+
+void
+api_members_free(struct ud_api_member *m, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		free(m[i].name);
-		free(m[i].type);
-		free(m[i].array);
-		free(m[i].dims);
-	}
+	for (i = 0; i < n; i++)
+		api_members_free_one(&m[i]);
 	free(m);
 }
 
-static void
-sym_free(struct ud_api_sym *s)
+void
+api_layout_free(struct ud_api_layout *l)
+{
+	size_t i;
+
+	if (l == NULL)
+		return;
+	for (i = 0; i < l->nfields; i++) {
+		free(l->fields[i].path);
+		free(l->fields[i].type);
+	}
+	free(l->fields);
+	free(l);
+}
+
+void
+api_sym_free(struct ud_api_sym *s)
 {
 	free(s->name);
 	free(s->cond);
 	free(s->key);
 	free(s->text);
 	free(s->params);
-	members_free(s->members, s->nmembers);
+	api_members_free(s->members, s->nmembers);
+	if (s->decl != NULL) {
+		api_members_free_one(s->decl);
+		free(s->decl);
+	}
+	api_layout_free(s->layout);
+	free(s->layout_why);
 	free(s->ioctl.type);
 	free(s->ioctl.nr);
 	free(s->ioctl.arg);
@@ -998,16 +1112,56 @@ by_key(const void *a, const void *b)
 	return strcmp(((const struct ud_api_sym *)a)->key, ((const struct ud_api_sym *)b)->key);
 }
 
-static void
-finish(struct ud_api_header *h)
+/*
+ * A member into hash f.  Read for an ABI (resolved), an inline body is
+ * hashed through its members, so that members another architecture's
+ * branch held (removed by the resolution) leave no trace in its type text.
+ */
+static uint64_t
+member_hash(uint64_t f, const struct ud_api_member *m, bool resolved)
+{
+	char num[32];
+	size_t k;
+
+	snprintf(num, sizeof(num), "%d", m->bits);
+	f = fnv(f, m->name);
+	if (resolved && (m->sub_kind == UD_API_STRUCT || m->sub_kind == UD_API_UNION)) {
+		const char *open = strchr(m->type, '{'), *close = strrchr(m->type, '}');
+
+		f = fnv(f, ud_api_kind_name(m->sub_kind));
+		if (close != NULL && open != NULL && close > open) {
+			char *head = ud_xstrndup(m->type, (size_t)(open - m->type));
+
+			f = fnv(fnv(f, head), close + 1);
+			free(head);
+		}
+		for (k = 0; k < m->nsub; k++)
+			f = member_hash(f, &m->sub[k], resolved);
+	} else {
+		f = fnv(f, m->type);
+	}
+	f = fnv(f, m->array != NULL ? m->array : "");
+	f = fnv(f, num);
+	/* what older models did not read: only when present, so their fingerprints stand */
+	if (m->attrs != NULL)
+		f = fnv(fnv(f, "attrs"), m->attrs);
+	if (m->cond != NULL && m->cond[0] != '\0')
+		f = fnv(fnv(f, "if"), m->cond);
+	return f;
+}
+
+void
+api_finish(struct ud_api_header *h)
 {
 	size_t i, j;
+	bool resolved = h->abi != NULL;
 
 	for (i = 0; i < h->n; i++) {
 		struct ud_api_sym *s = &h->v[i];
 		uint64_t f = 14695981039346656037ull;
 		char num[32];
 
+		free(s->key);
 		s->key = s->cond[0] != '\0'
 				 ? ud_xasprintf("%d %s @ %s", (int)s->kind, s->name, s->cond)
 				 : ud_xasprintf("%d %s", (int)s->kind, s->name);
@@ -1015,13 +1169,12 @@ finish(struct ud_api_header *h)
 		f = fnv(f, s->params != NULL ? s->params : "-");
 		snprintf(num, sizeof(num), "%d:%lld", s->has_value, s->has_value ? s->value : 0);
 		f = fnv(f, num);
-		for (j = 0; j < s->nmembers; j++) {
-			snprintf(num, sizeof(num), "%d", s->members[j].bits);
-			f = fnv(f, s->members[j].name);
-			f = fnv(f, s->members[j].type);
-			f = fnv(f, s->members[j].array != NULL ? s->members[j].array : "");
+		if (s->pack != 0) {
+			snprintf(num, sizeof(num), "pack %u", s->pack);
 			f = fnv(f, num);
 		}
+		for (j = 0; j < s->nmembers; j++)
+			f = member_hash(f, &s->members[j], resolved);
 		s->body = f;
 		snprintf(num, sizeof(num), "%016llx", (unsigned long long)f);
 		s->fingerprint = fnv(fnv(14695981039346656037ull, s->key), num);
@@ -1031,7 +1184,7 @@ finish(struct ud_api_header *h)
 	/* the same key twice (a redefinition): the later one stands, as in C */
 	for (i = j = 0; i < h->n; i++) {
 		if (j > 0 && strcmp(h->v[j - 1].key, h->v[i].key) == 0) {
-			sym_free(&h->v[j - 1]);
+			api_sym_free(&h->v[j - 1]);
 			h->v[j - 1] = h->v[i];
 			continue;
 		}
@@ -1081,7 +1234,7 @@ struct dline {
 void
 ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_header *out)
 {
-	struct toks t = {NULL, 0, 0}, c = {NULL, 0, 0};
+	struct api_toks t = {NULL, 0, 0}, c = {NULL, 0, 0};
 	struct dline *dl = NULL;
 	size_t ndl = 0, adl = 0, i, di = 0, start = 0;
 	struct reader r;
@@ -1091,10 +1244,10 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 	memset(&r, 0, sizeof(r));
 	out->path = ud_xstrdup(path);
 	r.h = out;
-	tokenize(text, len, &t);
+	api_tokenize(text, len, &t);
 	/* directives apart: a declaration never holds one (#ifdef inside a struct) */
 	for (i = 0; i < t.n;) {
-		if (t.v[i].bol && tok_is(&t.v[i], "#")) {
+		if (t.v[i].bol && api_tok_is(&t.v[i], "#")) {
 			size_t e = i + 1;
 
 			while (e < t.n && !t.v[e].bol)
@@ -1112,26 +1265,35 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 	r.t = &t;
 	r.c = &c;
 	for (i = 0; i <= c.n; i++) {
+		bool moved = false;
+
 		while (di < ndl && dl[di].at <= i) {
 			directive(&r, dl[di].a, dl[di].b);
 			di++;
+			moved = true;
+		}
+		if (moved && strcmp(ud_buf_str(&r.cond),
+				    r.npoints > 0 ? r.points[r.npoints - 1].cond : "") != 0) {
+			r.points = ud_xgrow(r.points, &r.apoints, r.npoints + 1, sizeof(*r.points));
+			r.points[r.npoints].at = i;
+			r.points[r.npoints++].cond = ud_xstrdup(ud_buf_str(&r.cond));
 		}
 		if (i == c.n)
 			break;
 		/* extern "C" { ... }: its contents are top-level declarations */
-		if (depth == 0 && i == start && tok_is(&c.v[i], "extern") && i + 2 < c.n &&
-		    c.v[i + 1].p[0] == '"' && tok_is(&c.v[i + 2], "{")) {
+		if (depth == 0 && i == start && api_tok_is(&c.v[i], "extern") && i + 2 < c.n &&
+		    c.v[i + 1].p[0] == '"' && api_tok_is(&c.v[i + 2], "{")) {
 			i += 2;
 			start = i + 1;
 			continue;
 		}
-		if (tok_is(&c.v[i], "{") || tok_is(&c.v[i], "("))
+		if (api_tok_is(&c.v[i], "{") || api_tok_is(&c.v[i], "("))
 			depth++;
-		else if (tok_is(&c.v[i], "}") || tok_is(&c.v[i], ")"))
+		else if (api_tok_is(&c.v[i], "}") || api_tok_is(&c.v[i], ")"))
 			depth = depth > 0 ? depth - 1 : 0;
-		if (depth == 0 && tok_is(&c.v[i], "}") && i == start) {
+		if (depth == 0 && api_tok_is(&c.v[i], "}") && i == start) {
 			start = i + 1; /* the end of an extern "C" block */
-		} else if (depth == 0 && tok_is(&c.v[i], ";")) {
+		} else if (depth == 0 && api_tok_is(&c.v[i], ";")) {
 			if (i > start)
 				declaration(&r, start, i);
 			start = i + 1;
@@ -1140,7 +1302,10 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 	while (r.depth > 0)
 		pop_cond(&r);
 	late_values(&r);
-	finish(out);
+	api_finish(out);
+	for (i = 0; i < r.npoints; i++)
+		free(r.points[i].cond);
+	free(r.points);
 	for (i = 0; i < r.known.n; i++) {
 		free((void *)(uintptr_t)r.known.v[i].name);
 		free((void *)(uintptr_t)r.known.v[i].value);
@@ -1148,9 +1313,28 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 	free(r.known.v);
 	free(r.guard);
 	ud_buf_free(&r.cond);
+	ud_map_free(&r.attr_macros, NULL);
 	free(dl);
 	free(c.v);
 	free(t.v);
+}
+
+void
+api_members_from_text(const char *text, struct ud_api_member **out, size_t *n)
+{
+	struct api_toks t = {NULL, 0, 0};
+	struct ud_api_header h;
+	struct reader r;
+
+	memset(&h, 0, sizeof(h));
+	memset(&r, 0, sizeof(r));
+	r.h = &h;
+	api_tokenize(text, strlen(text), &t);
+	r.t = &t;
+	r.c = &t;
+	parse_members(&r, 0, t.n, out, n);
+	free(t.v);
+	ud_buf_free(&r.cond);
 }
 
 void
@@ -1159,10 +1343,13 @@ ud_api_header_free(struct ud_api_header *h)
 	size_t i;
 
 	for (i = 0; i < h->n; i++)
-		sym_free(&h->v[i]);
-	for (i = 0; i < h->nincludes; i++)
+		api_sym_free(&h->v[i]);
+	for (i = 0; i < h->nincludes; i++) {
 		free(h->includes[i]);
+		free(h->include_conds[i]);
+	}
 	free(h->includes);
+	free(h->include_conds);
 	free(h->v);
 	free(h->path);
 	memset(h, 0, sizeof(*h));

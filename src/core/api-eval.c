@@ -1,0 +1,1427 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Values of the API model (api-internal.h): macros expanded as the C
+ * preprocessor expands them (object-like and function-like, # and ##,
+ * variadic arguments, each expansion hiding its own name from its
+ * rescan), then the expression evaluated with C's integer types on the
+ * target ABI (an int is 32 bits, a long is what the ABI says, 1U << 31
+ * is unsigned, (__u8)-1 is 255), sizeof and _Alignof of types laid out
+ * by api-layout.c, offsetof, casts.
+ *
+ * Two modes: a C expression (a macro's value, an array bound) where a
+ * name nothing defines is unknown; and a preprocessor condition, where
+ * defined() is answered from the target and the headers seen, and a
+ * name known to be undefined is 0.  Unknown stays unknown: && and || and
+ * ?: decide what one side decides alone.
+ *
+ * Bounded: expansion stops after API_MAX_STEPS tokens, nesting after
+ * API_MAX_DEPTH; either gives an unknown value.  Pure.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api-internal.h"
+#include "uapid/buf.h"
+#include "uapid/chars.h"
+#include "uapid/expr.h"
+#include "uapid/xmalloc.h"
+
+#define API_MAX_STEPS 200000
+#define API_MAX_DEPTH 48
+
+/* The macros whose expansion produced a token: it is not expanded by them again. */
+struct api_hide {
+	const char *name;
+	size_t n;
+	const struct api_hide *next;
+};
+
+struct tv {
+	struct api_tok *v;
+	size_t n, alloc;
+};
+
+static void
+tv_push(struct tv *t, struct api_tok k)
+{
+	t->v = ud_xgrow(t->v, &t->alloc, t->n + 1, sizeof(*t->v));
+	t->v[t->n++] = k;
+}
+
+static bool
+hidden(const struct api_tok *t)
+{
+	const struct api_hide *h;
+
+	for (h = t->hide; h != NULL; h = h->next)
+		if (h->n == t->n && memcmp(h->name, t->p, t->n) == 0)
+			return true;
+	return false;
+}
+
+static const struct api_hide *
+hide_add(struct api_ctx *c, const struct api_hide *set, const char *name, size_t n)
+{
+	struct api_hide *h = ud_arena_alloc(&c->arena, sizeof(*h));
+
+	h->name = name;
+	h->n = n;
+	h->next = set;
+	return h;
+}
+
+/* A token made of text (copied into the arena). */
+static struct api_tok
+made(struct api_ctx *c, const char *text, size_t n, const struct api_hide *hide)
+{
+	struct api_tok t;
+
+	memset(&t, 0, sizeof(t));
+	t.p = ud_arena_strndup(&c->arena, text, n);
+	t.n = n;
+	t.hide = hide;
+	return t;
+}
+
+/* The token that stands for "nothing can be known here" (an undecided macro, say). */
+static const char unknown_word[] = "__uapid_unknown__";
+
+struct expander {
+	struct api_ctx *c;
+	unsigned h; /* the header whose view expands */
+	bool pp;    /* a preprocessor condition: defined() answered, no global look-ups */
+	size_t steps;
+	bool failed; /* a bound was reached */
+};
+
+static void expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out,
+		   unsigned depth);
+
+/* The truth of defined(name) for a condition: 1, 0, or -1 when unknown. */
+static int
+defined_in(struct expander *x, const struct api_tok *t)
+{
+	const char *value;
+	struct api_ref r;
+	bool undecided = false;
+
+	switch (ud_abi_macro(x->c->abi, t->p, t->n, &value)) {
+	case UD_ABI_MACRO_DEFINED:
+		return 1;
+	case UD_ABI_MACRO_UNDEFINED:
+		return 0;
+	default:
+		break;
+	}
+	if (api_lookup(x->c, x->h, API_NS_MACRO, t->p, t->n, false, &r, &undecided))
+		return 1;
+	if (undecided)
+		return x->c->alone ? 0 : -1;
+	/* the kernel's headers define it, but not where this header looks: undefined here */
+	if (api_lookup(x->c, x->h, API_NS_MACRO, t->p, t->n, true, &r, &undecided))
+		return 0;
+	return x->c->alone ? 0 : -1;
+}
+
+/* The macro sym t names in x's view, or NULL (also for undecided: *undecided set). */
+static const struct ud_api_sym *
+macro_of(struct expander *x, const struct api_tok *t, bool *undecided, struct api_ref *r)
+{
+	*undecided = false;
+	if (api_lookup(x->c, x->h, API_NS_MACRO, t->p, t->n, !x->pp, r, undecided))
+		return api_sym(x->c, *r);
+	return NULL;
+}
+
+const struct api_tok *
+api_macro_body(struct api_ctx *c, struct api_ref r, size_t *n)
+{
+	struct api_symstate *st = &c->hd[r.h].st[r.i];
+
+	if (!st->body_done) {
+		struct api_toks t = {NULL, 0, 0};
+		const char *text = api_sym(c, r)->text;
+
+		api_tokenize(text, strlen(text), &t);
+		st->body = ud_arena_alloc(&c->arena, (t.n + 1) * sizeof(*t.v));
+		if (t.n > 0)
+			memcpy(st->body, t.v, t.n * sizeof(*t.v));
+		st->nbody = t.n;
+		st->body_done = true;
+		free(t.v);
+	}
+	*n = st->nbody;
+	return st->body;
+}
+
+/* A parameter list "a, b, rest..." or "..." split into names; the variadic one is last. */
+struct params {
+	const char *name[32];
+	size_t len[32];
+	size_t n;
+	bool variadic; /* the last parameter takes the rest ("..." is __VA_ARGS__) */
+};
+
+static bool
+parse_params(const char *text, struct params *p)
+{
+	const char *s = text;
+
+	memset(p, 0, sizeof(*p));
+	while (*s != '\0') {
+		const char *b;
+
+		while (*s == ' ' || *s == ',')
+			s++;
+		if (*s == '\0')
+			break;
+		if (p->n >= 32)
+			return false;
+		if (strncmp(s, "...", 3) == 0) {
+			p->name[p->n] = "__VA_ARGS__";
+			p->len[p->n++] = 11;
+			p->variadic = true;
+			s += 3;
+			continue;
+		}
+		b = s;
+		while (ud_is_ident((unsigned char)*s))
+			s++;
+		if (s == b)
+			return false;
+		p->name[p->n] = b;
+		p->len[p->n++] = (size_t)(s - b);
+		while (*s == ' ')
+			s++;
+		if (strncmp(s, "...", 3) == 0) {
+			p->variadic = true;
+			s += 3;
+		}
+	}
+	return true;
+}
+
+static long
+param_index(const struct params *p, const struct api_tok *t)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->len[i] == t->n && memcmp(p->name[i], t->p, t->n) == 0)
+			return (long)i;
+	if (p->variadic && t->n == 11 && memcmp(t->p, "__VA_ARGS__", 11) == 0)
+		return (long)p->n - 1;
+	return -1;
+}
+
+/* Pastes a and b into one token (or keeps both when they do not make one). */
+static void
+paste(struct api_ctx *c, struct tv *out, const struct api_tok *b, const struct api_hide *hide)
+{
+	struct api_tok *a;
+	char *joined;
+	struct api_toks t = {NULL, 0, 0};
+
+	if (out->n == 0) {
+		tv_push(out, *b);
+		return;
+	}
+	a = &out->v[out->n - 1];
+	joined = ud_xasprintf("%.*s%.*s", (int)a->n, a->p, (int)b->n, b->p);
+	api_tokenize(joined, strlen(joined), &t);
+	if (t.n == 1)
+		*a = made(c, joined, strlen(joined), hide);
+	else
+		tv_push(out, *b);
+	free(t.v);
+	free(joined);
+}
+
+/* The tokens of a string literal spelling arg's tokens, as # makes it. */
+static struct api_tok
+stringize(struct api_ctx *c, const struct api_tok *v, size_t n, const struct api_hide *hide)
+{
+	struct ud_buf b = UD_BUF_INIT;
+	char *text = api_join(v, 0, n);
+	const char *p;
+	struct api_tok t;
+
+	ud_buf_addch(&b, '"');
+	for (p = text; *p != '\0'; p++) {
+		if (*p == '"' || *p == '\\')
+			ud_buf_addch(&b, '\\');
+		ud_buf_addch(&b, *p);
+	}
+	ud_buf_addch(&b, '"');
+	t = made(c, b.data, b.len, hide);
+	ud_buf_free(&b);
+	free(text);
+	return t;
+}
+
+/*
+ * The replacement of a function-like macro s for args (raw token ranges
+ * of in[]), its tokens marked with hide, appended to out.
+ */
+static bool
+substitute(struct expander *x, struct api_ref mr, const struct params *p,
+	   const struct api_tok *args, const size_t *astart, const size_t *aend, size_t nargs,
+	   const struct api_hide *hide, struct tv *out, unsigned depth)
+{
+	struct api_toks body = {NULL, 0, 0};
+	struct tv *expanded = ud_xcalloc(nargs + 1, sizeof(*expanded));
+	bool *done = ud_xcalloc(nargs + 1, sizeof(*done));
+	size_t i, k;
+
+	body.v = (struct api_tok *)(uintptr_t)api_macro_body(x->c, mr, &body.n);
+	for (i = 0; i < body.n; i++) {
+		const struct api_tok *t = &body.v[i];
+		long pi = api_tok_ident(t) ? param_index(p, t) : -1;
+		bool before_paste = i + 1 < body.n && api_tok_is(&body.v[i + 1], "##");
+		bool after_paste = i > 0 && api_tok_is(&body.v[i - 1], "##");
+
+		if (api_tok_is(t, "#") && i + 1 < body.n && param_index(p, &body.v[i + 1]) >= 0) {
+			long q = param_index(p, &body.v[++i]);
+
+			tv_push(out, (size_t)q < nargs ? stringize(x->c, args + astart[q],
+								   aend[q] - astart[q], hide)
+						       : made(x->c, "\"\"", 2, hide));
+			continue;
+		}
+		if (api_tok_is(t, "##"))
+			continue;
+		if (pi >= 0) {
+			size_t q = (size_t)pi;
+
+			if (q >= nargs) {
+				/* an empty variadic part: GNU's ", ## __VA_ARGS__" drops the comma
+				 */
+				if (after_paste && out->n > 0 &&
+				    api_tok_is(&out->v[out->n - 1], ","))
+					out->n--;
+				continue;
+			}
+			if (before_paste || after_paste) {
+				/* operands of ## are the arguments as written */
+				if (after_paste && aend[q] > astart[q]) {
+					struct api_tok first = args[astart[q]];
+
+					first.hide = hide;
+					paste(x->c, out, &first, hide);
+					k = astart[q] + 1;
+				} else {
+					if (after_paste && aend[q] == astart[q] && p->variadic &&
+					    q == p->n - 1 && out->n > 0 &&
+					    api_tok_is(&out->v[out->n - 1], ","))
+						out->n--;
+					k = astart[q];
+				}
+				for (; k < aend[q]; k++) {
+					struct api_tok a = args[k];
+
+					a.hide = hide;
+					tv_push(out, a);
+				}
+				continue;
+			}
+			if (!done[q]) {
+				expand(x, args + astart[q], aend[q] - astart[q], &expanded[q],
+				       depth + 1);
+				done[q] = true;
+			}
+			for (k = 0; k < expanded[q].n; k++) {
+				struct api_tok a = expanded[q].v[k];
+
+				/* an argument keeps its own hide set, and gains this one */
+				if (a.hide == NULL)
+					a.hide = hide;
+				tv_push(out, a);
+			}
+			continue;
+		}
+		{
+			struct api_tok b = *t;
+
+			b.hide = hide;
+			if (after_paste)
+				paste(x->c, out, &b, hide);
+			else
+				tv_push(out, b);
+		}
+	}
+	for (i = 0; i < nargs; i++)
+		free(expanded[i].v);
+	free(expanded);
+	free(done);
+	return true;
+}
+
+/*
+ * Expands in[0..n) into out.  The input is a stack of tokens to read
+ * (reversed), so that a macro's replacement is rescanned together with
+ * the tokens after it (a function-like macro named at the end of a
+ * replacement takes its arguments from what follows).
+ */
+static void
+expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, unsigned depth)
+{
+	struct tv stack = {NULL, 0, 0};
+	size_t i;
+
+	if (depth > API_MAX_DEPTH) {
+		x->failed = true;
+		return;
+	}
+	for (i = n; i > 0; i--)
+		tv_push(&stack, in[i - 1]);
+	while (stack.n > 0) {
+		struct api_tok t = stack.v[--stack.n];
+		const struct ud_api_sym *m;
+		struct api_ref mr;
+		bool undecided;
+
+		if (++x->steps > API_MAX_STEPS) {
+			x->failed = true;
+			break;
+		}
+		if (x->pp && api_tok_is(&t, "defined")) {
+			/* defined X, defined(X): answered before anything expands */
+			struct api_tok name;
+			bool paren = stack.n > 0 && api_tok_is(&stack.v[stack.n - 1], "(");
+			int d;
+
+			if (paren)
+				stack.n--;
+			if (stack.n == 0 || !api_tok_ident(&stack.v[stack.n - 1])) {
+				tv_push(out, made(x->c, unknown_word, strlen(unknown_word), NULL));
+				continue;
+			}
+			name = stack.v[--stack.n];
+			if (paren && stack.n > 0 && api_tok_is(&stack.v[stack.n - 1], ")"))
+				stack.n--;
+			d = defined_in(x, &name);
+			tv_push(out, d < 0 ? made(x->c, unknown_word, strlen(unknown_word), NULL)
+					   : made(x->c, d ? "1" : "0", 1, NULL));
+			continue;
+		}
+		if (!api_tok_ident(&t) || hidden(&t)) {
+			tv_push(out, t);
+			continue;
+		}
+		m = macro_of(x, &t, &undecided, &mr);
+		if (m == NULL) {
+			tv_push(out, undecided
+					     ? made(x->c, unknown_word, strlen(unknown_word), NULL)
+					     : t);
+			continue;
+		}
+		if (m->params == NULL) {
+			struct api_toks body = {NULL, 0, 0};
+			const struct api_hide *hs = hide_add(x->c, t.hide, t.p, t.n);
+			struct tv rep = {NULL, 0, 0};
+
+			body.v = (struct api_tok *)(uintptr_t)api_macro_body(x->c, mr, &body.n);
+			for (i = 0; i < body.n; i++) {
+				struct api_tok b = body.v[i];
+
+				b.hide = hs;
+				if (api_tok_is(&b, "##") && i + 1 < body.n) {
+					struct api_tok r = body.v[++i];
+
+					r.hide = hs;
+					paste(x->c, &rep, &r, hs);
+					continue;
+				}
+				tv_push(&rep, b);
+			}
+			for (i = rep.n; i > 0; i--)
+				tv_push(&stack, rep.v[i - 1]);
+			free(rep.v);
+			continue;
+		}
+		/* a function-like macro: only when a '(' follows */
+		if (stack.n == 0 || !api_tok_is(&stack.v[stack.n - 1], "(")) {
+			tv_push(out, t);
+			continue;
+		}
+		{
+			struct params p;
+			struct tv args = {NULL, 0, 0}, rep = {NULL, 0, 0};
+			size_t astart[33], aend[33], nargs = 0, level = 0;
+			bool closed = false;
+
+			if (!parse_params(m->params, &p)) {
+				tv_push(out, made(x->c, unknown_word, strlen(unknown_word), NULL));
+				continue;
+			}
+			stack.n--; /* the '(' */
+			astart[0] = 0;
+			while (stack.n > 0) {
+				struct api_tok a = stack.v[--stack.n];
+
+				if (api_tok_is(&a, "(")) {
+					level++;
+				} else if (api_tok_is(&a, ")")) {
+					if (level == 0) {
+						closed = true;
+						break;
+					}
+					level--;
+				} else if (level == 0 && api_tok_is(&a, ",") &&
+					   !(p.variadic && nargs + 1 >= p.n)) {
+					aend[nargs] = args.n;
+					if (++nargs >= 32)
+						break;
+					astart[nargs] = args.n;
+					continue;
+				}
+				tv_push(&args, a);
+			}
+			if (!closed || nargs >= 32) {
+				free(args.v);
+				x->failed = true;
+				break;
+			}
+			aend[nargs] = args.n;
+			nargs++;
+			/* "F()" of a macro without parameters has no argument */
+			if (p.n == 0 && nargs == 1 && aend[0] == astart[0])
+				nargs = 0;
+			/* a variadic macro called without its variadic part */
+			if (p.variadic && nargs == p.n - 1)
+				; /* substitute() treats the missing one as empty */
+			else if (nargs != p.n) {
+				free(args.v);
+				tv_push(out, made(x->c, unknown_word, strlen(unknown_word), NULL));
+				continue;
+			}
+			substitute(x, mr, &p, args.v, astart, aend, nargs,
+				   hide_add(x->c, t.hide, t.p, t.n), &rep, depth);
+			for (i = rep.n; i > 0; i--)
+				tv_push(&stack, rep.v[i - 1]);
+			free(rep.v);
+			free(args.v);
+		}
+	}
+	free(stack.v);
+}
+
+/* ---- integer arithmetic with C's types ---- */
+
+bool
+api_rank_unsigned(unsigned rank)
+{
+	return rank == API_UINT || rank == API_ULONG || rank == API_ULLONG;
+}
+
+unsigned
+api_rank_bits(unsigned rank, const struct ud_abi *abi)
+{
+	switch (rank) {
+	case API_INT:
+	case API_UINT:
+		return 32;
+	case API_LONG:
+	case API_ULONG:
+		return abi->t[UD_ABI_LONG].size * 8u;
+	default:
+		return 64;
+	}
+}
+
+static uint64_t
+truncate_to(uint64_t u, unsigned bits)
+{
+	return bits >= 64 ? u : u & ((1ull << bits) - 1);
+}
+
+long long
+api_val_signed(const struct api_val *v, const struct ud_abi *abi)
+{
+	unsigned bits = api_rank_bits(v->rank, abi);
+
+	if (api_rank_unsigned(v->rank) || bits >= 64 || !(v->u & (1ull << (bits - 1))))
+		return (long long)v->u;
+	return (long long)(v->u | ~((1ull << bits) - 1));
+}
+
+struct ev {
+	struct api_ctx *c;
+	unsigned h;
+	bool pp;
+	const struct api_tok *v;
+	size_t i, n;
+	bool error; /* malformed: nothing is known */
+};
+
+static struct api_val
+unknown(void)
+{
+	struct api_val v = {false, 0, API_INT};
+
+	return v;
+}
+
+static struct api_val
+make(uint64_t u, unsigned rank, const struct ud_abi *abi)
+{
+	struct api_val v;
+
+	v.known = true;
+	v.rank = (unsigned char)rank;
+	v.u = truncate_to(u, api_rank_bits(rank, abi));
+	return v;
+}
+
+/* The common type of a and b (the usual arithmetic conversions). */
+static unsigned
+common_rank(unsigned a, unsigned b, const struct ud_abi *abi)
+{
+	unsigned sa = a / 2, sb = b / 2; /* the rank without signedness: int, long, long long */
+	bool ua = api_rank_unsigned(a), ub = api_rank_unsigned(b);
+
+	if (ua == ub)
+		return sa >= sb ? a : b;
+	if (ua && sa >= sb)
+		return a;
+	if (ub && sb >= sa)
+		return b;
+	/* the signed one has the higher rank: it wins if it holds every value of the other */
+	if (ua) {
+		if (api_rank_bits(b, abi) > api_rank_bits(a, abi))
+			return b;
+		return b + 1; /* its unsigned version */
+	}
+	if (api_rank_bits(a, abi) > api_rank_bits(b, abi))
+		return a;
+	return a + 1;
+}
+
+static struct api_val
+convert(struct api_val v, unsigned rank, const struct ud_abi *abi)
+{
+	if (!v.known)
+		return v;
+	return make((uint64_t)api_val_signed(&v, abi), rank, abi);
+}
+
+static bool
+peek(const struct ev *e, const char *s)
+{
+	return e->i < e->n && api_tok_is(&e->v[e->i], s);
+}
+
+static bool
+accept(struct ev *e, const char *s)
+{
+	if (!peek(e, s))
+		return false;
+	e->i++;
+	return true;
+}
+
+static struct api_val comma_expr(struct ev *e);
+static struct api_val cond_expr(struct ev *e);
+static struct api_val unary(struct ev *e);
+
+/* An integer literal: its value and C type (C11 6.4.4.1), or unknown (a float). */
+static struct api_val
+number(struct ev *e, const struct api_tok *t)
+{
+	const struct ud_abi *abi = e->c->abi;
+	char buf[80];
+	const char *p;
+	char *end;
+	uint64_t u;
+	bool has_u = false, decimal;
+	int longs = 0;
+	unsigned bits_long = abi->t[UD_ABI_LONG].size * 8u;
+
+	if (t->n >= sizeof(buf))
+		return unknown();
+	memcpy(buf, t->p, t->n);
+	buf[t->n] = '\0';
+	if (strpbrk(buf, ".pP") != NULL ||
+	    (strpbrk(buf, "eE") != NULL && strncmp(buf, "0x", 2) != 0 &&
+	     strncmp(buf, "0X", 2) != 0))
+		return unknown(); /* a floating constant */
+	decimal = buf[0] != '0' || t->n == 1;
+	if (buf[0] == '0' && (buf[1] == 'b' || buf[1] == 'B'))
+		u = strtoull(buf + 2, &end, 2);
+	else
+		u = strtoull(buf, &end, 0);
+	for (p = end; *p != '\0'; p++) {
+		if (*p == 'u' || *p == 'U')
+			has_u = true;
+		else if (*p == 'l' || *p == 'L')
+			longs++;
+		else
+			return unknown();
+	}
+	if (e->pp)
+		return make(u, has_u || u > INT64_MAX ? API_ULLONG : API_LLONG, abi);
+	/* the first type of the list that holds the value */
+	if (longs == 0 && !has_u && u <= 0x7fffffffull)
+		return make(u, API_INT, abi);
+	if (longs == 0 && (has_u || !decimal) && u <= 0xffffffffull)
+		return make(u, API_UINT, abi);
+	if (longs <= 1 && !has_u && (bits_long == 64 ? u <= INT64_MAX : u <= 0x7fffffffull))
+		return make(u, API_LONG, abi);
+	if (longs <= 1 && (has_u || !decimal) && (bits_long == 64 || u <= 0xffffffffull))
+		return make(u, API_ULONG, abi);
+	if (!has_u && u <= INT64_MAX)
+		return make(u, API_LLONG, abi);
+	return make(u, API_ULLONG, abi);
+}
+
+/* A character constant's value: 'a', '\n', '\0', '\x41', '\101'. */
+static struct api_val
+character(struct ev *e, const struct api_tok *t)
+{
+	const char *p = t->p + 1, *end = t->p + t->n - 1;
+	uint64_t v = 0;
+
+	if (t->n < 3 || *end != '\'')
+		return unknown();
+	if (*p != '\\') {
+		if (end - p != 1)
+			return unknown(); /* multi-character: the compiler's choice */
+		v = (unsigned char)*p;
+	} else {
+		p++;
+		switch (*p) {
+		case 'n':
+			v = '\n';
+			break;
+		case 't':
+			v = '\t';
+			break;
+		case 'r':
+			v = '\r';
+			break;
+		case 'a':
+			v = '\a';
+			break;
+		case 'b':
+			v = '\b';
+			break;
+		case 'f':
+			v = '\f';
+			break;
+		case 'v':
+			v = '\v';
+			break;
+		case '\\':
+			v = '\\';
+			break;
+		case '\'':
+			v = '\'';
+			break;
+		case '"':
+			v = '"';
+			break;
+		case '?':
+			v = '?';
+			break;
+		case 'x':
+			v = strtoull(p + 1, NULL, 16);
+			break;
+		default:
+			if (*p >= '0' && *p <= '7')
+				v = strtoull(p, NULL, 8);
+			else
+				return unknown();
+		}
+		if (v > 255)
+			return unknown();
+	}
+	/* char is signed on most ABIs: '\xff' is -1 there */
+	if (!e->c->abi->char_unsigned && v > 127)
+		return make((uint64_t)(int64_t)(int8_t)v, API_INT, e->c->abi);
+	return make(v, API_INT, e->c->abi);
+}
+
+/* Whether the tokens at e->i start a type name (after a '('). */
+static bool
+type_name_ahead(struct ev *e)
+{
+	static const char *const words[] = {
+		"void",	      "char",	     "short",	"int",		"long",
+		"signed",     "unsigned",    "float",	"double",	"_Bool",
+		"const",      "volatile",    "struct",	"union",	"enum",
+		"__signed__", "__int128",    "__const", "__volatile__", "__extension__",
+		"__int128_t", "__uint128_t",
+	};
+	const struct api_tok *t;
+	struct api_ref r;
+	bool undecided;
+	size_t k;
+
+	if (e->i >= e->n)
+		return false;
+	t = &e->v[e->i];
+	if (!api_tok_ident(t))
+		return false;
+	for (k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+		if (api_tok_is(t, words[k]))
+			return true;
+	if (api_lookup(e->c, e->h, API_NS_ORDINARY, t->p, t->n, true, &r, &undecided))
+		return api_sym(e->c, r)->kind == UD_API_TYPEDEF;
+	{
+		struct api_type ty;
+		char *name = ud_xstrndup(t->p, t->n);
+		bool is_type = api_type_of_text(e->c, e->h, name, &ty);
+
+		/* a libc type (size_t, uint32_t): what the ABI table knows */
+		is_type = is_type && !ty.record && ty.known;
+		api_type_free(&ty);
+		free(name);
+		return is_type;
+	}
+}
+
+/* The type name from e->i to the matching ')' (not consumed): its text. */
+static char *
+type_text(struct ev *e, size_t *close)
+{
+	size_t depth = 0, k;
+
+	for (k = e->i; k < e->n; k++) {
+		if (api_tok_is(&e->v[k], "("))
+			depth++;
+		else if (api_tok_is(&e->v[k], ")")) {
+			if (depth == 0)
+				break;
+			depth--;
+		}
+	}
+	*close = k;
+	return api_join(e->v, e->i, k);
+}
+
+/* A cast of v to the integer type t. */
+static struct api_val
+cast(struct ev *e, struct api_val v, const struct api_type *t)
+{
+	const struct ud_abi *abi = e->c->abi;
+	unsigned rank;
+
+	if (!v.known || !t->known)
+		return unknown();
+	if (t->pointer)
+		return convert(v, abi->t[UD_ABI_PTR].size == 8 ? API_ULONG : API_UINT, abi);
+	if (!t->integer)
+		return unknown();
+	if (t->bits < 32) {
+		/* char, short, _Bool: truncated, then promoted to int */
+		uint64_t u = truncate_to(v.u, t->bits);
+
+		if (t->bits == 1)
+			u = v.u != 0;
+		else if (!t->is_unsigned && (u & (1ull << (t->bits - 1))))
+			u |= ~((1ull << t->bits) - 1);
+		return make(u, API_INT, abi);
+	}
+	rank = t->rank;
+	return make((uint64_t)api_val_signed(&v, abi), rank, abi);
+}
+
+/* sizeof or _Alignof of a type name in parentheses at e->i ('(' consumed by the caller). */
+static struct api_val
+size_or_align(struct ev *e, bool align)
+{
+	size_t close;
+	char *text = type_text(e, &close);
+	struct api_type t;
+	struct api_val v = unknown();
+	unsigned rank = e->c->abi->t[UD_ABI_PTR].size == 8 ? API_ULONG : API_UINT;
+
+	if (api_type_of_text(e->c, e->h, text, &t) && t.known)
+		v = make(align ? t.align : t.size, rank, e->c->abi);
+	api_type_free(&t);
+	free(text);
+	e->i = close < e->n ? close + 1 : e->n;
+	return v;
+}
+
+/*
+ * sizeof(((TYPE *)0)->a.b): the size of a member, a common spelling in
+ * headers; at e->i, just after "sizeof".  False when it is not that shape.
+ */
+static bool
+member_size(struct ev *e, struct api_val *out)
+{
+	size_t k = e->i, close, depth = 0, end;
+	struct api_type t;
+	struct ud_buf path = UD_BUF_INIT;
+	char *text;
+	bool ok = false;
+
+	if (!(k + 3 < e->n && api_tok_is(&e->v[k], "(") && api_tok_is(&e->v[k + 1], "(") &&
+	      api_tok_is(&e->v[k + 2], "(")))
+		return false;
+	/* the ')' closing the third '(' */
+	for (close = k + 3; close < e->n; close++) {
+		if (api_tok_is(&e->v[close], "("))
+			depth++;
+		else if (api_tok_is(&e->v[close], ")")) {
+			if (depth == 0)
+				break;
+			depth--;
+		}
+	}
+	/* (TYPE *) 0 ) -> path ) */
+	if (close + 4 >= e->n || !api_tok_is(&e->v[close - 1], "*") ||
+	    !api_tok_is(&e->v[close + 1], "0") || !api_tok_is(&e->v[close + 2], ")") ||
+	    !(api_tok_is(&e->v[close + 3], "->")))
+		return false;
+	for (end = close + 4; end < e->n && !api_tok_is(&e->v[end], ")"); end++) {
+		if (api_tok_ident(&e->v[end]))
+			ud_buf_add(&path, e->v[end].p, e->v[end].n);
+		else if (api_tok_is(&e->v[end], "."))
+			ud_buf_addch(&path, '.');
+		else
+			break;
+	}
+	if (end >= e->n || !api_tok_is(&e->v[end], ")")) {
+		ud_buf_free(&path);
+		return false;
+	}
+	text = api_join(e->v, k + 3, close - 1);
+	*out = unknown();
+	if (api_type_of_text(e->c, e->h, text, &t) && t.known && t.record) {
+		struct api_ref r;
+		bool undecided;
+		const char *tag = t.spelled;
+
+		if (api_lookup(e->c, e->h, API_NS_TAG, tag, strlen(tag), true, &r, &undecided)) {
+			const struct ud_api_layout *l = api_layout_sym(e->c, r);
+			const struct ud_api_field *f =
+				l != NULL ? api_layout_field(l, ud_buf_str(&path)) : NULL;
+
+			if (f != NULL && f->size % 8 == 0)
+				*out = make(f->size / 8,
+					    e->c->abi->t[UD_ABI_PTR].size == 8 ? API_ULONG
+									       : API_UINT,
+					    e->c->abi);
+		}
+	}
+	api_type_free(&t);
+	free(text);
+	ud_buf_free(&path);
+	e->i = end + 1;
+	ok = true;
+	return ok;
+}
+
+/* offsetof(TYPE, a.b) and __builtin_offsetof: at e->i, after the word. */
+static struct api_val
+offset_of(struct ev *e)
+{
+	size_t k, comma = 0, depth = 0;
+	struct api_val v = unknown();
+	struct ud_buf path = UD_BUF_INIT;
+	struct api_type t;
+	char *text;
+
+	if (!accept(e, "("))
+		return unknown();
+	for (k = e->i; k < e->n; k++) {
+		if (api_tok_is(&e->v[k], "("))
+			depth++;
+		else if (api_tok_is(&e->v[k], ")")) {
+			if (depth == 0)
+				break;
+			depth--;
+		} else if (depth == 0 && api_tok_is(&e->v[k], ",") && comma == 0)
+			comma = k;
+	}
+	if (comma == 0 || k >= e->n) {
+		e->i = k < e->n ? k + 1 : e->n;
+		return unknown();
+	}
+	text = api_join(e->v, e->i, comma);
+	for (depth = comma + 1; depth < k; depth++)
+		ud_buf_add(&path, e->v[depth].p, e->v[depth].n);
+	if (api_type_of_text(e->c, e->h, text, &t) && t.known && t.record) {
+		struct api_ref r;
+		bool undecided;
+
+		if (api_lookup(e->c, e->h, API_NS_TAG, t.spelled, strlen(t.spelled), true, &r,
+			       &undecided)) {
+			const struct ud_api_layout *l = api_layout_sym(e->c, r);
+			const struct ud_api_field *f =
+				l != NULL ? api_layout_field(l, ud_buf_str(&path)) : NULL;
+
+			if (f != NULL && f->offset % 8 == 0)
+				v = make(f->offset / 8,
+					 e->c->abi->t[UD_ABI_PTR].size == 8 ? API_ULONG : API_UINT,
+					 e->c->abi);
+		}
+	}
+	api_type_free(&t);
+	free(text);
+	ud_buf_free(&path);
+	e->i = k + 1;
+	return v;
+}
+
+/* A name left after expansion: an enum constant, or unknown (0 in a condition when undefined). */
+static struct api_val
+name(struct ev *e, const struct api_tok *t)
+{
+	struct api_ref r;
+	bool undecided = false;
+
+	if (t->n == sizeof(unknown_word) - 1 && memcmp(t->p, unknown_word, t->n) == 0)
+		return unknown();
+	/* enum constants are C's: the preprocessor does not see them */
+	if (!e->pp && api_lookup(e->c, e->h, API_NS_ORDINARY, t->p, t->n, true, &r, &undecided)) {
+		struct ud_api_sym *s = api_sym(e->c, r);
+
+		if (s->kind == UD_API_ENUM_CONST) {
+			api_eval_sym(e->c, r);
+			if (s->has_value)
+				return make((uint64_t)s->value,
+					    s->value_unsigned ? API_UINT : API_INT, e->c->abi);
+		}
+		return unknown();
+	}
+	if (e->pp && !undecided) {
+		const char *value;
+
+		/* a name no macro defines is 0 in a condition, if nothing may define it */
+		if (e->c->alone ||
+		    ud_abi_macro(e->c->abi, t->p, t->n, &value) == UD_ABI_MACRO_UNDEFINED ||
+		    api_lookup(e->c, e->h, API_NS_MACRO, t->p, t->n, true, &r, &undecided))
+			return make(0, API_LLONG, e->c->abi);
+	}
+	return unknown();
+}
+
+static struct api_val
+primary(struct ev *e)
+{
+	const struct api_tok *t;
+
+	if (e->i >= e->n) {
+		e->error = true;
+		return unknown();
+	}
+	t = &e->v[e->i++];
+	if (api_tok_is(t, "(")) {
+		struct api_val v = comma_expr(e);
+
+		if (!accept(e, ")"))
+			e->error = true;
+		return v;
+	}
+	if (ud_is_digit((unsigned char)t->p[0]))
+		return number(e, t);
+	if (t->p[0] == '\'')
+		return character(e, t);
+	if (t->p[0] == '"') {
+		while (e->i < e->n && e->v[e->i].p[0] == '"')
+			e->i++; /* adjacent strings: one literal, not a number */
+		return unknown();
+	}
+	if (api_tok_is(t, "__builtin_offsetof") || api_tok_is(t, "offsetof"))
+		return offset_of(e);
+	if (api_tok_ident(t))
+		return name(e, t);
+	e->error = true;
+	return unknown();
+}
+
+static struct api_val
+postfix(struct ev *e)
+{
+	struct api_val v = primary(e);
+
+	/* what C allows after a primary is not a constant: an index, a call, a member */
+	while (peek(e, "[") || peek(e, "(") || peek(e, ".") || peek(e, "->")) {
+		v = unknown();
+		if (accept(e, "[") || accept(e, "(")) {
+			size_t depth = 1;
+
+			while (e->i < e->n && depth > 0) {
+				if (peek(e, "(") || peek(e, "["))
+					depth++;
+				else if (peek(e, ")") || peek(e, "]"))
+					depth--;
+				e->i++;
+			}
+		} else {
+			e->i += 2;
+		}
+	}
+	return v;
+}
+
+static struct api_val
+unary(struct ev *e)
+{
+	const struct ud_abi *abi = e->c->abi;
+	struct api_val v;
+
+	if (accept(e, "+"))
+		return unary(e);
+	if (accept(e, "-")) {
+		v = unary(e);
+		return v.known ? make(0 - v.u, v.rank, abi) : v;
+	}
+	if (accept(e, "~")) {
+		v = unary(e);
+		return v.known ? make(~v.u, v.rank, abi) : v;
+	}
+	if (accept(e, "!")) {
+		v = unary(e);
+		return v.known ? make(v.u == 0, e->pp ? API_LLONG : API_INT, abi) : v;
+	}
+	if (!e->pp && (peek(e, "sizeof") || peek(e, "_Alignof") || peek(e, "__alignof__") ||
+		       peek(e, "__alignof"))) {
+		bool align = !api_tok_is(&e->v[e->i], "sizeof");
+		struct api_val m;
+
+		e->i++;
+		if (!align && member_size(e, &m))
+			return m;
+		if (peek(e, "(")) {
+			e->i++;
+			if (type_name_ahead(e))
+				return size_or_align(e, align);
+			e->i--;
+		}
+		(void)unary(e); /* sizeof of an expression: its type is not tracked */
+		return unknown();
+	}
+	if (!e->pp && peek(e, "(")) {
+		size_t save = e->i;
+
+		e->i++;
+		if (type_name_ahead(e)) {
+			size_t close;
+			char *text = type_text(e, &close);
+			struct api_type t;
+			bool ok = api_type_of_text(e->c, e->h, text, &t);
+
+			free(text);
+			e->i = close < e->n ? close + 1 : e->n;
+			if (peek(e, "{")) {
+				api_type_free(&t);
+				e->error = true; /* a compound literal */
+				return unknown();
+			}
+			v = unary(e);
+			v = ok ? cast(e, v, &t) : unknown();
+			api_type_free(&t);
+			return v;
+		}
+		e->i = save;
+	}
+	return postfix(e);
+}
+
+enum binop {
+	B_MUL,
+	B_DIV,
+	B_MOD,
+	B_ADD,
+	B_SUB,
+	B_SHL,
+	B_SHR,
+	B_LT,
+	B_GT,
+	B_LE,
+	B_GE,
+	B_EQ,
+	B_NE,
+	B_AND,
+	B_XOR,
+	B_OR
+};
+
+static const struct {
+	const char *text;
+	enum binop op;
+	int prec;
+} binops[] = {
+	{"*", B_MUL, 10}, {"/", B_DIV, 10}, {"%", B_MOD, 10}, {"+", B_ADD, 9},
+	{"-", B_SUB, 9},  {"<<", B_SHL, 8}, {">>", B_SHR, 8}, {"<", B_LT, 7},
+	{">", B_GT, 7},	  {"<=", B_LE, 7},  {">=", B_GE, 7},  {"==", B_EQ, 6},
+	{"!=", B_NE, 6},  {"&", B_AND, 5},  {"^", B_XOR, 4},  {"|", B_OR, 3},
+};
+
+static struct api_val
+apply(struct ev *e, enum binop op, struct api_val a, struct api_val b)
+{
+	const struct ud_abi *abi = e->c->abi;
+	unsigned rank, bits, cmp_rank = e->pp ? API_LLONG : API_INT;
+	bool uns;
+	long long sa, sb;
+
+	if (!a.known || !b.known)
+		return unknown();
+	if (op == B_SHL || op == B_SHR) {
+		long long n = api_val_signed(&b, abi);
+
+		bits = api_rank_bits(a.rank, abi);
+		if (n < 0 || n >= (long long)bits)
+			return unknown(); /* undefined in C */
+		if (op == B_SHL)
+			return make(a.u << n, a.rank, abi);
+		if (api_rank_unsigned(a.rank))
+			return make(a.u >> n, a.rank, abi);
+		return make((uint64_t)(api_val_signed(&a, abi) >> n), a.rank, abi);
+	}
+	rank = common_rank(a.rank, b.rank, abi);
+	a = convert(a, rank, abi);
+	b = convert(b, rank, abi);
+	uns = api_rank_unsigned(rank);
+	sa = api_val_signed(&a, abi);
+	sb = api_val_signed(&b, abi);
+	switch (op) {
+	case B_MUL:
+		return make(a.u * b.u, rank, abi);
+	case B_DIV:
+	case B_MOD:
+		if (b.u == 0 || (!uns && sb == -1 && sa == INT64_MIN))
+			return unknown();
+		if (uns)
+			return make(op == B_DIV ? a.u / b.u : a.u % b.u, rank, abi);
+		return make((uint64_t)(op == B_DIV ? sa / sb : sa % sb), rank, abi);
+	case B_ADD:
+		return make(a.u + b.u, rank, abi);
+	case B_SUB:
+		return make(a.u - b.u, rank, abi);
+	case B_LT:
+		return make(uns ? a.u < b.u : sa < sb, cmp_rank, abi);
+	case B_GT:
+		return make(uns ? a.u > b.u : sa > sb, cmp_rank, abi);
+	case B_LE:
+		return make(uns ? a.u <= b.u : sa <= sb, cmp_rank, abi);
+	case B_GE:
+		return make(uns ? a.u >= b.u : sa >= sb, cmp_rank, abi);
+	case B_EQ:
+		return make(a.u == b.u, cmp_rank, abi);
+	case B_NE:
+		return make(a.u != b.u, cmp_rank, abi);
+	case B_AND:
+		return make(a.u & b.u, rank, abi);
+	case B_XOR:
+		return make(a.u ^ b.u, rank, abi);
+	default:
+		return make(a.u | b.u, rank, abi);
+	}
+}
+
+/* Precedence climbing over the binary operators from | up. */
+static struct api_val
+binary(struct ev *e, int min_prec)
+{
+	struct api_val a = unary(e);
+
+	for (;;) {
+		size_t k;
+		int found = -1;
+
+		if (e->i >= e->n || e->error)
+			break;
+		for (k = 0; k < sizeof(binops) / sizeof(binops[0]); k++)
+			if (api_tok_is(&e->v[e->i], binops[k].text)) {
+				found = (int)k;
+				break;
+			}
+		if (found < 0 || binops[found].prec < min_prec)
+			break;
+		e->i++;
+		a = apply(e, binops[found].op, a, binary(e, binops[found].prec + 1));
+	}
+	return a;
+}
+
+static struct api_val
+logical_and(struct ev *e)
+{
+	struct api_val a = binary(e, 3);
+
+	while (accept(e, "&&")) {
+		struct api_val b = binary(e, 3);
+
+		if ((a.known && a.u == 0) || (b.known && b.u == 0))
+			a = make(0, e->pp ? API_LLONG : API_INT, e->c->abi);
+		else if (a.known && b.known)
+			a = make(1, e->pp ? API_LLONG : API_INT, e->c->abi);
+		else
+			a = unknown();
+	}
+	return a;
+}
+
+static struct api_val
+logical_or(struct ev *e)
+{
+	struct api_val a = logical_and(e);
+
+	while (accept(e, "||")) {
+		struct api_val b = logical_and(e);
+
+		if ((a.known && a.u != 0) || (b.known && b.u != 0))
+			a = make(1, e->pp ? API_LLONG : API_INT, e->c->abi);
+		else if (a.known && b.known)
+			a = make(0, e->pp ? API_LLONG : API_INT, e->c->abi);
+		else
+			a = unknown();
+	}
+	return a;
+}
+
+static struct api_val
+cond_expr(struct ev *e)
+{
+	struct api_val c = logical_or(e), a, b;
+
+	if (!accept(e, "?"))
+		return c;
+	a = comma_expr(e);
+	if (!accept(e, ":")) {
+		e->error = true;
+		return unknown();
+	}
+	b = cond_expr(e);
+	if (!c.known) {
+		/* both sides alike: the value is known anyway */
+		if (a.known && b.known && a.u == b.u && a.rank == b.rank)
+			return a;
+		return unknown();
+	}
+	if (a.known && b.known) {
+		unsigned rank = common_rank(a.rank, b.rank, e->c->abi);
+
+		return convert(c.u != 0 ? a : b, rank, e->c->abi);
+	}
+	return c.u != 0 ? a : b;
+}
+
+static struct api_val
+comma_expr(struct ev *e)
+{
+	struct api_val v = cond_expr(e);
+
+	while (accept(e, ","))
+		v = cond_expr(e);
+	return v;
+}
+
+/* Expands text in header h's view and evaluates it. */
+static struct api_val
+evaluate(struct api_ctx *c, unsigned h, const char *text, bool pp)
+{
+	struct expander x;
+	struct api_toks in = {NULL, 0, 0};
+	struct tv out = {NULL, 0, 0};
+	struct ev e;
+	struct api_val v = unknown();
+
+	if (c->depth > API_MAX_DEPTH)
+		return v;
+	c->depth++;
+	memset(&x, 0, sizeof(x));
+	x.c = c;
+	x.h = h;
+	x.pp = pp;
+	api_tokenize(text, strlen(text), &in);
+	expand(&x, in.v, in.n, &out, 0);
+	if (!x.failed && out.n > 0) {
+		memset(&e, 0, sizeof(e));
+		e.c = c;
+		e.h = h;
+		e.pp = pp;
+		e.v = out.v;
+		e.n = out.n;
+		v = comma_expr(&e);
+		if (e.error || e.i != e.n)
+			v = unknown();
+	}
+	free(in.v);
+	free(out.v);
+	c->depth--;
+	return v;
+}
+
+struct api_val
+api_eval_text(struct api_ctx *c, unsigned h, const char *text)
+{
+	return evaluate(c, h, text, false);
+}
+
+int
+api_eval_condition(struct api_ctx *c, unsigned h, const char *text)
+{
+	struct api_val v = evaluate(c, h, text, true);
+
+	return !v.known ? UD_UNKNOWN : v.u != 0 ? UD_TRUE : UD_FALSE;
+}
+
+char *
+api_expand_text(struct api_ctx *c, unsigned h, const char *text)
+{
+	struct expander x;
+	struct api_toks in = {NULL, 0, 0};
+	struct tv out = {NULL, 0, 0};
+	char *s = NULL;
+
+	memset(&x, 0, sizeof(x));
+	x.c = c;
+	x.h = h;
+	api_tokenize(text, strlen(text), &in);
+	if (c->depth <= API_MAX_DEPTH) {
+		c->depth++;
+		expand(&x, in.v, in.n, &out, 0);
+		c->depth--;
+		if (!x.failed)
+			s = api_join(out.v, 0, out.n);
+	}
+	free(in.v);
+	free(out.v);
+	return s;
+}
+
+/*
+ * A value kept only if it is the same on every path: "(implicit)" enum
+ * constants were counted by the reader from the constants before them.
+ */
+void
+api_eval_sym(struct api_ctx *c, struct api_ref r)
+{
+	struct ud_api_sym *s = api_sym(c, r);
+	struct api_symstate *st = &c->hd[r.h].st[r.i];
+	struct api_val v;
+
+	if (st->value_st != API_TODO)
+		return;
+	if (s->kind == UD_API_MACRO && s->params != NULL) {
+		st->value_st = API_DONE;
+		return;
+	}
+	if (s->kind != UD_API_MACRO && s->kind != UD_API_ENUM_CONST) {
+		st->value_st = API_DONE;
+		return;
+	}
+	if (s->kind == UD_API_ENUM_CONST && strcmp(s->text, "(implicit)") == 0) {
+		st->value_st = API_DONE; /* the reader counted it */
+		return;
+	}
+	st->value_st = API_BUSY;
+	v = evaluate(c, r.h, s->text, false);
+	if (v.known) {
+		s->has_value = true;
+		s->value_unsigned = api_rank_unsigned(v.rank);
+		s->value = s->value_unsigned ? (long long)v.u : api_val_signed(&v, c->abi);
+		/* an enum constant that fits in an int is an int */
+		if (s->kind == UD_API_ENUM_CONST && s->value_unsigned && v.u <= 0x7fffffffull)
+			s->value_unsigned = false;
+	}
+	st->value_st = API_DONE;
+}

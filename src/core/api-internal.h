@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Shared by the API model's files (api-lex.c, api.c, api-resolve.c,
+ * api-eval.c, api-layout.c, api-diff*.c): the C tokens the model is read
+ * from, and the pieces of the reader and of the resolution that other
+ * files call.  Not a public interface.
+ */
+#ifndef UAPID_CORE_API_INTERNAL_H
+#define UAPID_CORE_API_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uapid/abi.h"
+#include "uapid/api.h"
+#include "uapid/arena.h"
+#include "uapid/map.h"
+
+/* ---- tokens (api-lex.c) ---- */
+
+struct api_tok {
+	const char *p;
+	size_t n;
+	unsigned line;
+	bool bol;		     /* first token of its line */
+	const struct api_hide *hide; /* macros whose expansion produced it (api-eval.c) */
+};
+
+struct api_toks {
+	struct api_tok *v;
+	size_t n, alloc;
+};
+
+/* C tokens of text (comments dropped, continuations joined), each with its line. */
+void api_tokenize(const char *text, size_t len, struct api_toks *out);
+bool api_tok_is(const struct api_tok *t, const char *s);
+bool api_tok_ident(const struct api_tok *t);
+/* Tokens [a, b) as text, one space between tokens where C needs or shows one. */
+char *api_join(const struct api_tok *v, size_t a, size_t b);
+/* The index of the closer matching the opener ({, ( or [) at i, or b. */
+size_t api_match(const struct api_tok *v, size_t i, size_t b);
+/* An attribute or annotation word: __attribute__, __aligned, __packed, __user, __extension__. */
+bool api_is_attr(const struct api_tok *t);
+
+/* ---- the reader (api.c) ---- */
+
+/* The members declared in text ("int a; struct { ... } b;"), as a record's body is read. */
+void api_members_from_text(const char *text, struct ud_api_member **out, size_t *n);
+void api_members_free(struct ud_api_member *m, size_t n);
+void api_members_free_one(struct ud_api_member *m);
+/* Keys, fingerprints and order of h's symbols, after its symbols or conditions changed. */
+void api_finish(struct ud_api_header *h);
+void api_sym_free(struct ud_api_sym *s);
+void api_layout_free(struct ud_api_layout *l);
+
+/* ---- a version being resolved for an ABI (api-resolve.c) ---- */
+
+/* A symbol of the version: header index and symbol index. */
+struct api_ref {
+	unsigned h, i;
+};
+
+enum api_state { API_TODO, API_BUSY, API_DONE };
+
+/* A type resolved for the target. */
+struct api_type {
+	bool known;
+	uint64_t size, align; /* bytes */
+	bool integer, is_unsigned, pointer, record, flexible_end;
+	unsigned rank; /* an integer's enum api_rank, when integer (char/short: API_INT) */
+	unsigned bits; /* an integer's width */
+	char *spelled; /* after typedefs: "unsigned int", "struct foo", "pointer" (owned) */
+};
+
+/* What resolution knows of one symbol. */
+struct api_symstate {
+	unsigned char cond;    /* enum ud_tri once cond_done */
+	unsigned char cond_st; /* enum api_state */
+	unsigned char value_st;
+	unsigned char layout_st;
+	unsigned char alone, alone_st; /* the truth for a compiler of the header alone */
+	char *residual;		       /* the conditions left undecided on the target (owned) */
+	struct api_type *type;	       /* a typedef's type, once known (owned) */
+	bool type_busy;
+	bool enum_unsigned;   /* an enum with no negative constant: unsigned int */
+	char *why;	      /* why its layout is not known (owned) */
+	struct api_tok *body; /* a macro's replacement as tokens (in the arena), once read */
+	size_t nbody;
+	bool body_done;
+};
+
+struct api_hdr {
+	struct ud_map names; /* name key -> (uintptr_t) first symbol index + 1 */
+	struct ud_map seen;  /* look-ups done from here: name key -> ref + 1, or UINTPTR_MAX */
+	unsigned *next;	     /* per symbol: the next of the same key + 1, or 0 */
+	unsigned *closure;   /* header indices it sees through #includes, itself first */
+	size_t nclosure;
+	bool closure_done;
+	struct api_symstate *st; /* per symbol */
+};
+
+struct api_ctx {
+	const struct ud_abi *abi;
+	struct ud_api_header *v; /* the version, sorted by path */
+	size_t n;
+	struct api_hdr *hd;
+	struct ud_map global;  /* name key -> (uintptr_t) index + 1 into refs */
+	struct ud_map renamed; /* an identifier -> the macro that expands to it (borrowed) */
+	struct api_ref *refs;  /* the headers defining each name (a header's first definition) */
+	unsigned *gnext;       /* per ref: the next ref of the same name + 1, or 0 */
+	size_t nrefs, arefs, agnext;
+	struct ud_arena arena;	  /* tokens made by expansion and pasting */
+	unsigned depth;		  /* nesting of evaluations, bounded */
+	bool alone;		  /* conditions as a compiler of the header alone sees them */
+	unsigned cur_h, cur_line; /* the symbol whose condition is evaluated: what is before it */
+	const char *cur_cond;
+};
+
+/*
+ * Name keys: a macro "#NAME", a tag "struct foo" (as symbols name it), an
+ * ordinary identifier (a typedef or an enum constant) "NAME".
+ */
+enum api_ns { API_NS_MACRO, API_NS_TAG, API_NS_ORDINARY };
+
+/*
+ * The definition of name (in namespace ns) that header h sees: its own,
+ * then its #includes' (breadth first), skipping definitions whose
+ * conditions are false on the target; with global, any header of the
+ * version.  False when there is none, or the first one found is under
+ * conditions the target does not decide (*undecided set).
+ */
+bool api_lookup(struct api_ctx *c, unsigned h, enum api_ns ns, const char *name, size_t n,
+		bool global, struct api_ref *out, bool *undecided);
+struct ud_api_sym *api_sym(struct api_ctx *c, struct api_ref r);
+/* The truth of symbol r's conditions on the target (enum ud_tri). */
+int api_sym_cond(struct api_ctx *c, struct api_ref r);
+/* The truth of a condition text, as seen from header h (enum ud_tri). */
+int api_cond_eval(struct api_ctx *c, unsigned h, const char *cond);
+/*
+ * The same for a compiler of header h alone: what the target does not
+ * decide is undefined (no libc header before it, no -D of the program).
+ */
+int api_cond_eval_alone(struct api_ctx *c, unsigned h, const char *cond);
+
+/* ---- values (api-eval.c) ---- */
+
+/* An integer value and its C type. */
+struct api_val {
+	bool known;
+	uint64_t u;	    /* the bits, truncated to the type's width */
+	unsigned char rank; /* enum api_rank */
+};
+
+enum api_rank { API_INT, API_UINT, API_LONG, API_ULONG, API_LLONG, API_ULLONG };
+
+/* The tokens of macro r's replacement (kept in the context's arena). */
+const struct api_tok *api_macro_body(struct api_ctx *c, struct api_ref r, size_t *n);
+/* The truth of a preprocessor condition in header h's view (enum ud_tri). */
+int api_eval_condition(struct api_ctx *c, unsigned h, const char *text);
+/* The value of expression text in header h's view (macros expanded, sizeof laid out). */
+struct api_val api_eval_text(struct api_ctx *c, unsigned h, const char *text);
+/* The value of symbol r (a macro or enum constant); memoized into the symbol. */
+void api_eval_sym(struct api_ctx *c, struct api_ref r);
+/* Text with its object-like macros expanded (for a type: "__aligned_u64" -> "__u64
+ * __attribute__((aligned(8)))"). */
+char *api_expand_text(struct api_ctx *c, unsigned h, const char *text);
+long long api_val_signed(const struct api_val *v, const struct ud_abi *abi);
+bool api_rank_unsigned(unsigned rank);
+unsigned api_rank_bits(unsigned rank, const struct ud_abi *abi);
+
+/* ---- layouts (api-layout.c) ---- */
+
+/* The type named by text (a cast's or sizeof's type name) in header h's view. */
+bool api_type_of_text(struct api_ctx *c, unsigned h, const char *text, struct api_type *out);
+void api_type_free(struct api_type *t);
+/* The layout of symbol r (a struct, union, enum or typedef); memoized into the symbol. */
+const struct ud_api_layout *api_layout_sym(struct api_ctx *c, struct api_ref r);
+/* The field of layout l at path ("a.b"), or NULL. */
+const struct ud_api_field *api_layout_field(const struct ud_api_layout *l, const char *path);
+/* Whether a member name says it holds nothing yet: reserved, padding, unused, spare. */
+bool api_placeholder(const char *name);
+
+#endif /* UAPID_CORE_API_INTERNAL_H */

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The C tokens the API model is read from (api-internal.h): comments
+ * dropped, continuations joined, each token with its line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api-internal.h"
+#include "uapid/buf.h"
+#include "uapid/chars.h"
+#include "uapid/xmalloc.h"
+
+bool
+api_tok_is(const struct api_tok *t, const char *s)
+{
+	size_t i;
+
+	/* no strlen: the readers ask this of every token against many words */
+	for (i = 0; i < t->n; i++)
+		if (s[i] != t->p[i])
+			return false;
+	return s[i] == '\0';
+}
+
+bool
+api_tok_ident(const struct api_tok *t)
+{
+	return t->n > 0 && ud_is_ident_start((unsigned char)t->p[0]);
+}
+
+/* Skips a backslash-newline at p; returns the new p. */
+static const char *
+skip_cont(const char *p, const char *e, unsigned *line)
+{
+	while (p + 1 < e && p[0] == '\\' &&
+	       (p[1] == '\n' || (p[1] == '\r' && p + 2 < e && p[2] == '\n'))) {
+		p += p[1] == '\n' ? 2 : 3;
+		(*line)++;
+	}
+	return p;
+}
+
+void
+api_tokenize(const char *text, size_t len, struct api_toks *out)
+{
+	const char *p = text, *e = text + len;
+	unsigned line = 1;
+	bool bol = true;
+
+	while (p < e) {
+		struct api_tok t;
+
+		memset(&t, 0, sizeof(t));
+
+		p = skip_cont(p, e, &line);
+		if (p >= e)
+			break;
+		if (*p == '\n') {
+			line++;
+			bol = true;
+			p++;
+			continue;
+		}
+		if (ud_is_space((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		if (p + 1 < e && p[0] == '/' && p[1] == '*') {
+			p += 2;
+			while (p + 1 < e && !(p[0] == '*' && p[1] == '/')) {
+				if (*p == '\n')
+					line++;
+				p++;
+			}
+			p = p + 2 <= e ? p + 2 : e;
+			continue;
+		}
+		if (p + 1 < e && p[0] == '/' && p[1] == '/') {
+			while (p < e && *p != '\n')
+				p++;
+			continue;
+		}
+		t.p = p;
+		t.line = line;
+		t.bol = bol;
+		bol = false;
+		if (ud_is_ident_start((unsigned char)*p)) {
+			while (p < e && ud_is_ident((unsigned char)*p))
+				p++;
+		} else if (ud_is_digit((unsigned char)*p) ||
+			   (*p == '.' && p + 1 < e && ud_is_digit((unsigned char)p[1]))) {
+			while (p < e &&
+			       (ud_is_alnum((unsigned char)*p) || *p == '.' || *p == '_' ||
+				((*p == '+' || *p == '-') &&
+				 (p[-1] == 'e' || p[-1] == 'E' || p[-1] == 'p' || p[-1] == 'P'))))
+				p++;
+		} else if (*p == '"' || *p == '\'') {
+			char q = *p++;
+
+			while (p < e && *p != q && *p != '\n') {
+				if (*p == '\\' && p + 1 < e)
+					p++;
+				p++;
+			}
+			if (p < e && *p == q)
+				p++;
+		} else {
+			static const char *const multi[] = {
+				"...", "<<=", ">>=", "->", "++", "--", "<<", ">>",
+				"<=",  ">=",  "==",  "!=", "&&", "||", "##", "+=",
+				"-=",  "*=",  "/=",  "|=", "&=", "^="};
+			size_t i, m = 1;
+
+			for (i = 0; i < sizeof(multi) / sizeof(multi[0]); i++)
+				if ((size_t)(e - p) >= strlen(multi[i]) &&
+				    memcmp(p, multi[i], strlen(multi[i])) == 0) {
+					m = strlen(multi[i]);
+					break;
+				}
+			p += m;
+		}
+		t.n = (size_t)(p - t.p);
+		out->v = ud_xgrow(out->v, &out->alloc, out->n + 1, sizeof(*out->v));
+		out->v[out->n++] = t;
+	}
+}
+
+char *
+api_join(const struct api_tok *v, size_t a, size_t b)
+{
+	struct ud_buf s = UD_BUF_INIT;
+	size_t i;
+
+	for (i = a; i < b; i++) {
+		bool tight = i > a && (api_tok_is(&v[i], ",") || api_tok_is(&v[i], ")") ||
+				       api_tok_is(&v[i], "]") || api_tok_is(&v[i], ";") ||
+				       api_tok_is(&v[i - 1], "(") || api_tok_is(&v[i - 1], "[") ||
+				       api_tok_is(&v[i], "[") || api_tok_is(&v[i - 1], "~") ||
+				       (api_tok_is(&v[i], "(") && api_tok_ident(&v[i - 1])));
+
+		if (i > a && !tight)
+			ud_buf_addch(&s, ' ');
+		ud_buf_add(&s, v[i].p, v[i].n);
+	}
+	return ud_buf_detach(&s, NULL);
+}
+
+size_t
+api_match(const struct api_tok *v, size_t i, size_t b)
+{
+	const char *open = api_tok_is(&v[i], "{") ? "{" : api_tok_is(&v[i], "(") ? "(" : "[";
+	const char *close = open[0] == '{' ? "}" : open[0] == '(' ? ")" : "]";
+	size_t depth = 0;
+
+	for (; i < b; i++) {
+		if (api_tok_is(&v[i], open))
+			depth++;
+		else if (api_tok_is(&v[i], close) && --depth == 0)
+			return i;
+	}
+	return b;
+}
+
+bool
+api_is_attr(const struct api_tok *t)
+{
+	return api_tok_is(t, "__attribute__") || api_tok_is(t, "__attribute") ||
+	       api_tok_is(t, "__aligned") || api_tok_is(t, "__packed") || api_tok_is(t, "__user") ||
+	       api_tok_is(t, "__extension__");
+}
