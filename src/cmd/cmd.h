@@ -34,6 +34,7 @@ int cmd_check(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_branch(int argc, char **argv);
 int cmd_api_diff(int argc, char **argv);
+int cmd_api_layout(int argc, char **argv);
 /* The host's kernel ARCH name (x86, arm64, ...). */
 const char *cmd_default_arch(void);
 /* A tree opened for its installed headers. */
@@ -50,6 +51,23 @@ struct cmd_plan {
  */
 int cmd_open_plan(const char *tree_arg, const char *arch, struct cmd_plan *p);
 void cmd_close_plan(struct cmd_plan *p);
+
+struct ud_api_header;
+/* One version of the installed headers: their API models, sorted by path. */
+struct api_side {
+	struct ud_api_header *v;
+	size_t n, alloc;
+	char *what; /* how it was read, for the summary */
+};
+
+/*
+ * Reads spec (an installed-headers directory, a kernel tree or REPO:REV,
+ * installed for arch) into s; reports what failed and returns -1.
+ */
+int api_side_load(struct api_side *s, const char *spec, const char *arch);
+/* The model of the header at path of side ctx, or NULL. */
+const struct ud_api_header *api_side_find(const char *path, void *ctx);
+void api_side_free(struct api_side *s);
 
 /* Prints "path:line: severity: message" for each diagnostic. */
 void report_diags(FILE *f, const char *path, const struct ud_diags *d);

@@ -33,8 +33,11 @@ static const struct cmd_entry commands[] = {
 	 "[--since REV] [--one-commit] [--identity ID] [--markers FILE] [--state-dir DIR] [--json] "
 	 "[--quiet] REPO",
 	 "keep the uapi/split and uapi/headers branches of a repository current", cmd_branch},
-	{"api-diff", "api-diff [--json] [--arch ARCH] [--quiet] OLD NEW",
+	{"api-diff", "api-diff [--json] [--arch ARCH] [--abi ABI] [--quiet] OLD NEW",
 	 "which headers changed userspace API, symbol by symbol, with a verdict", cmd_api_diff},
+	{"api-layout", "api-layout [--json] [--arch ARCH] [--abi ABI] SOURCE [HEADER...] | --abis",
+	 "sizes, alignments and member offsets of the installed headers' types on an ABI",
+	 cmd_api_layout},
 	{"fix-includes", "fix-includes [--in-place | --dry-run] TREE [PATH...]",
 	 "turn #include \"x.h\" into #include <dir/x.h> in tree headers", cmd_fix_includes},
 };

@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The layout oracle: uapid's layouts against the C compiler's.
+
+    api-layout-oracle.py [--uapid PATH] [--cc CC] [--jobs N] [--abi ABI]
+                         [--keep DIR] [--list] INSTALLED...
+
+For each installed-headers directory (INSTALL_HDR_PATH, with include/):
+
+1. `uapid api-layout --json --abi ABI DIR`: the engine's size and
+   alignment of every struct and union, and the offset and size of each
+   named member (bits), as uapid api-diff uses them.
+2. Every header that compiles alone the way `uapid check` compiles
+   headers (cc -std=c90 -Wall -Werror=implicit-function-declaration
+   -I DIR/include, the header included into an empty file) gets a probe:
+   a C program that includes it and prints sizeof, __alignof__ and
+   offsetof of each of its structs and unions and each named member (a
+   bit-field's offset and width found by setting it to all ones in a
+   zeroed object), compiled with the same flags and run.  Types are
+   probed in the header that defines them.
+3. The two are compared, number by number.
+
+Reported: the types compared and how many agree (types and members), each
+disagreement, the types the engine does not know in a header that
+compiles alone, types whose definition depends on conditions the target
+does not decide (the probe sees one branch; listed, not compared), and
+the headers that do not compile alone (not probed).  Also every
+"struct NAME {" or "union NAME {" the compiler reads in a header (its
+active branches, after expansion) the engine has no type for.  Exit 0 when everything compared agrees and the engine knows
+every type of the headers that compile alone; 1 otherwise; 2 on usage
+errors; 77 when the compiler cannot run probes for ABI.
+
+Only native probes run: the ABI must be the host's (x86_64 on x86-64).
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FLAGS = ["-std=c90", "-Wall", "-Werror=implicit-function-declaration"]
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def c_name(t):
+    """How C code names the type: 'struct (typedef foo_t)' is foo_t."""
+    m = re.match(r"^(struct|union) \(typedef (\w+)\)$", t["name"])
+    return m.group(2) if m else t["name"]
+
+
+def compiles_alone(cc, inc, header, work):
+    src = os.path.join(work, "alone-%s.c" % re.sub(r"\W", "_", header))
+    with open(src, "w") as f:
+        f.write("#include <%s>\n" % header)
+    r = sh([cc] + FLAGS + ["-I", inc, "-fsyntax-only", src])
+    return r.returncode == 0, r.stderr
+
+
+def probe_source(header, types):
+    out = ["#include <%s>" % header, "#include <stdio.h>", "#include <stddef.h>",
+           "#include <string.h>", "",
+           "static void bits(const char *t, const char *p, const unsigned char *b, size_t n)",
+           "{", "\tsize_t i, first = (size_t)-1, last = 0;", "",
+           "\tfor (i = 0; i < n * 8; i++)",
+           "\t\tif (b[i / 8] & (1u << (i % 8))) {",
+           "\t\t\tif (first == (size_t)-1)", "\t\t\t\tfirst = i;", "\t\t\tlast = i;", "\t\t}",
+           '\tprintf("F\\t%s\\t%s\\t%lu\\t%lu\\n", t, p, (unsigned long)first,',
+           "\t       (unsigned long)(last - first + 1));", "}", "", "int", "main(void)", "{"]
+    for t in types:
+        cn = c_name(t)
+        out.append('\tprintf("S\\t%s\\t%%lu\\t%%lu\\n", (unsigned long)sizeof(%s), '
+                   "(unsigned long)__alignof__(%s));" % (t["name"], cn, cn))
+        for f in t["fields"]:
+            if f.get("bitfield"):
+                out.append("\t{")
+                out.append("\t\t%s x;" % cn)
+                out.append("\t\tmemset(&x, 0, sizeof(x));")
+                out.append("\t\tx.%s = ~0;" % f["path"])
+                out.append('\t\tbits("%s", "%s", (const unsigned char *)&x, sizeof(x));'
+                           % (t["name"], f["path"]))
+                out.append("\t}")
+            elif f.get("flexible") and f["size_bits"] == 0:
+                # sizeof of a flexible array is an error: its size is 0 by definition
+                out.append('\tprintf("F\\t%s\\t%s\\t%%lu\\t0\\n", '
+                           "(unsigned long)offsetof(%s, %s) * 8);"
+                           % (t["name"], f["path"], cn, f["path"]))
+            else:
+                out.append('\tprintf("F\\t%s\\t%s\\t%%lu\\t%%lu\\n", '
+                           "(unsigned long)offsetof(%s, %s) * 8, "
+                           "(unsigned long)sizeof(((%s *)0)->%s) * 8);"
+                           % (t["name"], f["path"], cn, f["path"], cn, f["path"]))
+    out += ["\treturn 0;", "}", ""]
+    return "\n".join(out)
+
+
+def run_probe(cc, inc, header, types, work):
+    base = os.path.join(work, "probe-%s" % re.sub(r"\W", "_", header))
+    with open(base + ".c", "w") as f:
+        f.write(probe_source(header, types))
+    r = sh([cc] + FLAGS + ["-Wno-unused", "-I", inc, "-o", base, base + ".c"])
+    if r.returncode != 0:
+        return None, r.stderr
+    r = sh([base])
+    if r.returncode != 0:
+        return None, "probe exited %d" % r.returncode
+    return r.stdout, ""
+
+
+def active_text(cc, inc, header, work):
+    """The header's own lines as the compiler reads them alone: inactive
+    branches dropped, comments gone (cpp with its line markers)."""
+    src = os.path.join(work, "active-%s.c" % re.sub(r"\W", "_", header))
+    with open(src, "w") as f:
+        f.write("#include <%s>\n" % header)
+    r = sh([cc, "-E", "-std=c90", "-I", inc, src])
+    own, mine = [], False
+    target = os.path.join(inc, header)
+    for line in r.stdout.splitlines():
+        m = re.match(r'^# \d+ "([^"]*)"', line)
+        if m:
+            mine = os.path.normpath(m.group(1)) == os.path.normpath(target)
+            continue
+        if mine:
+            own.append(line)
+    return "\n".join(own)
+
+
+DEFINITION = re.compile(r"\b(struct|union)\s+([A-Za-z_]\w*)\s*(?:__attribute__\s*\(\(.*?\)\)\s*)?\{")
+
+
+def check_dir(args, d, work):
+    inc = os.path.join(d, "include")
+    if not os.path.isdir(inc):
+        inc = d
+    r = sh([args.uapid, "api-layout", "--json", "--abi", args.abi, d])
+    if r.returncode != 0:
+        sys.exit("api-layout-oracle: uapid api-layout failed on %s: %s" % (d, r.stderr))
+    model = json.loads(r.stdout)
+    by_header = {}
+    for t in model["types"]:
+        if t["kind"] in ("struct", "union"):
+            by_header.setdefault(t["header"], []).append(t)
+    unknown = {}
+    for u in model["unknown"]:
+        if u["name"].startswith(("struct", "union")):
+            unknown.setdefault(u["header"], []).append(u)
+    headers = sorted(os.path.relpath(os.path.join(dp, f), inc)
+                     for dp, _, fs in os.walk(inc) for f in fs if f.endswith(".h"))
+
+    def one(h):
+        ok, err = compiles_alone(args.cc, inc, h, work)
+        if not ok:
+            return h, False, None, err
+        types = [t for t in by_header.get(h, []) if not t["cond"]]
+        if not types:
+            return h, True, "", ""
+        out, err = run_probe(args.cc, inc, h, types, work)
+        return h, True, out, err
+
+    res = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
+        for h, ok, out, err in ex.map(one, headers):
+            res[h] = (ok, out, err)
+
+    rep = {"dir": d, "headers": len(headers), "alone": 0, "not_alone": [],
+           "types": 0, "types_agree": 0, "fields": 0, "fields_agree": 0,
+           "mismatches": [], "engine_unknown": [], "conditional": [],
+           "probe_failed": [], "missed_definitions": []}
+    for h in headers:
+        ok, out, err = res[h]
+        if not ok:
+            rep["not_alone"].append(h)
+            continue
+        rep["alone"] += 1
+        for u in unknown.get(h, []):
+            if u["cond"]:
+                rep["conditional"].append("%s: %s [if %s]" % (h, u["name"], u["cond"]))
+            else:
+                rep["engine_unknown"].append("%s: %s" % (h, u["name"]))
+        for t in by_header.get(h, []):
+            if t["cond"]:
+                rep["conditional"].append("%s: %s [if %s]" % (h, t["name"], t["cond"]))
+        known = {t["name"] for t in by_header.get(h, [])} | \
+            {u["name"] for u in unknown.get(h, [])}
+        for m in DEFINITION.finditer(active_text(args.cc, inc, h, work)):
+            name = "%s %s" % (m.group(1), m.group(2))
+            if name not in known:
+                rep["missed_definitions"].append("%s: %s" % (h, name))
+        if out is None:
+            rep["probe_failed"].append("%s: %s" % (h, err.strip().splitlines()[:3]))
+            continue
+        seen = {}
+        for line in out.splitlines():
+            p = line.split("\t")
+            if p[0] == "S":
+                seen[(p[1], None)] = (int(p[2]), int(p[3]))
+            else:
+                seen[(p[1], p[2])] = (int(p[3]), int(p[4]))
+        for t in by_header.get(h, []):
+            if t["cond"]:
+                continue
+            rep["types"] += 1
+            bad = []
+            got = seen.get((t["name"], None))
+            if got != (t["size"], t["align"]):
+                bad.append("size/align %s/%s, cc %s" % (t["size"], t["align"], got))
+            for f in t["fields"]:
+                rep["fields"] += 1
+                g = seen.get((t["name"], f["path"]))
+                if g != (f["offset_bits"], f["size_bits"]):
+                    bad.append("%s at bit %d size %d, cc %s" % (f["path"], f["offset_bits"],
+                                                               f["size_bits"], g))
+                else:
+                    rep["fields_agree"] += 1
+            if bad:
+                rep["mismatches"].append("%s: %s: %s" % (h, t["name"], "; ".join(bad[:4])))
+            else:
+                rep["types_agree"] += 1
+    return rep
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--uapid", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                    "..", "build", "src", "uapid"))
+    ap.add_argument("--cc", default=os.environ.get("CC") or "cc")
+    ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")))
+    ap.add_argument("--abi", default="x86_64")
+    ap.add_argument("--keep", help="write the probes here and keep them")
+    ap.add_argument("--list", action="store_true", help="list every exception in full")
+    ap.add_argument("--json", help="write the report as JSON here")
+    ap.add_argument("dirs", nargs="+")
+    args = ap.parse_args()
+    if shutil.which(args.cc) is None:
+        print("api-layout-oracle: %s not found" % args.cc, file=sys.stderr)
+        return 77
+    machine = os.uname().machine
+    native = {"x86_64": ("x86_64",), "aarch64": ("arm64",), "riscv64": ("riscv64",)}
+    if args.abi not in native.get(machine, ()):
+        print("api-layout-oracle: probes run natively; %s is not this machine's ABI (%s)"
+              % (args.abi, machine), file=sys.stderr)
+        return 77
+    work = args.keep or tempfile.mkdtemp(prefix="api-layout-oracle.")
+    os.makedirs(work, exist_ok=True)
+    reports = []
+    status = 0
+    try:
+        for d in args.dirs:
+            rep = check_dir(args, os.path.abspath(d), work)
+            reports.append(rep)
+            print("%s:" % d)
+            print("  headers: %d, compile alone: %d (not: %d)"
+                  % (rep["headers"], rep["alone"], len(rep["not_alone"])))
+            print("  structs and unions compared: %d, agree: %d (%.1f%%)"
+                  % (rep["types"], rep["types_agree"],
+                     100.0 * rep["types_agree"] / rep["types"] if rep["types"] else 100.0))
+            print("  members compared: %d, agree: %d"
+                  % (rep["fields"], rep["fields_agree"]))
+            for key, what in (("mismatches", "disagreements"),
+                              ("engine_unknown", "layouts uapid does not know"),
+                              ("missed_definitions", "definitions uapid did not read"),
+                              ("probe_failed", "probes that failed"),
+                              ("conditional", "under conditions the target does not decide "
+                                              "(not compared)")):
+                v = rep[key]
+                print("  %s: %d" % (what, len(v)))
+                for x in (v if args.list or key != "conditional" else v[:5]):
+                    print("    " + x)
+            if rep["mismatches"] or rep["engine_unknown"] or rep["probe_failed"] or \
+                    rep["missed_definitions"] or rep["types_agree"] != rep["types"]:
+                status = 1
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(reports, f, indent=1)
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
