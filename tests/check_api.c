@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "api-fixtures.h"
 #include "testutil.h"
+#include "uapid/abi.h"
 #include "uapid/api.h"
 
 static const char base[] = "#ifndef _LINUX_T_H\n"
@@ -212,8 +214,8 @@ END_TEST
 START_TEST(test_breaking)
 {
 	planted("#define T_VERSION 3\n", "", UD_API_BREAKING, "macro removed");
-	planted("#define T_VERSION 3", "#define T_VERSION 4", UD_API_BREAKING,
-		"replacement 3 -> 4");
+	planted("#define T_FLAG (1U << 4)", "#define T_FLAG (1U << 5)", UD_API_BREAKING,
+		"replacement 16 -> 32");
 	planted("T_ON = 5", "T_ON = 6", UD_API_BREAKING, "value 5 -> 6");
 	planted("T_ON = 5,", "T_ON = 5, T_MID,", UD_API_BREAKING,
 		"value 6 -> 7" /* T_AUTO is renumbered */);
@@ -268,6 +270,7 @@ START_TEST(test_review)
 	planted("char name[16]", "char name[T_FLAG + 1]", UD_API_BREAKING,
 		"name[16] -> char name[T_FLAG + 1]");
 	planted("#define T_MAX 7", "#define T_MAX 8", UD_API_REVIEW, "sentinel moved");
+	planted("#define T_VERSION 3", "#define T_VERSION 4", UD_API_REVIEW, "version moved");
 	planted("__u32 reserved[2];", "__u32 reserved2[2];", UD_API_REVIEW,
 		"reserved member reserved renamed to reserved2");
 	/* a reserved array replaced by a smaller member of its type: said, not a rename */
@@ -536,6 +539,405 @@ START_TEST(test_includes)
 }
 END_TEST
 
+/* ---- verdict rules on real changes (issue 27), read for a target ABI ---- */
+
+struct file {
+	const char *path;
+	const char *text;
+};
+
+/* What every fixture may use: the kernel's integer types, ioctl and constant macros. */
+static const struct file common[] = {
+	{"asm-generic/int-ll64.h", int_ll64},
+	{"linux/types.h", types_h},
+	{"asm-generic/ioctl.h", ioctl_h},
+	{"linux/const.h", const_h},
+	{"linux/bits.h", bits_h},
+	{"asm-generic/bitsperlong.h", bitsperlong_h},
+};
+#define NCOMMON (sizeof(common) / sizeof(common[0]))
+
+static void
+read_version(const char *path, const char *text, const char *extra_path, const char *extra,
+	     struct ud_api_header *v, size_t *n)
+{
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < NCOMMON; i++, (*n)++)
+		ud_api_parse(common[i].path, common[i].text, strlen(common[i].text), &v[*n]);
+	ud_api_parse(path, text, strlen(text), &v[(*n)++]);
+	if (extra_path != NULL)
+		ud_api_parse(extra_path, extra, strlen(extra), &v[(*n)++]);
+	ud_api_sort_headers(v, *n);
+}
+
+/*
+ * What `uapid api-diff --abi ABI` reports when header path changes from
+ * old to new (extra: one more header of the new version, or NULL).
+ */
+static void
+versions_extra(const char *path, const char *old, const char *new_, const char *extra_path,
+	       const char *extra, const char *abi, struct ud_api_diff *d)
+{
+	struct ud_api_header o[NCOMMON + 2], n[NCOMMON + 2];
+	size_t no, nn, i;
+
+	read_version(path, old, NULL, NULL, o, &no);
+	read_version(path, new_, extra_path, extra, n, &nn);
+	ud_api_resolve_pair(o, no, n, nn, ud_abi_find(abi));
+	memset(d, 0, sizeof(*d));
+	ud_api_diff_versions(o, no, n, nn, d);
+	for (i = 0; i < no; i++)
+		ud_api_header_free(&o[i]);
+	for (i = 0; i < nn; i++)
+		ud_api_header_free(&n[i]);
+}
+
+static void
+versions(const char *path, const char *old, const char *new_, struct ud_api_diff *d)
+{
+	versions_extra(path, old, new_, NULL, NULL, "x86_64", d);
+}
+
+static void
+dump(const struct ud_api_diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		fprintf(stderr, "  got: %s: %s: %s %s: %s\n", ud_api_verdict_name(d->v[i].verdict),
+			ud_api_rule_name(d->v[i].rule), ud_api_kind_name(d->v[i].kind),
+			d->v[i].symbol, d->v[i].reason);
+}
+
+/* A change of symbol with this verdict, rule and words in its reason. */
+static void
+expect(const struct ud_api_diff *d, const char *symbol, enum ud_api_verdict v,
+       enum ud_api_rule rule, const char *reason_has)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (strcmp(d->v[i].symbol, symbol) == 0 && d->v[i].verdict == v &&
+		    d->v[i].rule == rule && strstr(d->v[i].reason, reason_has) != NULL)
+			return;
+	dump(d);
+	ck_abort_msg("want %s: %s (%s) with '%s'", symbol, ud_api_verdict_name(v),
+		     ud_api_rule_name(rule), reason_has);
+}
+
+/* Nothing breaking in d. */
+static void
+none_breaking(const struct ud_api_diff *d)
+{
+	if (d->verdicts[UD_API_BREAKING] != 0)
+		dump(d);
+	ck_assert_uint_eq(d->verdicts[UD_API_BREAKING], 0);
+}
+
+/* No change of symbol at all. */
+static void
+unchanged(const struct ud_api_diff *d, const char *symbol)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (strcmp(d->v[i].symbol, symbol) == 0) {
+			dump(d);
+			ck_abort_msg("%s reported: %s", symbol, d->v[i].reason);
+		}
+}
+
+/* text with its first from replaced by to (a variant of a fixture). */
+static char *
+with(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+
+	ck_assert_msg(at != NULL, "'%s' not in the fixture", from);
+	return ud_xasprintf("%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+}
+
+START_TEST(test_rule_macro_enum)
+{
+	struct ud_api_diff d;
+	char *moved;
+
+	/* #define AH_V4_FLOW 0x09 -> AH_V4_FLOW = 0x09 in an anonymous enum: review at most */
+	versions("linux/ethtool.h", eth_old, eth_new, &d);
+	expect(&d, "AH_V4_FLOW", UD_API_REVIEW, UD_API_RULE_MACRO_ENUM,
+	       "macro became an enum constant (#ifdef no longer sees it), same value 9");
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+	/* a changed value keeps its verdict */
+	moved = with(eth_new, "AH_V4_FLOW\t= 0x09", "AH_V4_FLOW\t= 0x19");
+	versions("linux/ethtool.h", eth_old, moved, &d);
+	expect(&d, "AH_V4_FLOW", UD_API_BREAKING, UD_API_RULE_VALUE, "9 -> 25");
+	ud_api_diff_free(&d);
+	free(moved);
+	/* MAX_BPF_LINK_TYPE: the enum's sentinel became #define MAX_BPF_LINK_TYPE __MAX_... */
+	versions("linux/bpf.h", link_old, link_new, &d);
+	expect(&d, "MAX_BPF_LINK_TYPE", UD_API_REVIEW, UD_API_RULE_SENTINEL,
+	       "enum constant became a macro, sentinel moved: value 10 -> 15");
+	expect(&d, "enum bpf_link_type", UD_API_REVIEW, UD_API_RULE_ENUM,
+	       "constant MAX_BPF_LINK_TYPE no longer in the enum");
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+	/* binder's ioctls from #define to enum constants: the same request numbers */
+	versions("linux/android/binder.h", binder_old, binder_new, &d);
+	expect(&d, "BINDER_WRITE_READ", UD_API_REVIEW, UD_API_RULE_MACRO_ENUM,
+	       "same value 0xc0306201");
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+}
+END_TEST
+
+START_TEST(test_rule_access_path)
+{
+	struct ud_api_diff d;
+	char *swapped;
+
+	/* smac/dmac now inside union { struct { mark; }; struct { smac; dmac; }; }: 52, 58, 64 */
+	versions("linux/bpf.h", fib_old, fib_new, &d);
+	expect(&d, "struct bpf_fib_lookup", UD_API_COMPATIBLE, UD_API_RULE_MEMBER_ADDED,
+	       "members added: mark in room it already had: no offset or size moves (size 64)");
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+	/* the same change with the two swapped: offsets do move */
+	swapped = with(fib_new, "\t\t\t__u8\tsmac[6];\n\t\t\t__u8\tdmac[6];\n",
+		       "\t\t\t__u8\tdmac[6];\n\t\t\t__u8\tsmac[6];\n");
+	versions("linux/bpf.h", fib_old, swapped, &d);
+	expect(&d, "struct bpf_fib_lookup", UD_API_BREAKING, UD_API_RULE_MEMBER_MOVED,
+	       "member smac: offset 52 -> 58");
+	ud_api_diff_free(&d);
+	free(swapped);
+	/* nbd_request.handle now in union { __be64 cookie; char handle[8]; } */
+	versions("linux/nbd.h", nbd_old, nbd_new, &d);
+	expect(&d, "struct nbd_request", UD_API_COMPATIBLE, UD_API_RULE_MEMBER_ADDED,
+	       "members added: cookie in room it already had");
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+}
+END_TEST
+
+START_TEST(test_rule_sizes)
+{
+	struct ud_api_diff d;
+
+	/* a reserved byte reused: key_type; __align[5] (264 bytes both times) */
+	versions("linux/sed-opal.h", opal_old, opal_new, &d);
+	expect(&d, "struct opal_key", UD_API_REVIEW, UD_API_RULE_RESERVED,
+	       "reserved member __align: offset 2 -> 3");
+	expect(&d, "struct opal_key", UD_API_COMPATIBLE, UD_API_RULE_MEMBER_ADDED, "(size 264)");
+	expect(&d, "IOC_OPAL_TAKE_OWNERSHIP", UD_API_COMPATIBLE, UD_API_RULE_THROUGH,
+	       "the request number is the same");
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+	/* max_phase_adj takes an int of rsv[12]: 80 bytes both times, so GETCAPS2 stands */
+	versions("linux/ptp_clock.h", ptp_old, ptp_new, &d);
+	expect(&d, "struct ptp_clock_caps", UD_API_REVIEW, UD_API_RULE_RESERVED, "member rsv");
+	expect(&d, "PTP_CLOCK_GETCAPS2", UD_API_COMPATIBLE, UD_API_RULE_THROUGH,
+	       "the request number is the same (0x80503d0a)");
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+	/* a flexible-array wrapper of size 0 in a union (24 bytes both times) */
+	versions("xen/gntalloc.h", gref_old, gref_new, &d);
+	expect(&d, "struct ioctl_gntalloc_alloc_gref", UD_API_COMPATIBLE, UD_API_RULE_MEMBER_ADDED,
+	       "(size 24)");
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+	/* a size that did change: said with both sizes, and the request number with it */
+	versions("drm/drm.h", sync_old, sync_new, &d);
+	expect(&d, "struct drm_syncobj_wait", UD_API_REVIEW, UD_API_RULE_GREW,
+	       "grew at its end: size 32 -> 40, members added: deadline_nsec");
+	expect(&d, "DRM_IOCTL_SYNCOBJ_WAIT", UD_API_BREAKING, UD_API_RULE_VALUE,
+	       "replacement 0xc02064c3 -> 0xc02864c3");
+	ud_api_diff_free(&d);
+	/* a member that shrank: breaking with both sizes */
+	versions("linux/ublk_cmd.h", ublk_old, ublk_new, &d);
+	expect(&d, "struct ublksrv_ctrl_cmd", UD_API_BREAKING, UD_API_RULE_MEMBER_RESIZED,
+	       "member data: unsigned long long [2] -> unsigned long long [1], size 16 -> 8");
+	ud_api_diff_free(&d);
+}
+END_TEST
+
+START_TEST(test_rule_conditions)
+{
+	struct ud_api_diff d;
+
+	/* #ifndef __ASSEMBLY__ -> #ifndef __ASSEMBLER__: C defines neither, nothing changed */
+	versions("asm/ptrace.h", ptregs_old, ptregs_new, &d);
+	unchanged(&d, "struct pt_regs");
+	ck_assert_uint_eq(d.n, 0);
+	ud_api_diff_free(&d);
+	versions_extra("asm/ptrace.h", ptregs_old, ptregs_new, NULL, NULL, "i386", &d);
+	ck_assert_uint_eq(d.n, 0);
+	ud_api_diff_free(&d);
+	/* fields under #ifdef __ia64__ removed: x86-64 never had them, ia64 did */
+	versions("asm-generic/siginfo.h", sifields_old, sifields_new, &d);
+	unchanged(&d, "union __sifields");
+	ud_api_diff_free(&d);
+	versions_extra("asm-generic/siginfo.h", sifields_old, sifields_new, NULL, NULL, "ia64", &d);
+	expect(&d, "union __sifields", UD_API_BREAKING, UD_API_RULE_MEMBER_RETYPED,
+	       "member _sigfault");
+	ud_api_diff_free(&d);
+}
+END_TEST
+
+START_TEST(test_rule_families)
+{
+	struct ud_api_diff d;
+	char *shrunk;
+
+	versions("linux/bpf.h", tcp_old, tcp_new, &d);
+	expect(&d, "BPF_TCP_MAX_STATES", UD_API_REVIEW, UD_API_RULE_SENTINEL,
+	       "sentinel moved: value 13 -> 14");
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+	versions("linux/dvb/version.h", dvb_old, dvb_new, &d);
+	expect(&d, "DVB_API_VERSION_MINOR", UD_API_REVIEW, UD_API_RULE_VERSION,
+	       "version moved: replacement 11 -> 12");
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+	/* GENMASK was not defined for userspace in 6.1: a *_MASK, review */
+	versions("asm/kvm_para.h", vec_old, vec_new, &d);
+	expect(&d, "KVM_ASYNC_PF_VEC_MASK", UD_API_REVIEW, UD_API_RULE_SENTINEL,
+	       "'GENMASK(7, 0)' -> '__GENMASK(7, 0)'");
+	ud_api_diff_free(&d);
+	/* a mask that lost a bit is not a bound that grew */
+	shrunk = with(vec_new, "__GENMASK(7, 0)", "__GENMASK(6, 0)");
+	versions("asm/kvm_para.h", vec_new, shrunk, &d);
+	expect(&d, "KVM_ASYNC_PF_VEC_MASK", UD_API_BREAKING, UD_API_RULE_VALUE,
+	       "replacement 255 -> 127");
+	ud_api_diff_free(&d);
+	free(shrunk);
+}
+END_TEST
+
+START_TEST(test_rule_values)
+{
+	struct ud_api_diff d;
+
+	/* (1 << 8) -> _BITUL(8): 256 both times, after expansion */
+	versions("linux/serial.h", ser_old, ser_new, &d);
+	expect(&d, "SER_RS485_ADDR_DEST", UD_API_COMPATIBLE, UD_API_RULE_SAME_VALUE,
+	       "same value 256, spelled differently (now unsigned)");
+	ud_api_diff_free(&d);
+	/* the same type after typedefs */
+	versions("linux/capability.h", cap_old, cap_new, &d);
+	expect(&d, "cap_user_data_t", UD_API_COMPATIBLE, UD_API_RULE_SPELLING,
+	       "the same type after typedefs (struct __user_cap_data_struct *)");
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+	/* the mask of supported flags gained two, every old one kept */
+	versions("linux/fs.h", rwf_old, rwf_new, &d);
+	expect(&d, "RWF_SUPPORTED", UD_API_REVIEW, UD_API_RULE_FLAGS_ADDED,
+	       "flags added to the set: 31 -> 127 (every old one kept)");
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+	/* parameters renamed, the same replacement */
+	versions("linux/ioprio.h", ioprio_old, ioprio_new, &d);
+	expect(&d, "IOPRIO_PRIO_VALUE_HINT", UD_API_COMPATIBLE, UD_API_RULE_PARAMS,
+	       "parameters renamed (class, level, hint) -> (prioclass, priolevel, priohint)");
+	ud_api_diff_free(&d);
+}
+END_TEST
+
+START_TEST(test_rule_room)
+{
+	struct ud_api_diff d;
+
+	/* unnamed padding given a name: __u64 :64; __u64 :64 -> __u64 __opaque[2] */
+	versions("linux/bpf.h", timer_old, timer_new, &d);
+	expect(&d, "struct bpf_timer", UD_API_COMPATIBLE, UD_API_RULE_MEMBER_ADDED,
+	       "members added: __opaque in room it already had");
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+	/* an attribute that changes no layout */
+	versions("linux/btrfs.h", btrfs_old, btrfs_new, &d);
+	expect(&d, "struct btrfs_ioctl_search_header", UD_API_COMPATIBLE, UD_API_RULE_SPELLING,
+	       "the layout does not change (size 32)");
+	ud_api_diff_free(&d);
+	/* a union that gained members without growing */
+	versions("linux/io_uring.h", sqe_old, sqe_new, &d);
+	expect(&d, "struct io_uring_sqe", UD_API_COMPATIBLE, UD_API_RULE_MEMBER_ADDED,
+	       "no offset or size moves (size 64)");
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+	/* a signedness change in the same place */
+	versions("sound/emu10k1.h", emu_old, emu_new, &d);
+	expect(&d, "struct snd_emu10k1_fx8010_control_gpr", UD_API_REVIEW, UD_API_RULE_SIGNEDNESS,
+	       "member min: unsigned int -> int");
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+	/* a rename is still a member removed */
+	versions("linux/usb/video.h", uvc_old, uvc_new, &d);
+	expect(&d, "struct uvc_format_mjpeg", UD_API_BREAKING, UD_API_RULE_MEMBER_REMOVED,
+	       "member bmInterfaceFlags removed (was unsigned char, at 9, size 1); its room now "
+	       "holds bmInterlaceFlags");
+	ud_api_diff_free(&d);
+}
+END_TEST
+
+/* Linux 6.1's and 6.12's bpf_func_id, the list of helpers cut after its first entries. */
+static const char func_old[] =
+	"#define __BPF_FUNC_MAPPER(FN)\t\t\\\n\tFN(unspec),\t\t\t\\\n"
+	"\tFN(map_lookup_elem),\t\t\\\n\tFN(map_update_elem),\n"
+	"#define __BPF_ENUM_FN(x) BPF_FUNC_ ## x\n"
+	"enum bpf_func_id {\n\t__BPF_FUNC_MAPPER(__BPF_ENUM_FN)\n\t__BPF_FUNC_MAX_ID,\n};\n";
+static const char func_new[] =
+	"#define ___BPF_FUNC_MAPPER(FN, ctx...)\t\t\t\\\n\tFN(unspec, 0, ##ctx)\t\t\t\t\\\n"
+	"\tFN(map_lookup_elem, 1, ##ctx)\t\t\t\\\n\tFN(map_update_elem, 2, ##ctx)\t\t\t\\\n"
+	"\tFN(map_delete_elem, 3, ##ctx)\n"
+	"#define __BPF_FUNC_MAPPER_APPLY(name, value, FN) FN(name),\n"
+	"#define __BPF_FUNC_MAPPER(FN) ___BPF_FUNC_MAPPER(__BPF_FUNC_MAPPER_APPLY, FN)\n"
+	"#define __BPF_ENUM_FN(x, y) BPF_FUNC_ ## x = y,\n"
+	"enum bpf_func_id {\n\t___BPF_FUNC_MAPPER(__BPF_ENUM_FN)\n\t__BPF_FUNC_MAX_ID,\n};\n";
+
+/* Linux 6.1's and 6.12's union bpf_attr, cut to two of its command structs. */
+static const char attr_old[] =
+	"union bpf_attr {\n\tstruct {\n\t\t__u32\tmap_type;\n\t\t__u32\tkey_size;\n"
+	"\t\t__u32\tvalue_size;\n\t\t__u32\tmax_entries;\n\t\t__u32\tmap_flags;\n"
+	"\t\t__u32\tinner_map_fd;\n\t\t__u32\tnuma_node;\n\t};\n"
+	"\tstruct {\n\t\t__aligned_u64\tpathname;\n\t\t__u32\t\tbpf_fd;\n"
+	"\t\t__u32\t\tfile_flags;\n\t};\n} __attribute__((aligned(8)));\n";
+static const char attr_new[] =
+	"union bpf_attr {\n\tstruct {\n\t\t__u32\tmap_type;\n\t\t__u32\tkey_size;\n"
+	"\t\t__u32\tvalue_size;\n\t\t__u32\tmax_entries;\n\t\t__u32\tmap_flags;\n"
+	"\t\t__u32\tinner_map_fd;\n\t\t__u32\tnuma_node;\n\t};\n"
+	"\tstruct {\n\t\t__aligned_u64\tpathname;\n\t\t__u32\t\tbpf_fd;\n"
+	"\t\t__u32\t\tfile_flags;\n\t\t__s32\t\tpath_fd;\n\t};\n} __attribute__((aligned(8)));\n";
+
+START_TEST(test_rule_generated)
+{
+	struct ud_api_diff d;
+
+	/* an X-macro enum: its constants are what the macros write */
+	versions("linux/bpf.h", func_old, func_new, &d);
+	expect(&d, "enum bpf_func_id", UD_API_COMPATIBLE, UD_API_RULE_ENUM,
+	       "1 constant added at the end");
+	expect(&d, "BPF_FUNC_map_delete_elem", UD_API_COMPATIBLE, UD_API_RULE_ADDED,
+	       "enum constant added");
+	expect(&d, "__BPF_FUNC_MAX_ID", UD_API_REVIEW, UD_API_RULE_SENTINEL, "value 3 -> 4");
+	expect(&d, "BPF_FUNC_map_update_elem", UD_API_COMPATIBLE, UD_API_RULE_SAME_VALUE,
+	       "same value 2");
+	/* the mapper kept for users: its list only grew; its helper takes another argument */
+	expect(&d, "__BPF_FUNC_MAPPER", UD_API_REVIEW, UD_API_RULE_PARAMS,
+	       "the list it expands to gained entries at its end");
+	expect(&d, "__BPF_ENUM_FN", UD_API_BREAKING, UD_API_RULE_PARAMS,
+	       "parameters (x) -> (x, y)");
+	ck_assert_uint_eq(d.verdicts[UD_API_BREAKING], 1);
+	ud_api_diff_free(&d);
+	/* a field appended to one of a union's structs: the union does not grow */
+	versions("linux/bpf.h", attr_old, attr_new, &d);
+	expect(&d, "union bpf_attr", UD_API_COMPATIBLE, UD_API_RULE_MEMBER_ADDED,
+	       "members added: path_fd in room it already had: no offset or size moves (size 32)");
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+}
+END_TEST
+
 START_TEST(test_junk)
 {
 	/* what is not C, or half of it, is skipped: never a crash */
@@ -583,6 +985,14 @@ main(void)
 	tcase_add_test(tc, test_conditions);
 	tcase_add_test(tc, test_includes);
 	tcase_add_test(tc, test_junk);
+	tcase_add_test(tc, test_rule_macro_enum);
+	tcase_add_test(tc, test_rule_access_path);
+	tcase_add_test(tc, test_rule_sizes);
+	tcase_add_test(tc, test_rule_conditions);
+	tcase_add_test(tc, test_rule_families);
+	tcase_add_test(tc, test_rule_values);
+	tcase_add_test(tc, test_rule_room);
+	tcase_add_test(tc, test_rule_generated);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }

@@ -63,9 +63,10 @@ enum ud_api_field_flag {
 	UD_API_FIELD_BITFIELD = 1 << 0,	   /* size and offset are exact bits */
 	UD_API_FIELD_FLEXIBLE = 1 << 1,	   /* a trailing flexible array ([], [0]): size 0 */
 	UD_API_FIELD_AGGREGATE = 1 << 2,   /* a named inline struct or union: its members follow */
-	UD_API_FIELD_INTEGER = 1 << 3,	   /* an integer or enum type (not an array) */
+	UD_API_FIELD_INTEGER = 1 << 3,	   /* an integer or enum type, or an array of one */
 	UD_API_FIELD_UNSIGNED = 1 << 4,	   /* with UD_API_FIELD_INTEGER: unsigned */
 	UD_API_FIELD_PLACEHOLDER = 1 << 5, /* named reserved, padding, unused, ... */
+	UD_API_FIELD_ARRAY = 1 << 6,	   /* an array */
 };
 
 struct ud_api_field {
@@ -81,6 +82,8 @@ struct ud_api_layout {
 	uint64_t size, align; /* in bytes */
 	struct ud_api_field *fields;
 	size_t nfields; /* a struct or union's members, in declaration order; else 0 */
+	char *type;	/* a typedef's or enum's type after typedefs ("unsigned int"), or NULL */
+	bool integer;	/* that type is an integer (or an enum) */
 };
 
 struct ud_api_ioctl {
@@ -111,6 +114,9 @@ struct ud_api_sym {
 	uint64_t fingerprint;
 	uint64_t body; /* the same without the key: what is left when only its conditions change */
 	unsigned pack; /* a record's #pragma pack(N) in force, or 0 */
+	char *source;  /* an enum's body, when macros in it write its enumerators (X-macros) */
+	/* a function-like macro's expansion with its parameters as placeholders (resolved) */
+	char *expansion;
 	struct ud_api_member *decl;   /* a typedef's declarator (its type, array, body) */
 	struct ud_api_layout *layout; /* set by ud_api_resolve where it is known, else NULL */
 	char *layout_why;	      /* set by ud_api_resolve where it is not: why */
@@ -146,6 +152,13 @@ void ud_api_header_free(struct ud_api_header *h);
  * and re-keyed; their abi is set.
  */
 void ud_api_resolve(struct ud_api_header *v, size_t n, const struct ud_abi *abi);
+/*
+ * The same for two versions about to be compared: values are computed
+ * only where they can matter to a verdict (symbols that differ, sizes an
+ * ioctl or sizeof holds); layouts and conditions as above.
+ */
+void ud_api_resolve_pair(struct ud_api_header *old, size_t nold, struct ud_api_header *new_,
+			 size_t nnew, const struct ud_abi *abi);
 const char *ud_api_kind_name(enum ud_api_kind k);
 
 enum ud_api_verdict { UD_API_COMPATIBLE, UD_API_REVIEW, UD_API_BREAKING, UD_API__VERDICTS };
@@ -156,6 +169,44 @@ enum ud_api_what {
 	UD_API_CHANGED,
 };
 
+/*
+ * Which rule gave a change its verdict: what a program (or issue 24's
+ * per-symbol history) can rely on without reading the reason's words.
+ */
+enum ud_api_rule {
+	UD_API_RULE_ADDED,	 /* a symbol or header added */
+	UD_API_RULE_REMOVED,	 /* a symbol or header removed */
+	UD_API_RULE_VALUE,	 /* a macro's or enum constant's value changed */
+	UD_API_RULE_SAME_VALUE,	 /* the same value, spelled otherwise */
+	UD_API_RULE_SENTINEL,	 /* a *_MAX, *_CNT, __*_LAST, *_MASK ... bound grew with the API */
+	UD_API_RULE_VERSION,	 /* a *_VERSION* number moved */
+	UD_API_RULE_FLAGS_ADDED, /* a set of flags gained flags, every old one kept */
+	UD_API_RULE_MACRO_ENUM,	 /* a macro became an enum constant of the same name, or back */
+	UD_API_RULE_PARAMS,	 /* a function-like macro's parameters or body changed */
+	UD_API_RULE_IOCTL,	 /* an ioctl request changed (number, direction, size) */
+	UD_API_RULE_MEMBER_REMOVED, /* a member is gone (by its access path) */
+	UD_API_RULE_MEMBER_MOVED,   /* a member's offset changed */
+	UD_API_RULE_MEMBER_RESIZED, /* a member's size changed */
+	UD_API_RULE_MEMBER_RETYPED, /* a member's type changed, its place and size did not */
+	UD_API_RULE_SIGNEDNESS,	    /* an integer member or typedef changed signedness only */
+	UD_API_RULE_MEMBER_ADDED,   /* members added where no offset or size moves */
+	UD_API_RULE_GREW,	    /* a record grew at its end */
+	UD_API_RULE_SIZE,	    /* a record's size changed otherwise */
+	UD_API_RULE_ALIGN,	    /* a record's alignment changed */
+	UD_API_RULE_RESERVED,	    /* a reserved or padding member renamed or given a use */
+	UD_API_RULE_FLEX,	    /* a flexible array respelled, or an array made flexible */
+	UD_API_RULE_SPELLING,	    /* written differently, the same layout or type */
+	UD_API_RULE_ENUM,	    /* an enum's constants added, inserted or reordered */
+	UD_API_RULE_TYPEDEF,	    /* a typedef names another type */
+	UD_API_RULE_CONDITION,	    /* moved under other conditions */
+	UD_API_RULE_THROUGH,	    /* a type it uses changed */
+	UD_API_RULE_MOVED,	    /* moved to a header the old one includes */
+	UD_API_RULE_INCLUDES,	    /* a type seen or no longer seen through #includes */
+	UD_API_RULE_DECLARATION,    /* a function or variable declaration */
+	UD_API_RULE_TEXT,	    /* compared as text: no value or layout known */
+	UD_API__RULES
+};
+
 struct ud_api_change {
 	char *header;
 	char *symbol; /* "" for the header itself; with its condition: "FOO [if defined(X)]" */
@@ -163,6 +214,7 @@ struct ud_api_change {
 	enum ud_api_kind kind;
 	enum ud_api_what what;
 	enum ud_api_verdict verdict;
+	enum ud_api_rule rule;
 	char *reason;
 	unsigned old_line, new_line; /* 0 when absent */
 };
@@ -211,6 +263,22 @@ void ud_api_diff_moves(struct ud_api_diff *diff,
  */
 void ud_api_diff_through(struct ud_api_diff *diff, const struct ud_api_header *new_, size_t nnew);
 /*
+ * The same knowing the old version (sorted by path): a user whose own
+ * layout did not move inherits the type's verdict, one whose members
+ * moved is breaking with the offsets, and a macro whose value holds a
+ * size (an ioctl request) is compared by value.
+ */
+void ud_api_diff_through_versions(struct ud_api_diff *diff, const struct ud_api_header *old,
+				  size_t nold, const struct ud_api_header *new_, size_t nnew);
+/*
+ * Everything api-diff reports between two versions (each sorted by path,
+ * both read with ud_api_resolve for the same ABI, or neither): each
+ * header's changes, symbols moved into an included header, changes
+ * through changed types, types seen or lost through #includes.
+ */
+void ud_api_diff_versions(const struct ud_api_header *old, size_t nold,
+			  const struct ud_api_header *new_, size_t nnew, struct ud_api_diff *diff);
+/*
  * Types (structs, unions, enums, typedefs) a header of both versions no
  * longer sees through its #includes, directly or not (review: a program
  * that relied on that must include the defining header itself), or now
@@ -222,5 +290,7 @@ void ud_api_diff_includes(struct ud_api_diff *diff, const struct ud_api_header *
 void ud_api_diff_free(struct ud_api_diff *diff);
 const char *ud_api_verdict_name(enum ud_api_verdict v);
 const char *ud_api_what_name(enum ud_api_what w);
+/* "value", "member-moved", ...: the rule's stable name. */
+const char *ud_api_rule_name(enum ud_api_rule r);
 
 #endif /* UAPID_API_H */

@@ -146,15 +146,10 @@ cmd_api_diff(int argc, char **argv)
 		git_libgit2_shutdown();
 		return EXIT_USAGE;
 	}
-	if (abi != NULL) {
-		ud_api_resolve(o.v, o.n, abi);
-		ud_api_resolve(n.v, n.n, abi);
-	}
+	if (abi != NULL)
+		ud_api_resolve_pair(o.v, o.n, n.v, n.n, abi);
 	memset(&d, 0, sizeof(d));
-	ud_api_diff_sets(o.v, o.n, n.v, n.n, &d);
-	ud_api_diff_moves(&d, api_side_find, &n);
-	ud_api_diff_through(&d, n.v, n.n);
-	ud_api_diff_includes(&d, o.v, o.n, n.v, n.n);
+	ud_api_diff_versions(o.v, o.n, n.v, n.n, &d);
 	if (json)
 		print_json(&o, &n, &d);
 	else

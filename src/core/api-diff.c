@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Differences between two versions of a header's API model, with verdicts
- * (api.h).
+ * (api.h): symbols added and removed, macros and enum constants compared
+ * by value (after expansion, on the target, when the versions were read
+ * with ud_api_resolve), a macro that became an enum constant paired with
+ * it, bounds and versions that grow with the API told apart from values
+ * that changed, typedefs compared after resolution.  Records are compared
+ * in api-record.c, changes through other types in api-through.c.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -9,15 +14,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api-internal.h"
 #include "uapid/api.h"
 #include "uapid/buf.h"
-#include "uapid/map.h"
+#include "uapid/chars.h"
 #include "uapid/xmalloc.h"
 
 /* The reason of a record that grew at its end (what its embedders inherit as breaking). */
-static const char grew_reason[] = "grew at its end";
+const char api_grew_reason[] = "grew at its end";
 
 static const char *const verdict_names[UD_API__VERDICTS] = {"compatible", "review", "breaking"};
+
+static const char *const rule_names[] = {
+	[UD_API_RULE_ADDED] = "added",
+	[UD_API_RULE_REMOVED] = "removed",
+	[UD_API_RULE_VALUE] = "value",
+	[UD_API_RULE_SAME_VALUE] = "same-value",
+	[UD_API_RULE_SENTINEL] = "sentinel",
+	[UD_API_RULE_VERSION] = "version",
+	[UD_API_RULE_FLAGS_ADDED] = "flags-added",
+	[UD_API_RULE_MACRO_ENUM] = "macro-enum",
+	[UD_API_RULE_PARAMS] = "parameters",
+	[UD_API_RULE_IOCTL] = "ioctl",
+	[UD_API_RULE_MEMBER_REMOVED] = "member-removed",
+	[UD_API_RULE_MEMBER_MOVED] = "member-moved",
+	[UD_API_RULE_MEMBER_RESIZED] = "member-resized",
+	[UD_API_RULE_MEMBER_RETYPED] = "member-retyped",
+	[UD_API_RULE_SIGNEDNESS] = "signedness",
+	[UD_API_RULE_MEMBER_ADDED] = "member-added",
+	[UD_API_RULE_GREW] = "grew",
+	[UD_API_RULE_SIZE] = "size",
+	[UD_API_RULE_ALIGN] = "alignment",
+	[UD_API_RULE_RESERVED] = "reserved",
+	[UD_API_RULE_FLEX] = "flexible-array",
+	[UD_API_RULE_SPELLING] = "spelling",
+	[UD_API_RULE_ENUM] = "enum",
+	[UD_API_RULE_TYPEDEF] = "typedef",
+	[UD_API_RULE_CONDITION] = "condition",
+	[UD_API_RULE_THROUGH] = "through",
+	[UD_API_RULE_MOVED] = "moved",
+	[UD_API_RULE_INCLUDES] = "includes",
+	[UD_API_RULE_DECLARATION] = "declaration",
+	[UD_API_RULE_TEXT] = "text",
+};
+_Static_assert(sizeof(rule_names) / sizeof(rule_names[0]) == UD_API__RULES,
+	       "rule_names must name every enum ud_api_rule member");
 
 const char *
 ud_api_verdict_name(enum ud_api_verdict v)
@@ -31,9 +72,16 @@ ud_api_what_name(enum ud_api_what w)
 	return w == UD_API_ADDED ? "added" : w == UD_API_REMOVED ? "removed" : "changed";
 }
 
-static void __attribute__((format(printf, 8, 9)))
-add(struct ud_api_diff *d, const char *header, const struct ud_api_sym *s, enum ud_api_what what,
-    enum ud_api_verdict verdict, unsigned old_line, unsigned new_line, const char *fmt, ...)
+const char *
+ud_api_rule_name(enum ud_api_rule r)
+{
+	return r < UD_API__RULES ? rule_names[r] : "?";
+}
+
+void
+api_diff_add(struct ud_api_diff *d, const char *header, const struct ud_api_sym *s,
+	     enum ud_api_what what, enum ud_api_verdict verdict, enum ud_api_rule rule,
+	     unsigned old_line, unsigned new_line, const char *fmt, ...)
 {
 	struct ud_api_change *c;
 	struct ud_buf b = UD_BUF_INIT;
@@ -50,6 +98,7 @@ add(struct ud_api_diff *d, const char *header, const struct ud_api_sym *s, enum 
 	c->kind = s != NULL ? s->kind : UD_API_MACRO;
 	c->what = what;
 	c->verdict = verdict;
+	c->rule = rule;
 	c->old_line = old_line;
 	c->new_line = new_line;
 	va_start(ap, fmt);
@@ -59,44 +108,51 @@ add(struct ud_api_diff *d, const char *header, const struct ud_api_sym *s, enum 
 	d->verdicts[verdict]++;
 }
 
-/* A sentinel: a *_MAX, *_CNT, *_LAST or *_NR style bound that moves when the set grows. */
+#define add api_diff_add
+
 static bool
-sentinel(const char *name)
+ends_with(const char *name, const char *end)
 {
-	static const char *const ends[] = {"_MAX", "_CNT", "_COUNT", "_LAST", "_NR", "_NUM", "MAX"};
-	size_t n = strlen(name), i;
+	size_t n = strlen(name), m = strlen(end);
 
-	if (strncmp(name, "NUM_", 4) == 0 || strstr(name, "_NUM_") != NULL ||
-	    strstr(name, "_NR_") != NULL)
-		return true;
-
-	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
-		size_t m = strlen(ends[i]);
-
-		if (n >= m && strcmp(name + n - m, ends[i]) == 0)
-			return true;
-	}
-	return false;
+	return n >= m && strcmp(name + n - m, end) == 0;
 }
 
-/* A member whose name says it holds nothing yet: reserved, padding, unused, spare. */
-static bool
-placeholder(const char *name)
+/*
+ * The families of names whose values grow as the API grows: bounds and
+ * counts (*_MAX, __*_MAX, MAX_*, *_CNT, *_COUNT, __*_LAST, *_NR, NUM_*),
+ * masks of every valid bit (*_MASK), and versions (*_VERSION*).
+ */
+static enum ud_api_rule
+family(const char *name)
 {
-	static const char *const words[] = {"reserved", "resv",	 "rsvd",  "pad",
-					    "unused",	"spare", "__rsv", "__res"};
+	/* with check-uapi's own list of sentinels (scripts/check-uapi.sh) */
+	static const char *const ends[] = {"_MAX",    "_CNT",	     "_COUNT",	  "_LAST",
+					   "_NR",     "_NUM",	     "MAX",	  "_MASK",
+					   "_END",    "_AFTER_LAST", "_NBITS",	  "_MAX_BIT",
+					   "_MAX_ID", "_MAX_SHIFT",  "_NUM_ELEMS"};
+	static const char *const starts[] = {"MAX_", "__MAX_", "NUM_", "__NUM_"};
+	static const char *const inner[] = {"_NUM_", "_NR_", "_MAX_", "_LAST_"};
 	size_t i;
 
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (strstr(name, words[i]) != NULL)
-			return true;
-	return false;
+	if (strstr(name, "VERSION") != NULL)
+		return UD_API_RULE_VERSION;
+	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+		if (ends_with(name, ends[i]))
+			return UD_API_RULE_SENTINEL;
+	for (i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+		if (strncmp(name, starts[i], strlen(starts[i])) == 0)
+			return UD_API_RULE_SENTINEL;
+	for (i = 0; i < sizeof(inner) / sizeof(inner[0]); i++)
+		if (strstr(name, inner[i]) != NULL)
+			return UD_API_RULE_SENTINEL;
+	return UD_API_RULE_VALUE;
 }
 
 static bool
-flexible(const char *array)
+is_mask(const char *name)
 {
-	return array != NULL && (strcmp(array, "[]") == 0 || strcmp(array, "[0]") == 0);
+	return ends_with(name, "_MASK");
 }
 
 static bool
@@ -111,6 +167,304 @@ or_none(const char *s)
 	return s != NULL ? s : "";
 }
 
+/* A value for people: as written when it is small, in hex when it is a mask of bits. */
+static void
+value_text(char *buf, size_t n, const struct ud_api_sym *s)
+{
+	unsigned long long u = (unsigned long long)s->value;
+
+	if (s->value_unsigned || s->value >= 0)
+		snprintf(buf, n, u >= 0x10000 && (u & (u - 1)) != 0 ? "%#llx" : "%llu", u);
+	else
+		snprintf(buf, n, "%lld", s->value);
+}
+
+/* ---- macros and enum constants ---- */
+
+/*
+ * Whether two function-like macros' replacements are the same but for
+ * the names of their parameters (a parameter matches its counterpart by
+ * position); with suffixes, integer suffixes (4 vs 4U) are ignored too.
+ */
+static bool
+same_body(const struct ud_api_sym *o, const struct ud_api_sym *n, bool suffixes)
+{
+	struct api_toks po = {NULL, 0, 0}, pn = {NULL, 0, 0}, bo = {NULL, 0, 0}, bn = {NULL, 0, 0};
+	size_t i, k;
+	bool same;
+
+	api_tokenize(o->params, strlen(o->params), &po);
+	api_tokenize(n->params, strlen(n->params), &pn);
+	api_tokenize(o->text, strlen(o->text), &bo);
+	api_tokenize(n->text, strlen(n->text), &bn);
+	same = po.n == pn.n && bo.n == bn.n;
+	for (i = 0; same && i < bo.n; i++) {
+		const struct api_tok *a = &bo.v[i], *b = &bn.v[i];
+		long pa = -1, pb = -1;
+
+		for (k = 0; k < po.n; k++) {
+			if (api_tok_ident(&po.v[k]) && a->n == po.v[k].n &&
+			    memcmp(a->p, po.v[k].p, a->n) == 0)
+				pa = (long)k;
+			if (api_tok_ident(&pn.v[k]) && b->n == pn.v[k].n &&
+			    memcmp(b->p, pn.v[k].p, b->n) == 0)
+				pb = (long)k;
+		}
+		if (pa >= 0 || pb >= 0) {
+			same = pa == pb;
+		} else if (suffixes && ud_is_digit((unsigned char)a->p[0]) &&
+			   ud_is_digit((unsigned char)b->p[0])) {
+			size_t la = a->n, lb = b->n;
+
+			while (la > 0 && strchr("uUlL", a->p[la - 1]) != NULL)
+				la--;
+			while (lb > 0 && strchr("uUlL", b->p[lb - 1]) != NULL)
+				lb--;
+			same = la == lb && memcmp(a->p, b->p, la) == 0;
+		} else {
+			same = a->n == b->n && memcmp(a->p, b->p, a->n) == 0;
+		}
+	}
+	free(po.v);
+	free(pn.v);
+	free(bo.v);
+	free(bn.v);
+	return same;
+}
+
+/* The "a | b | c" terms of a flags expression, or NULL when it is not one. */
+static bool
+terms_kept(const char *old_text, const char *new_text)
+{
+	struct api_toks a = {NULL, 0, 0}, b = {NULL, 0, 0};
+	size_t i, k;
+	bool kept = strchr(new_text, '|') != NULL;
+
+	api_tokenize(old_text, strlen(old_text), &a);
+	api_tokenize(new_text, strlen(new_text), &b);
+	/* every name of the old expression is still in the new one */
+	for (i = 0; kept && i < a.n; i++) {
+		bool found = !api_tok_ident(&a.v[i]);
+
+		for (k = 0; !found && k < b.n; k++)
+			found = a.v[i].n == b.v[k].n && memcmp(a.v[i].p, b.v[k].p, a.v[i].n) == 0;
+		kept = found;
+	}
+	free(a.v);
+	free(b.v);
+	return kept;
+}
+
+static void
+diff_ioctl(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
+	   const struct ud_api_sym *n)
+{
+	if (o->has_value && n->has_value) {
+		/* read for the target: the request numbers themselves */
+		struct ud_buf why = UD_BUF_INIT;
+
+		if (o->value == n->value) {
+			add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, UD_API_RULE_IOCTL,
+			    o->line, n->line, "same request number %#llx, spelled differently",
+			    (unsigned long long)n->value);
+			return;
+		}
+		if (strcmp(o->ioctl.dir, n->ioctl.dir) != 0)
+			ud_buf_addf(&why, ", direction %s -> %s", o->ioctl.dir, n->ioctl.dir);
+		if (o->ioctl.known && n->ioctl.known &&
+		    (o->ioctl.typev != n->ioctl.typev || o->ioctl.nrv != n->ioctl.nrv))
+			ud_buf_addf(&why, ", number %s/%lld -> %s/%lld", o->ioctl.type,
+				    o->ioctl.nrv, n->ioctl.type, n->ioctl.nrv);
+		if (o->ioctl.size_known && n->ioctl.size_known && o->ioctl.size != n->ioctl.size)
+			ud_buf_addf(&why, ", size %llu -> %llu (sizeof(%s))",
+				    (unsigned long long)o->ioctl.size,
+				    (unsigned long long)n->ioctl.size, or_none(n->ioctl.arg));
+		else if (!streq(o->ioctl.arg, n->ioctl.arg))
+			ud_buf_addf(&why, ", argument %s -> %s", or_none(o->ioctl.arg),
+				    or_none(n->ioctl.arg));
+		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_IOCTL, o->line,
+		    n->line, "request number %#llx -> %#llx%s", (unsigned long long)o->value,
+		    (unsigned long long)n->value, ud_buf_str(&why));
+		ud_buf_free(&why);
+		return;
+	}
+	if (strcmp(o->ioctl.dir, n->ioctl.dir) != 0)
+		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_IOCTL, o->line,
+		    n->line, "ioctl direction %s -> %s: the request number changes", o->ioctl.dir,
+		    n->ioctl.dir);
+	else if (o->ioctl.known && n->ioctl.known &&
+		 (o->ioctl.typev != n->ioctl.typev || o->ioctl.nrv != n->ioctl.nrv))
+		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_IOCTL, o->line,
+		    n->line, "ioctl number %s/%lld -> %s/%lld", o->ioctl.type, o->ioctl.nrv,
+		    n->ioctl.type, n->ioctl.nrv);
+	else if (!(o->ioctl.known && n->ioctl.known) &&
+		 (strcmp(o->ioctl.type, n->ioctl.type) != 0 ||
+		  strcmp(o->ioctl.nr, n->ioctl.nr) != 0))
+		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_IOCTL, o->line,
+		    n->line, "ioctl number %s, %s -> %s, %s", o->ioctl.type, o->ioctl.nr,
+		    n->ioctl.type, n->ioctl.nr);
+	else if (!streq(o->ioctl.arg, n->ioctl.arg))
+		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_IOCTL, o->line,
+		    n->line, "ioctl argument type %s -> %s: its size is in the request number",
+		    or_none(o->ioctl.arg), or_none(n->ioctl.arg));
+	else
+		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, UD_API_RULE_IOCTL, o->line,
+		    n->line, "same request, spelled differently");
+}
+
+/*
+ * Two values of a name: the same (compatible), grown as a bound, version
+ * or set of flags grows (review), or changed (breaking).  what names them
+ * ("value", "replacement"); prefix goes before the reason.
+ */
+static void
+compare_values(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
+	       const struct ud_api_sym *n, const char *prefix)
+{
+	const char *what = o->kind == UD_API_ENUM_CONST ? "value" : "replacement";
+	enum ud_api_rule fam = family(n->name);
+	char a[40], b[40];
+	/* the same value under another kind: an #ifdef no longer sees an enum constant */
+	enum ud_api_verdict same = o->kind == UD_API_MACRO && n->kind == UD_API_ENUM_CONST
+					   ? UD_API_REVIEW
+					   : UD_API_COMPATIBLE;
+	enum ud_api_rule same_rule =
+		o->kind != n->kind ? UD_API_RULE_MACRO_ENUM : UD_API_RULE_SAME_VALUE;
+
+	if (o->has_value && n->has_value) {
+		unsigned long long ou = (unsigned long long)o->value,
+				   nu = (unsigned long long)n->value;
+
+		value_text(a, sizeof(a), o);
+		value_text(b, sizeof(b), n);
+		if (o->value == n->value) {
+			add(d, header, n, UD_API_CHANGED, same, same_rule, o->line, n->line,
+			    "%ssame value %s%s", prefix, b,
+			    o->kind != n->kind ? ""
+			    : o->value_unsigned != n->value_unsigned
+				    ? (n->value_unsigned ? ", spelled differently (now unsigned)"
+							 : ", spelled differently (now signed)")
+				    : ", spelled differently");
+			return;
+		}
+		/* a bound grows with the API, a mask keeps its bits, a version just moves */
+		if (fam == UD_API_RULE_VERSION ||
+		    (fam != UD_API_RULE_VALUE && (is_mask(n->name) ? (ou & nu) == ou : nu > ou))) {
+			add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, fam, o->line, n->line,
+			    "%s%s %s %s -> %s", prefix,
+			    fam == UD_API_RULE_VERSION ? "version moved:" : "sentinel moved:", what,
+			    a, b);
+			return;
+		}
+		if ((ou & nu) == ou && terms_kept(o->text, n->text)) {
+			add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_FLAGS_ADDED,
+			    o->line, n->line,
+			    "%sflags added to the set: %s -> %s (every old one kept)", prefix, a,
+			    b);
+			return;
+		}
+		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_VALUE, o->line,
+		    n->line, "%s%s %s -> %s", prefix, what, a, b);
+		return;
+	}
+	if (strcmp(o->text, n->text) == 0) {
+		add(d, header, n, UD_API_CHANGED, same, same_rule, o->line, n->line,
+		    "%ssame expression '%s' (what it names is compared on its own)", prefix,
+		    n->text);
+		return;
+	}
+	add(d, header, n, UD_API_CHANGED,
+	    fam != UD_API_RULE_VALUE ? UD_API_REVIEW : UD_API_BREAKING,
+	    fam != UD_API_RULE_VALUE ? fam : UD_API_RULE_TEXT, o->line, n->line,
+	    "%s%s%s '%s' -> '%s'", prefix,
+	    fam == UD_API_RULE_VERSION	  ? "version moved: "
+	    : fam == UD_API_RULE_SENTINEL ? "sentinel moved: "
+					  : "",
+	    what, o->text, n->text);
+}
+
+/* Whether new is old's list continued: "F(a), F(b)," -> "F(a), F(b), F(c),". */
+static bool
+list_grew(const char *old, const char *new_)
+{
+	size_t n = strlen(old);
+
+	while (n > 0 && (old[n - 1] == ',' || old[n - 1] == ' '))
+		n--;
+	return n > 0 && strlen(new_) > n && strncmp(old, new_, n) == 0 &&
+	       strchr(",", new_[n + strspn(new_ + n, " ")]) != NULL &&
+	       new_[n + strspn(new_ + n, " ")] != '\0';
+}
+
+static void
+diff_value(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
+	   const struct ud_api_sym *n)
+{
+	if (o->is_ioctl && n->is_ioctl) {
+		diff_ioctl(d, header, o, n);
+		return;
+	}
+	if (o->params != NULL || n->params != NULL) {
+		if (o->params != NULL && n->params != NULL && same_body(o, n, false))
+			add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, UD_API_RULE_PARAMS,
+			    o->line, n->line,
+			    "parameters renamed (%s) -> (%s), the same replacement", o->params,
+			    n->params);
+		else if (o->params != NULL && n->params != NULL && same_body(o, n, true))
+			add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_PARAMS,
+			    o->line, n->line,
+			    "the same replacement but for integer suffixes: '%s' -> '%s' (the values "
+			    "are the same, their types may not be)",
+			    o->text, n->text);
+		else if (o->expansion != NULL && n->expansion != NULL &&
+			 strcmp(o->expansion, n->expansion) == 0)
+			add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, UD_API_RULE_PARAMS,
+			    o->line, n->line, "replacement '%s' -> '%s': the same expansion '%s'",
+			    o->text, n->text, n->expansion);
+		else if (o->expansion != NULL && n->expansion != NULL &&
+			 list_grew(o->expansion, n->expansion))
+			add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_PARAMS,
+			    o->line, n->line,
+			    "replacement '%s' -> '%s': the list it expands to gained entries at its end, "
+			    "every old one kept",
+			    o->text, n->text);
+		else if (!streq(o->params, n->params))
+			add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_PARAMS,
+			    o->line, n->line, "parameters (%s) -> (%s)", or_none(o->params),
+			    or_none(n->params));
+		else
+			add(d, header, n, UD_API_CHANGED,
+			    family(n->name) != UD_API_RULE_VALUE ? UD_API_REVIEW : UD_API_BREAKING,
+			    UD_API_RULE_PARAMS, o->line, n->line, "replacement '%s' -> '%s'",
+			    o->text, n->text);
+		return;
+	}
+	compare_values(d, header, o, n, "");
+}
+
+/*
+ * A macro and an enum constant of the same name in the same header, one in
+ * each version: the same value is review at most (an #ifdef test no
+ * longer sees an enum constant; the other way it now sees a macro), a
+ * changed value keeps its verdict.
+ */
+static void
+diff_kind_changed(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
+		  const struct ud_api_sym *n)
+{
+	const char *prefix = o->kind == UD_API_MACRO
+				     ? "macro became an enum constant (#ifdef no longer sees it), "
+				     : "enum constant became a macro, ";
+
+	if (o->is_ioctl && n->is_ioctl && o->has_value && n->has_value && o->value != n->value) {
+		diff_ioctl(d, header, o, n);
+		return;
+	}
+	compare_values(d, header, o, n, prefix);
+}
+
+/* ---- enums, typedefs, declarations ---- */
+
 static long
 find_member(const struct ud_api_sym *s, const char *name)
 {
@@ -124,367 +478,127 @@ find_member(const struct ud_api_sym *s, const char *name)
 	return -1;
 }
 
-static char *
-describe(const struct ud_api_member *m)
-{
-	if (m->bits >= 0)
-		return ud_xasprintf("%s%s%s : %d", m->type, m->name[0] ? " " : "", m->name,
-				    m->bits);
-	return ud_xasprintf("%s%s%s%s", m->type, m->name[0] ? " " : "", m->name, or_none(m->array));
-}
-
-/*
- * text with every flexible array spelled one way: "__DECLARE_FLEX_ARRAY(T,
- * n)" and "n[0]" as "T n[]" (the kernel moved from one to the other).
- */
-static char *
-flex_canonical(const char *text)
-{
-	static const char macro[] = "__DECLARE_FLEX_ARRAY(";
-	struct ud_buf b = UD_BUF_INIT;
-	const char *p = text;
-
-	while (*p != '\0') {
-		if (strncmp(p, macro, sizeof(macro) - 1) == 0) {
-			const char *t = p + sizeof(macro) - 1, *comma = NULL, *q;
-			int depth = 0;
-
-			for (q = t; *q != '\0' && !(depth == 0 && *q == ')'); q++) {
-				if (*q == '(')
-					depth++;
-				else if (*q == ')')
-					depth--;
-				else if (*q == ',' && depth == 0)
-					comma = q;
-			}
-			if (*q == ')' && comma != NULL) {
-				const char *n = comma + 1;
-
-				while (*n == ' ')
-					n++;
-				ud_buf_add(&b, t, (size_t)(comma - t));
-				ud_buf_addch(&b, ' ');
-				ud_buf_add(&b, n, (size_t)(q - n));
-				ud_buf_addstr(&b, "[]");
-				p = q + 1;
-				continue;
-			}
-		}
-		if (strncmp(p, "[0]", 3) == 0) {
-			ud_buf_addstr(&b, "[]");
-			p += 3;
-			continue;
-		}
-		ud_buf_addch(&b, *p++);
-	}
-	return ud_buf_detach(&b, NULL);
-}
-
-/* text with __aligned_u64 (be64, le64) spelled as __u64: what an 8-byte alignment respells. */
-static char *
-unaligned(const char *text)
-{
-	static const char pre[] = "__aligned_";
-	struct ud_buf b = UD_BUF_INIT;
-	const char *p = text;
-
-	while (*p != '\0') {
-		if (strncmp(p, pre, sizeof(pre) - 1) == 0 &&
-		    (p == text || p[-1] == ' ' || p[-1] == '{' || p[-1] == '(')) {
-			ud_buf_addstr(&b, "__");
-			p += sizeof(pre) - 1;
-			continue;
-		}
-		ud_buf_addch(&b, *p++);
-	}
-	return ud_buf_detach(&b, NULL);
-}
-
-/*
- * A member whose spelling changed but not its layout (on this ABI): the
- * verdict and the reason's tail, or false.
- */
-static bool
-respelled(const struct ud_api_member *om, const struct ud_api_member *nm, enum ud_api_verdict *v,
-	  const char **why)
-{
-	char *a, *b, *ua, *ub, *fa, *fb;
-	bool aligned, flex;
-
-	if (om->bits != nm->bits)
-		return false;
-	if (strcmp(om->type, nm->type) == 0 && om->dims != NULL && nm->dims != NULL &&
-	    strcmp(om->dims, nm->dims) == 0) {
-		*v = UD_API_COMPATIBLE;
-		*why = " (the same bounds, spelled differently)";
-		return true;
-	}
-	a = describe(om);
-	b = describe(nm);
-	ua = unaligned(a);
-	ub = unaligned(b);
-	fa = flex_canonical(ua);
-	fb = flex_canonical(ub);
-	aligned = strcmp(ua, ub) == 0;
-	flex = !aligned && strcmp(fa, fb) == 0;
-	if (aligned || flex) {
-		bool both = flex && strcmp(a, ua) != 0;
-
-		*v = UD_API_REVIEW;
-		*why = aligned ? " (aligned to 8 bytes on every ABI now; i386 aligned it to 4: "
-				 "layouts there may move)"
-		       : both  ? " (flexible arrays respelled, and an 8-byte alignment on every "
-				 "ABI now: layouts on i386 may move)"
-			       : " (flexible arrays respelled: [0], [] and __DECLARE_FLEX_ARRAY "
-				 "lay out the same)";
-	}
-	free(a);
-	free(b);
-	free(ua);
-	free(ub);
-	free(fa);
-	free(fb);
-	return aligned || flex;
-}
-
-static void
-diff_record(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
-	    const struct ud_api_sym *n)
-{
-	size_t i, common = 0;
-	long last_new = -1;
-	bool any = false;
-
-	/* members of the old one: removed, moved, retyped */
-	for (i = 0; i < o->nmembers; i++) {
-		const struct ud_api_member *om = &o->members[i];
-		long j =
-			om->name[0] != '\0'
-				? find_member(n, om->name)
-				: (i < n->nmembers && n->members[i].name[0] == '\0' ? (long)i : -1);
-
-		if (j < 0) {
-			const struct ud_api_member *at = i < n->nmembers ? &n->members[i] : NULL;
-
-			if (at != NULL && find_member(o, at->name) < 0 && placeholder(om->name) &&
-			    strcmp(at->type, om->type) == 0 && streq(at->array, om->array) &&
-			    at->bits == om->bits) {
-				add(d, header, o, UD_API_CHANGED, UD_API_REVIEW, o->line, n->line,
-				    "reserved member %s renamed to %s (same type and place)",
-				    om->name, at->name);
-			} else {
-				char *was = describe(om);
-
-				add(d, header, o, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
-				    "member %s removed (was %s)",
-				    om->name[0] ? om->name : "(anonymous)", was);
-				free(was);
-			}
-			any = true;
-			continue;
-		}
-		common++;
-		if (j < last_new) {
-			add(d, header, o, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
-			    "member %s moved before %s: the layout changes", om->name,
-			    n->members[last_new].name);
-			any = true;
-		}
-		last_new = j > last_new ? j : last_new;
-		{
-			const struct ud_api_member *nm = &n->members[j];
-
-			enum ud_api_verdict rv;
-			const char *why;
-
-			if ((strcmp(nm->type, om->type) != 0 || nm->bits != om->bits ||
-			     !streq(nm->array, om->array)) &&
-			    respelled(om, nm, &rv, &why)) {
-				char *a = describe(om), *b = describe(nm);
-
-				add(d, header, o, UD_API_CHANGED, rv, o->line, n->line,
-				    "member %s: %s -> %s%s", om->name[0] ? om->name : "(anonymous)",
-				    a, b, why);
-				free(a);
-				free(b);
-				any = true;
-			} else if (strcmp(nm->type, om->type) != 0 || nm->bits != om->bits ||
-				   !streq(nm->array, om->array)) {
-				char *a = describe(om), *b = describe(nm);
-				bool flex = (flexible(om->array) || flexible(nm->array)) &&
-					    (size_t)j == n->nmembers - 1 && i == o->nmembers - 1 &&
-					    strcmp(nm->type, om->type) == 0;
-				bool pad = placeholder(om->name);
-
-				add(d, header, o, UD_API_CHANGED,
-				    flex || pad ? UD_API_REVIEW : UD_API_BREAKING, o->line, n->line,
-				    "%s %s: %s -> %s%s",
-				    flex  ? "flexible array member"
-				    : pad ? "reserved member"
-					  : "member",
-				    om->name[0] ? om->name : "(anonymous)", a, b,
-				    pad ? " (new members took its room? check the total size)"
-					: "");
-				free(a);
-				free(b);
-				any = true;
-			}
-		}
-	}
-	/* members of the new one the old did not have */
-	for (i = 0; i < n->nmembers; i++) {
-		const struct ud_api_member *nm = &n->members[i];
-		bool at_end = true;
-		size_t k;
-
-		if (nm->name[0] == '\0' ? i < o->nmembers && o->members[i].name[0] == '\0'
-					: find_member(o, nm->name) >= 0)
-			continue;
-		/* a renamed placeholder was reported above */
-		if (i < o->nmembers && placeholder(o->members[i].name) &&
-		    find_member(n, o->members[i].name) < 0 &&
-		    strcmp(o->members[i].type, nm->type) == 0 &&
-		    streq(o->members[i].array, nm->array) && o->members[i].bits == nm->bits)
-			continue;
-		for (k = i + 1; k < n->nmembers; k++)
-			if (find_member(o, n->members[k].name) >= 0)
-				at_end = false;
-		/* the next member the old one had: a reserved one gives up its room */
-		for (k = i + 1; k < n->nmembers && find_member(o, n->members[k].name) < 0; k++)
-			;
-		{
-			char *b = describe(nm);
-
-			if (!at_end && k < n->nmembers && placeholder(n->members[k].name))
-				add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, o->line, n->line,
-				    "member %s takes room from reserved member %s (check the total "
-				    "size)",
-				    b, n->members[k].name);
-			else if (at_end)
-				add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, o->line, n->line,
-				    "%s: %s (old binaries pass the smaller size)", grew_reason, b);
-			else
-				add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
-				    "member %s inserted before others: their offsets move", b);
-			free(b);
-		}
-		any = true;
-	}
-	if (!any && strcmp(o->text, n->text) != 0) {
-		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
-		    "layout attributes: '%s' -> '%s'", o->text, n->text);
-		any = true;
-	}
-	(void)common;
-	if (!any)
-		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, o->line, n->line,
-		    "spelled differently, same members");
-}
-
 static void
 diff_enum(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
 	  const struct ud_api_sym *n)
 {
-	size_t i;
-	bool removed = false, prefix = o->nmembers <= n->nmembers;
+	size_t i, no = 0, nn = 0;
+	bool removed = false, prefix = true;
 
 	for (i = 0; i < o->nmembers; i++) {
+		if (o->members[i].expands)
+			continue; /* a macro call the reading could not expand */
 		if (find_member(n, o->members[i].name) < 0) {
+			/*
+			 * The constant itself is compared on its own: removed
+			 * (breaking) or become a macro of the same value.
+			 */
 			removed = true;
-			add(d, header, o, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
-			    "constant %s removed", o->members[i].name);
+			add(d, header, o, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_ENUM, o->line,
+			    n->line, "constant %s no longer in the enum (compared on its own)",
+			    o->members[i].name);
 		}
-		if (i >= n->nmembers || strcmp(o->members[i].name, n->members[i].name) != 0)
-			prefix = false;
 	}
-	if (prefix)
-		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, o->line, n->line,
-		    "%zu constant%s added at the end", n->nmembers - o->nmembers,
-		    n->nmembers - o->nmembers == 1 ? "" : "s");
+	/*
+	 * The old constants, in order, are the first of the new ones, but for
+	 * a sentinel they both end with (__FOO_MAX, which new ones go before).
+	 */
+	no = o->nmembers;
+	nn = n->nmembers;
+	while (no > 0 && nn > 0 && strcmp(o->members[no - 1].name, n->members[nn - 1].name) == 0 &&
+	       family(o->members[no - 1].name) == UD_API_RULE_SENTINEL) {
+		no--;
+		nn--;
+	}
+	for (i = 0; i < no && i < nn; i++)
+		if (strcmp(o->members[i].name, n->members[i].name) != 0)
+			prefix = false;
+	if (no > nn)
+		prefix = false;
+	if (prefix && nn > no)
+		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, UD_API_RULE_ENUM, o->line,
+		    n->line, "%zu constant%s added at the end", nn - no, nn - no == 1 ? "" : "s");
+	else if (prefix)
+		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, UD_API_RULE_SPELLING, o->line,
+		    n->line, "the same constants, spelled differently");
 	else if (!removed)
-		add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, o->line, n->line,
+		add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_ENUM, o->line, n->line,
 		    "constants inserted or reordered (their values are checked one by one)");
 }
 
-static void
-diff_value(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
-	   const struct ud_api_sym *n)
+static bool
+record_type(const char *spelled)
 {
-	const char *what = o->kind == UD_API_ENUM_CONST ? "value" : "replacement";
-
-	if (o->is_ioctl && n->is_ioctl) {
-		if (strcmp(o->ioctl.dir, n->ioctl.dir) != 0)
-			add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
-			    "ioctl direction %s -> %s: the request number changes", o->ioctl.dir,
-			    n->ioctl.dir);
-		else if (o->ioctl.known && n->ioctl.known &&
-			 (o->ioctl.typev != n->ioctl.typev || o->ioctl.nrv != n->ioctl.nrv))
-			add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
-			    "ioctl number %s/%lld -> %s/%lld", o->ioctl.type, o->ioctl.nrv,
-			    n->ioctl.type, n->ioctl.nrv);
-		else if (!(o->ioctl.known && n->ioctl.known) &&
-			 (strcmp(o->ioctl.type, n->ioctl.type) != 0 ||
-			  strcmp(o->ioctl.nr, n->ioctl.nr) != 0))
-			add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
-			    "ioctl number %s, %s -> %s, %s", o->ioctl.type, o->ioctl.nr,
-			    n->ioctl.type, n->ioctl.nr);
-		else if (!streq(o->ioctl.arg, n->ioctl.arg))
-			add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
-			    "ioctl argument type %s -> %s: its size is in the request number",
-			    or_none(o->ioctl.arg), or_none(n->ioctl.arg));
-		else
-			add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, o->line, n->line,
-			    "same request, spelled differently");
-		return;
-	}
-	if (!streq(o->params, n->params)) {
-		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
-		    "parameters (%s) -> (%s)", or_none(o->params), or_none(n->params));
-		return;
-	}
-	if (strcmp(o->text, n->text) == 0 && o->has_value != n->has_value) {
-		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, o->line, n->line,
-		    "same expression '%s' (what it names is compared on its own)", n->text);
-		return;
-	}
-	if (o->has_value && n->has_value) {
-		if (o->value == n->value)
-			add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, o->line, n->line,
-			    "same value %lld, spelled differently", o->value);
-		else
-			add(d, header, n, UD_API_CHANGED,
-			    sentinel(o->name) ? UD_API_REVIEW : UD_API_BREAKING, o->line, n->line,
-			    "%s%s %lld -> %lld", sentinel(o->name) ? "sentinel moved: " : "", what,
-			    o->value, n->value);
-		return;
-	}
-	add(d, header, n, UD_API_CHANGED, sentinel(o->name) ? UD_API_REVIEW : UD_API_BREAKING,
-	    o->line, n->line, "%s%s '%s' -> '%s'", sentinel(o->name) ? "sentinel moved: " : "",
-	    what, o->text, n->text);
+	return (strncmp(spelled, "struct", 6) == 0 || strncmp(spelled, "union", 5) == 0) &&
+	       strchr(spelled, '*') == NULL;
 }
 
 static void
-diff_sym(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
-	 const struct ud_api_sym *n)
+diff_typedef(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
+	     const struct ud_api_sym *n)
+{
+	const struct ud_api_layout *ol = o->layout, *nl = n->layout;
+	bool body = (o->decl != NULL &&
+		     (o->decl->sub_kind == UD_API_STRUCT || o->decl->sub_kind == UD_API_UNION)) ||
+		    (n->decl != NULL &&
+		     (n->decl->sub_kind == UD_API_STRUCT || n->decl->sub_kind == UD_API_UNION));
+
+	if (ol == NULL || nl == NULL || ol->type == NULL || nl->type == NULL) {
+		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_TEXT, o->line,
+		    n->line, "typedef '%s' -> '%s'", o->text, n->text);
+		return;
+	}
+	if (ol->size != nl->size || ol->align != nl->align) {
+		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_TYPEDEF, o->line,
+		    n->line, "typedef '%s' -> '%s': size %llu -> %llu, alignment %llu -> %llu",
+		    o->text, n->text, (unsigned long long)ol->size, (unsigned long long)nl->size,
+		    (unsigned long long)ol->align, (unsigned long long)nl->align);
+	} else if (body && record_type(ol->type) && record_type(nl->type)) {
+		/* "typedef struct [tag] { ... } foo_t": the body is its own symbol */
+		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, UD_API_RULE_SPELLING, o->line,
+		    n->line,
+		    "typedef '%s' -> '%s': the same size (%llu); its body is compared on its own",
+		    o->text, n->text, (unsigned long long)nl->size);
+	} else if (strcmp(ol->type, nl->type) == 0) {
+		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, UD_API_RULE_SPELLING, o->line,
+		    n->line, "typedef '%s' -> '%s': the same type after typedefs (%s)", o->text,
+		    n->text, nl->type);
+	} else if (ol->integer && nl->integer) {
+		add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_SIGNEDNESS, o->line,
+		    n->line, "typedef '%s' -> '%s': %s -> %s, the same size", o->text, n->text,
+		    ol->type, nl->type);
+	} else {
+		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_TYPEDEF, o->line,
+		    n->line, "typedef '%s' -> '%s': %s -> %s", o->text, n->text, ol->type,
+		    nl->type);
+	}
+}
+
+void
+api_diff_sym(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
+	     const struct ud_api_sym *n)
 {
 	switch (o->kind) {
 	case UD_API_MACRO:
 	case UD_API_ENUM_CONST:
-		diff_value(d, header, o, n);
+		if (o->kind != n->kind)
+			diff_kind_changed(d, header, o, n);
+		else
+			diff_value(d, header, o, n);
 		break;
 	case UD_API_ENUM:
 		diff_enum(d, header, o, n);
 		break;
 	case UD_API_STRUCT:
 	case UD_API_UNION:
-		diff_record(d, header, o, n);
+		api_diff_record(d, header, o, n);
 		break;
 	case UD_API_TYPEDEF:
-		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, o->line, n->line,
-		    "typedef '%s' -> '%s'", o->text, n->text);
+		diff_typedef(d, header, o, n);
 		break;
 	default:
-		add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, o->line, n->line,
+		add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_DECLARATION, o->line,
+		    n->line,
 		    "declaration '%s' -> '%s' (functions and variables do not belong in uapi "
 		    "headers)",
 		    o->text, n->text);
@@ -492,19 +606,25 @@ diff_sym(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
 	}
 }
 
+/* ---- conditions ---- */
+
 /* cond without its "!defined(__ASSEMBLY__)" terms: what C code always has. */
 static char *
 c_condition(const char *cond)
 {
-	static const char term[] = "!defined(__ASSEMBLY__)";
+	static const char *const terms[] = {"!defined(__ASSEMBLY__)", "!defined(__ASSEMBLER__)"};
 	struct ud_buf b = UD_BUF_INIT;
 	const char *p = cond;
+	size_t k;
 
 	while (*p != '\0') {
 		const char *e = strstr(p, " && ");
 		size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
+		bool c_has = false;
 
-		if (!(n == sizeof(term) - 1 && strncmp(p, term, n) == 0)) {
+		for (k = 0; k < sizeof(terms) / sizeof(terms[0]); k++)
+			c_has |= n == strlen(terms[k]) && strncmp(p, terms[k], n) == 0;
+		if (!c_has) {
 			if (b.len > 0)
 				ud_buf_addstr(&b, " && ");
 			ud_buf_add(&b, p, n);
@@ -528,36 +648,57 @@ diff_moved_condition(struct ud_api_diff *d, const char *header, const struct ud_
 	char *co = c_condition(o->cond), *cn = c_condition(n->cond);
 
 	if (strcmp(co, cn) == 0)
-		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, o->line, n->line,
-		    "conditions '%s' -> '%s': the same for C (only __ASSEMBLY__ differs)", o->cond,
-		    n->cond);
+		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, UD_API_RULE_CONDITION, o->line,
+		    n->line, "conditions '%s' -> '%s': the same for C (only __ASSEMBLY__ differs)",
+		    o->cond, n->cond);
 	else
-		add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, o->line, n->line,
-		    "conditions '%s' -> '%s': seen by other configurations", o->cond, n->cond);
+		add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_CONDITION, o->line,
+		    n->line, "conditions '%s' -> '%s': seen by other configurations", o->cond,
+		    n->cond);
 	free(co);
 	free(cn);
 	if (o->body != n->body) {
 		struct ud_api_sym as_now = *o; /* its changes named as it is now */
 
 		as_now.cond = n->cond;
-		diff_sym(d, header, &as_now, n);
+		api_diff_sym(d, header, &as_now, n);
 	}
 }
 
-/* The one symbol of v[0..n) with this kind and name that is not in the other version; or -1. */
+/*
+ * The one symbol of v[0..n) of kind k and like's name that is not in the
+ * other version; or -1.
+ */
 static long
-only_one(const struct ud_api_sym *v, const bool *unmatched, size_t n, const struct ud_api_sym *like)
+only_one(const struct ud_api_sym *v, const bool *unmatched, size_t n, const struct ud_api_sym *like,
+	 enum ud_api_kind k)
 {
 	long found = -1;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (unmatched[i] && v[i].kind == like->kind && strcmp(v[i].name, like->name) == 0) {
+		if (unmatched[i] && v[i].kind == k && strcmp(v[i].name, like->name) == 0) {
 			if (found >= 0)
 				return -1;
 			found = (long)i;
 		}
 	return found;
+}
+
+/*
+ * Pairs symbol i of old (only in old) with the one symbol of new (only in
+ * new) of kind k and the same name, itself alone of its name and kind in
+ * old; -1 when there is none.
+ */
+static long
+pair_of(const struct ud_api_header *old, const bool *old_only, const struct ud_api_header *new_,
+	const bool *new_only, size_t i, enum ud_api_kind k)
+{
+	long j = only_one(new_->v, new_only, new_->n, &old->v[i], k);
+
+	if (j < 0 || only_one(old->v, old_only, old->n, &old->v[i], old->v[i].kind) != (long)i)
+		return -1;
+	return j;
 }
 
 void
@@ -571,14 +712,14 @@ ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_header *
 
 	if (old == NULL) {
 		d->headers_added++;
-		add(d, header, NULL, UD_API_ADDED, UD_API_COMPATIBLE, 0, 1,
+		add(d, header, NULL, UD_API_ADDED, UD_API_COMPATIBLE, UD_API_RULE_ADDED, 0, 1,
 		    "new header, %zu symbol%s", new_->n, new_->n == 1 ? "" : "s");
 		d->symbols_added += (unsigned)new_->n;
 		return;
 	}
 	if (new_ == NULL) {
 		d->headers_removed++;
-		add(d, header, NULL, UD_API_REMOVED, UD_API_BREAKING, 1, 0,
+		add(d, header, NULL, UD_API_REMOVED, UD_API_BREAKING, UD_API_RULE_REMOVED, 1, 0,
 		    "header removed: programs that include it stop building (%zu symbol%s)", old->n,
 		    old->n == 1 ? "" : "s");
 		d->symbols_removed += (unsigned)old->n;
@@ -587,7 +728,7 @@ ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_header *
 	if (old->fingerprint == new_->fingerprint)
 		return;
 	d->headers_changed++;
-	/* which keys are in one version only, and which of those pair up across conditions */
+	/* which keys are in one version only, and which of those pair up */
 	old_only = ud_xcalloc(old->n + 1, sizeof(*old_only));
 	new_only = ud_xcalloc(new_->n + 1, sizeof(*new_only));
 	pair = ud_xcalloc(old->n + 1, sizeof(*pair));
@@ -601,12 +742,21 @@ ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_header *
 			new_only[j++] = c > 0;
 	}
 	for (i = 0; i < old->n; i++) {
-		long k = old_only[i] ? only_one(new_->v, new_only, new_->n, &old->v[i]) : -1;
+		enum ud_api_kind k = old->v[i].kind;
+		long p = -1;
 
-		pair[i] = k >= 0 && only_one(old->v, old_only, old->n, &old->v[i]) == (long)i ? k
-											      : -1;
-		if (pair[i] >= 0)
-			paired_new[pair[i]] = 1;
+		if (old_only[i]) {
+			/* the same symbol under other conditions, else a macro <-> enum constant */
+			p = pair_of(old, old_only, new_, new_only, i, k);
+			if (p < 0 && (k == UD_API_MACRO || k == UD_API_ENUM_CONST))
+				p = pair_of(old, old_only, new_, new_only, i,
+					    k == UD_API_MACRO ? UD_API_ENUM_CONST : UD_API_MACRO);
+			if (p >= 0 && paired_new[p])
+				p = -1;
+		}
+		pair[i] = p;
+		if (p >= 0)
+			paired_new[p] = 1;
 	}
 	/* both lists are sorted by key: a merge */
 	i = j = 0;
@@ -614,8 +764,13 @@ ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_header *
 		int c = i >= old->n ? 1 : j >= new_->n ? -1 : strcmp(old->v[i].key, new_->v[j].key);
 
 		if (c < 0 && pair[i] >= 0) {
+			const struct ud_api_sym *o = &old->v[i], *n = &new_->v[pair[i]];
+
 			d->symbols_changed++;
-			diff_moved_condition(d, header, &old->v[i], &new_->v[pair[i]]);
+			if (o->kind != n->kind)
+				api_diff_sym(d, header, o, n);
+			else
+				diff_moved_condition(d, header, o, n);
 			i++;
 		} else if (c > 0 && paired_new[j]) {
 			j++;
@@ -623,20 +778,21 @@ ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_header *
 			const struct ud_api_sym *s = &old->v[i++];
 
 			d->symbols_removed++;
-			add(d, header, s, UD_API_REMOVED, UD_API_BREAKING, s->line, 0, "%s removed",
-			    ud_api_kind_name(s->kind));
+			add(d, header, s, UD_API_REMOVED, UD_API_BREAKING, UD_API_RULE_REMOVED,
+			    s->line, 0, "%s removed", ud_api_kind_name(s->kind));
 		} else if (c > 0) {
 			const struct ud_api_sym *s = &new_->v[j++];
 			bool decl = s->kind == UD_API_FUNCTION || s->kind == UD_API_VARIABLE;
 
 			d->symbols_added++;
-			add(d, header, s, UD_API_ADDED, decl ? UD_API_REVIEW : UD_API_COMPATIBLE, 0,
-			    s->line, "%s added%s", ud_api_kind_name(s->kind),
+			add(d, header, s, UD_API_ADDED, decl ? UD_API_REVIEW : UD_API_COMPATIBLE,
+			    decl ? UD_API_RULE_DECLARATION : UD_API_RULE_ADDED, 0, s->line,
+			    "%s added%s", ud_api_kind_name(s->kind),
 			    decl ? ": functions and variables do not belong in uapi headers" : "");
 		} else {
 			if (old->v[i].fingerprint != new_->v[j].fingerprint) {
 				d->symbols_changed++;
-				diff_sym(d, header, &old->v[i], &new_->v[j]);
+				api_diff_sym(d, header, &old->v[i], &new_->v[j]);
 			}
 			i++;
 			j++;
@@ -646,610 +802,6 @@ ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_header *
 	free(new_only);
 	free(pair);
 	free(paired_new);
-}
-
-/*
- * The header among those from (new version) includes, directly or not,
- * that defines a symbol of this kind and name; NULL when none does.
- */
-static const char *
-included_definer(const char *from, enum ud_api_kind kind, const char *name,
-		 const struct ud_api_header *(*new_header)(const char *path, void *ctx), void *ctx)
-{
-	const char *queue[256];
-	size_t head = 0, tail = 0, i, k;
-
-	queue[tail++] = from;
-	while (head < tail) {
-		const struct ud_api_header *h = new_header(queue[head], ctx);
-
-		if (head > 0 && h != NULL)
-			for (k = 0; k < h->n; k++)
-				if (h->v[k].kind == kind && strcmp(h->v[k].name, name) == 0)
-					return h->path;
-		head++;
-		for (i = 0; h != NULL && i < h->nincludes; i++) {
-			bool seen = false;
-
-			for (k = 0; k < tail && !seen; k++)
-				seen = strcmp(queue[k], h->includes[i]) == 0;
-			if (!seen && tail < sizeof(queue) / sizeof(queue[0]))
-				queue[tail++] = h->includes[i];
-		}
-	}
-	return NULL;
-}
-
-void
-ud_api_diff_moves(struct ud_api_diff *d,
-		  const struct ud_api_header *(*new_header)(const char *path, void *ctx), void *ctx)
-{
-	size_t i;
-
-	for (i = 0; i < d->n; i++) {
-		struct ud_api_change *r = &d->v[i];
-		const char *to;
-
-		if (r->what != UD_API_REMOVED || r->name[0] == '\0' ||
-		    new_header(r->header, ctx) == NULL)
-			continue;
-		to = included_definer(r->header, r->kind, r->name, new_header, ctx);
-		if (to == NULL)
-			continue;
-		d->verdicts[r->verdict]--;
-		r->verdict = UD_API_COMPATIBLE;
-		d->verdicts[r->verdict]++;
-		free(r->reason);
-		r->reason = ud_xasprintf("moved to %s, which %s includes", to, r->header);
-	}
-}
-
-/* ---- changes that come through a changed type ---- */
-
-/* A type whose definition changed: what its users inherit. */
-struct root {
-	char *name; /* as users spell it: "struct foo", "union bar", "enum baz", "foo_t" */
-	char *header;
-	enum ud_api_verdict verdict;
-	bool grew; /* it grew at its end: what follows it in an embedder moves */
-};
-
-static bool
-is_type_kind(enum ud_api_kind k)
-{
-	return k == UD_API_STRUCT || k == UD_API_UNION || k == UD_API_ENUM || k == UD_API_TYPEDEF;
-}
-
-/*
- * The name users spell a changed type with: a record defined in a typedef
- * ("struct (typedef foo_t)") is used through the typedef's name.
- */
-static char *
-spelled(const char *name)
-{
-	const char *t = strstr(name, " (typedef ");
-
-	if (t != NULL) {
-		const char *e = strchr(t, ')');
-
-		t += strlen(" (typedef ");
-		return ud_xstrndup(t, e != NULL ? (size_t)(e - t) : strlen(t));
-	}
-	return ud_xstrdup(name);
-}
-
-/* Records r (or raises the verdict of the root of the same name); true when it is new. */
-static bool
-add_root(struct ud_map *roots, const char *name, const char *header, enum ud_api_verdict v,
-	 bool grew)
-{
-	struct root *r = ud_map_get(roots, name);
-
-	if (r != NULL) {
-		if (v > r->verdict)
-			r->verdict = v;
-		r->grew |= grew;
-		return false;
-	}
-	r = ud_xmalloc(sizeof(*r));
-	r->name = ud_xstrdup(name);
-	r->header = ud_xstrdup(header);
-	r->verdict = v;
-	r->grew = grew;
-	ud_map_put(roots, name, r);
-	return true;
-}
-
-static void
-root_free(void *p)
-{
-	struct root *r = p;
-
-	free(r->name);
-	free(r->header);
-	free(r);
-}
-
-static bool
-ident_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_';
-}
-
-/*
- * The most severe changed type that text (a member's type, a typedef, a
- * macro's replacement) names, skipping self (a record pointing at its own
- * kind); *by_value is false when it is only reached through a pointer (its
- * layout is then not part of the user's).
- */
-static const struct root *
-uses(const struct ud_map *roots, const char *text, const char *self, bool *by_value)
-{
-	const struct root *best = NULL;
-	const char *p = text;
-	bool in_fnptr = false;
-
-	*by_value = false;
-	while (*p != '\0') {
-		const char *w = p, *e;
-		char *name;
-		const struct root *r;
-
-		if (p[0] == '(' && p[1] == '*')
-			in_fnptr = true;
-		else if (p[0] == ';')
-			in_fnptr = false; /* the next member of an inline body */
-		if (!ident_char(*p) || (p > text && ident_char(p[-1]))) {
-			p++;
-			continue;
-		}
-		for (e = p; ident_char(*e); e++)
-			;
-		if ((e - w == 6 && (strncmp(w, "struct", 6) == 0)) ||
-		    (e - w == 5 && (strncmp(w, "union", 5) == 0)) ||
-		    (e - w == 4 && strncmp(w, "enum", 4) == 0)) {
-			const char *t = e;
-
-			while (*t == ' ')
-				t++;
-			if (ident_char(*t))
-				for (e = t; ident_char(*e); e++)
-					;
-		}
-		name = ud_xstrndup(w, (size_t)(e - w));
-		/* a tag's word alone ("struct {") is not a name */
-		r = strcmp(name, self) != 0 ? ud_map_get(roots, name) : NULL;
-		free(name);
-		if (r != NULL) {
-			const char *t = e;
-			bool value;
-
-			while (*t == ' ')
-				t++;
-			value = *t != '*' && !in_fnptr;
-			if (best == NULL || (value && !*by_value) ||
-			    (value == *by_value && r->verdict > best->verdict)) {
-				best = r;
-				*by_value = value;
-			}
-		}
-		p = e;
-	}
-	return best;
-}
-
-/* "FOO [if cond]", as add() spells a symbol, after header and a newline: a change's identity. */
-static char *
-change_id(const char *header, const char *symbol)
-{
-	return ud_xasprintf("%s\n%s", header, symbol);
-}
-
-static char *
-sym_id(const char *header, const struct ud_api_sym *s)
-{
-	return s->cond[0] != '\0' ? ud_xasprintf("%s\n%s [if %s]", header, s->name, s->cond)
-				  : change_id(header, s->name);
-}
-
-/*
- * What symbol s of header h inherits from the changed types it uses:
- * records and typedefs through their members and text, macros and enum
- * constants through a sizeof or an ioctl argument.  Appends the change
- * to out and returns its verdict, or -1 when s uses no changed type;
- * *grew: s grew at its end too (a grown type is its last member).
- */
-static int
-inherit(struct ud_api_diff *out, const struct ud_map *roots, const char *header,
-	const struct ud_api_sym *s, bool *grew)
-{
-	const struct root *r = NULL;
-	enum ud_api_verdict v = UD_API_COMPATIBLE;
-	bool value = false;
-
-	if (s->kind == UD_API_STRUCT || s->kind == UD_API_UNION) {
-		size_t i, at = 0;
-
-		for (i = 0; i < s->nmembers; i++) {
-			bool mv;
-			const struct root *m = uses(roots, s->members[i].type, s->name, &mv);
-
-			if (m != NULL && (r == NULL || (mv && !value) ||
-					  (mv == value && m->verdict > r->verdict))) {
-				r = m;
-				value = mv;
-				at = i;
-			}
-		}
-		if (r == NULL)
-			return -1;
-		if (!value) {
-			add(out, header, s, UD_API_CHANGED, UD_API_COMPATIBLE, s->line, s->line,
-			    "member %s points to %s, which changed (%s): its own layout does not",
-			    s->members[at].name[0] ? s->members[at].name : "(anonymous)", r->name,
-			    r->header);
-			return UD_API_COMPATIBLE;
-		}
-		v = r->verdict;
-		/* an embedded type that grew moves whatever follows it */
-		if (r->grew && v == UD_API_REVIEW && at + 1 < s->nmembers)
-			v = UD_API_BREAKING;
-		*grew = r->grew && at + 1 == s->nmembers;
-		add(out, header, s, UD_API_CHANGED, v, s->line, s->line,
-		    "member %s is a %s, which changed (%s, %s)%s",
-		    s->members[at].name[0] ? s->members[at].name : "(anonymous)", r->name,
-		    r->header, ud_api_verdict_name(r->verdict),
-		    v == UD_API_BREAKING && r->verdict != UD_API_BREAKING
-			    ? ": the members after it move"
-			    : "");
-		return (int)v;
-	}
-	if (s->text == NULL || s->text[0] == '\0')
-		return -1;
-	r = uses(roots, s->text, s->kind == UD_API_TYPEDEF ? s->name : "", &value);
-	/* a macro that casts to a pointer of a changed type changes nothing */
-	if (r == NULL || (!value && s->kind != UD_API_TYPEDEF))
-		return -1;
-	v = value ? r->verdict : UD_API_COMPATIBLE;
-	*grew = value && r->grew;
-	if (s->kind == UD_API_TYPEDEF)
-		add(out, header, s, UD_API_CHANGED, v, s->line, s->line,
-		    "names %s%s, which changed (%s, %s)", value ? "" : "a pointer to ", r->name,
-		    r->header, ud_api_verdict_name(r->verdict));
-	else if (s->is_ioctl)
-		add(out, header, s, UD_API_CHANGED, v, s->line, s->line,
-		    "the request number encodes sizeof(%s), which changed (%s, %s)", r->name,
-		    r->header, ud_api_verdict_name(r->verdict));
-	else
-		add(out, header, s, UD_API_CHANGED, v, s->line, s->line,
-		    "%s %s, which changed (%s, %s)",
-		    strstr(s->text, "sizeof") != NULL ? "its value holds the size of"
-						      : "its replacement uses",
-		    r->name, r->header, ud_api_verdict_name(r->verdict));
-	return (int)v;
-}
-
-static int
-by_header_then_symbol(const void *a, const void *b)
-{
-	const struct ud_api_change *x = a, *y = b;
-	int c = strcmp(x->header, y->header);
-
-	return c != 0 ? c : strcmp(x->symbol, y->symbol);
-}
-
-/*
- * Moves the changes of more into d (more is left empty): by header, after
- * each header's own changes, by symbol; a header with none before counts
- * as changed.
- */
-static void
-merge(struct ud_api_diff *d, struct ud_api_diff *more)
-{
-	struct ud_api_change *merged;
-	size_t a = 0, b = 0, k, i, n = d->n + more->n;
-
-	if (more->n == 0)
-		return;
-	qsort(more->v, more->n, sizeof(*more->v), by_header_then_symbol);
-	merged = ud_xmalloc(n * sizeof(*merged));
-	for (k = 0; k < n; k++) {
-		bool take_old = b >= more->n ||
-				(a < d->n && strcmp(d->v[a].header, more->v[b].header) <= 0);
-
-		if (!take_old && (a == 0 || strcmp(d->v[a - 1].header, more->v[b].header) != 0) &&
-		    (b == 0 || strcmp(more->v[b - 1].header, more->v[b].header) != 0))
-			d->headers_changed++; /* the first change of a header that had none */
-		merged[k] = take_old ? d->v[a++] : more->v[b++];
-	}
-	for (i = 0; i < UD_API__VERDICTS; i++)
-		d->verdicts[i] += more->verdicts[i];
-	free(d->v);
-	d->v = merged;
-	d->n = d->alloc = n;
-	free(more->v);
-	memset(more, 0, sizeof(*more));
-}
-
-void
-ud_api_diff_through(struct ud_api_diff *d, const struct ud_api_header *nw, size_t nn)
-{
-	struct ud_map roots = UD_MAP_INIT, reported = UD_MAP_INIT, added_headers = UD_MAP_INIT;
-	struct ud_api_diff more;
-	size_t i, j;
-	bool more_roots = true;
-
-	memset(&more, 0, sizeof(more));
-	for (i = 0; i < d->n; i++) {
-		const struct ud_api_change *c = &d->v[i];
-		char *id = change_id(c->header, c->symbol);
-
-		ud_map_put(&reported, id, NULL);
-		free(id);
-		if (c->symbol[0] == '\0' && c->what == UD_API_ADDED)
-			ud_map_put(&added_headers, c->header, NULL);
-		/* a type whose own definition changed: not one only spelled otherwise or moved */
-		if (c->symbol[0] != '\0' && is_type_kind(c->kind) && c->what != UD_API_ADDED &&
-		    (c->verdict != UD_API_COMPATIBLE ||
-		     (c->kind == UD_API_ENUM && c->what == UD_API_CHANGED))) {
-			char *name = spelled(c->name);
-
-			add_root(&roots, name, c->header, c->verdict,
-				 strncmp(c->reason, grew_reason, strlen(grew_reason)) == 0);
-			free(name);
-		}
-	}
-	/* users of users: until nothing new is found (each symbol is reported once) */
-	while (more_roots && roots.n > 0) {
-		more_roots = false;
-		for (i = 0; i < nn; i++) {
-			if (ud_map_has(&added_headers, nw[i].path))
-				continue;
-			for (j = 0; j < nw[i].n; j++) {
-				const struct ud_api_sym *s = &nw[i].v[j];
-				char *id;
-				bool grew = false;
-				int v;
-
-				if (s->kind == UD_API_ENUM || s->kind == UD_API_FUNCTION ||
-				    s->kind == UD_API_VARIABLE)
-					continue;
-				id = sym_id(nw[i].path, s);
-				if (ud_map_has(&reported, id)) {
-					free(id);
-					continue;
-				}
-				v = inherit(&more, &roots, nw[i].path, s, &grew);
-				if (v >= 0) {
-					ud_map_put(&reported, id, NULL);
-					if (is_type_kind(s->kind)) {
-						char *name = spelled(s->name);
-
-						more_roots |=
-							add_root(&roots, name, nw[i].path,
-								 (enum ud_api_verdict)v, grew);
-						free(name);
-					}
-				}
-				free(id);
-			}
-		}
-	}
-	d->symbols_changed += (unsigned)more.n;
-	merge(d, &more);
-	ud_map_free(&roots, root_free);
-	ud_map_free(&reported, NULL);
-	ud_map_free(&added_headers, NULL);
-}
-
-/* ---- types a header lost or gained with its #includes ---- */
-
-static const struct ud_api_header *
-find_in(const struct ud_api_header *v, size_t n, const char *path)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(v[mid].path, path);
-
-		if (c == 0)
-			return &v[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* The headers h includes, directly or not (h first), in the set v (sorted by path). */
-static void
-closure(const struct ud_api_header *v, size_t n, const struct ud_api_header *h,
-	const struct ud_api_header ***out, size_t *nout)
-{
-	struct ud_map seen = UD_MAP_INIT;
-	size_t head = 0, alloc = 0, i;
-
-	*out = NULL;
-	*nout = 0;
-	*out = ud_xgrow(*out, &alloc, 1, sizeof(**out));
-	(*out)[(*nout)++] = h;
-	ud_map_put(&seen, h->path, NULL);
-	for (; head < *nout; head++)
-		for (i = 0; i < (*out)[head]->nincludes; i++) {
-			const char *inc = (*out)[head]->includes[i];
-			const struct ud_api_header *g;
-
-			if (ud_map_has(&seen, inc))
-				continue;
-			ud_map_put(&seen, inc, NULL);
-			if ((g = find_in(v, n, inc)) != NULL) {
-				*out = ud_xgrow(*out, &alloc, *nout + 1, sizeof(**out));
-				(*out)[(*nout)++] = g;
-			}
-		}
-	ud_map_free(&seen, NULL);
-}
-
-/* Type name (kind and name) -> the first header of the closure that defines it. */
-static void
-visible_types(const struct ud_api_header *const *hs, size_t n, struct ud_map *out)
-{
-	size_t i, j;
-
-	for (i = 0; i < n; i++)
-		for (j = 0; j < hs[i]->n; j++) {
-			const struct ud_api_sym *s = &hs[i]->v[j];
-			char *k;
-
-			if (!is_type_kind(s->kind))
-				continue;
-			k = ud_xasprintf("%d %s", (int)s->kind, s->name);
-			if (!ud_map_has(out, k))
-				ud_map_put(out, k, (void *)(uintptr_t)hs[i]->path);
-			free(k);
-		}
-}
-
-/* A hash of the names of the types v[i] defines (not their bodies: those do not change what is
- * seen). */
-static uint64_t *
-type_names_hashes(const struct ud_api_header *v, size_t n)
-{
-	uint64_t *h = ud_xcalloc(n + 1, sizeof(*h));
-	size_t i, j;
-
-	for (i = 0; i < n; i++) {
-		uint64_t f = 14695981039346656037ull;
-
-		for (j = 0; j < v[i].n; j++)
-			if (is_type_kind(v[i].v[j].kind)) {
-				const char *p;
-
-				f = (f ^ (uint64_t)v[i].v[j].kind) * 1099511628211ull;
-				for (p = v[i].v[j].name; *p != '\0'; p++)
-					f = (f ^ (unsigned char)*p) * 1099511628211ull;
-			}
-		h[i] = f;
-	}
-	return h;
-}
-
-/* The two closures hold the same headers, each defining the same type names. */
-static bool
-same_closure(const struct ud_api_header *const *a, size_t na, const struct ud_api_header *va,
-	     const uint64_t *ha, const struct ud_api_header *const *b, size_t nb,
-	     const struct ud_api_header *vb, const uint64_t *hb)
-{
-	size_t i;
-
-	if (na != nb)
-		return false;
-	for (i = 0; i < na; i++)
-		if (strcmp(a[i]->path, b[i]->path) != 0 || ha[a[i] - va] != hb[b[i] - vb])
-			return false;
-	return true;
-}
-
-/* The symbol of this kind and name that h defines itself, or NULL. */
-static const struct ud_api_sym *
-own(const struct ud_api_header *h, int kind, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < h->n; i++)
-		if ((int)h->v[i].kind == kind && strcmp(h->v[i].name, name) == 0)
-			return &h->v[i];
-	return NULL;
-}
-
-/*
- * Reports the names in a that b lacks, for header h (lost: removed, else
- * added); only types that exist on both sides (in_other: every type of the
- * other version): one removed or added for good is reported where it is
- * defined, not in every includer.
- */
-static void
-visibility_changes(struct ud_api_diff *out, const struct ud_api_header *h_old,
-		   const struct ud_api_header *h_new, const struct ud_map *a,
-		   const struct ud_map *b, const struct ud_map *in_other, bool lost)
-{
-	const char *k;
-	void *v;
-	size_t it = 0;
-
-	while (ud_map_next(a, &it, &k, &v)) {
-		const char *from = v, *name = strchr(k, ' ') + 1;
-		int kind = atoi(k);
-		struct ud_api_sym s;
-
-		if (ud_map_has(b, k) || !ud_map_has(in_other, k) ||
-		    own(lost ? h_old : h_new, kind, name) != NULL)
-			continue; /* still seen, gone for good, or its own definition */
-		memset(&s, 0, sizeof(s));
-		s.kind = (enum ud_api_kind)kind;
-		s.name = (char *)(uintptr_t)name;
-		s.cond = (char *)(uintptr_t) "";
-		if (lost)
-			add(out, h_new->path, &s, UD_API_REMOVED, UD_API_REVIEW, 1, 1,
-			    "no longer seen through its #includes (%s defines it): a program that "
-			    "used it must include that itself",
-			    from);
-		else
-			add(out, h_new->path, &s, UD_API_ADDED, UD_API_COMPATIBLE, 1, 1,
-			    "now seen through its #includes (%s defines it)", from);
-	}
-}
-
-void
-ud_api_diff_includes(struct ud_api_diff *d, const struct ud_api_header *o, size_t no,
-		     const struct ud_api_header *n, size_t nn)
-{
-	struct ud_api_diff more;
-	struct ud_map all_old = UD_MAP_INIT, all_new = UD_MAP_INIT;
-	uint64_t *ho = type_names_hashes(o, no), *hn = type_names_hashes(n, nn);
-	size_t i;
-
-	memset(&more, 0, sizeof(more));
-	for (i = 0; i < no; i++) {
-		const struct ud_api_header *h = &o[i];
-
-		visible_types(&h, 1, &all_old);
-	}
-	for (i = 0; i < nn; i++) {
-		const struct ud_api_header *h = &n[i];
-
-		visible_types(&h, 1, &all_new);
-	}
-	for (i = 0; i < nn; i++) {
-		const struct ud_api_header *h_old = find_in(o, no, n[i].path);
-		const struct ud_api_header **co, **cn;
-		size_t nco, ncn;
-
-		if (h_old == NULL)
-			continue; /* a new header: reported as such */
-		closure(o, no, h_old, &co, &nco);
-		closure(n, nn, &n[i], &cn, &ncn);
-		if (!same_closure(co, nco, o, ho, cn, ncn, n, hn)) {
-			struct ud_map vo = UD_MAP_INIT, vn = UD_MAP_INIT;
-
-			visible_types(co, nco, &vo);
-			visible_types(cn, ncn, &vn);
-			visibility_changes(&more, h_old, &n[i], &vo, &vn, &all_new, true);
-			visibility_changes(&more, h_old, &n[i], &vn, &vo, &all_old, false);
-			ud_map_free(&vo, NULL);
-			ud_map_free(&vn, NULL);
-		}
-		free(co);
-		free(cn);
-	}
-	ud_map_free(&all_old, NULL);
-	ud_map_free(&all_new, NULL);
-	free(ho);
-	free(hn);
-	merge(d, &more);
 }
 
 static int
@@ -1282,6 +834,50 @@ ud_api_diff_sets(const struct ud_api_header *o, size_t no, const struct ud_api_h
 		else
 			ud_api_diff_header(&o[i++], &n[j++], d);
 	}
+}
+
+const struct ud_api_header *
+api_find_header(const struct ud_api_header *v, size_t n, const char *path)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(v[mid].path, path);
+
+		if (c == 0)
+			return &v[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+struct set {
+	const struct ud_api_header *v;
+	size_t n;
+};
+
+static const struct ud_api_header *
+set_find(const char *path, void *ctx)
+{
+	const struct set *s = ctx;
+
+	return api_find_header(s->v, s->n, path);
+}
+
+void
+ud_api_diff_versions(const struct ud_api_header *o, size_t no, const struct ud_api_header *n,
+		     size_t nn, struct ud_api_diff *d)
+{
+	struct set ns = {n, nn};
+
+	ud_api_diff_sets(o, no, n, nn, d);
+	ud_api_diff_moves(d, set_find, &ns);
+	ud_api_diff_through_versions(d, o, no, n, nn);
+	ud_api_diff_includes(d, o, no, n, nn);
 }
 
 void

@@ -45,7 +45,8 @@ struct tv {
 static void
 tv_push(struct tv *t, struct api_tok k)
 {
-	t->v = ud_xgrow(t->v, &t->alloc, t->n + 1, sizeof(*t->v));
+	if (t->n == t->alloc)
+		t->v = ud_xgrow(t->v, &t->alloc, t->n < 64 ? 64 : t->n + 1, sizeof(*t->v));
 	t->v[t->n++] = k;
 }
 
@@ -89,8 +90,9 @@ static const char unknown_word[] = "__uapid_unknown__";
 
 struct expander {
 	struct api_ctx *c;
-	unsigned h; /* the header whose view expands */
-	bool pp;    /* a preprocessor condition: defined() answered, no global look-ups */
+	unsigned h;	    /* the header whose view expands */
+	bool pp;	    /* a preprocessor condition: defined() answered, no global look-ups */
+	struct tv *out_now; /* where expand writes */
 	size_t steps;
 	bool failed; /* a bound was reached */
 };
@@ -358,6 +360,31 @@ substitute(struct expander *x, struct api_ref mr, const struct params *p,
 }
 
 /*
+ * An object-like macro whose value is known: one number token with the
+ * suffix of its type pushed onto out, instead of its expansion read again
+ * at every use (the header's _IOC_* macros under each ioctl).
+ */
+static bool
+value_token(struct expander *x, struct api_ref mr, const struct api_tok *t)
+{
+	static const char *const suffix[] = {"", "U", "L", "UL", "LL", "ULL"};
+	struct api_symstate *st = &x->c->hd[mr.h].st[mr.i];
+	const struct ud_api_sym *s;
+	char buf[48];
+	int n;
+
+	if (st->value_st == API_TODO)
+		api_eval_sym(x->c, mr);
+	s = api_sym(x->c, mr);
+	if (st->value_st != API_DONE || !s->has_value || !st->rank_known || st->rank > API_ULLONG ||
+	    (!s->value_unsigned && s->value < 0))
+		return false;
+	n = snprintf(buf, sizeof(buf), "%llu%s", (unsigned long long)s->value, suffix[st->rank]);
+	tv_push(x->out_now, made(x->c, buf, (size_t)n, hide_add(x->c, t->hide, t->p, t->n)));
+	return true;
+}
+
+/*
  * Expands in[0..n) into out.  The input is a stack of tokens to read
  * (reversed), so that a macro's replacement is rescanned together with
  * the tokens after it (a function-like macro named at the end of a
@@ -375,6 +402,7 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 	}
 	for (i = n; i > 0; i--)
 		tv_push(&stack, in[i - 1]);
+	x->out_now = out;
 	while (stack.n > 0) {
 		struct api_tok t = stack.v[--stack.n];
 		const struct ud_api_sym *m;
@@ -409,6 +437,17 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 			tv_push(out, t);
 			continue;
 		}
+		{
+			/* what the compiler predefines: __CHAR_BIT__, __SIZEOF_LONG__ */
+			const char *value;
+
+			if (ud_abi_macro(x->c->abi, t.p, t.n, &value) == UD_ABI_MACRO_DEFINED &&
+			    value != NULL) {
+				tv_push(out, made(x->c, value, strlen(value),
+						  hide_add(x->c, t.hide, t.p, t.n)));
+				continue;
+			}
+		}
 		m = macro_of(x, &t, &undecided, &mr);
 		if (m == NULL) {
 			tv_push(out, undecided
@@ -416,6 +455,8 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 					     : t);
 			continue;
 		}
+		if (m->params == NULL && !x->pp && value_token(x, mr, &t))
+			continue; /* its value, computed once, stands for its expansion */
 		if (m->params == NULL) {
 			struct api_toks body = {NULL, 0, 0};
 			const struct api_hide *hs = hide_add(x->c, t.hide, t.p, t.n);
@@ -498,6 +539,7 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 			}
 			substitute(x, mr, &p, args.v, astart, aend, nargs,
 				   hide_add(x->c, t.hide, t.p, t.n), &rep, depth);
+			x->out_now = out;
 			for (i = rep.n; i > 0; i--)
 				tv_push(&stack, rep.v[i - 1]);
 			free(rep.v);
@@ -811,7 +853,7 @@ cast(struct ev *e, struct api_val v, const struct api_type *t)
 		return unknown();
 	if (t->pointer)
 		return convert(v, abi->t[UD_ABI_PTR].size == 8 ? API_ULONG : API_UINT, abi);
-	if (!t->integer)
+	if (!t->integer || t->array)
 		return unknown();
 	if (t->bits < 32) {
 		/* char, short, _Bool: truncated, then promoted to int */
@@ -1388,6 +1430,19 @@ api_expand_text(struct api_ctx *c, unsigned h, const char *text)
 	return s;
 }
 
+/* A decimal or hex literal alone ("16", "0x1f", "4U"): no macro to expand. */
+static bool
+plain_number(const char *text)
+{
+	const char *p = text;
+
+	if (!ud_is_digit((unsigned char)*p))
+		return false;
+	while (ud_is_alnum((unsigned char)*p))
+		p++;
+	return *p == '\0' && strchr(text, 'e') == NULL && strchr(text, 'E') == NULL;
+}
+
 /*
  * A value kept only if it is the same on every path: "(implicit)" enum
  * constants were counted by the reader from the constants before them.
@@ -1398,6 +1453,7 @@ api_eval_sym(struct api_ctx *c, struct api_ref r)
 	struct ud_api_sym *s = api_sym(c, r);
 	struct api_symstate *st = &c->hd[r.h].st[r.i];
 	struct api_val v;
+	long long before;
 
 	if (st->value_st != API_TODO)
 		return;
@@ -1414,14 +1470,34 @@ api_eval_sym(struct api_ctx *c, struct api_ref r)
 		return;
 	}
 	st->value_st = API_BUSY;
-	v = evaluate(c, r.h, s->text, false);
+	before = s->value;
+	if (s->has_value && plain_number(s->text)) {
+		/* the reader's value stands; only its type is the evaluator's */
+		struct ev e;
+		struct api_tok t;
+
+		memset(&e, 0, sizeof(e));
+		memset(&t, 0, sizeof(t));
+		e.c = c;
+		t.p = s->text;
+		t.n = strlen(s->text);
+		v = number(&e, &t);
+	} else {
+		v = evaluate(c, r.h, s->text, false);
+	}
 	if (v.known) {
+		if (!s->has_value)
+			c->hd[r.h].dirty = true;
+		st->rank = v.rank;
+		st->rank_known = true;
 		s->has_value = true;
 		s->value_unsigned = api_rank_unsigned(v.rank);
 		s->value = s->value_unsigned ? (long long)v.u : api_val_signed(&v, c->abi);
 		/* an enum constant that fits in an int is an int */
 		if (s->kind == UD_API_ENUM_CONST && s->value_unsigned && v.u <= 0x7fffffffull)
 			s->value_unsigned = false;
+		if (s->value != before)
+			c->hd[r.h].dirty = true;
 	}
 	st->value_st = API_DONE;
 }

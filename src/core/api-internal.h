@@ -67,7 +67,7 @@ enum api_state { API_TODO, API_BUSY, API_DONE };
 struct api_type {
 	bool known;
 	uint64_t size, align; /* bytes */
-	bool integer, is_unsigned, pointer, record, flexible_end;
+	bool integer, is_unsigned, pointer, record, array;
 	unsigned rank; /* an integer's enum api_rank, when integer (char/short: API_INT) */
 	unsigned bits; /* an integer's width */
 	char *spelled; /* after typedefs: "unsigned int", "struct foo", "pointer" (owned) */
@@ -83,8 +83,10 @@ struct api_symstate {
 	char *residual;		       /* the conditions left undecided on the target (owned) */
 	struct api_type *type;	       /* a typedef's type, once known (owned) */
 	bool type_busy;
-	bool enum_unsigned;   /* an enum with no negative constant: unsigned int */
-	char *why;	      /* why its layout is not known (owned) */
+	bool enum_unsigned; /* an enum with no negative constant: unsigned int */
+	char *why;	    /* why its layout is not known (owned) */
+	unsigned char rank; /* with a value: its enum api_rank (rank_known) */
+	bool rank_known;
 	struct api_tok *body; /* a macro's replacement as tokens (in the arena), once read */
 	size_t nbody;
 	bool body_done;
@@ -98,6 +100,7 @@ struct api_hdr {
 	size_t nclosure;
 	bool closure_done;
 	struct api_symstate *st; /* per symbol */
+	bool dirty; /* a symbol changed: its keys and fingerprints are computed again */
 };
 
 struct api_ctx {
@@ -180,5 +183,26 @@ const struct ud_api_layout *api_layout_sym(struct api_ctx *c, struct api_ref r);
 const struct ud_api_field *api_layout_field(const struct ud_api_layout *l, const char *path);
 /* Whether a member name says it holds nothing yet: reserved, padding, unused, spare. */
 bool api_placeholder(const char *name);
+
+/* ---- diffs (api-diff.c, api-record.c, api-through.c) ---- */
+
+/* The reason's start of a record that grew at its end: its embedders inherit it. */
+extern const char api_grew_reason[];
+/* Appends a change of symbol s (NULL: the header) to d, its reason from fmt. */
+void api_diff_add(struct ud_api_diff *d, const char *header, const struct ud_api_sym *s,
+		  enum ud_api_what what, enum ud_api_verdict verdict, enum ud_api_rule rule,
+		  unsigned old_line, unsigned new_line, const char *fmt, ...)
+	__attribute__((format(printf, 9, 10)));
+/* The changes between two versions of one symbol (same kind, or macro and enum constant). */
+void api_diff_sym(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
+		  const struct ud_api_sym *n);
+/* The changes between two versions of a struct or union. */
+void api_diff_record(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
+		     const struct ud_api_sym *n);
+/* Moves more's changes into d after each header's own (more is left empty). */
+void api_diff_merge(struct ud_api_diff *d, struct ud_api_diff *more);
+/* The header at path in v[0..n) (sorted by path), or NULL. */
+const struct ud_api_header *api_find_header(const struct ud_api_header *v, size_t n,
+					    const char *path);
 
 #endif /* UAPID_CORE_API_INTERNAL_H */

@@ -552,17 +552,41 @@ type_of_tokens(struct api_ctx *c, unsigned h, const struct api_tok *v, size_t n,
 	return out->known;
 }
 
+/* Whether text names a macro in header h's view: a type to expand before reading it. */
+static bool
+names_macro(struct api_ctx *c, unsigned h, const struct api_toks *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		struct api_ref r;
+		bool undecided;
+
+		if (api_tok_ident(&t->v[i]) &&
+		    api_lookup(c, h, API_NS_MACRO, t->v[i].p, t->v[i].n, true, &r, &undecided))
+			return true;
+	}
+	return false;
+}
+
 bool
 api_type_of_text(struct api_ctx *c, unsigned h, const char *text, struct api_type *out)
 {
-	char *x = api_expand_text(c, h, text);
+	char *x = NULL;
 	struct api_toks t = {NULL, 0, 0};
 	bool ok;
 
 	memset(out, 0, sizeof(*out));
-	if (x == NULL)
-		return false;
-	api_tokenize(x, strlen(x), &t);
+	/* most type names hold no macro ("__u32", "struct foo"): read them as they are */
+	api_tokenize(text, strlen(text), &t);
+	if (names_macro(c, h, &t)) {
+		free(t.v);
+		t.v = NULL;
+		t.n = t.alloc = 0;
+		if ((x = api_expand_text(c, h, text)) == NULL)
+			return false;
+		api_tokenize(x, strlen(x), &t);
+	}
 	ok = type_of_tokens(c, h, t.v, t.n, out);
 	free(t.v);
 	free(x);
@@ -686,6 +710,16 @@ array_count(struct api_ctx *c, unsigned h, const char *array, uint64_t *count, b
 	return true;
 }
 
+/* Whether m's type is a pointer to its inline body ("struct { ... } *p"). */
+static bool
+inline_pointer(const struct ud_api_member *m)
+{
+	const char *close = strrchr(m->type, '}');
+
+	return (m->sub_kind == UD_API_STRUCT || m->sub_kind == UD_API_UNION) && close != NULL &&
+	       strchr(close, '*') != NULL;
+}
+
 /* A member's type (its array included), in header h's view. */
 static bool
 member_type(struct api_ctx *c, unsigned h, const struct ud_api_member *m, unsigned pack,
@@ -695,7 +729,19 @@ member_type(struct api_ctx *c, unsigned h, const struct ud_api_member *m, unsign
 
 	memset(out, 0, sizeof(*out));
 	*flexible = false;
-	if (m->sub_kind == UD_API_STRUCT || m->sub_kind == UD_API_UNION) {
+	if (inline_pointer(m)) {
+		/* "struct tag { ... } *p": a pointer, whatever the body */
+		const char *open = strchr(m->type, '{');
+		char *tag = ud_xstrndup(m->type, (size_t)(open - m->type));
+		char *sp;
+
+		while (tag[0] != '\0' && tag[strlen(tag) - 1] == ' ')
+			tag[strlen(tag) - 1] = '\0';
+		sp = ud_xasprintf("%s *", tag);
+		base_type(out, c->abi, UD_ABI_PTR, false, sp);
+		free(sp);
+		free(tag);
+	} else if (m->sub_kind == UD_API_STRUCT || m->sub_kind == UD_API_UNION) {
 		struct attrs at = {0, false};
 		struct ud_api_layout l;
 		const char *open = strchr(m->type, '{');
@@ -729,12 +775,15 @@ member_type(struct api_ctx *c, unsigned h, const struct ud_api_member *m, unsign
 				*why = ud_xasprintf("bound %s not known", m->array);
 			return false;
 		}
+		/* [0] and [] are one flexible array */
 		sp = ud_xasprintf("%s %s", out->spelled != NULL ? out->spelled : "?",
-				  m->dims != NULL ? m->dims : m->array);
+				  *flexible && count == 0 ? "[]"
+				  : m->dims != NULL	  ? m->dims
+							  : m->array);
 		free(out->spelled);
 		out->spelled = sp;
 		out->size *= count;
-		out->integer = false;
+		out->array = true; /* integer and is_unsigned say what its elements are */
 		out->pointer = false;
 	}
 	return out->known;
@@ -857,7 +906,7 @@ place(struct rec *r, const struct ud_api_member *m, const char *prefix)
 		uint64_t unit = (r->pack != 0 && r->pack < t.align ? r->pack : t.align) * 8;
 		bool tight = r->packed || ma.packed || abi->bitfields_unaligned;
 
-		if (!w.known || w.u > t.size * 8 || !t.integer) {
+		if (!w.known || w.u > t.size * 8 || !t.integer || t.array) {
 			api_type_free(&t);
 			return fail(r, "bit-field %s%s: width '%s' not known", prefix, m->name,
 				    m->width);
@@ -911,11 +960,14 @@ place(struct rec *r, const struct ud_api_member *m, const char *prefix)
 		r->align = malign;
 	if (t.integer)
 		flags |= UD_API_FIELD_INTEGER | (t.is_unsigned ? UD_API_FIELD_UNSIGNED : 0);
+	if (t.array)
+		flags |= UD_API_FIELD_ARRAY;
 	if (flexible)
 		flags |= UD_API_FIELD_FLEXIBLE;
 	if (m->name[0] != '\0' && api_placeholder(m->name))
 		flags |= UD_API_FIELD_PLACEHOLDER;
-	if ((m->sub_kind == UD_API_STRUCT || m->sub_kind == UD_API_UNION) && m->array == NULL) {
+	if ((m->sub_kind == UD_API_STRUCT || m->sub_kind == UD_API_UNION) && m->array == NULL &&
+	    !inline_pointer(m)) {
 		/* an inline body: its members are the record's, under its name if it has one */
 		struct rec sub;
 		char *pre = m->name[0] != '\0' ? ud_xasprintf("%s%s.", prefix, m->name)
@@ -1087,6 +1139,8 @@ api_layout_sym(struct api_ctx *c, struct api_ref r)
 		free(x);
 	} else if (s->kind == UD_API_ENUM) {
 		ok = enum_layout(c, r, &l);
+		l.type = ud_xstrdup(s->name);
+		l.integer = true;
 	} else if (s->kind == UD_API_TYPEDEF) {
 		struct api_type t;
 
@@ -1094,12 +1148,18 @@ api_layout_sym(struct api_ctx *c, struct api_ref r)
 		ok = typedef_type(c, r, &t);
 		l.size = t.size;
 		l.align = t.align;
+		l.type = t.spelled;
+		l.integer = t.integer;
+		t.spelled = NULL;
 		api_type_free(&t);
 	}
 	if (ok) {
 		s->layout = ud_xmalloc(sizeof(*s->layout));
 		*s->layout = l;
-	} else if (s->layout_why == NULL) {
+	} else {
+		free(l.type);
+	}
+	if (!ok && s->layout_why == NULL) {
 		s->layout_why = st->why != NULL ? st->why : ud_xstrdup("its type is not known");
 		st->why = NULL;
 	}
@@ -1122,7 +1182,7 @@ bool
 api_placeholder(const char *name)
 {
 	static const char *const words[] = {"reserved", "resv",	   "rsvd",     "pad",
-					    "unused",	"spare",   "__rsv",    "__res",
+					    "unused",	"spare",   "rsv",      "__res",
 					    "Reserved", "__align", "__opaque", "filler"};
 	size_t i;
 

@@ -113,16 +113,24 @@ api_tokenize(const char *text, size_t len, struct api_toks *out)
 				"-=",  "*=",  "/=",  "|=", "&=", "^="};
 			size_t i, m = 1;
 
-			for (i = 0; i < sizeof(multi) / sizeof(multi[0]); i++)
-				if ((size_t)(e - p) >= strlen(multi[i]) &&
-				    memcmp(p, multi[i], strlen(multi[i])) == 0) {
-					m = strlen(multi[i]);
-					break;
+			/* only a punctuator that starts one looks through the list */
+			if (p + 1 < e && strchr(".<>-+=!&|#*/^", *p) != NULL)
+				for (i = 0; i < sizeof(multi) / sizeof(multi[0]); i++) {
+					size_t k = multi[i][2] != '\0' ? 3 : 2;
+
+					if (multi[i][0] == p[0] && multi[i][1] == p[1] &&
+					    (k == 2 || (p + 2 < e && multi[i][2] == p[2]))) {
+						m = k;
+						break;
+					}
 				}
 			p += m;
 		}
 		t.n = (size_t)(p - t.p);
-		out->v = ud_xgrow(out->v, &out->alloc, out->n + 1, sizeof(*out->v));
+		if (out->n == out->alloc)
+			out->v = ud_xgrow(out->v, &out->alloc,
+					  out->n < (len >> 3) ? (len >> 3) + 16 : out->n + 1,
+					  sizeof(*out->v));
 		out->v[out->n++] = t;
 	}
 }

@@ -74,11 +74,62 @@ api_sym(struct api_ctx *c, struct api_ref r)
 	return &c->v[r.h].v[r.i];
 }
 
+/* Makes symbol i of header h found by its name, in its header and in the version. */
+static void
+register_sym(struct api_ctx *c, size_t h, size_t i)
+{
+	struct api_hdr *d = &c->hd[h];
+	const struct ud_api_sym *s = &c->v[h].v[i];
+	int ns = ns_of(s);
+	const char *k;
+	uintptr_t first;
+	char buf[512];
+
+	if (ns < 0 ||
+	    (k = key_of((enum api_ns)ns, s->name, strlen(s->name), buf, sizeof(buf))) == NULL)
+		return;
+	/* "#define __snd_pcm_mmap_status snd_pcm_mmap_status": a tag renamed */
+	if (ns == API_NS_MACRO && s->params == NULL && s->text[0] != '\0' &&
+	    s->text[strspn(s->text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
+				    "0123456789")] == '\0' &&
+	    !ud_is_digit((unsigned char)s->text[0]) && !ud_map_has(&c->renamed, s->text))
+		ud_map_put(&c->renamed, s->text, s->name);
+	first = (uintptr_t)ud_map_get(&d->names, k);
+	if (first == 0) {
+		struct api_ref *ref;
+		uintptr_t g = (uintptr_t)ud_map_get(&c->global, k);
+
+		ud_map_put(&d->names, k, (void *)(uintptr_t)(i + 1));
+		/* the global chain: the headers that define it, in path order */
+		c->refs = ud_xgrow(c->refs, &c->arefs, c->nrefs + 1, sizeof(*c->refs));
+		c->gnext = ud_xgrow(c->gnext, &c->agnext, c->nrefs + 1, sizeof(*c->gnext));
+		ref = &c->refs[c->nrefs];
+		ref->h = (unsigned)h;
+		ref->i = (unsigned)i;
+		c->gnext[c->nrefs] = 0;
+		if (g == 0) {
+			ud_map_put(&c->global, k, (void *)(uintptr_t)(c->nrefs + 1));
+		} else {
+			size_t j = g - 1;
+
+			while (c->gnext[j] != 0)
+				j = c->gnext[j] - 1;
+			c->gnext[j] = (unsigned)(c->nrefs + 1);
+		}
+		c->nrefs++;
+	} else {
+		size_t j = first - 1;
+
+		while (d->next[j] != 0)
+			j = d->next[j] - 1;
+		d->next[j] = (unsigned)(i + 1);
+	}
+}
+
 static void
 ctx_init(struct api_ctx *c, struct ud_api_header *v, size_t n, const struct ud_abi *abi)
 {
 	size_t h, i;
-	char buf[512];
 
 	memset(c, 0, sizeof(*c));
 	c->abi = abi;
@@ -91,57 +142,8 @@ ctx_init(struct api_ctx *c, struct ud_api_header *v, size_t n, const struct ud_a
 
 		d->st = ud_xcalloc(v[h].n + 1, sizeof(*d->st));
 		d->next = ud_xcalloc(v[h].n + 1, sizeof(*d->next));
-		for (i = 0; i < v[h].n; i++) {
-			const struct ud_api_sym *s = &v[h].v[i];
-			int ns = ns_of(s);
-			const char *k;
-			uintptr_t first;
-
-			if (ns < 0 || (k = key_of((enum api_ns)ns, s->name, strlen(s->name), buf,
-						  sizeof(buf))) == NULL)
-				continue;
-			/* "#define __snd_pcm_mmap_status snd_pcm_mmap_status": a tag renamed */
-			if (ns == API_NS_MACRO && s->params == NULL && s->text[0] != '\0' &&
-			    s->text[strspn(s->text,
-					   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
-					   "0123456789")] == '\0' &&
-			    !ud_is_digit((unsigned char)s->text[0]) &&
-			    !ud_map_has(&c->renamed, s->text))
-				ud_map_put(&c->renamed, s->text, s->name);
-			first = (uintptr_t)ud_map_get(&d->names, k);
-			if (first == 0) {
-				struct api_ref *ref;
-				uintptr_t g = (uintptr_t)ud_map_get(&c->global, k);
-
-				ud_map_put(&d->names, k, (void *)(uintptr_t)(i + 1));
-				/* the global chain: the headers that define it, in path order */
-				c->refs = ud_xgrow(c->refs, &c->arefs, c->nrefs + 1,
-						   sizeof(*c->refs));
-				c->gnext = ud_xgrow(c->gnext, &c->agnext, c->nrefs + 1,
-						    sizeof(*c->gnext));
-				ref = &c->refs[c->nrefs];
-				ref->h = (unsigned)h;
-				ref->i = (unsigned)i;
-				c->gnext[c->nrefs] = 0;
-				if (g == 0) {
-					ud_map_put(&c->global, k,
-						   (void *)(uintptr_t)(c->nrefs + 1));
-				} else {
-					size_t j = g - 1;
-
-					while (c->gnext[j] != 0)
-						j = c->gnext[j] - 1;
-					c->gnext[j] = (unsigned)(c->nrefs + 1);
-				}
-				c->nrefs++;
-			} else {
-				size_t j = first - 1;
-
-				while (d->next[j] != 0)
-					j = d->next[j] - 1;
-				d->next[j] = (unsigned)(i + 1);
-			}
-		}
+		for (i = 0; i < v[h].n; i++)
+			register_sym(c, h, i);
 	}
 }
 
@@ -462,16 +464,21 @@ sym_cond_alone(struct api_ctx *c, struct api_ref r)
 
 /* ---- the version, for the target ---- */
 
-/* Members under conditions false on the target dropped, the others' conditions left undecided. */
-static void
+/*
+ * Members under conditions false on the target dropped, the others'
+ * conditions left undecided; true when anything changed.
+ */
+static bool
 prune_members(struct api_ctx *c, unsigned h, struct ud_api_member *m, size_t *n)
 {
 	size_t i, j;
+	bool changed = false;
 
 	for (i = j = 0; i < *n; i++) {
 		if (m[i].cond != NULL && m[i].cond[0] != '\0') {
 			char *left = NULL;
 
+			changed = true;
 			if (cond_terms(c, h, m[i].cond, &left) == UD_FALSE) {
 				free(left);
 				api_members_free_one(&m[i]);
@@ -481,10 +488,11 @@ prune_members(struct api_ctx *c, unsigned h, struct ud_api_member *m, size_t *n)
 			m[i].cond = left;
 		}
 		if (m[i].nsub > 0)
-			prune_members(c, h, m[i].sub, &m[i].nsub);
+			changed |= prune_members(c, h, m[i].sub, &m[i].nsub);
 		m[j++] = m[i];
 	}
 	*n = j;
+	return changed;
 }
 
 /* The arguments of an ioctl: the size of the type its request number holds. */
@@ -502,38 +510,211 @@ ioctl_size(struct api_ctx *c, unsigned h, struct ud_api_sym *s)
 	api_type_free(&t);
 }
 
-void
-ud_api_resolve(struct ud_api_header *v, size_t n, const struct ud_abi *abi)
+/* A symbol appended to header h during resolution: the look-ups know it. */
+static struct ud_api_sym *
+append_sym(struct api_ctx *c, size_t h, enum ud_api_kind kind, const char *name,
+	   const struct ud_api_sym *like)
 {
-	struct api_ctx c;
-	size_t h, i, j;
+	struct ud_api_header *hd = &c->v[h];
+	struct api_hdr *d = &c->hd[h];
+	struct ud_api_sym *s;
+	char *cond = ud_xstrdup(like->cond); /* like may move with the array */
+	unsigned line = like->line;
 
-	ctx_init(&c, v, n, abi);
+	hd->v = ud_xgrow(hd->v, &hd->alloc, hd->n + 1, sizeof(*hd->v));
+	d->st = ud_xrealloc(d->st, (hd->n + 2) * sizeof(*d->st));
+	d->next = ud_xrealloc(d->next, (hd->n + 2) * sizeof(*d->next));
+	memset(&d->st[hd->n], 0, sizeof(*d->st));
+	d->next[hd->n] = 0;
+	s = &hd->v[hd->n++];
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->name = ud_xstrdup(name);
+	s->cond = cond;
+	s->line = line;
+	s->text = ud_xstrdup("");
+	register_sym(c, h, hd->n - 1);
+	return s;
+}
+
+/*
+ * An enum whose body macros write ("enum bpf_func_id { __BPF_FUNC_MAPPER(
+ * __BPF_ENUM_FN) __BPF_FUNC_MAX_ID }"): the body expanded, its
+ * enumerators become its constants, with their values, as C sees them.
+ */
+static void
+expand_enum(struct api_ctx *c, size_t h, size_t e)
+{
+	char *x = api_expand_text(c, (unsigned)h, c->v[h].v[e].source);
+	struct api_toks t = {NULL, 0, 0};
+	struct ud_api_member *consts = NULL;
+	size_t nconsts = 0, aconsts = 0, start = 0, i, depth = 0;
+	long long next = 0;
+	bool known = true;
+
+	if (x == NULL)
+		return;
+	api_tokenize(x, strlen(x), &t);
+	for (i = 0; i <= t.n; i++) {
+		struct ud_api_sym *s;
+		char *name, *expr = NULL;
+		size_t k;
+
+		if (i < t.n && (api_tok_is(&t.v[i], "(") || api_tok_is(&t.v[i], "[")))
+			depth++;
+		else if (i < t.n && (api_tok_is(&t.v[i], ")") || api_tok_is(&t.v[i], "]")))
+			depth--;
+		if (i < t.n && !(depth == 0 && api_tok_is(&t.v[i], ",")))
+			continue;
+		if (i == start) {
+			start = i + 1;
+			continue;
+		}
+		if (!api_tok_ident(&t.v[start]) ||
+		    (i > start + 1 && !api_tok_is(&t.v[start + 1], "="))) {
+			start = i + 1;
+			known = false; /* not an enumerator after all */
+			continue;
+		}
+		name = ud_xstrndup(t.v[start].p, t.v[start].n);
+		if (i > start + 2)
+			expr = api_join(t.v, start + 2, i);
+		/* the one the reader made, or a new one */
+		s = NULL;
+		for (k = 0; k < c->v[h].n && s == NULL; k++)
+			if (c->v[h].v[k].kind == UD_API_ENUM_CONST &&
+			    strcmp(c->v[h].v[k].name, name) == 0 &&
+			    strcmp(c->v[h].v[k].cond, c->v[h].v[e].cond) == 0)
+				s = &c->v[h].v[k];
+		if (s == NULL)
+			s = append_sym(c, h, UD_API_ENUM_CONST, name, &c->v[h].v[e]);
+		free(s->text);
+		s->text = expr != NULL ? ud_xstrdup(expr) : ud_xstrdup("(implicit)");
+		if (expr != NULL) {
+			struct api_val v = api_eval_text(c, (unsigned)h, expr);
+
+			known = v.known;
+			next = v.known ? api_val_signed(&v, c->abi) : 0;
+		}
+		s->has_value = known;
+		s->value = known ? next : 0;
+		s->value_unsigned = false;
+		c->hd[h].st[s - c->v[h].v].value_st = API_DONE;
+		next++;
+		consts = ud_xgrow(consts, &aconsts, nconsts + 1, sizeof(*consts));
+		memset(&consts[nconsts], 0, sizeof(*consts));
+		consts[nconsts].name = name;
+		consts[nconsts].type = ud_xstrdup("");
+		consts[nconsts].bits = -1;
+		nconsts++;
+		free(expr);
+		start = i + 1;
+	}
+	c->hd[h].dirty = true;
+	if (nconsts > 0) {
+		struct ud_api_sym *en = &c->v[h].v[e];
+
+		api_members_free(en->members, en->nmembers);
+		en->members = consts;
+		en->nmembers = nconsts;
+	} else {
+		free(consts);
+	}
+	free(t.v);
+	free(x);
+}
+
+/* The start of a resolution: the context, enums macros write. */
+static void
+resolve_begin(struct api_ctx *c, struct ud_api_header *v, size_t n, const struct ud_abi *abi)
+{
+	size_t h, i;
+
+	ctx_init(c, v, n, abi);
 	for (h = 0; h < n; h++)
 		for (i = 0; i < v[h].n; i++) {
 			struct api_ref r = {(unsigned)h, (unsigned)i};
-			struct ud_api_sym *s = &v[h].v[i];
 
-			if (api_sym_cond(&c, r) == UD_FALSE)
+			if (v[h].v[i].kind == UD_API_ENUM && v[h].v[i].source != NULL &&
+			    api_sym_cond(c, r) != UD_FALSE)
+				expand_enum(c, h, i);
+		}
+}
+
+/*
+ * A function-like macro called with a placeholder for each parameter
+ * ("__BPF_FUNC_MAPPER(__uapid_p0)"), expanded: what its users get, however
+ * it is written (the X-macro that a compatibility wrapper now forwards).
+ */
+static char *
+placeholder_expansion(struct api_ctx *c, unsigned h, const struct ud_api_sym *s)
+{
+	struct api_toks p = {NULL, 0, 0};
+	struct ud_buf call = UD_BUF_INIT;
+	size_t i, k = 0;
+	char *x;
+
+	api_tokenize(s->params, strlen(s->params), &p);
+	ud_buf_addf(&call, "%s(", s->name);
+	for (i = 0; i < p.n; i++)
+		if (api_tok_ident(&p.v[i]) && !(i + 1 < p.n && api_tok_is(&p.v[i + 1], "..."))) {
+			ud_buf_addf(&call, "%s__uapid_p%zu", k > 0 ? ", " : "", k);
+			k++;
+		}
+	ud_buf_addch(&call, ')');
+	x = api_expand_text(c, h, call.data);
+	free(p.v);
+	ud_buf_free(&call);
+	return x;
+}
+
+/*
+ * Values (of the symbols want marks, or all when want is NULL) and the
+ * layout of every type present on the target.
+ */
+static void
+resolve_values(struct api_ctx *c, const bool *const *want)
+{
+	size_t h, i;
+
+	for (h = 0; h < c->n; h++)
+		for (i = 0; i < c->v[h].n; i++) {
+			struct api_ref r = {(unsigned)h, (unsigned)i};
+			struct ud_api_sym *s = &c->v[h].v[i];
+
+			if (api_sym_cond(c, r) == UD_FALSE)
 				continue;
-			api_eval_sym(&c, r);
+			if (want == NULL || want[h][i])
+				api_eval_sym(c, r);
+			if (want != NULL && want[h][i] && s->params != NULL)
+				s->expansion = placeholder_expansion(c, (unsigned)h, s);
 			if (s->kind == UD_API_STRUCT || s->kind == UD_API_UNION ||
 			    s->kind == UD_API_ENUM || s->kind == UD_API_TYPEDEF)
-				(void)api_layout_sym(&c, r);
-			ioctl_size(&c, (unsigned)h, s);
+				(void)api_layout_sym(c, r);
+			ioctl_size(c, (unsigned)h, s);
 		}
+}
+
+/* The end: members, #includes and symbols under false conditions gone, keys rewritten. */
+static void
+resolve_end(struct api_ctx *c)
+{
+	struct ud_api_header *v = c->v;
+	size_t n = c->n, h, i, j;
+	bool *dirty = ud_xcalloc(n + 1, sizeof(*dirty));
+
 	/* members and #includes under false conditions: look-ups still read every symbol */
 	for (h = 0; h < n; h++) {
 		struct ud_api_header *hd = &v[h];
 
 		for (i = 0; i < hd->n; i++)
-			if (c.hd[h].st[i].cond != UD_FALSE)
-				prune_members(&c, (unsigned)h, hd->v[i].members,
-					      &hd->v[i].nmembers);
+			if (c->hd[h].st[i].cond != UD_FALSE &&
+			    prune_members(c, (unsigned)h, hd->v[i].members, &hd->v[i].nmembers))
+				c->hd[h].dirty = true;
 		for (i = j = 0; i < hd->nincludes; i++) {
 			char *left = NULL;
 
-			if (cond_terms(&c, (unsigned)h, hd->include_conds[i], &left) == UD_FALSE) {
+			if (cond_terms(c, (unsigned)h, hd->include_conds[i], &left) == UD_FALSE) {
 				free(left);
 				free(hd->includes[i]);
 				free(hd->include_conds[i]);
@@ -550,21 +731,184 @@ ud_api_resolve(struct ud_api_header *v, size_t n, const struct ud_abi *abi)
 		struct ud_api_header *hd = &v[h];
 
 		for (i = j = 0; i < hd->n; i++) {
-			struct api_symstate *st = &c.hd[h].st[i];
+			struct api_symstate *st = &c->hd[h].st[i];
 
 			if (st->cond == UD_FALSE) {
 				api_sym_free(&hd->v[i]);
+				c->hd[h].dirty = true;
 				continue;
 			}
-			free(hd->v[i].cond);
-			hd->v[i].cond = st->residual != NULL ? st->residual : ud_xstrdup("");
-			st->residual = NULL;
+			if (st->residual != NULL && strcmp(st->residual, hd->v[i].cond) != 0) {
+				free(hd->v[i].cond);
+				hd->v[i].cond = st->residual;
+				st->residual = NULL;
+				c->hd[h].dirty = true;
+			}
 			hd->v[j++] = hd->v[i];
 		}
 		hd->n = j;
-		hd->abi = abi;
+		hd->abi = c->abi;
+		dirty[h] = c->hd[h].dirty;
 	}
-	ctx_free(&c);
+	ctx_free(c);
+	/* keys and fingerprints again where a symbol changed */
 	for (h = 0; h < n; h++)
-		api_finish(&v[h]);
+		if (dirty[h])
+			api_finish(&v[h]);
+	free(dirty);
+}
+
+void
+ud_api_resolve(struct ud_api_header *v, size_t n, const struct ud_abi *abi)
+{
+	struct api_ctx c;
+
+	resolve_begin(&c, v, n, abi);
+	resolve_values(&c, NULL);
+	resolve_end(&c);
+}
+
+/* What a value is needed for: a symbol that differs between the versions, a size it holds. */
+static bool **
+wanted(const struct ud_api_header *v, size_t n, const struct ud_api_header *other, size_t nother)
+{
+	bool **want = ud_xcalloc(n + 1, sizeof(*want));
+	size_t h, i;
+
+	for (h = 0; h < n; h++) {
+		const struct ud_api_header *oh = api_find_header(other, nother, v[h].path);
+		struct ud_map keys = UD_MAP_INIT;
+
+		want[h] = ud_xcalloc(v[h].n + 1, sizeof(**want));
+		if (oh != NULL && oh->fingerprint != v[h].fingerprint)
+			for (i = 0; i < oh->n; i++)
+				ud_map_put(&keys, oh->v[i].key, (void *)&oh->v[i]);
+		for (i = 0; i < v[h].n; i++) {
+			const struct ud_api_sym *s = &v[h].v[i], *t;
+
+			if (s->kind != UD_API_MACRO && s->kind != UD_API_ENUM_CONST)
+				continue;
+			if (s->is_ioctl || strstr(s->text, "sizeof") != NULL ||
+			    strstr(s->text, "struct ") != NULL ||
+			    strstr(s->text, "union ") != NULL) {
+				want[h][i] = true; /* a size it holds may change with its type */
+				continue;
+			}
+			if (oh == NULL || oh->fingerprint == v[h].fingerprint)
+				continue;
+			t = ud_map_get(&keys, s->key);
+			want[h][i] = t == NULL || t->body != s->body;
+		}
+		ud_map_free(&keys, NULL);
+	}
+	return want;
+}
+
+/* Whether text names one of the names in set (as a whole identifier). */
+static bool
+names_any(const char *text, const struct ud_map *set)
+{
+	const char *p = text;
+	char word[128];
+
+	while (*p != '\0') {
+		const char *b = p;
+
+		if (!ud_is_ident_start((unsigned char)*p) ||
+		    (p > text && ud_is_ident((unsigned char)p[-1]))) {
+			p++;
+			continue;
+		}
+		while (ud_is_ident((unsigned char)*p))
+			p++;
+		if ((size_t)(p - b) < sizeof(word)) {
+			memcpy(word, b, (size_t)(p - b));
+			word[p - b] = '\0';
+			if (ud_map_has(set, word))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A macro whose text is the same but names one whose value is wanted may
+ * change value too (SOF_ABI_VERSION built from SOF_ABI_PATCH): wanted,
+ * until nothing new is found, in both versions alike.
+ */
+static void
+wanted_users(struct ud_api_header *const v[2], const size_t n[2], bool **const want[2])
+{
+	struct ud_map names = UD_MAP_INIT;
+	size_t side, h, i, pass;
+	bool more = true;
+
+	for (side = 0; side < 2; side++)
+		for (h = 0; h < n[side]; h++)
+			for (i = 0; i < v[side][h].n; i++)
+				if (want[side][h][i] && v[side][h].v[i].kind == UD_API_MACRO)
+					ud_map_put(&names, v[side][h].v[i].name, NULL);
+	for (pass = 0; pass < 4 && more && names.n > 0; pass++) {
+		more = false;
+		for (side = 0; side < 2; side++)
+			for (h = 0; h < n[side]; h++)
+				for (i = 0; i < v[side][h].n; i++) {
+					const struct ud_api_sym *s = &v[side][h].v[i];
+
+					if (want[side][h][i] ||
+					    (s->kind != UD_API_MACRO &&
+					     s->kind != UD_API_ENUM_CONST) ||
+					    !names_any(s->text, &names))
+						continue;
+					want[side][h][i] = true;
+					if (!ud_map_has(&names, s->name)) {
+						ud_map_put(&names, s->name, NULL);
+						more = true;
+					}
+				}
+	}
+	ud_map_free(&names, NULL);
+}
+
+void
+ud_api_resolve_pair(struct ud_api_header *o, size_t no, struct ud_api_header *nw, size_t nn,
+		    const struct ud_abi *abi)
+{
+	struct api_ctx co, cn;
+	bool **wo = wanted(o, no, nw, nn), **wn = wanted(nw, nn, o, no);
+	struct ud_api_header *const vs[2] = {o, nw};
+	const size_t ns[2] = {no, nn};
+	bool **const ws[2] = {wo, wn};
+	size_t *count_o = ud_xcalloc(no + 1, sizeof(*count_o));
+	size_t *count_n = ud_xcalloc(nn + 1, sizeof(*count_n));
+	size_t i;
+
+	wanted_users(vs, ns, ws);
+	for (i = 0; i < no; i++)
+		count_o[i] = o[i].n;
+	for (i = 0; i < nn; i++)
+		count_n[i] = nw[i].n;
+	resolve_begin(&co, o, no, abi);
+	resolve_begin(&cn, nw, nn, abi);
+	/* enums macros wrote may have grown (their constants have their values) */
+	for (i = 0; i < no; i++) {
+		wo[i] = ud_xrealloc(wo[i], (o[i].n + 1) * sizeof(**wo));
+		memset(wo[i] + count_o[i], 0, (o[i].n + 1 - count_o[i]) * sizeof(**wo));
+	}
+	for (i = 0; i < nn; i++) {
+		wn[i] = ud_xrealloc(wn[i], (nw[i].n + 1) * sizeof(**wn));
+		memset(wn[i] + count_n[i], 0, (nw[i].n + 1 - count_n[i]) * sizeof(**wn));
+	}
+	free(count_o);
+	free(count_n);
+	resolve_values(&co, (const bool *const *)wo);
+	resolve_values(&cn, (const bool *const *)wn);
+	resolve_end(&co);
+	resolve_end(&cn);
+	for (i = 0; i < no; i++)
+		free(wo[i]);
+	for (i = 0; i < nn; i++)
+		free(wn[i]);
+	free(wo);
+	free(wn);
 }

@@ -677,11 +677,23 @@ member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member *
 					if (api_tok_is(&v[j], "*"))
 						ud_buf_addstr(&type, " *");
 			if (nm < i) {
-				m->name = ud_xstrndup(v[nm].p, v[nm].n);
+				size_t after = nm + 1;
+
+				/*
+				 * "__u8 HINT_UNSAFE_IN_KVM(immediate_exit)": a member is
+				 * no function, so a macro wraps its name
+				 */
+				if (fp == i && nm + 3 < i && api_tok_is(&v[nm + 1], "(") &&
+				    api_tok_ident(&v[nm + 2]) && api_tok_is(&v[nm + 3], ")")) {
+					m->name = ud_xstrndup(v[nm + 2].p, v[nm + 2].n);
+					after = nm + 4;
+				} else {
+					m->name = ud_xstrndup(v[nm].p, v[nm].n);
+				}
 				for (j = attr_macros; j < i && api_tok_ident(&v[j]); j++)
 					ud_buf_addf(&attrs, "%s%.*s", attrs.len ? " " : "",
 						    (int)v[j].n, v[j].p);
-				for (j = nm + 1; j < i; j++) {
+				for (j = after; j < i; j++) {
 					if (j == attr_macros) {
 						while (j < i && api_tok_ident(&v[j]))
 							j++;
@@ -824,6 +836,7 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 			NULL; /* the last initializer, for constants that count on from it */
 		struct ud_api_member *consts = NULL;
 		size_t nconsts = 0, calloc_ = 0;
+		bool generated = false; /* a macro in the body makes enumerators (X-macros) */
 
 		for (j = open + 1; j <= close; j++) {
 			if (j < close && (api_tok_is(&v[j], "(") || api_tok_is(&v[j], "[")))
@@ -832,7 +845,14 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 				depth--;
 			if (j < close && !(depth == 0 && api_tok_is(&v[j], ",")))
 				continue;
-			if (j > start && api_tok_ident(&v[start])) {
+			if (j > start && !(api_tok_ident(&v[start]) &&
+					   (j == start + 1 || api_tok_is(&v[start + 1], "=")))) {
+				/* "__BPF_FUNC_MAPPER(__BPF_ENUM_FN)": not an enumerator */
+				generated = true;
+				next_known = false;
+				free(last_expr);
+				last_expr = NULL;
+			} else if (j > start) {
 				char *cname = ud_xstrndup(v[start].p, v[start].n);
 				char *expr = j > start + 2 && api_tok_is(&v[start + 1], "=")
 						     ? api_join(v, start + 2, j)
@@ -884,6 +904,8 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 			s = add_sym(r, UD_API_ENUM, name, v[at].line, NULL);
 			s->members = consts;
 			s->nmembers = nconsts;
+			if (generated)
+				s->source = api_join(v, open + 1, close);
 		} else {
 			api_members_free(consts, nconsts);
 		}
@@ -1075,6 +1097,7 @@ api_layout_free(struct ud_api_layout *l)
 		free(l->fields[i].type);
 	}
 	free(l->fields);
+	free(l->type);
 	free(l);
 }
 
@@ -1093,6 +1116,8 @@ api_sym_free(struct ud_api_sym *s)
 	}
 	api_layout_free(s->layout);
 	free(s->layout_why);
+	free(s->source);
+	free(s->expansion);
 	free(s->ioctl.type);
 	free(s->ioctl.nr);
 	free(s->ioctl.arg);
@@ -1107,25 +1132,38 @@ fnv(uint64_t h, const char *s)
 }
 
 static int
-by_key(const void *a, const void *b)
+by_key_ptr(const void *a, const void *b)
 {
-	return strcmp(((const struct ud_api_sym *)a)->key, ((const struct ud_api_sym *)b)->key);
+	const struct ud_api_sym *x = *(const struct ud_api_sym *const *)a;
+	const struct ud_api_sym *y = *(const struct ud_api_sym *const *)b;
+	int c = strcmp(x->key, y->key);
+
+	/* equal keys keep their order: the later definition stands */
+	return c != 0 ? c : (x < y ? -1 : x > y);
+}
+
+static uint64_t
+fnv_u64(uint64_t h, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++, v >>= 8)
+		h = (h ^ (v & 0xff)) * 1099511628211ull;
+	return h;
 }
 
 /*
- * A member into hash f.  Read for an ABI (resolved), an inline body is
- * hashed through its members, so that members another architecture's
- * branch held (removed by the resolution) leave no trace in its type text.
+ * A member into hash f.  An inline body is hashed through its members, so
+ * that members a resolution drops (another architecture's branch) leave
+ * no trace in its type text.
  */
 static uint64_t
-member_hash(uint64_t f, const struct ud_api_member *m, bool resolved)
+member_hash(uint64_t f, const struct ud_api_member *m)
 {
-	char num[32];
 	size_t k;
 
-	snprintf(num, sizeof(num), "%d", m->bits);
 	f = fnv(f, m->name);
-	if (resolved && (m->sub_kind == UD_API_STRUCT || m->sub_kind == UD_API_UNION)) {
+	if (m->sub_kind == UD_API_STRUCT || m->sub_kind == UD_API_UNION) {
 		const char *open = strchr(m->type, '{'), *close = strrchr(m->type, '}');
 
 		f = fnv(f, ud_api_kind_name(m->sub_kind));
@@ -1136,13 +1174,13 @@ member_hash(uint64_t f, const struct ud_api_member *m, bool resolved)
 			free(head);
 		}
 		for (k = 0; k < m->nsub; k++)
-			f = member_hash(f, &m->sub[k], resolved);
+			f = member_hash(f, &m->sub[k]);
 	} else {
 		f = fnv(f, m->type);
 	}
 	f = fnv(f, m->array != NULL ? m->array : "");
-	f = fnv(f, num);
-	/* what older models did not read: only when present, so their fingerprints stand */
+	f = fnv_u64(f, (uint64_t)(int64_t)m->bits);
+	/* what older models did not read: only when present */
 	if (m->attrs != NULL)
 		f = fnv(fnv(f, "attrs"), m->attrs);
 	if (m->cond != NULL && m->cond[0] != '\0')
@@ -1150,37 +1188,62 @@ member_hash(uint64_t f, const struct ud_api_member *m, bool resolved)
 	return f;
 }
 
+/* "KIND NAME" or "KIND NAME @ COND": what matches a symbol across versions. */
+static char *
+key_of(const struct ud_api_sym *s)
+{
+	size_t n = strlen(s->name), c = strlen(s->cond);
+	char *k = ud_xmalloc(4 + n + (c > 0 ? c + 3 : 0) + 1), *p = k;
+
+	p += snprintf(p, 4, "%d ", (int)s->kind); /* kinds are one digit */
+	memcpy(p, s->name, n);
+	p += n;
+	if (c > 0) {
+		memcpy(p, " @ ", 3);
+		memcpy(p + 3, s->cond, c);
+		p += c + 3;
+	}
+	*p = '\0';
+	return k;
+}
+
 void
 api_finish(struct ud_api_header *h)
 {
 	size_t i, j;
-	bool resolved = h->abi != NULL;
 
 	for (i = 0; i < h->n; i++) {
 		struct ud_api_sym *s = &h->v[i];
 		uint64_t f = 14695981039346656037ull;
-		char num[32];
 
 		free(s->key);
-		s->key = s->cond[0] != '\0'
-				 ? ud_xasprintf("%d %s @ %s", (int)s->kind, s->name, s->cond)
-				 : ud_xasprintf("%d %s", (int)s->kind, s->name);
+		s->key = key_of(s);
 		f = fnv(f, s->text);
 		f = fnv(f, s->params != NULL ? s->params : "-");
-		snprintf(num, sizeof(num), "%d:%lld", s->has_value, s->has_value ? s->value : 0);
-		f = fnv(f, num);
-		if (s->pack != 0) {
-			snprintf(num, sizeof(num), "pack %u", s->pack);
-			f = fnv(f, num);
-		}
+		f = fnv_u64(fnv_u64(f, s->has_value), s->has_value ? (uint64_t)s->value : 0);
+		if (s->source != NULL)
+			f = fnv(fnv(f, "source"), s->source);
+		if (s->pack != 0)
+			f = fnv_u64(fnv(f, "pack"), s->pack);
 		for (j = 0; j < s->nmembers; j++)
-			f = member_hash(f, &s->members[j], resolved);
+			f = member_hash(f, &s->members[j]);
 		s->body = f;
-		snprintf(num, sizeof(num), "%016llx", (unsigned long long)f);
-		s->fingerprint = fnv(fnv(14695981039346656037ull, s->key), num);
+		s->fingerprint = fnv_u64(fnv(14695981039346656037ull, s->key), f);
 	}
-	if (h->n > 1)
-		qsort(h->v, h->n, sizeof(*h->v), by_key);
+	if (h->n > 1) {
+		/* sorted through pointers: a symbol is a few hundred bytes */
+		struct ud_api_sym **p = ud_xmalloc(h->n * sizeof(*p)), *sorted;
+
+		for (i = 0; i < h->n; i++)
+			p[i] = &h->v[i];
+		qsort(p, h->n, sizeof(*p), by_key_ptr);
+		sorted = ud_xmalloc(h->alloc * sizeof(*sorted));
+		for (i = 0; i < h->n; i++)
+			sorted[i] = *p[i];
+		free(h->v);
+		h->v = sorted;
+		free(p);
+	}
 	/* the same key twice (a redefinition): the later one stands, as in C */
 	for (i = j = 0; i < h->n; i++) {
 		if (j > 0 && strcmp(h->v[j - 1].key, h->v[i].key) == 0) {
@@ -1244,6 +1307,9 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 	memset(&r, 0, sizeof(r));
 	out->path = ud_xstrdup(path);
 	r.h = out;
+	/* about one symbol per 80 bytes of a uapi header: few copies of a growing array */
+	out->alloc = len / 80 + 16;
+	out->v = ud_xcalloc(out->alloc, sizeof(*out->v));
 	api_tokenize(text, len, &t);
 	/* directives apart: a declaration never holds one (#ifdef inside a struct) */
 	for (i = 0; i < t.n;) {

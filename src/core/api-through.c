@@ -1,0 +1,771 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Changes beyond one header's own text (api.h): symbols that moved into a
+ * header the old one includes, symbols whose text did not change but a
+ * type they use did (compared by their own layout and value when both
+ * versions were read for an ABI), and types a header sees or no longer
+ * sees through its #includes.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api-internal.h"
+#include "uapid/api.h"
+#include "uapid/buf.h"
+#include "uapid/map.h"
+#include "uapid/xmalloc.h"
+
+#define add api_diff_add
+
+static const char *
+or_none(const char *s)
+{
+	return s != NULL ? s : "";
+}
+
+/*
+ * The header among those from (new version) includes, directly or not,
+ * that defines a symbol of this kind and name; NULL when none does.
+ */
+static const char *
+included_definer(const char *from, enum ud_api_kind kind, const char *name,
+		 const struct ud_api_header *(*new_header)(const char *path, void *ctx), void *ctx)
+{
+	const char *queue[256];
+	size_t head = 0, tail = 0, i, k;
+
+	queue[tail++] = from;
+	while (head < tail) {
+		const struct ud_api_header *h = new_header(queue[head], ctx);
+
+		if (head > 0 && h != NULL)
+			for (k = 0; k < h->n; k++)
+				if (h->v[k].kind == kind && strcmp(h->v[k].name, name) == 0)
+					return h->path;
+		head++;
+		for (i = 0; h != NULL && i < h->nincludes; i++) {
+			bool seen = false;
+
+			for (k = 0; k < tail && !seen; k++)
+				seen = strcmp(queue[k], h->includes[i]) == 0;
+			if (!seen && tail < sizeof(queue) / sizeof(queue[0]))
+				queue[tail++] = h->includes[i];
+		}
+	}
+	return NULL;
+}
+
+void
+ud_api_diff_moves(struct ud_api_diff *d,
+		  const struct ud_api_header *(*new_header)(const char *path, void *ctx), void *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		struct ud_api_change *r = &d->v[i];
+		const char *to;
+
+		if (r->what != UD_API_REMOVED || r->name[0] == '\0' ||
+		    new_header(r->header, ctx) == NULL)
+			continue;
+		to = included_definer(r->header, r->kind, r->name, new_header, ctx);
+		if (to == NULL)
+			continue;
+		d->verdicts[r->verdict]--;
+		r->verdict = UD_API_COMPATIBLE;
+		r->rule = UD_API_RULE_MOVED;
+		d->verdicts[r->verdict]++;
+		free(r->reason);
+		r->reason = ud_xasprintf("moved to %s, which %s includes", to, r->header);
+	}
+}
+
+/* ---- changes that come through a changed type ---- */
+
+/* A type whose definition changed: what its users inherit. */
+struct root {
+	char *name; /* as users spell it: "struct foo", "union bar", "enum baz", "foo_t" */
+	char *header;
+	enum ud_api_verdict verdict;
+	bool grew; /* it grew at its end: what follows it in an embedder moves */
+};
+
+static bool
+is_type_kind(enum ud_api_kind k)
+{
+	return k == UD_API_STRUCT || k == UD_API_UNION || k == UD_API_ENUM || k == UD_API_TYPEDEF;
+}
+
+/*
+ * The name users spell a changed type with: a record defined in a typedef
+ * ("struct (typedef foo_t)") is used through the typedef's name.
+ */
+static char *
+spelled(const char *name)
+{
+	const char *t = strstr(name, " (typedef ");
+
+	if (t != NULL) {
+		const char *e = strchr(t, ')');
+
+		t += strlen(" (typedef ");
+		return ud_xstrndup(t, e != NULL ? (size_t)(e - t) : strlen(t));
+	}
+	return ud_xstrdup(name);
+}
+
+/* Records r (or raises the verdict of the root of the same name); true when it is new. */
+static bool
+add_root(struct ud_map *roots, const char *name, const char *header, enum ud_api_verdict v,
+	 bool grew)
+{
+	struct root *r = ud_map_get(roots, name);
+
+	if (r != NULL) {
+		if (v > r->verdict)
+			r->verdict = v;
+		r->grew |= grew;
+		return false;
+	}
+	r = ud_xmalloc(sizeof(*r));
+	r->name = ud_xstrdup(name);
+	r->header = ud_xstrdup(header);
+	r->verdict = v;
+	r->grew = grew;
+	ud_map_put(roots, name, r);
+	return true;
+}
+
+static void
+root_free(void *p)
+{
+	struct root *r = p;
+
+	free(r->name);
+	free(r->header);
+	free(r);
+}
+
+static bool
+ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/*
+ * The most severe changed type that text (a member's type, a typedef, a
+ * macro's replacement) names, skipping self (a record pointing at its own
+ * kind); *by_value is false when it is only reached through a pointer (its
+ * layout is then not part of the user's).
+ */
+static const struct root *
+uses(const struct ud_map *roots, const char *text, const char *self, bool *by_value)
+{
+	const struct root *best = NULL;
+	const char *p = text;
+	bool in_fnptr = false;
+
+	*by_value = false;
+	while (*p != '\0') {
+		const char *w = p, *e;
+		char *name;
+		const struct root *r;
+
+		if (p[0] == '(' && p[1] == '*')
+			in_fnptr = true;
+		else if (p[0] == ';')
+			in_fnptr = false; /* the next member of an inline body */
+		if (!ident_char(*p) || (p > text && ident_char(p[-1]))) {
+			p++;
+			continue;
+		}
+		for (e = p; ident_char(*e); e++)
+			;
+		if ((e - w == 6 && (strncmp(w, "struct", 6) == 0)) ||
+		    (e - w == 5 && (strncmp(w, "union", 5) == 0)) ||
+		    (e - w == 4 && strncmp(w, "enum", 4) == 0)) {
+			const char *t = e;
+
+			while (*t == ' ')
+				t++;
+			if (ident_char(*t))
+				for (e = t; ident_char(*e); e++)
+					;
+		}
+		name = ud_xstrndup(w, (size_t)(e - w));
+		/* a tag's word alone ("struct {") is not a name */
+		r = strcmp(name, self) != 0 ? ud_map_get(roots, name) : NULL;
+		free(name);
+		if (r != NULL) {
+			const char *t = e;
+			bool value;
+
+			while (*t == ' ')
+				t++;
+			value = *t != '*' && !in_fnptr;
+			if (best == NULL || (value && !*by_value) ||
+			    (value == *by_value && r->verdict > best->verdict)) {
+				best = r;
+				*by_value = value;
+			}
+		}
+		p = e;
+	}
+	return best;
+}
+
+/* The version of s in old (sorted by path, each header by key), or NULL. */
+static const struct ud_api_sym *
+old_sym(const struct ud_api_header *o, size_t no, const char *path, const struct ud_api_sym *s)
+{
+	const struct ud_api_header *h = o != NULL ? api_find_header(o, no, path) : NULL;
+	size_t lo = 0, hi = h != NULL ? h->n : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(h->v[mid].key, s->key);
+
+		if (c == 0)
+			return &h->v[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/*
+ * How the layout of a record moved between its versions, for a reason:
+ * 2 when a member's offset or size moved or it shrank (*why says which),
+ * 1 when it only grew at its end, 0 when it did not move.
+ */
+static int
+layout_moved(const struct ud_api_layout *ol, const struct ud_api_layout *nl, char **why)
+{
+	size_t i;
+
+	for (i = 0; i < ol->nfields; i++) {
+		const struct ud_api_field *f = &ol->fields[i];
+		const struct ud_api_field *g = api_layout_field(nl, f->path);
+
+		if (g == NULL || (f->flags & UD_API_FIELD_AGGREGATE))
+			continue;
+		if (g->offset != f->offset) {
+			*why = ud_xasprintf("member %s: offset %llu -> %llu", f->path,
+					    (unsigned long long)(f->offset / 8),
+					    (unsigned long long)(g->offset / 8));
+			return 2;
+		}
+		/* one that grew into room nothing else used (a union's) moves nothing */
+		if (g->size < f->size && !((f->flags | g->flags) & UD_API_FIELD_FLEXIBLE)) {
+			*why = ud_xasprintf("member %s: size %llu -> %llu", f->path,
+					    (unsigned long long)(f->size / 8),
+					    (unsigned long long)(g->size / 8));
+			return 2;
+		}
+	}
+	if (nl->size < ol->size) {
+		*why = ud_xasprintf("size %llu -> %llu", (unsigned long long)ol->size,
+				    (unsigned long long)nl->size);
+		return 2;
+	}
+	if (nl->size > ol->size) {
+		*why = ud_xasprintf("size %llu -> %llu", (unsigned long long)ol->size,
+				    (unsigned long long)nl->size);
+		return 1;
+	}
+	return 0;
+}
+
+/* A record's member that uses a changed type: r, by value, at member index *at. */
+static const struct root *
+member_root(const struct ud_map *roots, const struct ud_api_sym *s, bool *value, size_t *at)
+{
+	const struct root *r = NULL;
+	size_t i;
+
+	*value = false;
+	*at = 0;
+	for (i = 0; i < s->nmembers; i++) {
+		bool mv;
+		const struct root *m = uses(roots, s->members[i].type, s->name, &mv);
+
+		if (m != NULL &&
+		    (r == NULL || (mv && !*value) || (mv == *value && m->verdict > r->verdict))) {
+			r = m;
+			*value = mv;
+			*at = i;
+		}
+	}
+	return r;
+}
+
+static int
+inherit_record(struct ud_api_diff *out, const struct ud_map *roots, const char *header,
+	       const struct ud_api_sym *s, const struct ud_api_sym *o, bool *grew)
+{
+	enum ud_api_verdict v;
+	bool value;
+	size_t at;
+	const struct root *r = member_root(roots, s, &value, &at);
+	const char *mname;
+
+	if (r == NULL)
+		return -1;
+	mname = s->members[at].name[0] ? s->members[at].name : "(anonymous)";
+	if (!value) {
+		add(out, header, s, UD_API_CHANGED, UD_API_COMPATIBLE, UD_API_RULE_THROUGH, s->line,
+		    s->line, "member %s points to %s, which changed (%s): its own layout does not",
+		    mname, r->name, r->header);
+		return UD_API_COMPATIBLE;
+	}
+	v = r->verdict;
+	if (o != NULL && o->layout != NULL && s->layout != NULL) {
+		/* its own layout says what the change does to it */
+		char *why = NULL;
+		int moved = layout_moved(o->layout, s->layout, &why);
+
+		if (moved == 2)
+			v = UD_API_BREAKING;
+		else if (r->grew && v == UD_API_BREAKING && moved == 0)
+			v = UD_API_REVIEW; /* it grew where this one had room */
+		*grew = moved == 1;
+		add(out, header, s, UD_API_CHANGED, v, UD_API_RULE_THROUGH, s->line, s->line,
+		    "member %s is a %s, which changed (%s, %s)%s%s", mname, r->name, r->header,
+		    ud_api_verdict_name(r->verdict),
+		    moved == 2	 ? ": here "
+		    : moved == 1 ? ": it grows at its end here, "
+				 : ": no offset or size moves here",
+		    moved ? why : "");
+		free(why);
+		return (int)v;
+	}
+	/* an embedded type that grew moves whatever follows it */
+	if (r->grew && v == UD_API_REVIEW && at + 1 < s->nmembers)
+		v = UD_API_BREAKING;
+	*grew = r->grew && at + 1 == s->nmembers;
+	add(out, header, s, UD_API_CHANGED, v, UD_API_RULE_THROUGH, s->line, s->line,
+	    "member %s is a %s, which changed (%s, %s)%s", mname, r->name, r->header,
+	    ud_api_verdict_name(r->verdict),
+	    v == UD_API_BREAKING && r->verdict != UD_API_BREAKING ? ": the members after it move"
+								  : "");
+	return (int)v;
+}
+
+/*
+ * What symbol s of header h inherits from the changed types it uses:
+ * records and typedefs through their members and text, macros and enum
+ * constants through a sizeof or an ioctl argument; o is its old version
+ * (NULL when not known): what its own layout or value did.  Appends the
+ * change to out and returns its verdict, or -1 when s uses no changed
+ * type; *grew: s grew at its end too.
+ */
+static int
+inherit(struct ud_api_diff *out, const struct ud_map *roots, const char *header,
+	const struct ud_api_sym *s, const struct ud_api_sym *o, bool *grew)
+{
+	const struct root *r = NULL;
+	enum ud_api_verdict v = UD_API_COMPATIBLE;
+	bool value = false;
+
+	if (s->kind == UD_API_STRUCT || s->kind == UD_API_UNION)
+		return inherit_record(out, roots, header, s, o, grew);
+	if (s->text == NULL || s->text[0] == '\0')
+		return -1;
+	r = uses(roots, s->text, s->kind == UD_API_TYPEDEF ? s->name : "", &value);
+	/* a macro that casts to a pointer of a changed type changes nothing */
+	if (r == NULL || (!value && s->kind != UD_API_TYPEDEF))
+		return -1;
+	v = value ? r->verdict : UD_API_COMPATIBLE;
+	*grew = value && r->grew;
+	if (s->kind == UD_API_TYPEDEF) {
+		if (value && o != NULL && o->layout != NULL && s->layout != NULL &&
+		    (o->layout->size != s->layout->size || o->layout->align != s->layout->align))
+			v = UD_API_BREAKING;
+		add(out, header, s, UD_API_CHANGED, v, UD_API_RULE_THROUGH, s->line, s->line,
+		    "names %s%s, which changed (%s, %s)", value ? "" : "a pointer to ", r->name,
+		    r->header, ud_api_verdict_name(r->verdict));
+	} else if (o != NULL && o->has_value && s->has_value) {
+		/* the value holds the size: compared as a value */
+		*grew = false;
+		if (o->value == s->value) {
+			v = UD_API_COMPATIBLE;
+			add(out, header, s, UD_API_CHANGED, v, UD_API_RULE_THROUGH, s->line,
+			    s->line,
+			    "%s is the same (%#llx): %s changed (%s, %s) but not its size%s",
+			    s->is_ioctl ? "the request number" : "its value",
+			    (unsigned long long)s->value, r->name, r->header,
+			    ud_api_verdict_name(r->verdict), s->ioctl.size_known ? "" : "");
+		} else {
+			v = UD_API_BREAKING;
+			if (s->is_ioctl && o->ioctl.size_known && s->ioctl.size_known)
+				add(out, header, s, UD_API_CHANGED, v, UD_API_RULE_THROUGH, s->line,
+				    s->line,
+				    "the request number changes %#llx -> %#llx: sizeof(%s) %llu -> "
+				    "%llu (%s)",
+				    (unsigned long long)o->value, (unsigned long long)s->value,
+				    or_none(s->ioctl.arg), (unsigned long long)o->ioctl.size,
+				    (unsigned long long)s->ioctl.size, r->header);
+			else
+				add(out, header, s, UD_API_CHANGED, v, UD_API_RULE_THROUGH, s->line,
+				    s->line, "its value changes %lld -> %lld: it holds %s (%s, %s)",
+				    o->value, s->value, r->name, r->header,
+				    ud_api_verdict_name(r->verdict));
+		}
+	} else if (s->is_ioctl) {
+		add(out, header, s, UD_API_CHANGED, v, UD_API_RULE_THROUGH, s->line, s->line,
+		    "the request number encodes sizeof(%s), which changed (%s, %s)", r->name,
+		    r->header, ud_api_verdict_name(r->verdict));
+	} else {
+		add(out, header, s, UD_API_CHANGED, v, UD_API_RULE_THROUGH, s->line, s->line,
+		    "%s %s, which changed (%s, %s)",
+		    strstr(s->text, "sizeof") != NULL ? "its value holds the size of"
+						      : "its replacement uses",
+		    r->name, r->header, ud_api_verdict_name(r->verdict));
+	}
+	return (int)v;
+}
+
+static int
+by_header_then_symbol(const void *a, const void *b)
+{
+	const struct ud_api_change *x = a, *y = b;
+	int c = strcmp(x->header, y->header);
+
+	return c != 0 ? c : strcmp(x->symbol, y->symbol);
+}
+
+/*
+ * Moves the changes of more into d (more is left empty): by header, after
+ * each header's own changes, by symbol; a header with none before counts
+ * as changed.
+ */
+void
+api_diff_merge(struct ud_api_diff *d, struct ud_api_diff *more)
+{
+	struct ud_api_change *merged;
+	size_t a = 0, b = 0, k, i, n = d->n + more->n;
+
+	if (more->n == 0)
+		return;
+	qsort(more->v, more->n, sizeof(*more->v), by_header_then_symbol);
+	merged = ud_xmalloc(n * sizeof(*merged));
+	for (k = 0; k < n; k++) {
+		bool take_old = b >= more->n ||
+				(a < d->n && strcmp(d->v[a].header, more->v[b].header) <= 0);
+
+		if (!take_old && (a == 0 || strcmp(d->v[a - 1].header, more->v[b].header) != 0) &&
+		    (b == 0 || strcmp(more->v[b - 1].header, more->v[b].header) != 0))
+			d->headers_changed++; /* the first change of a header that had none */
+		merged[k] = take_old ? d->v[a++] : more->v[b++];
+	}
+	for (i = 0; i < UD_API__VERDICTS; i++)
+		d->verdicts[i] += more->verdicts[i];
+	free(d->v);
+	d->v = merged;
+	d->n = d->alloc = n;
+	free(more->v);
+	memset(more, 0, sizeof(*more));
+}
+
+static void
+free_reported(void *p)
+{
+	ud_map_free(p, NULL);
+	free(p);
+}
+
+void
+ud_api_diff_through_versions(struct ud_api_diff *d, const struct ud_api_header *o, size_t no,
+			     const struct ud_api_header *nw, size_t nn)
+{
+	struct ud_map roots = UD_MAP_INIT, ids = UD_MAP_INIT, added_headers = UD_MAP_INIT;
+	struct ud_map *reported; /* per header: the symbols the diff has */
+	struct ud_api_diff more;
+	bool **done = ud_xcalloc(nn + 1, sizeof(*done));
+	size_t i, j;
+	bool more_roots = true;
+
+	memset(&more, 0, sizeof(more));
+	for (i = 0; i < d->n; i++) {
+		const struct ud_api_change *c = &d->v[i];
+
+		reported = ud_map_get(&ids, c->header);
+		if (reported == NULL) {
+			reported = ud_xcalloc(1, sizeof(*reported));
+			ud_map_put(&ids, c->header, reported);
+		}
+		ud_map_put(reported, c->symbol, NULL);
+		if (c->symbol[0] == '\0' && c->what == UD_API_ADDED)
+			ud_map_put(&added_headers, c->header, NULL);
+		/* a type whose own definition changed: not one only spelled otherwise or moved */
+		if (c->symbol[0] != '\0' && is_type_kind(c->kind) && c->what != UD_API_ADDED &&
+		    (c->verdict != UD_API_COMPATIBLE ||
+		     (c->kind == UD_API_ENUM && c->what == UD_API_CHANGED))) {
+			char *name = spelled(c->name);
+
+			add_root(&roots, name, c->header, c->verdict,
+				 strncmp(c->reason, api_grew_reason, strlen(api_grew_reason)) == 0);
+			free(name);
+		}
+	}
+	/* each symbol reported once: what the diff has, a new header (reported as such) */
+	for (i = 0; i < nn && roots.n > 0; i++) {
+		bool added = ud_map_has(&added_headers, nw[i].path) ||
+			     (o != NULL && api_find_header(o, no, nw[i].path) == NULL);
+
+		done[i] = ud_xcalloc(nw[i].n + 1, sizeof(**done));
+		reported = ud_map_get(&ids, nw[i].path);
+		for (j = 0; j < nw[i].n; j++) {
+			const struct ud_api_sym *s = &nw[i].v[j];
+
+			if (added) {
+				done[i][j] = true;
+			} else if (reported != NULL && s->cond[0] == '\0') {
+				done[i][j] = ud_map_has(reported, s->name);
+			} else if (reported != NULL) {
+				char *id = ud_xasprintf("%s [if %s]", s->name, s->cond);
+
+				done[i][j] = ud_map_has(reported, id);
+				free(id);
+			}
+		}
+	}
+	/* users of users: until nothing new is found */
+	while (more_roots && roots.n > 0) {
+		more_roots = false;
+		for (i = 0; i < nn; i++) {
+			for (j = 0; j < nw[i].n; j++) {
+				const struct ud_api_sym *s = &nw[i].v[j];
+				bool grew = false;
+				int v;
+
+				if (done[i][j] || s->kind == UD_API_ENUM ||
+				    s->kind == UD_API_FUNCTION || s->kind == UD_API_VARIABLE)
+					continue;
+				v = inherit(&more, &roots, nw[i].path, s,
+					    old_sym(o, no, nw[i].path, s), &grew);
+				if (v < 0)
+					continue;
+				done[i][j] = true;
+				if (is_type_kind(s->kind)) {
+					char *name = spelled(s->name);
+
+					more_roots |= add_root(&roots, name, nw[i].path,
+							       (enum ud_api_verdict)v, grew);
+					free(name);
+				}
+			}
+		}
+	}
+	d->symbols_changed += (unsigned)more.n;
+	api_diff_merge(d, &more);
+	for (i = 0; i < nn; i++)
+		free(done[i]);
+	free(done);
+	ud_map_free(&roots, root_free);
+	ud_map_free(&ids, free_reported);
+	ud_map_free(&added_headers, NULL);
+}
+
+void
+ud_api_diff_through(struct ud_api_diff *d, const struct ud_api_header *nw, size_t nn)
+{
+	ud_api_diff_through_versions(d, NULL, 0, nw, nn);
+}
+
+/* ---- types a header lost or gained with its #includes ---- */
+
+/* The headers h includes, directly or not (h first), in the set v (sorted by path). */
+static void
+closure(const struct ud_api_header *v, size_t n, const struct ud_api_header *h,
+	const struct ud_api_header ***out, size_t *nout)
+{
+	struct ud_map seen = UD_MAP_INIT;
+	size_t head = 0, alloc = 0, i;
+
+	*out = NULL;
+	*nout = 0;
+	*out = ud_xgrow(*out, &alloc, 1, sizeof(**out));
+	(*out)[(*nout)++] = h;
+	ud_map_put(&seen, h->path, NULL);
+	for (; head < *nout; head++)
+		for (i = 0; i < (*out)[head]->nincludes; i++) {
+			const char *inc = (*out)[head]->includes[i];
+			const struct ud_api_header *g;
+
+			if (ud_map_has(&seen, inc))
+				continue;
+			ud_map_put(&seen, inc, NULL);
+			if ((g = api_find_header(v, n, inc)) != NULL) {
+				*out = ud_xgrow(*out, &alloc, *nout + 1, sizeof(**out));
+				(*out)[(*nout)++] = g;
+			}
+		}
+	ud_map_free(&seen, NULL);
+}
+
+/* Type name (kind and name) -> the first header of the closure that defines it. */
+static void
+visible_types(const struct ud_api_header *const *hs, size_t n, struct ud_map *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < hs[i]->n; j++) {
+			const struct ud_api_sym *s = &hs[i]->v[j];
+			char *k;
+
+			if (!is_type_kind(s->kind))
+				continue;
+			k = ud_xasprintf("%d %s", (int)s->kind, s->name);
+			if (!ud_map_has(out, k))
+				ud_map_put(out, k, (void *)(uintptr_t)hs[i]->path);
+			free(k);
+		}
+}
+
+/* A hash of the names of the types v[i] defines (not their bodies: those do not change what is
+ * seen). */
+static uint64_t *
+type_names_hashes(const struct ud_api_header *v, size_t n)
+{
+	uint64_t *h = ud_xcalloc(n + 1, sizeof(*h));
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		uint64_t f = 14695981039346656037ull;
+
+		for (j = 0; j < v[i].n; j++)
+			if (is_type_kind(v[i].v[j].kind)) {
+				const char *p;
+
+				f = (f ^ (uint64_t)v[i].v[j].kind) * 1099511628211ull;
+				for (p = v[i].v[j].name; *p != '\0'; p++)
+					f = (f ^ (unsigned char)*p) * 1099511628211ull;
+			}
+		h[i] = f;
+	}
+	return h;
+}
+
+/* The two closures hold the same headers, each defining the same type names. */
+static bool
+same_closure(const struct ud_api_header *const *a, size_t na, const struct ud_api_header *va,
+	     const uint64_t *ha, const struct ud_api_header *const *b, size_t nb,
+	     const struct ud_api_header *vb, const uint64_t *hb)
+{
+	size_t i;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++)
+		if (strcmp(a[i]->path, b[i]->path) != 0 || ha[a[i] - va] != hb[b[i] - vb])
+			return false;
+	return true;
+}
+
+/* The symbol of this kind and name that h defines itself, or NULL. */
+static const struct ud_api_sym *
+own(const struct ud_api_header *h, int kind, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		if ((int)h->v[i].kind == kind && strcmp(h->v[i].name, name) == 0)
+			return &h->v[i];
+	return NULL;
+}
+
+/*
+ * Reports the names in a that b lacks, for header h (lost: removed, else
+ * added); only types that exist on both sides (in_other: every type of the
+ * other version): one removed or added for good is reported where it is
+ * defined, not in every includer.
+ */
+static void
+visibility_changes(struct ud_api_diff *out, const struct ud_api_header *h_old,
+		   const struct ud_api_header *h_new, const struct ud_map *a,
+		   const struct ud_map *b, const struct ud_map *in_other, bool lost)
+{
+	const char *k;
+	void *v;
+	size_t it = 0;
+
+	while (ud_map_next(a, &it, &k, &v)) {
+		const char *from = v, *name = strchr(k, ' ') + 1;
+		int kind = atoi(k);
+		struct ud_api_sym s;
+
+		if (ud_map_has(b, k) || !ud_map_has(in_other, k) ||
+		    own(lost ? h_old : h_new, kind, name) != NULL)
+			continue; /* still seen, gone for good, or its own definition */
+		memset(&s, 0, sizeof(s));
+		s.kind = (enum ud_api_kind)kind;
+		s.name = (char *)(uintptr_t)name;
+		s.cond = (char *)(uintptr_t) "";
+		if (lost)
+			add(out, h_new->path, &s, UD_API_REMOVED, UD_API_REVIEW,
+			    UD_API_RULE_INCLUDES, 1, 1,
+			    "no longer seen through its #includes (%s defines it): a program that "
+			    "used it must include that itself",
+			    from);
+		else
+			add(out, h_new->path, &s, UD_API_ADDED, UD_API_COMPATIBLE,
+			    UD_API_RULE_INCLUDES, 1, 1,
+			    "now seen through its #includes (%s defines it)", from);
+	}
+}
+
+void
+ud_api_diff_includes(struct ud_api_diff *d, const struct ud_api_header *o, size_t no,
+		     const struct ud_api_header *n, size_t nn)
+{
+	struct ud_api_diff more;
+	struct ud_map all_old = UD_MAP_INIT, all_new = UD_MAP_INIT;
+	uint64_t *ho = type_names_hashes(o, no), *hn = type_names_hashes(n, nn);
+	size_t i;
+
+	memset(&more, 0, sizeof(more));
+	for (i = 0; i < no; i++) {
+		const struct ud_api_header *h = &o[i];
+
+		visible_types(&h, 1, &all_old);
+	}
+	for (i = 0; i < nn; i++) {
+		const struct ud_api_header *h = &n[i];
+
+		visible_types(&h, 1, &all_new);
+	}
+	for (i = 0; i < nn; i++) {
+		const struct ud_api_header *h_old = api_find_header(o, no, n[i].path);
+		const struct ud_api_header **co, **cn;
+		size_t nco, ncn;
+
+		if (h_old == NULL)
+			continue; /* a new header: reported as such */
+		closure(o, no, h_old, &co, &nco);
+		closure(n, nn, &n[i], &cn, &ncn);
+		if (!same_closure(co, nco, o, ho, cn, ncn, n, hn)) {
+			struct ud_map vo = UD_MAP_INIT, vn = UD_MAP_INIT;
+
+			visible_types(co, nco, &vo);
+			visible_types(cn, ncn, &vn);
+			visibility_changes(&more, h_old, &n[i], &vo, &vn, &all_new, true);
+			visibility_changes(&more, h_old, &n[i], &vn, &vo, &all_old, false);
+			ud_map_free(&vo, NULL);
+			ud_map_free(&vn, NULL);
+		}
+		free(co);
+		free(cn);
+	}
+	ud_map_free(&all_old, NULL);
+	ud_map_free(&all_new, NULL);
+	free(ho);
+	free(hn);
+	api_diff_merge(d, &more);
+}
