@@ -12,6 +12,7 @@
 #include "testutil.h"
 #include "uapid/abi.h"
 #include "uapid/api.h"
+#include "uapid/buf.h"
 
 static const char base[] = "#ifndef _LINUX_T_H\n"
 			   "#define _LINUX_T_H\n"
@@ -938,6 +939,122 @@ START_TEST(test_rule_generated)
 }
 END_TEST
 
+/* ---- the layout engine: sizes, alignments and offsets on an ABI ---- */
+
+static const char layout_h[] =
+	"#include <linux/types.h>\n"
+	"#define __struct_group_tag(TAG) TAG\n"
+	"#define __struct_group(TAG, NAME, ATTRS, MEMBERS...) \\\n"
+	"\tunion { \\\n"
+	"\t\tstruct { MEMBERS } ATTRS; \\\n"
+	"\t\tstruct __struct_group_tag(TAG) { MEMBERS } ATTRS NAME; \\\n"
+	"\t} ATTRS\n"
+	"#if defined(__sparc__)\n"
+	"#define L_ALIGN __attribute__((aligned(8)))\n"
+	"#else\n"
+	"#define L_ALIGN\n"
+	"#endif\n"
+	"#define L_WORDS (128 / (8 * sizeof (long)))\n"
+	/* rdma/ib_user_mad.h: aligned(4) on a typedef lowers the alignment */
+	"typedef unsigned long __attribute__((aligned(4))) packed_ulong;\n"
+	"typedef __u16 l16;\n"
+	"struct l_basic { __u8 a; __u64 b; char c[2 * 4]; };\n"
+	"struct l_packed { __u8 a; __u32 b; } __attribute__((packed));\n"
+	"struct l_aligned { __u8 a; __u8 b __attribute__((aligned(16))); };\n"
+	"struct l_bits { __u32 a:3, b:7; __u32 :0; __u8 c:4; };\n"
+	"struct l_flex { __u32 n; __u64 data[]; };\n"
+	"struct l_anon { __u32 a; union { __u32 b; struct { l16 c; l16 d; }; }; };\n"
+	"struct l_ulong { __u32 id; packed_ulong mask[L_WORDS]; __u8 q; };\n"
+	/* linux/pkt_cls.h: a tagged group is a struct of its own */
+	"struct l_group { int x; __struct_group(l_hdr, hdr, /* no attrs */, __u8 f; __u16 g;); };\n"
+	/* linux/atm.h: a macro after an inline member's name is its attributes */
+	"struct l_atm { unsigned short fam; struct { short i; int v; } addr L_ALIGN; };\n"
+	"#pragma pack(push, 2)\n"
+	"struct l_pragma { __u8 a; __u32 b; };\n"
+	"#pragma pack(pop)\n";
+
+/* The layout of symbol name of linux/l.h read for abi. */
+static void
+layout_on(const char *abi, struct ud_api_header *v, size_t *n)
+{
+	read_version("linux/l.h", layout_h, NULL, NULL, v, n);
+	ud_api_resolve(v, *n, ud_abi_find(abi));
+}
+
+static const struct ud_api_layout *
+layout_of(const struct ud_api_header *v, size_t n, const char *name)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i].path, "linux/l.h") == 0)
+			for (k = 0; k < v[i].n; k++)
+				if (strcmp(v[i].v[k].name, name) == 0) {
+					ck_assert_msg(v[i].v[k].layout != NULL, "%s: no layout: %s",
+						      name, v[i].v[k].layout_why);
+					return v[i].v[k].layout;
+				}
+	ck_abort_msg("%s not read", name);
+	return NULL;
+}
+
+/* size and alignment in bytes; then (path, offset in bits, size in bits) per field */
+static void
+want_layout(const struct ud_api_header *v, size_t n, const char *name, uint64_t size,
+	    uint64_t align, const char *fields)
+{
+	const struct ud_api_layout *l = layout_of(v, n, name);
+	struct ud_buf got = UD_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < l->nfields; i++)
+		ud_buf_addf(&got, "%s%s@%llu:%llu", i ? " " : "", l->fields[i].path,
+			    (unsigned long long)l->fields[i].offset,
+			    (unsigned long long)l->fields[i].size);
+	ck_assert_msg(l->size == size && l->align == align && strcmp(ud_buf_str(&got), fields) == 0,
+		      "%s: size %llu align %llu fields '%s'; want %llu %llu '%s'", name,
+		      (unsigned long long)l->size, (unsigned long long)l->align, ud_buf_str(&got),
+		      (unsigned long long)size, (unsigned long long)align, fields);
+	ud_buf_free(&got);
+}
+
+START_TEST(test_layout)
+{
+	struct ud_api_header v[NCOMMON + 1];
+	size_t n, i;
+
+	layout_on("x86_64", v, &n);
+	want_layout(v, n, "struct l_basic", 24, 8, "a@0:8 b@64:64 c@128:64");
+	want_layout(v, n, "struct l_packed", 5, 1, "a@0:8 b@8:32");
+	want_layout(v, n, "struct l_aligned", 32, 16, "a@0:8 b@128:8");
+	want_layout(v, n, "struct l_bits", 8, 4, "a@0:3 b@3:7 c@32:4");
+	want_layout(v, n, "struct l_flex", 8, 8, "n@0:32 data@64:0");
+	want_layout(v, n, "struct l_anon", 8, 4, "a@0:32 b@32:32 c@32:16 d@48:16");
+	want_layout(v, n, "struct l_ulong", 24, 4, "id@0:32 mask@32:128 q@160:8");
+	want_layout(v, n, "struct l_group", 8, 4,
+		    "x@0:32 f@32:8 g@48:16 hdr@32:32 hdr.f@32:8 hdr.g@48:16");
+	want_layout(v, n, "struct l_hdr", 4, 2, "f@0:8 g@16:16");
+	want_layout(v, n, "struct l_atm", 12, 4, "fam@0:16 addr@32:64 addr.i@32:16 addr.v@64:32");
+	want_layout(v, n, "struct l_pragma", 6, 2, "a@0:8 b@16:32");
+	for (i = 0; i < n; i++)
+		ud_api_header_free(&v[i]);
+
+	/* i386: __u64 4-aligned in a struct, long of 4 bytes (four words of the mask) */
+	layout_on("i386", v, &n);
+	want_layout(v, n, "struct l_basic", 20, 4, "a@0:8 b@32:64 c@96:64");
+	want_layout(v, n, "struct l_flex", 4, 4, "n@0:32 data@32:0");
+	want_layout(v, n, "struct l_ulong", 24, 4, "id@0:32 mask@32:128 q@160:8");
+	for (i = 0; i < n; i++)
+		ud_api_header_free(&v[i]);
+
+	/* sparc64: __sparc__ defined, the member is 8-aligned */
+	layout_on("sparc64", v, &n);
+	want_layout(v, n, "struct l_atm", 16, 8, "fam@0:16 addr@64:64 addr.i@64:16 addr.v@96:32");
+	for (i = 0; i < n; i++)
+		ud_api_header_free(&v[i]);
+}
+END_TEST
+
 START_TEST(test_junk)
 {
 	/* what is not C, or half of it, is skipped: never a crash */
@@ -993,6 +1110,7 @@ main(void)
 	tcase_add_test(tc, test_rule_values);
 	tcase_add_test(tc, test_rule_room);
 	tcase_add_test(tc, test_rule_generated);
+	tcase_add_test(tc, test_layout);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }

@@ -294,6 +294,16 @@ typedef_type(struct api_ctx *c, struct api_ref r, struct api_type *out)
 	st->type = ud_xcalloc(1, sizeof(*st->type));
 	if (!member_type(c, r.h, s->decl, typedef_pack(c, r), st->type, &flex, &st->why))
 		st->type->known = false;
+	if (st->type->known && s->decl->sub_kind == 0) {
+		/* on a typedef, aligned(N) sets the alignment, down as well as up
+		 * (rdma's packed_ulong: an unsigned long aligned to 4) */
+		struct attrs ta = {0, false};
+
+		if (attrs_of_text(c, r.h, s->decl->type, &ta) &&
+		    (s->decl->attrs == NULL || attrs_of_text(c, r.h, s->decl->attrs, &ta)) &&
+		    ta.aligned != 0)
+			st->type->align = ta.aligned;
+	}
 	st->type_busy = false;
 	type_copy(out, st->type);
 	return out->known;

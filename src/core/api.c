@@ -562,6 +562,23 @@ type_word(const struct api_tok *t)
 	return false;
 }
 
+/* A qualifier or annotation between a type and a name: "int __bitwise x". */
+static bool
+qualifier_word(const struct api_tok *t)
+{
+	static const char *const words[] = {
+		"const",    "volatile",	  "__const",	  "__volatile__", "__volatile",
+		"restrict", "__restrict", "__restrict__", "__bitwise",	  "__bitwise__",
+		"__user",   "__force",	  "__iomem",	  "__kernel",	  "__rcu",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (api_tok_is(t, words[i]))
+			return true;
+	return false;
+}
+
 /* A member declaration [a, b) (no ';'), possibly "int a, b" or "int x:3". */
 static void
 member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member **out, size_t *n,
@@ -629,13 +646,21 @@ member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member *
 				continue;
 			}
 			/*
-			 * "struct x rxtp __ATM_API_ALIGN": a macro of this header after
-			 * the name stands for attributes, it is not the name
+			 * "struct x rxtp __ATM_API_ALIGN": a word after the name stands
+			 * for attributes, it is not the name: a macro of this header,
+			 * or any word after a whole declarator ("} sap_addr",
+			 * "char aal", "struct x rxtp")
 			 */
 			while (nm < i && nm > start + 1 && api_tok_ident(&v[nm - 1]) &&
-			       !type_word(&v[nm - 1]) && !api_tok_is(&v[nm - 2], "struct") &&
+			       !type_word(&v[nm - 1]) && !qualifier_word(&v[nm - 1]) &&
+			       !api_tok_is(&v[nm - 2], "struct") &&
 			       !api_tok_is(&v[nm - 2], "union") &&
-			       !api_tok_is(&v[nm - 2], "enum") && macro_here(r, &v[nm])) {
+			       !api_tok_is(&v[nm - 2], "enum") &&
+			       (macro_here(r, &v[nm]) || api_tok_is(&v[nm - 2], "}") ||
+				type_word(&v[nm - 2]) ||
+				(nm > start + 2 && (api_tok_is(&v[nm - 3], "struct") ||
+						    api_tok_is(&v[nm - 3], "union") ||
+						    api_tok_is(&v[nm - 3], "enum"))))) {
 				attr_macros = nm;
 				nm--;
 			}
@@ -791,6 +816,39 @@ parse_members(struct reader *r, size_t a, size_t b, struct ud_api_member **out, 
 		member(r, start, b, a > 0 ? a - 1 : 0, out, n, &alloc);
 }
 
+/*
+ * "__struct_group(TAG, NAME, ATTRS, MEMBERS...)" at [at, ...): the kernel's
+ * macro (linux/stddef.h) defines struct TAG { MEMBERS } ATTRS in file scope
+ * when TAG is given (pkt_cls.h's tc_u32_sel_hdr); records that struct.
+ * Returns the index after the call.
+ */
+static size_t
+struct_group_tag(struct reader *r, size_t at, size_t b)
+{
+	const struct api_tok *v = r->c->v;
+	size_t close, comma[3], nc = 0, i;
+	struct ud_api_sym *s;
+	char *name;
+
+	if (at + 1 >= b || !api_tok_is(&v[at + 1], "("))
+		return at + 1;
+	close = api_match(v, at + 1, b);
+	for (i = at + 2; i < close && nc < 3; i++) {
+		if (api_tok_is(&v[i], "(") || api_tok_is(&v[i], "{") || api_tok_is(&v[i], "["))
+			i = api_match(v, i, close);
+		else if (api_tok_is(&v[i], ","))
+			comma[nc++] = i;
+	}
+	if (nc < 3 || comma[0] != at + 3 || !api_tok_ident(&v[at + 2]))
+		return close + 1; /* no tag: nothing in file scope */
+	name = ud_xasprintf("struct %.*s", (int)v[at + 2].n, v[at + 2].p);
+	s = add_sym(r, UD_API_STRUCT, name, v[at + 2].line,
+		    comma[2] > comma[1] + 1 ? api_join(v, comma[1] + 1, comma[2]) : NULL);
+	parse_members(r, comma[2] + 1, close, &s->members, &s->nmembers);
+	free(name);
+	return close + 1;
+}
+
 /* "struct foo { ... }" at [at, ...): records it; returns the index after its '}'. */
 static size_t
 record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
@@ -930,6 +988,8 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 				      api_tok_is(&v[k + 2], "{")) ||
 				     (api_tok_is(&v[k], "enum") && api_tok_is(&v[k + 1], "{"))))
 					k = record_body(r, k, close, NULL) - 1;
+				else if (api_tok_is(&v[k], "__struct_group"))
+					k = struct_group_tag(r, k, close) - 1;
 			}
 			r->nesting--;
 		}
@@ -1302,6 +1362,7 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 	size_t ndl = 0, adl = 0, i, di = 0, start = 0;
 	struct reader r;
 	int depth = 0;
+	bool function_body = false;
 
 	memset(out, 0, sizeof(*out));
 	memset(&r, 0, sizeof(r));
@@ -1353,16 +1414,37 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 			start = i + 1;
 			continue;
 		}
+		if (depth == 0 && api_tok_is(&c.v[i], "{") && i > start &&
+		    api_tok_is(&c.v[i - 1], ")")) {
+			/* "f(void) {": a function's body; "__attribute__((packed)) {" is none */
+			size_t k = i - 1, d = 0;
+
+			while (k > start) {
+				if (api_tok_is(&c.v[k], ")"))
+					d++;
+				else if (api_tok_is(&c.v[k], "(") && --d == 0)
+					break;
+				k--;
+			}
+			function_body = k > start && api_tok_ident(&c.v[k - 1]) &&
+					!api_is_attr(&c.v[k - 1]);
+		}
 		if (api_tok_is(&c.v[i], "{") || api_tok_is(&c.v[i], "("))
 			depth++;
 		else if (api_tok_is(&c.v[i], "}") || api_tok_is(&c.v[i], ")"))
 			depth = depth > 0 ? depth - 1 : 0;
 		if (depth == 0 && api_tok_is(&c.v[i], "}") && i == start) {
 			start = i + 1; /* the end of an extern "C" block */
+		} else if (depth == 0 && api_tok_is(&c.v[i], "}") && function_body) {
+			/* a function's definition ends with its body, no ';' after it */
+			declaration(&r, start, i + 1);
+			start = i + 1;
+			function_body = false;
 		} else if (depth == 0 && api_tok_is(&c.v[i], ";")) {
 			if (i > start)
 				declaration(&r, start, i);
 			start = i + 1;
+			function_body = false;
 		}
 	}
 	while (r.depth > 0)
