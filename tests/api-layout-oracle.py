@@ -22,13 +22,15 @@ For each installed-headers directory (INSTALL_HDR_PATH, with include/):
 
 Reported: the types compared and how many agree (types and members), each
 disagreement, the types the engine does not know in a header that
-compiles alone, types whose definition depends on conditions the target
-does not decide (the probe sees one branch; listed, not compared), and
-the headers that do not compile alone (not probed).  Also every
-"struct NAME {" or "union NAME {" the compiler reads in a header (its
-active branches, after expansion) the engine has no type for.  Exit 0 when everything compared agrees and the engine knows
-every type of the headers that compile alone; 1 otherwise; 2 on usage
-errors; 77 when the compiler cannot run probes for ABI.
+compiles alone, and the headers that do not compile alone (not probed).
+A type under a condition the target leaves open ("#ifndef
+VIRTIO_NET_NO_LEGACY") is compared as the header alone reads it when the
+compiler reads its definition there (uapid lays out such members the same
+way), listed otherwise.  Also every "struct NAME {" or "union NAME {" the
+compiler reads in a header (its active branches, after expansion) the
+engine has no type for.  Exit 0 when everything compared agrees and the
+engine knows every type of the headers that compile alone; 1 otherwise;
+2 on usage errors; 77 when the compiler cannot run probes for ABI.
 
 Only native probes run: the ABI must be the host's (x86_64 on x86-64).
 """
@@ -132,6 +134,18 @@ def active_text(cc, inc, header, work):
     return "\n".join(own)
 
 
+def defined_in(t, text):
+    """Whether the compiler reads type t's definition in a header's active
+    text: a type under a condition the target leaves open ("#ifndef
+    VIRTIO_NET_NO_LEGACY") is compared as the header alone reads it."""
+    m = re.match(r"^(struct|union) \(typedef (\w+)\)$", t["name"])
+    if m:
+        return re.search(r"\}[^;{}]*\b%s\s*;" % m.group(2), text) is not None
+    kind, _, tag = t["name"].partition(" ")
+    return re.search(r"\b%s\s+%s\s*(?:__attribute__\s*\(\(.*?\)\)\s*)?\{"
+                     % (kind, re.escape(tag)), text) is not None
+
+
 DEFINITION = re.compile(r"\b(struct|union)\s+([A-Za-z_]\w*)\s*(?:__attribute__\s*\(\(.*?\)\)\s*)?\{")
 
 
@@ -157,39 +171,41 @@ def check_dir(args, d, work):
     def one(h):
         ok, err = compiles_alone(args.cc, inc, h, work)
         if not ok:
-            return h, False, None, err
-        types = [t for t in by_header.get(h, []) if not t["cond"]]
+            return h, False, None, err, ""
+        text = active_text(args.cc, inc, h, work)
+        types = [t for t in by_header.get(h, []) if not t["cond"] or defined_in(t, text)]
         if not types:
-            return h, True, "", ""
+            return h, True, "", "", text
         out, err = run_probe(args.cc, inc, h, types, work)
-        return h, True, out, err
+        return h, True, out, err, text
 
     res = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        for h, ok, out, err in ex.map(one, headers):
-            res[h] = (ok, out, err)
+        for h, ok, out, err, text in ex.map(one, headers):
+            res[h] = (ok, out, err, text)
 
     rep = {"dir": d, "headers": len(headers), "alone": 0, "not_alone": [],
            "types": 0, "types_agree": 0, "fields": 0, "fields_agree": 0,
            "mismatches": [], "engine_unknown": [], "conditional": [],
-           "probe_failed": [], "missed_definitions": []}
+           "conditional_compared": [], "probe_failed": [], "missed_definitions": []}
     for h in headers:
-        ok, out, err = res[h]
+        ok, out, err, text = res[h]
         if not ok:
             rep["not_alone"].append(h)
             continue
         rep["alone"] += 1
         for u in unknown.get(h, []):
-            if u["cond"]:
+            if u["cond"] and not defined_in(u, text):
                 rep["conditional"].append("%s: %s [if %s]" % (h, u["name"], u["cond"]))
             else:
                 rep["engine_unknown"].append("%s: %s" % (h, u["name"]))
         for t in by_header.get(h, []):
             if t["cond"]:
-                rep["conditional"].append("%s: %s [if %s]" % (h, t["name"], t["cond"]))
+                rep["conditional_compared" if defined_in(t, text) else "conditional"].append(
+                    "%s: %s [if %s]" % (h, t["name"], t["cond"]))
         known = {t["name"] for t in by_header.get(h, [])} | \
             {u["name"] for u in unknown.get(h, [])}
-        for m in DEFINITION.finditer(active_text(args.cc, inc, h, work)):
+        for m in DEFINITION.finditer(text):
             name = "%s %s" % (m.group(1), m.group(2))
             if name not in known:
                 rep["missed_definitions"].append("%s: %s" % (h, name))
@@ -204,7 +220,7 @@ def check_dir(args, d, work):
             else:
                 seen[(p[1], p[2])] = (int(p[3]), int(p[4]))
         for t in by_header.get(h, []):
-            if t["cond"]:
+            if t["cond"] and not defined_in(t, text):
                 continue
             rep["types"] += 1
             bad = []
@@ -267,11 +283,14 @@ def main():
                               ("engine_unknown", "layouts uapid does not know"),
                               ("missed_definitions", "definitions uapid did not read"),
                               ("probe_failed", "probes that failed"),
-                              ("conditional", "under conditions the target does not decide "
-                                              "(not compared)")):
+                              ("conditional_compared", "under conditions the target leaves "
+                                                       "open, compared as the header alone "
+                                                       "reads them"),
+                              ("conditional", "under conditions the target leaves open, not "
+                                              "read by the compiler alone (not compared)")):
                 v = rep[key]
                 print("  %s: %d" % (what, len(v)))
-                for x in (v if args.list or key != "conditional" else v[:5]):
+                for x in (v if args.list or not key.startswith("conditional") else v[:5]):
                     print("    " + x)
             if rep["mismatches"] or rep["engine_unknown"] or rep["probe_failed"] or \
                     rep["missed_definitions"] or rep["types_agree"] != rep["types"]:

@@ -161,7 +161,7 @@ comp_has() {
 }
 
 # uapid: commands, options
-comp "uapid " classify split install check watch branch api-diff fix-includes
+comp "uapid " classify split install check watch branch api-diff api-layout fix-includes
 comp "uapid -" --help --version
 comp "uapid fi" fix-includes
 comp "uapid split --" --in-place --output --markers --dry-run --diff --json --quiet --help
@@ -185,6 +185,12 @@ comp "uapid check $T --arch=x" x86 x86_64
 comp "uapid watch -a a% $T" arm64 aarch64
 comp "uapid api-diff $D $T --arch " arm64 x86 x86_64 i386 aarch64
 comp "uapid install --arch x86 $T " d1
+# --abi: the ABI table of the uapid on the PATH
+PATH=$(dirname "$UAPID"):$PATH
+export PATH
+comp_has "uapid api-diff $D $T --abi " x86_64 i386 arm64 mips-o32 none
+comp_has "uapid api-layout --abi x" x86_64 x32
+comp "uapid api-layout --a" --abi --abis --arch
 
 # paths
 comp "uapid split --output " d1

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "uapid/abi.h"
 #include "uapid/api.h"
 #include "uapid/apiquery.h"
 #include "uapid/fsutil.h"
@@ -222,11 +223,11 @@ ud_apiquery_rev(const char *root, const char *arch, const char *install_dir, con
 	free(inc);
 	ud_api_sort_headers(o.v, o.n);
 	ud_api_sort_headers(n.v, n.n);
+	/* both sides read for the daemon's architecture, as `uapid api-diff --arch` reads them */
+	if (ud_abi_find(arch) != NULL)
+		ud_api_resolve_pair(o.v, o.n, n.v, n.n, ud_abi_find(arch));
 	memset(&d, 0, sizeof(d));
-	ud_api_diff_sets(o.v, o.n, n.v, n.n, &d);
-	ud_api_diff_moves(&d, look, &l);
-	ud_api_diff_through(&d, n.v, n.n);
-	ud_api_diff_includes(&d, o.v, o.n, n.v, n.n);
+	ud_api_diff_versions(o.v, o.n, n.v, n.n, &d);
 	r = ud_json_api_diff(&d);
 	ud_api_diff_free(&d);
 out:

@@ -57,11 +57,12 @@ ud_json_api_diff(const struct ud_api_diff *d)
 
 		json_array_append_new(
 			changes,
-			json_pack("{s:s, s:s?, s:s?, s:s, s:s, s:s, s:i, s:i}", "header", c->header,
-				  "symbol", c->symbol[0] ? c->symbol : NULL, "kind",
+			json_pack("{s:s, s:s?, s:s?, s:s, s:s, s:s, s:s, s:i, s:i}", "header",
+				  c->header, "symbol", c->symbol[0] ? c->symbol : NULL, "kind",
 				  c->symbol[0] ? ud_api_kind_name(c->kind) : NULL, "what",
 				  ud_api_what_name(c->what), "verdict",
-				  ud_api_verdict_name(c->verdict), "reason", c->reason, "old_line",
+				  ud_api_verdict_name(c->verdict), "rule",
+				  ud_api_rule_name(c->rule), "reason", c->reason, "old_line",
 				  (int)c->old_line, "new_line", (int)c->new_line));
 	}
 	return json_pack("{s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}, s:o}", "summary",
