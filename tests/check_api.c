@@ -969,6 +969,9 @@ static const char layout_h[] =
 	"struct l_group { int x; __struct_group(l_hdr, hdr, /* no attrs */, __u8 f; __u16 g;); };\n"
 	/* linux/atm.h: a macro after an inline member's name is its attributes */
 	"struct l_atm { unsigned short fam; struct { short i; int v; } addr L_ALIGN; };\n"
+	/* linux/atmapi.h: there the macro comes before the typedef's name */
+	"typedef struct { unsigned char _[8]; } L_ALIGN l_kptr_t;\n"
+	"struct l_kptr { int t; l_kptr_t vcc; };\n"
 	"#pragma pack(push, 2)\n"
 	"struct l_pragma { __u8 a; __u32 b; };\n"
 	"#pragma pack(pop)\n";
@@ -1036,6 +1039,7 @@ START_TEST(test_layout)
 	want_layout(v, n, "struct l_hdr", 4, 2, "f@0:8 g@16:16");
 	want_layout(v, n, "struct l_atm", 12, 4, "fam@0:16 addr@32:64 addr.i@32:16 addr.v@64:32");
 	want_layout(v, n, "struct l_pragma", 6, 2, "a@0:8 b@16:32");
+	want_layout(v, n, "struct l_kptr", 12, 4, "t@0:32 vcc@32:64");
 	for (i = 0; i < n; i++)
 		ud_api_header_free(&v[i]);
 
@@ -1050,6 +1054,7 @@ START_TEST(test_layout)
 	/* sparc64: __sparc__ defined, the member is 8-aligned */
 	layout_on("sparc64", v, &n);
 	want_layout(v, n, "struct l_atm", 16, 8, "fam@0:16 addr@64:64 addr.i@64:16 addr.v@96:32");
+	want_layout(v, n, "struct l_kptr", 16, 8, "t@0:32 vcc@64:64");
 	for (i = 0; i < n; i++)
 		ud_api_header_free(&v[i]);
 }

@@ -65,8 +65,7 @@ const struct ud_abi *ud_abi_at(size_t i);
 /* What a name means to C code compiled for abi, before any header is read. */
 enum ud_abi_macro {
 	UD_ABI_MACRO_UNKNOWN,	/* the program, its libc or a header may define it */
-	UD_ABI_MACRO_UNDEFINED, /* another architecture's, or __ASSEMBLY__, __KERNEL__, __cplusplus
-				 */
+	UD_ABI_MACRO_UNDEFINED, /* another architecture's, __ASSEMBLY__, __KERNEL__, CONFIG_* */
 	UD_ABI_MACRO_DEFINED,	/* predefined; *value is its replacement ("1", "8") */
 };
 
@@ -74,8 +73,8 @@ enum ud_abi_macro {
  * Whether the compiler for abi predefines macro name[0..n): defined (its
  * value in *value, borrowed), known to be undefined (an architecture's
  * macro on another architecture, the assembler's __ASSEMBLY__, the
- * kernel's __KERNEL__, C++'s __cplusplus, sparse's __CHECKER__), or
- * unknown.
+ * kernel's __KERNEL__ and CONFIG_*, C++'s __cplusplus, sparse's
+ * __CHECKER__), or unknown.
  */
 enum ud_abi_macro ud_abi_macro(const struct ud_abi *abi, const char *name, size_t n,
 			       const char **value);

@@ -469,6 +469,9 @@ ud_abi_macro(const struct ud_abi *abi, const char *name, size_t n, const char **
 	*value = NULL;
 	if (n == 0 || n >= sizeof(buf))
 		return UD_ABI_MACRO_UNKNOWN;
+	/* the kernel's configuration: no program sees it (headers_check warns of it) */
+	if (n > 7 && memcmp(name, "CONFIG_", 7) == 0)
+		return UD_ABI_MACRO_UNDEFINED;
 	memcpy(buf, name, n);
 	buf[n] = '\0';
 	for (i = 0; abi->macros[i] != NULL; i++) {

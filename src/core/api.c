@@ -86,6 +86,23 @@ add_sym(struct reader *r, enum ud_api_kind kind, const char *name, unsigned line
 	return s;
 }
 
+/* value in decimal, allocated: what printf("%lld") gives, for a name every macro has */
+static char *
+decimal(long long value)
+{
+	char buf[24], *p = buf + sizeof(buf);
+	unsigned long long u =
+		value < 0 ? 0ull - (unsigned long long)value : (unsigned long long)value;
+
+	*--p = '\0';
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (value < 0)
+		*--p = '-';
+	return ud_xstrdup(p);
+}
+
 static void
 remember(struct reader *r, const char *name, long long value)
 {
@@ -94,7 +111,7 @@ remember(struct reader *r, const char *name, long long value)
 	r->known.v = ud_xgrow(r->known.v, &r->known.alloc, r->known.n + 1, sizeof(*r->known.v));
 	s = &r->known.v[r->known.n++];
 	s->name = ud_xstrdup(name);
-	s->value = ud_xasprintf("%lld", value);
+	s->value = decimal(value);
 }
 
 /* The value of expression text, with the header's numeric names so far; false when unknown. */
@@ -562,6 +579,22 @@ type_word(const struct api_tok *t)
 	return false;
 }
 
+/* Spelled as a macro is: capitals, digits and '_' ("__ATM_API_ALIGN", "EPOLL_PACKED"). */
+static bool
+macro_like(const struct api_tok *t)
+{
+	size_t i;
+	bool capital = false;
+
+	for (i = 0; i < t->n; i++) {
+		if (t->p[i] >= 'A' && t->p[i] <= 'Z')
+			capital = true;
+		else if (t->p[i] != '_' && !(t->p[i] >= '0' && t->p[i] <= '9'))
+			return false;
+	}
+	return capital;
+}
+
 /* A qualifier or annotation between a type and a name: "int __bitwise x". */
 static bool
 qualifier_word(const struct api_tok *t)
@@ -648,19 +681,21 @@ member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member *
 			/*
 			 * "struct x rxtp __ATM_API_ALIGN": a word after the name stands
 			 * for attributes, it is not the name: a macro of this header,
-			 * or any word after a whole declarator ("} sap_addr",
-			 * "char aal", "struct x rxtp")
+			 * or a word spelled as macros are after a whole declarator
+			 * ("} sap_addr", "char aal", "struct x rxtp"; but in
+			 * "} __ATM_API_ALIGN atm_kptr_t" the name is the last word)
 			 */
 			while (nm < i && nm > start + 1 && api_tok_ident(&v[nm - 1]) &&
 			       !type_word(&v[nm - 1]) && !qualifier_word(&v[nm - 1]) &&
 			       !api_tok_is(&v[nm - 2], "struct") &&
 			       !api_tok_is(&v[nm - 2], "union") &&
 			       !api_tok_is(&v[nm - 2], "enum") &&
-			       (macro_here(r, &v[nm]) || api_tok_is(&v[nm - 2], "}") ||
-				type_word(&v[nm - 2]) ||
-				(nm > start + 2 && (api_tok_is(&v[nm - 3], "struct") ||
-						    api_tok_is(&v[nm - 3], "union") ||
-						    api_tok_is(&v[nm - 3], "enum"))))) {
+			       (macro_here(r, &v[nm]) ||
+				(macro_like(&v[nm]) && !macro_like(&v[nm - 1]) &&
+				 (api_tok_is(&v[nm - 2], "}") || type_word(&v[nm - 2]) ||
+				  (nm > start + 2 && (api_tok_is(&v[nm - 3], "struct") ||
+						      api_tok_is(&v[nm - 3], "union") ||
+						      api_tok_is(&v[nm - 3], "enum"))))))) {
 				attr_macros = nm;
 				nm--;
 			}
