@@ -100,6 +100,29 @@ struct expander {
 static void expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out,
 		   unsigned depth);
 
+/* ud_abi_macro, its answers kept: the expander asks it of every identifier. */
+static enum ud_abi_macro
+abi_macro(struct api_ctx *c, const char *name, size_t n, const char **value)
+{
+	struct known {
+		enum ud_abi_macro what;
+		const char *value;
+	} * k;
+	char buf[128];
+
+	if (n >= sizeof(buf))
+		return ud_abi_macro(c->abi, name, n, value);
+	memcpy(buf, name, n);
+	buf[n] = '\0';
+	if ((k = ud_map_get(&c->abi_macros, buf)) == NULL) {
+		k = ud_arena_alloc(&c->arena, sizeof(*k));
+		k->what = ud_abi_macro(c->abi, name, n, &k->value);
+		ud_map_put(&c->abi_macros, buf, k);
+	}
+	*value = k->value;
+	return k->what;
+}
+
 /* The truth of defined(name) for a condition: 1, 0, or -1 when unknown. */
 static int
 defined_in(struct expander *x, const struct api_tok *t)
@@ -108,7 +131,7 @@ defined_in(struct expander *x, const struct api_tok *t)
 	struct api_ref r;
 	bool undecided = false;
 
-	switch (ud_abi_macro(x->c->abi, t->p, t->n, &value)) {
+	switch (abi_macro(x->c, t->p, t->n, &value)) {
 	case UD_ABI_MACRO_DEFINED:
 		return 1;
 	case UD_ABI_MACRO_UNDEFINED:
@@ -441,7 +464,7 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 			/* what the compiler predefines: __CHAR_BIT__, __SIZEOF_LONG__ */
 			const char *value;
 
-			if (ud_abi_macro(x->c->abi, t.p, t.n, &value) == UD_ABI_MACRO_DEFINED &&
+			if (abi_macro(x->c, t.p, t.n, &value) == UD_ABI_MACRO_DEFINED &&
 			    value != NULL) {
 				tv_push(out, made(x->c, value, strlen(value),
 						  hide_add(x->c, t.hide, t.p, t.n)));
@@ -1034,8 +1057,7 @@ name(struct ev *e, const struct api_tok *t)
 		const char *value;
 
 		/* a name no macro defines is 0 in a condition, if nothing may define it */
-		if (e->c->alone ||
-		    ud_abi_macro(e->c->abi, t->p, t->n, &value) == UD_ABI_MACRO_UNDEFINED ||
+		if (e->c->alone || abi_macro(e->c, t->p, t->n, &value) == UD_ABI_MACRO_UNDEFINED ||
 		    api_lookup(e->c, e->h, API_NS_MACRO, t->p, t->n, true, &r, &undecided))
 			return make(0, API_LLONG, e->c->abi);
 	}

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "uapid/abi.h"
 #include "uapid/api.h"
@@ -34,7 +35,18 @@ struct api_toks {
 
 /* C tokens of text (comments dropped, continuations joined), each with its line. */
 void api_tokenize(const char *text, size_t len, struct api_toks *out);
-bool api_tok_is(const struct api_tok *t, const char *s);
+/*
+ * Whether token t is the text s.  Inline: the readers ask it of every
+ * token against many words, and with a literal s the compiler reduces it
+ * to a length test and a compare of a few bytes.
+ */
+static inline bool
+api_tok_is(const struct api_tok *t, const char *s)
+{
+	size_t n = strlen(s);
+
+	return t->n == n && memcmp(t->p, s, n) == 0;
+}
 bool api_tok_ident(const struct api_tok *t);
 /* Tokens [a, b) as text, one space between tokens where C needs or shows one. */
 char *api_join(const struct api_tok *v, size_t a, size_t b);
@@ -94,7 +106,7 @@ struct api_symstate {
 
 struct api_hdr {
 	struct ud_map names; /* name key -> (uintptr_t) first symbol index + 1 */
-	struct ud_map seen;  /* look-ups done from here: name key -> ref + 1, or UINTPTR_MAX */
+	struct ud_map seen;  /* look-ups done from here: name key -> its api_ref (arena) */
 	unsigned *next;	     /* per symbol: the next of the same key + 1, or 0 */
 	unsigned *closure;   /* header indices it sees through #includes, itself first */
 	size_t nclosure;
@@ -108,10 +120,12 @@ struct api_ctx {
 	struct ud_api_header *v; /* the version, sorted by path */
 	size_t n;
 	struct api_hdr *hd;
-	struct ud_map global;  /* name key -> (uintptr_t) index + 1 into refs */
-	struct ud_map renamed; /* an identifier -> the macro that expands to it (borrowed) */
-	struct api_ref *refs;  /* the headers defining each name (a header's first definition) */
-	unsigned *gnext;       /* per ref: the next ref of the same name + 1, or 0 */
+	struct ud_map global;	  /* name key -> (uintptr_t) index + 1 into refs */
+	struct ud_map gseen;	  /* version-wide look-ups done: name key -> its api_ref (arena) */
+	struct ud_map abi_macros; /* ud_abi_macro's answers, by name (arena) */
+	struct ud_map renamed;	  /* an identifier -> the macro that expands to it (borrowed) */
+	struct api_ref *refs;	  /* the headers defining each name (a header's first definition) */
+	unsigned *gnext;	  /* per ref: the next ref of the same name + 1, or 0 */
 	size_t nrefs, arefs, agnext;
 	struct ud_arena arena;	  /* tokens made by expansion and pasting */
 	unsigned depth;		  /* nesting of evaluations, bounded */

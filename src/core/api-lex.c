@@ -13,18 +13,6 @@
 #include "uapid/xmalloc.h"
 
 bool
-api_tok_is(const struct api_tok *t, const char *s)
-{
-	size_t i;
-
-	/* no strlen: the readers ask this of every token against many words */
-	for (i = 0; i < t->n; i++)
-		if (s[i] != t->p[i])
-			return false;
-	return s[i] == '\0';
-}
-
-bool
 api_tok_ident(const struct api_tok *t)
 {
 	return t->n > 0 && ud_is_ident_start((unsigned char)t->p[0]);

@@ -173,6 +173,8 @@ ctx_free(struct api_ctx *c)
 	free(c->refs);
 	free(c->gnext);
 	ud_map_free(&c->global, NULL);
+	ud_map_free(&c->gseen, NULL);
+	ud_map_free(&c->abi_macros, NULL);
 	ud_map_free(&c->renamed, NULL);
 	ud_arena_free(&c->arena);
 }
@@ -285,6 +287,24 @@ find_in(struct api_ctx *c, unsigned g, const char *key, struct api_ref *out)
 	return 0;
 }
 
+/*
+ * A look-up's answer as a memo keeps it: a reference in the arena, or
+ * &no_ref when there is none (a map's NULL is "not looked up yet").
+ */
+static const struct api_ref no_ref;
+
+static void *
+memo_value(struct api_ctx *c, const struct api_ref *r)
+{
+	struct api_ref *p;
+
+	if (r == NULL)
+		return (void *)(uintptr_t)&no_ref;
+	p = ud_arena_alloc(&c->arena, sizeof(*p));
+	*p = *r;
+	return p;
+}
+
 bool
 api_lookup(struct api_ctx *c, unsigned h, enum api_ns ns, const char *name, size_t n, bool global,
 	   struct api_ref *out, bool *undecided)
@@ -295,40 +315,55 @@ api_lookup(struct api_ctx *c, unsigned h, enum api_ns ns, const char *name, size
 	uintptr_t g;
 
 	/* outside a condition's evaluation a look-up's answer is the same each time: kept */
-	bool memo = h < c->n && c->cur_h == UINT32_MAX && !c->alone;
+	bool memo = c->cur_h == UINT32_MAX && !c->alone;
+	bool seen_none = false;
 
 	*undecided = false;
 	if (key == NULL)
 		return false;
-	if (memo) {
-		uintptr_t v = (uintptr_t)ud_map_get(&c->hd[h].seen, key);
+	if (memo && h < c->n) {
+		const struct api_ref *v = ud_map_get(&c->hd[h].seen, key);
 
-		if (v != 0 && v != UINTPTR_MAX) {
-			out->h = (unsigned)((v - 1) >> 24);
-			out->i = (unsigned)((v - 1) & 0xffffff);
+		if (v != NULL && v != &no_ref) {
+			*out = *v;
 			return true;
 		}
-		if (v == UINTPTR_MAX && !global)
+		seen_none = v == &no_ref;
+		if (seen_none && !global)
 			return false;
 	}
-	if (h < c->n) {
+	if (h < c->n && !seen_none) {
 		closure(c, h);
 		for (k = 0; k < c->hd[h].nclosure; k++)
 			if (find_in(c, c->hd[h].closure[k], key, out) > 0) {
-				if (memo && out->i < 0xffffff)
-					ud_map_put(
-						&c->hd[h].seen, key,
-						(void *)((((uintptr_t)out->h << 24) | out->i) + 1));
+				if (memo)
+					ud_map_put(&c->hd[h].seen, key, memo_value(c, out));
 				return true;
 			}
 		if (memo)
-			ud_map_put(&c->hd[h].seen, key, (void *)UINTPTR_MAX);
+			ud_map_put(&c->hd[h].seen, key, memo_value(c, NULL));
 	}
 	if (!global)
 		return false;
-	for (g = (uintptr_t)ud_map_get(&c->global, key); g != 0; g = c->gnext[g - 1])
-		if (find_in(c, c->refs[g - 1].h, key, out) > 0)
+	/* the version-wide answer, the same from every header */
+	if (memo) {
+		const struct api_ref *v = ud_map_get(&c->gseen, key);
+
+		if (v != NULL) {
+			if (v == &no_ref)
+				return false;
+			*out = *v;
 			return true;
+		}
+	}
+	for (g = (uintptr_t)ud_map_get(&c->global, key); g != 0; g = c->gnext[g - 1])
+		if (find_in(c, c->refs[g - 1].h, key, out) > 0) {
+			if (memo)
+				ud_map_put(&c->gseen, key, memo_value(c, out));
+			return true;
+		}
+	if (memo)
+		ud_map_put(&c->gseen, key, memo_value(c, NULL));
 	return false;
 }
 
