@@ -121,6 +121,12 @@ struct ud_api_sym {
 	struct ud_api_layout *layout; /* set by ud_api_resolve where it is known, else NULL */
 	char *layout_why;	      /* set by ud_api_resolve where it is not: why */
 	bool value_unsigned;	      /* with has_value: the value's C type is unsigned */
+	/*
+	 * A macro its header #undefs after using it (an X-macro's helper):
+	 * the line of the #undef, else 0.  Not API (a program never sees
+	 * it), kept for the expansions before that line; the diffs skip it.
+	 */
+	unsigned undef_line;
 };
 
 struct ud_api_header {

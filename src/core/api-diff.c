@@ -701,6 +701,18 @@ pair_of(const struct ud_api_header *old, const bool *old_only, const struct ud_a
 	return j;
 }
 
+/*
+ * What the model keeps that is no API of its own: a macro the header
+ * #undefs (an X-macro's helper), an anonymous enum macros write (its
+ * constants are compared one by one).
+ */
+static bool
+not_api(const struct ud_api_sym *s)
+{
+	return s->undef_line != 0 ||
+	       (s->kind == UD_API_ENUM && strncmp(s->name, "enum (anonymous, ", 17) == 0);
+}
+
 void
 ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_header *new_,
 		   struct ud_api_diff *d)
@@ -734,8 +746,18 @@ ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_header *
 	pair = ud_xcalloc(old->n + 1, sizeof(*pair));
 	paired_new = ud_xcalloc(new_->n + 1, sizeof(*paired_new));
 	while (i < old->n || j < new_->n) {
-		int c = i >= old->n ? 1 : j >= new_->n ? -1 : strcmp(old->v[i].key, new_->v[j].key);
+		int c;
 
+		/* a macro the header #undefs is not API: neither version has it */
+		if (i < old->n && not_api(&old->v[i])) {
+			i++;
+			continue;
+		}
+		if (j < new_->n && not_api(&new_->v[j])) {
+			j++;
+			continue;
+		}
+		c = i >= old->n ? 1 : j >= new_->n ? -1 : strcmp(old->v[i].key, new_->v[j].key);
 		if (c <= 0)
 			old_only[i++] = c < 0;
 		if (c >= 0)
@@ -761,7 +783,17 @@ ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_header *
 	/* both lists are sorted by key: a merge */
 	i = j = 0;
 	while (i < old->n || j < new_->n) {
-		int c = i >= old->n ? 1 : j >= new_->n ? -1 : strcmp(old->v[i].key, new_->v[j].key);
+		int c;
+
+		if (i < old->n && not_api(&old->v[i])) {
+			i++;
+			continue;
+		}
+		if (j < new_->n && not_api(&new_->v[j])) {
+			j++;
+			continue;
+		}
+		c = i >= old->n ? 1 : j >= new_->n ? -1 : strcmp(old->v[i].key, new_->v[j].key);
 
 		if (c < 0 && pair[i] >= 0) {
 			const struct ud_api_sym *o = &old->v[i], *n = &new_->v[pair[i]];

@@ -276,6 +276,10 @@ find_in(struct api_ctx *c, unsigned g, const char *key, struct api_ref *out)
 		if (g == c->cur_h && (api_sym(c, r)->line >= c->cur_line ||
 				      same_block(api_sym(c, r)->cond, c->cur_cond, key)))
 			continue;
+		/* a macro #undef'd: seen only before that line, in its own header */
+		if (api_sym(c, r)->undef_line != 0 &&
+		    !(g == c->cur_h && c->cur_line < api_sym(c, r)->undef_line))
+			continue;
 		t = api_sym_cond(c, r);
 		if (t == UD_UNKNOWN)
 			t = sym_cond_alone(c, r);
@@ -580,13 +584,20 @@ append_sym(struct api_ctx *c, size_t h, enum ud_api_kind kind, const char *name,
 static void
 expand_enum(struct api_ctx *c, size_t h, size_t e)
 {
-	char *x = api_expand_text(c, (unsigned)h, c->v[h].v[e].source);
+	char *x;
+	const struct ud_api_sym *at = &c->v[h].v[e]; /* before any symbol is appended */
 	struct api_toks t = {NULL, 0, 0};
 	struct ud_api_member *consts = NULL;
 	size_t nconsts = 0, aconsts = 0, start = 0, i, depth = 0;
 	long long next = 0;
 	bool known = true;
 
+	/* expanded where it stands: the macros defined before it, #undef'd or not yet */
+	c->cur_h = (unsigned)h;
+	c->cur_line = at->line;
+	c->cur_cond = NULL;
+	x = api_expand_text(c, (unsigned)h, at->source);
+	c->cur_h = UINT32_MAX;
 	if (x == NULL)
 		return;
 	api_tokenize(x, strlen(x), &t);

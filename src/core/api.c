@@ -52,6 +52,7 @@ struct reader {
 	} * points;	    /* where the conditions change, in token order */
 	size_t npoints, apoints;
 	struct ud_map attr_macros; /* macros defined so far that stand for attributes */
+	struct ud_map macros;	   /* the macros defined so far, but those naming themselves */
 	unsigned pack;		   /* #pragma pack(N) in force, 0 when none */
 	unsigned packs[8];	   /* pack(push) */
 	size_t npacks;
@@ -286,6 +287,19 @@ macro_here(const struct reader *r, const struct api_tok *t)
 	return ud_map_has(&r->attr_macros, name);
 }
 
+/* Whether token t names a macro this header defined (one not just naming itself). */
+static bool
+defined_here(const struct reader *r, const struct api_tok *t)
+{
+	char name[128];
+
+	if (t->n >= sizeof(name) || r->macros.n == 0)
+		return false;
+	memcpy(name, t->p, t->n);
+	name[t->n] = '\0';
+	return ud_map_get(&r->macros, name) != NULL;
+}
+
 /* #pragma pack(N), pack(), pack(push[, N]), pack(pop): the members' alignment cap. */
 static void
 pragma_pack(struct reader *r, const struct api_tok *v, size_t a, size_t b)
@@ -349,6 +363,9 @@ directive(struct reader *r, size_t a, size_t b)
 		if (params == NULL &&
 		    (s->text[0] == '\0' || strncmp(s->text, "__attribute__", 13) == 0))
 			ud_map_put(&r->attr_macros, mname, NULL);
+		/* "#define IFLA_COST IFLA_COST" marks an enumerator; it writes none */
+		if (strcmp(s->text, mname) != 0)
+			ud_map_put(&r->macros, mname, (void *)1);
 		if (params == NULL) {
 			s->has_value = evaluate(r, s->text, &s->value);
 			if (s->has_value)
@@ -356,6 +373,21 @@ directive(struct reader *r, size_t a, size_t b)
 			decode_ioctl(r, s, v, body, b);
 		}
 		free(mname);
+	} else if (api_tok_is(name, "undef") && b - a >= 3 && api_tok_ident(&v[a + 2])) {
+		/* the latest definition under the same conditions ends here */
+		size_t i;
+
+		for (i = r->h->n; i-- > 0;) {
+			struct ud_api_sym *s = &r->h->v[i];
+
+			if (s->kind == UD_API_MACRO && s->undef_line == 0 &&
+			    strlen(s->name) == v[a + 2].n &&
+			    memcmp(s->name, v[a + 2].p, v[a + 2].n) == 0) {
+				if (strcmp(s->cond, ud_buf_str(&r->cond)) == 0)
+					s->undef_line = v[a + 2].line;
+				break;
+			}
+		}
 	} else if (api_tok_is(name, "ifndef") && r->guard == NULL && r->depth == 0 && b - a == 3 &&
 		   a + 1 < r->t->n) {
 		/* the include guard: #ifndef X directly followed by #define X */
@@ -938,9 +970,13 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 				depth--;
 			if (j < close && !(depth == 0 && api_tok_is(&v[j], ",")))
 				continue;
-			if (j > start && !(api_tok_ident(&v[start]) &&
-					   (j == start + 1 || api_tok_is(&v[start + 1], "=")))) {
-				/* "__BPF_FUNC_MAPPER(__BPF_ENUM_FN)": not an enumerator */
+			if (j > start && (!(api_tok_ident(&v[start]) &&
+					    (j == start + 1 || api_tok_is(&v[start + 1], "="))) ||
+					  (j == start + 1 && defined_here(r, &v[start])))) {
+				/*
+				 * "__BPF_FUNC_MAPPER(__BPF_ENUM_FN)", "CXL_CMDS" (a macro
+				 * defined above): not an enumerator
+				 */
 				generated = true;
 				next_known = false;
 				free(last_expr);
@@ -993,6 +1029,13 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 			start = j + 1;
 		}
 		free(last_expr);
+		/*
+		 * An anonymous enum macros write ("enum { CXL_CMDS };") is kept
+		 * under the first word of its body, for the resolution to expand.
+		 */
+		if (name == NULL && generated && api_tok_ident(&v[open + 1]))
+			name = ud_xasprintf("enum (anonymous, %.*s)", (int)v[open + 1].n,
+					    v[open + 1].p);
 		if (name != NULL) {
 			s = add_sym(r, UD_API_ENUM, name, v[at].line, NULL);
 			s->members = consts;
@@ -1283,12 +1326,15 @@ member_hash(uint64_t f, const struct ud_api_member *m)
 	return f;
 }
 
-/* "KIND NAME" or "KIND NAME @ COND": what matches a symbol across versions. */
+/*
+ * "KIND NAME" or "KIND NAME @ COND": what matches a symbol across versions
+ * ("... #undef LINE" for a macro its header #undefs: not API).
+ */
 static char *
 key_of(const struct ud_api_sym *s)
 {
 	size_t n = strlen(s->name), c = strlen(s->cond);
-	char *k = ud_xmalloc(4 + n + (c > 0 ? c + 3 : 0) + 1), *p = k;
+	char *k = ud_xmalloc(4 + n + (c > 0 ? c + 3 : 0) + 24), *p = k;
 
 	p += snprintf(p, 4, "%d ", (int)s->kind); /* kinds are one digit */
 	memcpy(p, s->name, n);
@@ -1299,6 +1345,9 @@ key_of(const struct ud_api_sym *s)
 		p += c + 3;
 	}
 	*p = '\0';
+	/* a helper #undef'd later: each definition its own, in the order of lines */
+	if (s->undef_line != 0)
+		snprintf(p, 24, " #undef %08u", s->line);
 	return k;
 }
 
@@ -1497,6 +1546,7 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 	free(r.guard);
 	ud_buf_free(&r.cond);
 	ud_map_free(&r.attr_macros, NULL);
+	ud_map_free(&r.macros, NULL);
 	free(dl);
 	free(c.v);
 	free(t.v);
