@@ -12,7 +12,13 @@ For each installed-headers directory (INSTALL_HDR_PATH, with include/):
    named member (bits), as uapid api-diff uses them.
 2. Every header that compiles alone the way `uapid check` compiles
    headers (cc -std=c90 -Wall -Werror=implicit-function-declaration
-   -I DIR/include, the header included into an empty file) gets a probe:
+   -I DIR/include, the header included into an empty file) gets a probe;
+   one that does not is tried with -std=gnu11, then after the kernel's
+   headers it uses without including them (linux/types.h, asm/signal.h,
+   asm/sigcontext.h, linux/if.h, linux/socket.h, linux/time.h), then after
+   libc's (stddef.h, stdint.h, sys/types.h, time.h, sys/time.h; then also
+   sys/socket.h, netinet/in.h, signal.h), and probed in the first mode
+   that compiles (reported apart):
    a C program that includes it and prints sizeof, __alignof__ and
    offsetof of each of its structs and unions and each named member (a
    bit-field's offset and width found by setting it to all ones in a
@@ -45,6 +51,25 @@ import sys
 import tempfile
 
 FLAGS = ["-std=c90", "-Wall", "-Werror=implicit-function-declaration"]
+# How a header that does not compile alone is compiled after all, tried in
+# order (as bench/api-oracle.sh does): GNU C11, then libc's headers first.
+LIBC = ["stddef.h", "stdint.h", "sys/types.h", "time.h", "sys/time.h"]
+# what the uapi headers that do not include their own prerequisites need
+# from each other (sigset_t, struct sigcontext, IFNAMSIZ, struct sockaddr)
+KERNEL = ["linux/types.h", "asm/signal.h", "asm/sigcontext.h", "linux/if.h", "linux/socket.h",
+          "linux/time.h"]
+GNU11 = ["-std=gnu11", "-Wall", "-Werror=implicit-function-declaration"]
+MODES = [
+    ("alone", FLAGS, []),
+    ("gnu11", GNU11, []),
+    ("c90 after the kernel's headers", FLAGS, KERNEL),
+    ("gnu11 after the kernel's headers", GNU11, KERNEL),
+    ("gnu11 after libc headers", ["-std=gnu11", "-Wall", "-Werror=implicit-function-declaration"],
+     LIBC),
+    ("gnu11 after libc and socket headers",
+     ["-std=gnu11", "-Wall", "-Werror=implicit-function-declaration"],
+     LIBC + ["sys/socket.h", "netinet/in.h", "signal.h"]),
+]
 
 
 def sh(cmd, **kw):
@@ -57,16 +82,21 @@ def c_name(t):
     return m.group(2) if m else t["name"]
 
 
-def compiles_alone(cc, inc, header, work):
+def prelude(mode):
+    return "".join("#include <%s>\n" % x for x in mode[2])
+
+
+def compiles(cc, inc, header, work, mode):
     src = os.path.join(work, "alone-%s.c" % re.sub(r"\W", "_", header))
     with open(src, "w") as f:
-        f.write("#include <%s>\n" % header)
-    r = sh([cc] + FLAGS + ["-I", inc, "-fsyntax-only", src])
+        f.write(prelude(mode) + "#include <%s>\n" % header)
+    r = sh([cc] + mode[1] + ["-I", inc, "-fsyntax-only", src])
     return r.returncode == 0, r.stderr
 
 
-def probe_source(header, types):
-    out = ["#include <%s>" % header, "#include <stdio.h>", "#include <stddef.h>",
+def probe_source(header, types, mode):
+    out = ["#include <%s>" % x for x in mode[2]] + [
+           "#include <%s>" % header, "#include <stdio.h>", "#include <stddef.h>",
            "#include <string.h>", "",
            "static void bits(const char *t, const char *p, const unsigned char *b, size_t n)",
            "{", "\tsize_t i, first = (size_t)-1, last = 0;", "",
@@ -74,7 +104,13 @@ def probe_source(header, types):
            "\t\tif (b[i / 8] & (1u << (i % 8))) {",
            "\t\t\tif (first == (size_t)-1)", "\t\t\t\tfirst = i;", "\t\t\tlast = i;", "\t\t}",
            '\tprintf("F\\t%s\\t%s\\t%lu\\t%lu\\n", t, p, (unsigned long)first,',
-           "\t       (unsigned long)(last - first + 1));", "}", "", "int", "main(void)", "{"]
+           "\t       (unsigned long)(last - first + 1));", "}", ""]
+    # a member's name may be a macro the header defines after the struct
+    # (phonet.h's "#define pn_data pn_msg_u.base.pn_data"): not here
+    names = sorted({c for t in types for f in t["fields"] for c in f["path"].split(".")})
+    for n in names:
+        out += ["#ifdef %s" % n, "#undef %s" % n, "#endif"]
+    out += ["int", "main(void)", "{"]
     for t in types:
         cn = c_name(t)
         out.append('\tprintf("S\\t%s\\t%%lu\\t%%lu\\n", (unsigned long)sizeof(%s), '
@@ -102,11 +138,11 @@ def probe_source(header, types):
     return "\n".join(out)
 
 
-def run_probe(cc, inc, header, types, work):
+def run_probe(cc, inc, header, types, work, mode):
     base = os.path.join(work, "probe-%s" % re.sub(r"\W", "_", header))
     with open(base + ".c", "w") as f:
-        f.write(probe_source(header, types))
-    r = sh([cc] + FLAGS + ["-Wno-unused", "-I", inc, "-o", base, base + ".c"])
+        f.write(probe_source(header, types, mode))
+    r = sh([cc] + mode[1] + ["-Wno-unused", "-I", inc, "-o", base, base + ".c"])
     if r.returncode != 0:
         return None, r.stderr
     r = sh([base])
@@ -115,13 +151,14 @@ def run_probe(cc, inc, header, types, work):
     return r.stdout, ""
 
 
-def active_text(cc, inc, header, work):
-    """The header's own lines as the compiler reads them alone: inactive
-    branches dropped, comments gone (cpp with its line markers)."""
+def active_text(cc, inc, header, work, mode):
+    """The header's own lines as the compiler reads them (alone, or in the
+    mode it compiles in): inactive branches dropped, comments gone (cpp
+    with its line markers)."""
     src = os.path.join(work, "active-%s.c" % re.sub(r"\W", "_", header))
     with open(src, "w") as f:
-        f.write("#include <%s>\n" % header)
-    r = sh([cc, "-E", "-std=c90", "-I", inc, src])
+        f.write(prelude(mode) + "#include <%s>\n" % header)
+    r = sh([cc, "-E"] + mode[1][:1] + ["-I", inc, src])
     own, mine = [], False
     target = os.path.join(inc, header)
     for line in r.stdout.splitlines():
@@ -132,6 +169,27 @@ def active_text(cc, inc, header, work):
         if mine:
             own.append(line)
     return "\n".join(own)
+
+
+def expanded_names(cc, inc, header, work, mode, names):
+    """The type names as the compiler reads them after the header: macros
+    expanded."""
+    src = os.path.join(work, "names-%s.c" % re.sub(r"\W", "_", header))
+    with open(src, "w") as f:
+        f.write(prelude(mode) + "#include <%s>\n" % header)
+        for n in names:
+            if not n.startswith(("struct (", "union (")):
+                f.write("@uapid@ %s\n" % n)
+    r = sh([cc, "-E", "-P"] + mode[1][:1] + ["-I", inc, src])
+    return {" ".join(line.split()[1:]) for line in r.stdout.splitlines()
+            if line.startswith("@uapid@")}
+
+
+def first_error(err):
+    for line in err.splitlines():
+        if "error" in line:
+            return line.split("error: ", 1)[-1].strip()
+    return err.strip().splitlines()[0] if err.strip() else "?"
 
 
 def defined_in(t, text):
@@ -169,31 +227,40 @@ def check_dir(args, d, work):
                      for dp, _, fs in os.walk(inc) for f in fs if f.endswith(".h"))
 
     def one(h):
-        ok, err = compiles_alone(args.cc, inc, h, work)
+        for mode in MODES:
+            ok, err = compiles(args.cc, inc, h, work, mode)
+            if ok:
+                break
         if not ok:
-            return h, False, None, err, ""
-        text = active_text(args.cc, inc, h, work)
+            return h, None, None, err, ""
+        text = active_text(args.cc, inc, h, work, mode)
         types = [t for t in by_header.get(h, []) if not t["cond"] or defined_in(t, text)]
         if not types:
-            return h, True, "", "", text
-        out, err = run_probe(args.cc, inc, h, types, work)
-        return h, True, out, err, text
+            return h, mode, "", "", text
+        out, err = run_probe(args.cc, inc, h, types, work, mode)
+        return h, mode, out, err, text
 
     res = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        for h, ok, out, err, text in ex.map(one, headers):
-            res[h] = (ok, out, err, text)
+        for h, mode, out, err, text in ex.map(one, headers):
+            res[h] = (mode, out, err, text)
 
-    rep = {"dir": d, "headers": len(headers), "alone": 0, "not_alone": [],
+    rep = {"dir": d, "headers": len(headers), "alone": 0, "not_alone": [], "modes": {},
+           "not_compiled": [],
            "types": 0, "types_agree": 0, "fields": 0, "fields_agree": 0,
            "mismatches": [], "engine_unknown": [], "conditional": [],
            "conditional_compared": [], "probe_failed": [], "missed_definitions": []}
     for h in headers:
-        ok, out, err, text = res[h]
-        if not ok:
+        mode, out, err, text = res[h]
+        if mode is None:
             rep["not_alone"].append(h)
+            rep["not_compiled"].append("%s: %s" % (h, first_error(err)))
             continue
-        rep["alone"] += 1
+        if mode is MODES[0]:
+            rep["alone"] += 1
+        else:
+            rep["not_alone"].append(h)
+            rep["modes"].setdefault(mode[0], []).append(h)
         for u in unknown.get(h, []):
             if u["cond"] and not defined_in(u, text):
                 rep["conditional"].append("%s: %s [if %s]" % (h, u["name"], u["cond"]))
@@ -205,10 +272,14 @@ def check_dir(args, d, work):
                     "%s: %s [if %s]" % (h, t["name"], t["cond"]))
         known = {t["name"] for t in by_header.get(h, [])} | \
             {u["name"] for u in unknown.get(h, [])}
-        for m in DEFINITION.finditer(text):
-            name = "%s %s" % (m.group(1), m.group(2))
-            if name not in known:
-                rep["missed_definitions"].append("%s: %s" % (h, name))
+        missed = [n for n in ("%s %s" % (m.group(1), m.group(2))
+                              for m in DEFINITION.finditer(text)) if n not in known]
+        if missed:
+            # a tag written as a macro (asound.h's "struct __snd_pcm_mmap_status"
+            # is struct snd_pcm_mmap_status): the engine's name, expanded
+            spelled = expanded_names(args.cc, inc, h, work, mode, sorted(known))
+            missed = [n for n in missed if n not in spelled]
+        rep["missed_definitions"] += ["%s: %s" % (h, n) for n in missed]
         if out is None:
             rep["probe_failed"].append("%s: %s" % (h, err.strip().splitlines()[:3]))
             continue
@@ -274,6 +345,14 @@ def main():
             print("%s:" % d)
             print("  headers: %d, compile alone: %d (not: %d)"
                   % (rep["headers"], rep["alone"], len(rep["not_alone"])))
+            for mode in MODES[1:]:
+                hs = rep["modes"].get(mode[0], [])
+                if hs:
+                    print("    compiled with %s instead: %d (%s)"
+                          % (mode[0], len(hs), ", ".join(hs)))
+            print("    not compiled at all: %d" % len(rep["not_compiled"]))
+            for x in rep["not_compiled"]:
+                print("      " + x)
             print("  structs and unions compared: %d, agree: %d (%.1f%%)"
                   % (rep["types"], rep["types_agree"],
                      100.0 * rep["types_agree"] / rep["types"] if rep["types"] else 100.0))

@@ -1,21 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Values of the API model (api-internal.h): macros expanded as the C
- * preprocessor expands them (object-like and function-like, # and ##,
- * variadic arguments, each expansion hiding its own name from its
- * rescan), then the expression evaluated with C's integer types on the
- * target ABI (an int is 32 bits, a long is what the ABI says, 1U << 31
- * is unsigned, (__u8)-1 is 255), sizeof and _Alignof of types laid out
- * by api-layout.c, offsetof, casts.
+ * Values of the API model (api-internal.h): an expression expanded by
+ * api-macro.c, then evaluated with C's integer types on the target ABI
+ * (an int is 32 bits, a long is what the ABI says, 1U << 31 is unsigned,
+ * (__u8)-1 is 255), sizeof and _Alignof of types laid out by
+ * api-layout.c, offsetof, casts.
  *
  * Two modes: a C expression (a macro's value, an array bound) where a
  * name nothing defines is unknown; and a preprocessor condition, where
  * defined() is answered from the target and the headers seen, and a
  * name known to be undefined is 0.  Unknown stays unknown: && and || and
- * ?: decide what one side decides alone.
- *
- * Bounded: expansion stops after API_MAX_STEPS tokens, nesting after
- * API_MAX_DEPTH; either gives an unknown value.  Pure.
+ * ?: decide what one side decides alone.  Nesting is bounded by
+ * API_MAX_DEPTH (an unknown value past it).  Pure.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,553 +20,8 @@
 #include "api-internal.h"
 #include "uapid/buf.h"
 #include "uapid/chars.h"
-#include "uapid/expr.h"
+#include "uapid/expr.h" /* enum ud_tri */
 #include "uapid/xmalloc.h"
-
-#define API_MAX_STEPS 200000
-#define API_MAX_DEPTH 48
-
-/* The macros whose expansion produced a token: it is not expanded by them again. */
-struct api_hide {
-	const char *name;
-	size_t n;
-	const struct api_hide *next;
-};
-
-struct tv {
-	struct api_tok *v;
-	size_t n, alloc;
-};
-
-static void
-tv_push(struct tv *t, struct api_tok k)
-{
-	if (t->n == t->alloc)
-		t->v = ud_xgrow(t->v, &t->alloc, t->n < 64 ? 64 : t->n + 1, sizeof(*t->v));
-	t->v[t->n++] = k;
-}
-
-static bool
-hidden(const struct api_tok *t)
-{
-	const struct api_hide *h;
-
-	for (h = t->hide; h != NULL; h = h->next)
-		if (h->n == t->n && memcmp(h->name, t->p, t->n) == 0)
-			return true;
-	return false;
-}
-
-static const struct api_hide *
-hide_add(struct api_ctx *c, const struct api_hide *set, const char *name, size_t n)
-{
-	struct api_hide *h = ud_arena_alloc(&c->arena, sizeof(*h));
-
-	h->name = name;
-	h->n = n;
-	h->next = set;
-	return h;
-}
-
-/* A token made of text (copied into the arena). */
-static struct api_tok
-made(struct api_ctx *c, const char *text, size_t n, const struct api_hide *hide)
-{
-	struct api_tok t;
-
-	memset(&t, 0, sizeof(t));
-	t.p = ud_arena_strndup(&c->arena, text, n);
-	t.n = n;
-	t.hide = hide;
-	return t;
-}
-
-/* The token that stands for "nothing can be known here" (an undecided macro, say). */
-static const char unknown_word[] = "__uapid_unknown__";
-
-struct expander {
-	struct api_ctx *c;
-	unsigned h;	    /* the header whose view expands */
-	bool pp;	    /* a preprocessor condition: defined() answered, no global look-ups */
-	struct tv *out_now; /* where expand writes */
-	size_t steps;
-	bool failed; /* a bound was reached */
-};
-
-static void expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out,
-		   unsigned depth);
-
-/* ud_abi_macro, its answers kept: the expander asks it of every identifier. */
-static enum ud_abi_macro
-abi_macro(struct api_ctx *c, const char *name, size_t n, const char **value)
-{
-	struct known {
-		enum ud_abi_macro what;
-		const char *value;
-	} * k;
-	char buf[128];
-
-	if (n >= sizeof(buf))
-		return ud_abi_macro(c->abi, name, n, value);
-	memcpy(buf, name, n);
-	buf[n] = '\0';
-	if ((k = ud_map_get(&c->abi_macros, buf)) == NULL) {
-		k = ud_arena_alloc(&c->arena, sizeof(*k));
-		k->what = ud_abi_macro(c->abi, name, n, &k->value);
-		ud_map_put(&c->abi_macros, buf, k);
-	}
-	*value = k->value;
-	return k->what;
-}
-
-/* The truth of defined(name) for a condition: 1, 0, or -1 when unknown. */
-static int
-defined_in(struct expander *x, const struct api_tok *t)
-{
-	const char *value;
-	struct api_ref r;
-	bool undecided = false;
-
-	switch (abi_macro(x->c, t->p, t->n, &value)) {
-	case UD_ABI_MACRO_DEFINED:
-		return 1;
-	case UD_ABI_MACRO_UNDEFINED:
-		return 0;
-	default:
-		break;
-	}
-	if (api_lookup(x->c, x->h, API_NS_MACRO, t->p, t->n, false, &r, &undecided))
-		return 1;
-	if (undecided)
-		return x->c->alone ? 0 : -1;
-	/* the kernel's headers define it, but not where this header looks: undefined here */
-	if (api_lookup(x->c, x->h, API_NS_MACRO, t->p, t->n, true, &r, &undecided))
-		return 0;
-	return x->c->alone ? 0 : -1;
-}
-
-/* The macro sym t names in x's view, or NULL (also for undecided: *undecided set). */
-static const struct ud_api_sym *
-macro_of(struct expander *x, const struct api_tok *t, bool *undecided, struct api_ref *r)
-{
-	*undecided = false;
-	if (api_lookup(x->c, x->h, API_NS_MACRO, t->p, t->n, !x->pp, r, undecided))
-		return api_sym(x->c, *r);
-	return NULL;
-}
-
-const struct api_tok *
-api_macro_body(struct api_ctx *c, struct api_ref r, size_t *n)
-{
-	struct api_symstate *st = &c->hd[r.h].st[r.i];
-
-	if (!st->body_done) {
-		struct api_toks t = {NULL, 0, 0};
-		const char *text = api_sym(c, r)->text;
-
-		api_tokenize(text, strlen(text), &t);
-		st->body = ud_arena_alloc(&c->arena, (t.n + 1) * sizeof(*t.v));
-		if (t.n > 0)
-			memcpy(st->body, t.v, t.n * sizeof(*t.v));
-		st->nbody = t.n;
-		st->body_done = true;
-		free(t.v);
-	}
-	*n = st->nbody;
-	return st->body;
-}
-
-/* A parameter list "a, b, rest..." or "..." split into names; the variadic one is last. */
-struct params {
-	const char *name[32];
-	size_t len[32];
-	size_t n;
-	bool variadic; /* the last parameter takes the rest ("..." is __VA_ARGS__) */
-};
-
-static bool
-parse_params(const char *text, struct params *p)
-{
-	const char *s = text;
-
-	memset(p, 0, sizeof(*p));
-	while (*s != '\0') {
-		const char *b;
-
-		while (*s == ' ' || *s == ',')
-			s++;
-		if (*s == '\0')
-			break;
-		if (p->n >= 32)
-			return false;
-		if (strncmp(s, "...", 3) == 0) {
-			p->name[p->n] = "__VA_ARGS__";
-			p->len[p->n++] = 11;
-			p->variadic = true;
-			s += 3;
-			continue;
-		}
-		b = s;
-		while (ud_is_ident((unsigned char)*s))
-			s++;
-		if (s == b)
-			return false;
-		p->name[p->n] = b;
-		p->len[p->n++] = (size_t)(s - b);
-		while (*s == ' ')
-			s++;
-		if (strncmp(s, "...", 3) == 0) {
-			p->variadic = true;
-			s += 3;
-		}
-	}
-	return true;
-}
-
-static long
-param_index(const struct params *p, const struct api_tok *t)
-{
-	size_t i;
-
-	for (i = 0; i < p->n; i++)
-		if (p->len[i] == t->n && memcmp(p->name[i], t->p, t->n) == 0)
-			return (long)i;
-	if (p->variadic && t->n == 11 && memcmp(t->p, "__VA_ARGS__", 11) == 0)
-		return (long)p->n - 1;
-	return -1;
-}
-
-/* Pastes a and b into one token (or keeps both when they do not make one). */
-static void
-paste(struct api_ctx *c, struct tv *out, const struct api_tok *b, const struct api_hide *hide)
-{
-	struct api_tok *a;
-	char *joined;
-	struct api_toks t = {NULL, 0, 0};
-
-	if (out->n == 0) {
-		tv_push(out, *b);
-		return;
-	}
-	a = &out->v[out->n - 1];
-	joined = ud_xasprintf("%.*s%.*s", (int)a->n, a->p, (int)b->n, b->p);
-	api_tokenize(joined, strlen(joined), &t);
-	if (t.n == 1)
-		*a = made(c, joined, strlen(joined), hide);
-	else
-		tv_push(out, *b);
-	free(t.v);
-	free(joined);
-}
-
-/* The tokens of a string literal spelling arg's tokens, as # makes it. */
-static struct api_tok
-stringize(struct api_ctx *c, const struct api_tok *v, size_t n, const struct api_hide *hide)
-{
-	struct ud_buf b = UD_BUF_INIT;
-	char *text = api_join(v, 0, n);
-	const char *p;
-	struct api_tok t;
-
-	ud_buf_addch(&b, '"');
-	for (p = text; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			ud_buf_addch(&b, '\\');
-		ud_buf_addch(&b, *p);
-	}
-	ud_buf_addch(&b, '"');
-	t = made(c, b.data, b.len, hide);
-	ud_buf_free(&b);
-	free(text);
-	return t;
-}
-
-/*
- * The replacement of a function-like macro s for args (raw token ranges
- * of in[]), its tokens marked with hide, appended to out.
- */
-static bool
-substitute(struct expander *x, struct api_ref mr, const struct params *p,
-	   const struct api_tok *args, const size_t *astart, const size_t *aend, size_t nargs,
-	   const struct api_hide *hide, struct tv *out, unsigned depth)
-{
-	struct api_toks body = {NULL, 0, 0};
-	struct tv *expanded = ud_xcalloc(nargs + 1, sizeof(*expanded));
-	bool *done = ud_xcalloc(nargs + 1, sizeof(*done));
-	size_t i, k;
-
-	body.v = (struct api_tok *)(uintptr_t)api_macro_body(x->c, mr, &body.n);
-	for (i = 0; i < body.n; i++) {
-		const struct api_tok *t = &body.v[i];
-		long pi = api_tok_ident(t) ? param_index(p, t) : -1;
-		bool before_paste = i + 1 < body.n && api_tok_is(&body.v[i + 1], "##");
-		bool after_paste = i > 0 && api_tok_is(&body.v[i - 1], "##");
-
-		if (api_tok_is(t, "#") && i + 1 < body.n && param_index(p, &body.v[i + 1]) >= 0) {
-			long q = param_index(p, &body.v[++i]);
-
-			tv_push(out, (size_t)q < nargs ? stringize(x->c, args + astart[q],
-								   aend[q] - astart[q], hide)
-						       : made(x->c, "\"\"", 2, hide));
-			continue;
-		}
-		if (api_tok_is(t, "##"))
-			continue;
-		if (pi >= 0) {
-			size_t q = (size_t)pi;
-
-			if (q >= nargs) {
-				/* an empty variadic part: GNU's ", ## __VA_ARGS__" drops the comma
-				 */
-				if (after_paste && out->n > 0 &&
-				    api_tok_is(&out->v[out->n - 1], ","))
-					out->n--;
-				continue;
-			}
-			if (before_paste || after_paste) {
-				/* operands of ## are the arguments as written */
-				if (after_paste && aend[q] > astart[q]) {
-					struct api_tok first = args[astart[q]];
-
-					first.hide = hide;
-					paste(x->c, out, &first, hide);
-					k = astart[q] + 1;
-				} else {
-					if (after_paste && aend[q] == astart[q] && p->variadic &&
-					    q == p->n - 1 && out->n > 0 &&
-					    api_tok_is(&out->v[out->n - 1], ","))
-						out->n--;
-					k = astart[q];
-				}
-				for (; k < aend[q]; k++) {
-					struct api_tok a = args[k];
-
-					a.hide = hide;
-					tv_push(out, a);
-				}
-				continue;
-			}
-			if (!done[q]) {
-				expand(x, args + astart[q], aend[q] - astart[q], &expanded[q],
-				       depth + 1);
-				done[q] = true;
-			}
-			for (k = 0; k < expanded[q].n; k++) {
-				struct api_tok a = expanded[q].v[k];
-
-				/* an argument keeps its own hide set, and gains this one */
-				if (a.hide == NULL)
-					a.hide = hide;
-				tv_push(out, a);
-			}
-			continue;
-		}
-		{
-			struct api_tok b = *t;
-
-			b.hide = hide;
-			if (after_paste)
-				paste(x->c, out, &b, hide);
-			else
-				tv_push(out, b);
-		}
-	}
-	for (i = 0; i < nargs; i++)
-		free(expanded[i].v);
-	free(expanded);
-	free(done);
-	return true;
-}
-
-/*
- * An object-like macro whose value is known: one number token with the
- * suffix of its type pushed onto out, instead of its expansion read again
- * at every use (the header's _IOC_* macros under each ioctl).
- */
-static bool
-value_token(struct expander *x, struct api_ref mr, const struct api_tok *t)
-{
-	static const char *const suffix[] = {"", "U", "L", "UL", "LL", "ULL"};
-	struct api_symstate *st = &x->c->hd[mr.h].st[mr.i];
-	const struct ud_api_sym *s;
-	char buf[48];
-	int n;
-
-	if (st->value_st == API_TODO)
-		api_eval_sym(x->c, mr);
-	s = api_sym(x->c, mr);
-	if (st->value_st != API_DONE || !s->has_value || !st->rank_known || st->rank > API_ULLONG ||
-	    (!s->value_unsigned && s->value < 0))
-		return false;
-	n = snprintf(buf, sizeof(buf), "%llu%s", (unsigned long long)s->value, suffix[st->rank]);
-	tv_push(x->out_now, made(x->c, buf, (size_t)n, hide_add(x->c, t->hide, t->p, t->n)));
-	return true;
-}
-
-/*
- * Expands in[0..n) into out.  The input is a stack of tokens to read
- * (reversed), so that a macro's replacement is rescanned together with
- * the tokens after it (a function-like macro named at the end of a
- * replacement takes its arguments from what follows).
- */
-static void
-expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, unsigned depth)
-{
-	struct tv stack = {NULL, 0, 0};
-	size_t i;
-
-	if (depth > API_MAX_DEPTH) {
-		x->failed = true;
-		return;
-	}
-	for (i = n; i > 0; i--)
-		tv_push(&stack, in[i - 1]);
-	x->out_now = out;
-	while (stack.n > 0) {
-		struct api_tok t = stack.v[--stack.n];
-		const struct ud_api_sym *m;
-		struct api_ref mr;
-		bool undecided;
-
-		if (++x->steps > API_MAX_STEPS) {
-			x->failed = true;
-			break;
-		}
-		if (x->pp && api_tok_is(&t, "defined")) {
-			/* defined X, defined(X): answered before anything expands */
-			struct api_tok name;
-			bool paren = stack.n > 0 && api_tok_is(&stack.v[stack.n - 1], "(");
-			int d;
-
-			if (paren)
-				stack.n--;
-			if (stack.n == 0 || !api_tok_ident(&stack.v[stack.n - 1])) {
-				tv_push(out, made(x->c, unknown_word, strlen(unknown_word), NULL));
-				continue;
-			}
-			name = stack.v[--stack.n];
-			if (paren && stack.n > 0 && api_tok_is(&stack.v[stack.n - 1], ")"))
-				stack.n--;
-			d = defined_in(x, &name);
-			tv_push(out, d < 0 ? made(x->c, unknown_word, strlen(unknown_word), NULL)
-					   : made(x->c, d ? "1" : "0", 1, NULL));
-			continue;
-		}
-		if (!api_tok_ident(&t) || hidden(&t)) {
-			tv_push(out, t);
-			continue;
-		}
-		{
-			/* what the compiler predefines: __CHAR_BIT__, __SIZEOF_LONG__ */
-			const char *value;
-
-			if (abi_macro(x->c, t.p, t.n, &value) == UD_ABI_MACRO_DEFINED &&
-			    value != NULL) {
-				tv_push(out, made(x->c, value, strlen(value),
-						  hide_add(x->c, t.hide, t.p, t.n)));
-				continue;
-			}
-		}
-		m = macro_of(x, &t, &undecided, &mr);
-		if (m == NULL) {
-			tv_push(out, undecided
-					     ? made(x->c, unknown_word, strlen(unknown_word), NULL)
-					     : t);
-			continue;
-		}
-		if (m->params == NULL && !x->pp && value_token(x, mr, &t))
-			continue; /* its value, computed once, stands for its expansion */
-		if (m->params == NULL) {
-			struct api_toks body = {NULL, 0, 0};
-			const struct api_hide *hs = hide_add(x->c, t.hide, t.p, t.n);
-			struct tv rep = {NULL, 0, 0};
-
-			body.v = (struct api_tok *)(uintptr_t)api_macro_body(x->c, mr, &body.n);
-			for (i = 0; i < body.n; i++) {
-				struct api_tok b = body.v[i];
-
-				b.hide = hs;
-				if (api_tok_is(&b, "##") && i + 1 < body.n) {
-					struct api_tok r = body.v[++i];
-
-					r.hide = hs;
-					paste(x->c, &rep, &r, hs);
-					continue;
-				}
-				tv_push(&rep, b);
-			}
-			for (i = rep.n; i > 0; i--)
-				tv_push(&stack, rep.v[i - 1]);
-			free(rep.v);
-			continue;
-		}
-		/* a function-like macro: only when a '(' follows */
-		if (stack.n == 0 || !api_tok_is(&stack.v[stack.n - 1], "(")) {
-			tv_push(out, t);
-			continue;
-		}
-		{
-			struct params p;
-			struct tv args = {NULL, 0, 0}, rep = {NULL, 0, 0};
-			size_t astart[33], aend[33], nargs = 0, level = 0;
-			bool closed = false;
-
-			if (!parse_params(m->params, &p)) {
-				tv_push(out, made(x->c, unknown_word, strlen(unknown_word), NULL));
-				continue;
-			}
-			stack.n--; /* the '(' */
-			astart[0] = 0;
-			while (stack.n > 0) {
-				struct api_tok a = stack.v[--stack.n];
-
-				if (api_tok_is(&a, "(")) {
-					level++;
-				} else if (api_tok_is(&a, ")")) {
-					if (level == 0) {
-						closed = true;
-						break;
-					}
-					level--;
-				} else if (level == 0 && api_tok_is(&a, ",") &&
-					   !(p.variadic && nargs + 1 >= p.n)) {
-					aend[nargs] = args.n;
-					if (++nargs >= 32)
-						break;
-					astart[nargs] = args.n;
-					continue;
-				}
-				tv_push(&args, a);
-			}
-			if (!closed || nargs >= 32) {
-				free(args.v);
-				x->failed = true;
-				break;
-			}
-			aend[nargs] = args.n;
-			nargs++;
-			/* "F()" of a macro without parameters has no argument */
-			if (p.n == 0 && nargs == 1 && aend[0] == astart[0])
-				nargs = 0;
-			/* a variadic macro called without its variadic part */
-			if (p.variadic && nargs == p.n - 1)
-				; /* substitute() treats the missing one as empty */
-			else if (nargs != p.n) {
-				free(args.v);
-				tv_push(out, made(x->c, unknown_word, strlen(unknown_word), NULL));
-				continue;
-			}
-			substitute(x, mr, &p, args.v, astart, aend, nargs,
-				   hide_add(x->c, t.hide, t.p, t.n), &rep, depth);
-			x->out_now = out;
-			for (i = rep.n; i > 0; i--)
-				tv_push(&stack, rep.v[i - 1]);
-			free(rep.v);
-			free(args.v);
-		}
-	}
-	free(stack.v);
-}
 
 /* ---- integer arithmetic with C's types ---- */
 
@@ -1039,7 +490,7 @@ name(struct ev *e, const struct api_tok *t)
 	struct api_ref r;
 	bool undecided = false;
 
-	if (t->n == sizeof(unknown_word) - 1 && memcmp(t->p, unknown_word, t->n) == 0)
+	if (t->n == sizeof(API_UNKNOWN_WORD) - 1 && memcmp(t->p, API_UNKNOWN_WORD, t->n) == 0)
 		return unknown();
 	/* enum constants are C's: the preprocessor does not see them */
 	if (!e->pp && api_lookup(e->c, e->h, API_NS_ORDINARY, t->p, t->n, true, &r, &undecided)) {
@@ -1057,7 +508,8 @@ name(struct ev *e, const struct api_tok *t)
 		const char *value;
 
 		/* a name no macro defines is 0 in a condition, if nothing may define it */
-		if (e->c->alone || abi_macro(e->c, t->p, t->n, &value) == UD_ABI_MACRO_UNDEFINED ||
+		if (e->c->alone ||
+		    api_abi_macro(e->c, t->p, t->n, &value) == UD_ABI_MACRO_UNDEFINED ||
 		    api_lookup(e->c, e->h, API_NS_MACRO, t->p, t->n, true, &r, &undecided))
 			return make(0, API_LLONG, e->c->abi);
 	}
@@ -1382,22 +834,14 @@ comma_expr(struct ev *e)
 static struct api_val
 evaluate(struct api_ctx *c, unsigned h, const char *text, bool pp)
 {
-	struct expander x;
-	struct api_toks in = {NULL, 0, 0};
-	struct tv out = {NULL, 0, 0};
+	struct api_toks out = {NULL, 0, 0};
 	struct ev e;
 	struct api_val v = unknown();
 
 	if (c->depth > API_MAX_DEPTH)
 		return v;
 	c->depth++;
-	memset(&x, 0, sizeof(x));
-	x.c = c;
-	x.h = h;
-	x.pp = pp;
-	api_tokenize(text, strlen(text), &in);
-	expand(&x, in.v, in.n, &out, 0);
-	if (!x.failed && out.n > 0) {
+	if (api_expand(c, h, text, pp, &out) && out.n > 0) {
 		memset(&e, 0, sizeof(e));
 		e.c = c;
 		e.h = h;
@@ -1408,7 +852,6 @@ evaluate(struct api_ctx *c, unsigned h, const char *text, bool pp)
 		if (e.error || e.i != e.n)
 			v = unknown();
 	}
-	free(in.v);
 	free(out.v);
 	c->depth--;
 	return v;
@@ -1426,30 +869,6 @@ api_eval_condition(struct api_ctx *c, unsigned h, const char *text)
 	struct api_val v = evaluate(c, h, text, true);
 
 	return !v.known ? UD_UNKNOWN : v.u != 0 ? UD_TRUE : UD_FALSE;
-}
-
-char *
-api_expand_text(struct api_ctx *c, unsigned h, const char *text)
-{
-	struct expander x;
-	struct api_toks in = {NULL, 0, 0};
-	struct tv out = {NULL, 0, 0};
-	char *s = NULL;
-
-	memset(&x, 0, sizeof(x));
-	x.c = c;
-	x.h = h;
-	api_tokenize(text, strlen(text), &in);
-	if (c->depth <= API_MAX_DEPTH) {
-		c->depth++;
-		expand(&x, in.v, in.n, &out, 0);
-		c->depth--;
-		if (!x.failed)
-			s = api_join(out.v, 0, out.n);
-	}
-	free(in.v);
-	free(out.v);
-	return s;
 }
 
 /* A decimal or hex literal alone ("16", "0x1f", "4U"): no macro to expand. */

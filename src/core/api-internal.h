@@ -171,26 +171,82 @@ struct api_val {
 
 enum api_rank { API_INT, API_UINT, API_LONG, API_ULONG, API_LLONG, API_ULLONG };
 
+/* ---- the preprocessor (api-macro.c) ---- */
+
+/* Expansion and evaluation nesting past which a value is unknown. */
+#define API_MAX_DEPTH 48
+/* What the expansion leaves where a value cannot be known (a name it may not decide). */
+#define API_UNKNOWN_WORD "__uapid_unknown__"
+
 /* The tokens of macro r's replacement (kept in the context's arena). */
 const struct api_tok *api_macro_body(struct api_ctx *c, struct api_ref r, size_t *n);
+/*
+ * Text expanded in header h's view into out (out->v the caller's to
+ * free): for a condition (pp) defined() answered and names known to be
+ * undefined left for the evaluator.  False when the expansion failed
+ * (past its bounds).
+ */
+bool api_expand(struct api_ctx *c, unsigned h, const char *text, bool pp, struct api_toks *out);
+/* Text with its object-like macros expanded (for a type: "__aligned_u64" -> "__u64
+ * __attribute__((aligned(8)))"). */
+char *api_expand_text(struct api_ctx *c, unsigned h, const char *text);
+/* ud_abi_macro for the context's ABI, its answers kept. */
+enum ud_abi_macro api_abi_macro(struct api_ctx *c, const char *name, size_t n, const char **value);
+
+/* ---- values (api-eval.c) ---- */
+
 /* The truth of a preprocessor condition in header h's view (enum ud_tri). */
 int api_eval_condition(struct api_ctx *c, unsigned h, const char *text);
 /* The value of expression text in header h's view (macros expanded, sizeof laid out). */
 struct api_val api_eval_text(struct api_ctx *c, unsigned h, const char *text);
 /* The value of symbol r (a macro or enum constant); memoized into the symbol. */
 void api_eval_sym(struct api_ctx *c, struct api_ref r);
-/* Text with its object-like macros expanded (for a type: "__aligned_u64" -> "__u64
- * __attribute__((aligned(8)))"). */
-char *api_expand_text(struct api_ctx *c, unsigned h, const char *text);
 long long api_val_signed(const struct api_val *v, const struct ud_abi *abi);
 bool api_rank_unsigned(unsigned rank);
 unsigned api_rank_bits(unsigned rank, const struct ud_abi *abi);
 
-/* ---- layouts (api-layout.c) ---- */
+/* ---- types (api-type.c) ---- */
 
+/* What __attribute__((...)) says of a layout. */
+struct api_attrs {
+	uint64_t aligned; /* the largest aligned(N), 0 when none */
+	bool packed;
+};
+
+/* The attributes in text (macros expanded) added to *at; false when unreadable. */
+bool api_attrs_of_text(struct api_ctx *c, unsigned h, const char *text, struct api_attrs *at);
 /* The type named by text (a cast's or sizeof's type name) in header h's view. */
 bool api_type_of_text(struct api_ctx *c, unsigned h, const char *text, struct api_type *out);
+/*
+ * The type of member m (its array included) in header h's view, under
+ * #pragma pack(pack) (0: none); *flexible: a trailing [] or [0]; *why
+ * (when not NULL and still NULL) says what is not known.
+ */
+bool api_member_type(struct api_ctx *c, unsigned h, const struct ud_api_member *m, unsigned pack,
+		     struct api_type *out, bool *flexible, char **why);
+/* The type typedef r names (memoized in its state). */
+bool api_typedef_type(struct api_ctx *c, struct api_ref r, struct api_type *out);
+/* Whether m's type is a pointer to its inline body ("struct { ... } *p"). */
+bool api_inline_pointer(const struct ud_api_member *m);
+/* The attributes written after an inline body's '}' in a member's type text, added to *at. */
+bool api_body_attrs(struct api_ctx *c, unsigned h, const char *type, struct api_attrs *at);
+/* Base type b of abi, spelled spelled. */
+void api_base_type(struct api_type *t, const struct ud_abi *abi, enum ud_abi_base b,
+		   bool is_unsigned, const char *spelled);
+void api_type_copy(struct api_type *dst, const struct api_type *src);
 void api_type_free(struct api_type *t);
+
+/* ---- layouts (api-layout.c) ---- */
+
+/*
+ * Lays out a struct or union (kind) of members m[0..n) with the
+ * attributes after its body ra, under #pragma pack(pack); nesting bounds
+ * inline levels.  False (and *why) when a part is not known.
+ */
+bool api_lay_out(struct api_ctx *c, unsigned h, enum ud_api_kind kind,
+		 const struct ud_api_member *m, size_t n, const struct api_attrs *ra, unsigned pack,
+		 unsigned nesting, struct ud_api_layout *out, char **why);
+void api_layout_free_fields(struct ud_api_layout *l);
 /* The layout of symbol r (a struct, union, enum or typedef); memoized into the symbol. */
 const struct ud_api_layout *api_layout_sym(struct api_ctx *c, struct api_ref r);
 /* The field of layout l at path ("a.b"), or NULL. */
