@@ -166,6 +166,12 @@ void ud_api_resolve(struct ud_api_header *v, size_t n, const struct ud_abi *abi)
 void ud_api_resolve_pair(struct ud_api_header *old, size_t nold, struct ud_api_header *new_,
 			 size_t nnew, const struct ud_abi *abi);
 const char *ud_api_kind_name(enum ud_api_kind k);
+/*
+ * How a change's symbol is shown after its kind name (both as the JSON
+ * gives them): "macro FOO", but "struct foo" alone, a name that says its
+ * kind already.  Returns kind, or "" when symbol starts with it.
+ */
+const char *ud_api_kind_shown(const char *kind, const char *symbol);
 
 enum ud_api_verdict { UD_API_COMPATIBLE, UD_API_REVIEW, UD_API_BREAKING, UD_API__VERDICTS };
 

@@ -57,18 +57,12 @@ print_text(const struct api_side *o, const struct api_side *n, const struct ud_a
 	for (i = 0; i < d->n; i++) {
 		const struct ud_api_change *c = &d->v[i];
 		unsigned line = c->new_line != 0 ? c->new_line : c->old_line;
+		const char *kind = ud_api_kind_shown(ud_api_kind_name(c->kind), c->symbol);
 
-		const char *kind = ud_api_kind_name(c->kind);
-		size_t kn = strlen(kind);
-
-		/* "struct foo" names its kind already; "macro FOO", "typedef foo_t" do not */
-		if (c->symbol[0] != '\0' && strncmp(c->symbol, kind, kn) == 0 &&
-		    c->symbol[kn] == ' ')
-			printf("%s:%u: %s: %s: %s\n", c->header, line,
-			       ud_api_verdict_name(c->verdict), c->symbol, c->reason);
-		else if (c->symbol[0] != '\0')
-			printf("%s:%u: %s: %s %s: %s\n", c->header, line,
-			       ud_api_verdict_name(c->verdict), kind, c->symbol, c->reason);
+		if (c->symbol[0] != '\0')
+			printf("%s:%u: %s: %s%s%s: %s\n", c->header, line,
+			       ud_api_verdict_name(c->verdict), kind, kind[0] ? " " : "", c->symbol,
+			       c->reason);
 		else
 			printf("%s:%u: %s: %s\n", c->header, line, ud_api_verdict_name(c->verdict),
 			       c->reason);

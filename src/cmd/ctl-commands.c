@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "uapid/api.h"
 #include "uapid/buf.h"
 #include "uapid/rpcclient.h"
 #include "uapid/xmalloc.h"
@@ -966,11 +967,12 @@ ctl_api(struct ctl *ctl, int argc, char **argv)
 							     : "";
 
 		bool named = json_is_string(json_object_get(c, "symbol"));
+		const char *kind = named ? ud_api_kind_shown(str(c, "kind"), str(c, "symbol")) : "";
 
 		printf("%s:%lld: %s%s%s: %s%s%s%s%s\n", str(c, "header"),
 		       num(c, "new_line") ? num(c, "new_line") : num(c, "old_line"), col, v,
-		       ctl_sgr(ctl, RESET), named ? str(c, "kind") : "", named ? " " : "",
-		       str(c, "symbol"), named ? ": " : "", str(c, "reason"));
+		       ctl_sgr(ctl, RESET), kind, kind[0] ? " " : "", str(c, "symbol"),
+		       named ? ": " : "", str(c, "reason"));
 	}
 	json_decref(r);
 	return CTL_OK;

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "uapid/api.h"
 #include "uapid/buf.h"
 #include "uapid/discover.h"
 #include "uapid/lex.h"
@@ -490,15 +491,18 @@ refresh(struct lsp *s, struct doc *d)
 				long long line = jnum(ch, "new_line") > 0 ? jnum(ch, "new_line")
 									  : jnum(ch, "old_line");
 				char *msg;
+				const char *kind;
 
 				if (strcmp(v, "compatible") == 0)
 					continue;
 				if (line < 1 || (size_t)line > nlines)
 					line = 1;
-				msg = ud_xasprintf(
-					"%s userspace API change: %s %s: %s",
-					strcmp(v, "breaking") == 0 ? "breaking" : "to review:",
-					jstr(ch, "kind"), jstr(ch, "symbol"), jstr(ch, "reason"));
+				kind = ud_api_kind_shown(jstr(ch, "kind"), jstr(ch, "symbol"));
+				msg = ud_xasprintf("%s userspace API change: %s%s%s: %s",
+						   strcmp(v, "breaking") == 0 ? "breaking"
+									      : "to review:",
+						   kind, kind[0] ? " " : "", jstr(ch, "symbol"),
+						   jstr(ch, "reason"));
 				json_array_append_new(
 					diags,
 					diagnostic(lines_range(text, starts, nlines, line, line),

@@ -68,6 +68,14 @@ ud_api_kind_name(enum ud_api_kind k)
 	return k < UD_API__KINDS ? kind_names[k] : "?";
 }
 
+const char *
+ud_api_kind_shown(const char *kind, const char *symbol)
+{
+	size_t n = strlen(kind);
+
+	return strncmp(symbol, kind, n) == 0 && symbol[n] == ' ' ? "" : kind;
+}
+
 static struct ud_api_sym *
 add_sym(struct reader *r, enum ud_api_kind kind, const char *name, unsigned line, char *text)
 {
