@@ -1014,6 +1014,11 @@ static const char layout_h[] =
 	/* linux/atmapi.h: there the macro comes before the typedef's name */
 	"typedef struct { unsigned char _[8]; } L_ALIGN l_kptr_t;\n"
 	"struct l_kptr { int t; l_kptr_t vcc; };\n"
+	/* linux/sonet.h: the helper is defined in the struct, #undef'd after its use */
+	"#define __SONET_ITEMS \\\n    __HANDLE_ITEM(section_bip); \\\n"
+	"    __HANDLE_ITEM(tx_cells);\n"
+	"struct l_sonet {\n#define __HANDLE_ITEM(i) int i\n\t__SONET_ITEMS\n#undef __HANDLE_ITEM\n"
+	"} __attribute__ ((packed));\n"
 	"#pragma pack(push, 2)\n"
 	"struct l_pragma { __u8 a; __u32 b; };\n"
 	"#pragma pack(pop)\n";
@@ -1082,6 +1087,7 @@ START_TEST(test_layout)
 	want_layout(v, n, "struct l_atm", 12, 4, "fam@0:16 addr@32:64 addr.i@32:16 addr.v@64:32");
 	want_layout(v, n, "struct l_pragma", 6, 2, "a@0:8 b@16:32");
 	want_layout(v, n, "struct l_kptr", 12, 4, "t@0:32 vcc@32:64");
+	want_layout(v, n, "struct l_sonet", 8, 1, "section_bip@0:32 tx_cells@32:32");
 	for (i = 0; i < n; i++)
 		ud_api_header_free(&v[i]);
 

@@ -55,7 +55,8 @@ struct ud_api_member {
 	enum ud_api_kind sub_kind; /* UD_API_STRUCT, UD_API_UNION, UD_API_ENUM; else 0 (none) */
 	struct ud_api_member *sub;
 	size_t nsub;
-	bool expands; /* a macro call standing for members ("__struct_group(...)", in type) */
+	bool expands;  /* a macro call standing for members ("__struct_group(...)", in type) */
+	unsigned line; /* with expands: its line (the macros in force there expand it) */
 };
 
 /* One member of a record as laid out: reached through anonymous and inline levels. */

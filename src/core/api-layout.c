@@ -138,10 +138,28 @@ attribute_macro_named(struct rec *r, const struct ud_api_member *m, struct ud_ap
 static bool
 place_expansion(struct rec *r, const struct ud_api_member *m, const char *prefix)
 {
-	char *x = api_expand_text(r->c, r->h, m->type);
+	struct api_ctx *c = r->c;
+	unsigned cur_h = c->cur_h, cur_line = c->cur_line;
+	const char *cur_cond = c->cur_cond;
+	char *x;
 	struct ud_api_member *sub = NULL;
 	size_t nsub = 0, i;
-	bool ok = x != NULL;
+	bool ok;
+
+	/*
+	 * expanded where it stands: sonet.h defines __HANDLE_ITEM inside the
+	 * struct, before __SONET_ITEMS, and #undefs it after
+	 */
+	if (m->line != 0) {
+		c->cur_h = r->h;
+		c->cur_line = m->line;
+		c->cur_cond = NULL;
+	}
+	x = api_expand_text(c, r->h, m->type);
+	c->cur_h = cur_h;
+	c->cur_line = cur_line;
+	c->cur_cond = cur_cond;
+	ok = x != NULL;
 
 	if (ok)
 		api_members_from_text(x, &sub, &nsub);

@@ -679,6 +679,7 @@ member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member *
 		m->type = api_join(v, a, b);
 		m->cond = relative_cond(r, open, a);
 		m->expands = true;
+		m->line = v[a].line;
 		return;
 	}
 	/* the declarators, split at commas outside brackets */
