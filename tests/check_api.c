@@ -981,6 +981,27 @@ START_TEST(test_rule_generated)
 }
 END_TEST
 
+/*
+ * An enumerator is evaluated where it stands, with a helper macro the
+ * header #undefs after it (the CXL and sonet.h pattern): its value is
+ * known, and changes with the helper.
+ */
+START_TEST(test_in_place)
+{
+	static const char old_h[] = "#define L_V(x) ((x) << 2)\n"
+				    "enum { L_A = L_V(1), L_B = L_V(2) };\n#undef L_V\n";
+	static const char new_h[] = "#define L_V(x) ((x) << 3)\n"
+				    "enum { L_A = L_V(1), L_B = L_V(2) };\n#undef L_V\n";
+	struct ud_api_diff d;
+
+	versions("linux/l.h", old_h, new_h, &d);
+	expect(&d, "L_A", UD_API_BREAKING, UD_API_RULE_VALUE, "4 -> 8");
+	expect(&d, "L_B", UD_API_BREAKING, UD_API_RULE_VALUE, "8 -> 16");
+	unchanged(&d, "L_V");
+	ud_api_diff_free(&d);
+}
+END_TEST
+
 /* ---- the layout engine: sizes, alignments and offsets on an ABI ---- */
 
 static const char layout_h[] =
@@ -1164,6 +1185,7 @@ main(void)
 	tcase_add_test(tc, test_rule_room);
 	tcase_add_test(tc, test_rule_generated);
 	tcase_add_test(tc, test_layout);
+	tcase_add_test(tc, test_in_place);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }

@@ -923,6 +923,18 @@ api_eval_sym(struct api_ctx *c, struct api_ref r)
 		t.p = s->text;
 		t.n = strlen(s->text);
 		v = number(&e, &t);
+	} else if (s->kind == UD_API_ENUM_CONST) {
+		/* C evaluates an enumerator where it stands: with the macros defined before it */
+		unsigned cur_h = c->cur_h, cur_line = c->cur_line;
+		const char *cur_cond = c->cur_cond;
+
+		c->cur_h = r.h;
+		c->cur_line = s->line;
+		c->cur_cond = NULL;
+		v = evaluate(c, r.h, s->text, false);
+		c->cur_h = cur_h;
+		c->cur_line = cur_line;
+		c->cur_cond = cur_cond;
 	} else {
 		v = evaluate(c, r.h, s->text, false);
 	}

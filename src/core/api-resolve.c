@@ -269,11 +269,14 @@ find_in(struct api_ctx *c, unsigned g, const char *key, struct api_ref *out)
 		int t;
 
 		/*
-		 * A condition sees what its own header defined before it, not
-		 * after, nor what the block it tests defines ("#ifndef X /
-		 * #define X / ... #endif": X is defined after the test).
+		 * A condition, an enumerator or an expansion in place sees what
+		 * its own header defined before it, not after (an enumerator
+		 * earlier on its line, yes), nor what the block a condition
+		 * tests defines ("#ifndef X / #define X / ... #endif": X is
+		 * defined after the test).
 		 */
-		if (g == c->cur_h && (api_sym(c, r)->line >= c->cur_line ||
+		if (g == c->cur_h && (api_sym(c, r)->line > c->cur_line ||
+				      (api_sym(c, r)->line == c->cur_line && key[0] == '#') ||
 				      same_block(api_sym(c, r)->cond, c->cur_cond, key)))
 			continue;
 		/* a macro #undef'd: seen only before that line, in its own header */
