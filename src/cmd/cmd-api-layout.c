@@ -52,6 +52,10 @@ print_abis(void)
 		       a->big_endian ? "big" : "little",
 		       a->unnamed_bitfields_align ? ", unnamed bit-fields align" : "",
 		       a->bitfields_unaligned ? ", bit-fields unaligned" : "");
+		printf("\tpredefines");
+		for (k = 0; a->macros[k] != NULL; k++)
+			printf(" %s", a->macros[k]);
+		printf("\n");
 	}
 }
 

@@ -3,9 +3,9 @@
  * The target ABIs (abi.h).
  *
  * Rows marked "gcc" were read from Debian 12's cross compilers (gcc 12)
- * with bench/abi-table.sh, which keeps checking them: sizes and member
- * alignments, char signedness, the bit-field rules, the predefined
- * architecture macros.  The others follow the architecture's psABI as
+ * and bench/abi-table.py keeps checking them: sizes and member
+ * alignments, char signedness, byte order, the bit-field rules, the
+ * predefined architecture macros.  The others follow the architecture's psABI as
  * documented; no Debian cross compiler exists to check them against.
  */
 #include <stdlib.h>
@@ -31,6 +31,16 @@
 		}                                                                                  \
 	}
 
+/* 32-bit long and pointer on a 64-bit ISA: __int128 there (MIPS n32) */
+#define ILP32_I128(ll, ld, lda)                                                                    \
+	{                                                                                          \
+		{1, 1}, {1, 1}, {2, 2}, {4, 4}, {4, 4}, {8, ll}, {16, 16}, {4, 4}, {4, 4},         \
+			{8, ll},                                                                   \
+		{                                                                                  \
+			ld, lda                                                                    \
+		}                                                                                  \
+	}
+
 static const char *const m_x86_64[] = {"__x86_64__", "__x86_64", "__amd64__", "__amd64",
 				       "__LP64__",   "_LP64",	 NULL};
 static const char *const m_i386[] = {"__i386__", "__i386", "i386", "__ILP32__", "_ILP32", NULL};
@@ -39,7 +49,7 @@ static const char *const m_x32[] = {"__x86_64__", "__x86_64", "__amd64__", "__am
 static const char *const m_arm[] = {"__arm__", "__ARM_EABI__", "__ARMEL__", NULL};
 static const char *const m_arm64[] = {"__aarch64__", "__AARCH64EL__", "__LP64__", "_LP64", NULL};
 static const char *const m_riscv64[] = {"__riscv", "__riscv_xlen=64", "__LP64__", "_LP64", NULL};
-static const char *const m_riscv32[] = {"__riscv", "__riscv_xlen=32", "__ILP32__", "_ILP32", NULL};
+static const char *const m_riscv32[] = {"__riscv", "__riscv_xlen=32", NULL};
 static const char *const m_ppc64le[] = {
 	"__powerpc__",	     "__powerpc64__",  "__PPC__",  "__PPC64__",
 	"_ARCH_PPC",	     "_ARCH_PPC64",    "__LP64__", "_LP64",
@@ -52,25 +62,33 @@ static const char *const m_ppc[] = {"__powerpc__", "__powerpc", "__PPC__", "__PP
 				    "_BIG_ENDIAN", NULL};
 static const char *const m_s390x[] = {"__s390__", "__s390x__", "__zarch__",
 				      "__LP64__", "_LP64",     NULL};
-static const char *const m_mips64[] = {
-	"__mips__",    "__mips=64",	  "mips",	    "_mips",
-	"__mips64",    "_ABIO32=1",	  "_ABIN32=2",	    "_ABI64=3",
-	"_MIPS_SIM=3", "_MIPS_SZLONG=64", "_MIPS_SZPTR=64", "_MIPS_SZINT=32",
-	"__MIPSEL__",  "_MIPSEL",	  "__LP64__",	    "_LP64",
-	NULL};
-static const char *const m_mipsn32[] = {
-	"__mips__",    "__mips=64",	  "mips",	    "_mips",
-	"__mips64",    "_ABIO32=1",	  "_ABIN32=2",	    "_ABI64=3",
-	"_MIPS_SIM=2", "_MIPS_SZLONG=32", "_MIPS_SZPTR=32", "_MIPS_SZINT=32",
-	"__MIPSEL__",  "_MIPSEL",	  "__ILP32__",	    "_ILP32",
-	NULL};
+/*
+ * GCC defines _MIPS_SIM as _ABIO32, _ABIN32 or _ABI64, names libc's
+ * <sgidefs.h> defines as 1, 2 and 3, as the kernel's asm/sgidefs.h does
+ * _MIPS_SIM_ABI32, _MIPS_SIM_NABI32 and _MIPS_SIM_ABI64: the value here.
+ */
+static const char *const m_mips64[] = {"__mips__",
+				       "__mips=64",
+				       "mips",
+				       "_mips",
+				       "__mips64",
+				       "_MIPS_SIM=3",
+				       "_MIPS_SZLONG=64",
+				       "_MIPS_SZPTR=64",
+				       "_MIPS_SZINT=32",
+				       "__MIPSEL__",
+				       "_MIPSEL",
+				       "__LP64__",
+				       "_LP64",
+				       NULL};
+static const char *const m_mipsn32[] = {"__mips__",	   "__mips=64",	     "mips",
+					"_mips",	   "__mips64",	     "_MIPS_SIM=2",
+					"_MIPS_SZLONG=32", "_MIPS_SZPTR=32", "_MIPS_SZINT=32",
+					"__MIPSEL__",	   "_MIPSEL",	     NULL};
 static const char *const m_mipso32[] = {"__mips__",
 					"__mips=32",
 					"mips",
 					"_mips",
-					"_ABIO32=1",
-					"_ABIN32=2",
-					"_ABI64=3",
 					"_MIPS_SIM=1",
 					"_MIPS_SZLONG=32",
 					"_MIPS_SZPTR=32",
@@ -145,10 +163,8 @@ static const struct ud_abi abis[] = {
 	 false, m_arm64},
 	{"riscv64", "riscv", "RISC-V 64 (LP64, unsigned char)", LP64(16, 16, 16), true, false,
 	 false, false, m_riscv64},
-	/* psABI */
 	{"riscv32", "riscv", "RISC-V 32 (ILP32, unsigned char)", ILP32(8, 16, 16), true, false,
 	 false, false, m_riscv32},
-	/* gcc */
 	{"powerpc64le", "powerpc", "PowerPC 64 little-endian (LP64, unsigned char)",
 	 LP64(16, 16, 16), true, false, false, false, m_ppc64le},
 	{"powerpc64", "powerpc", "PowerPC 64 big-endian (LP64, unsigned char)", LP64(16, 16, 16),
@@ -159,17 +175,13 @@ static const struct ud_abi abis[] = {
 	 true, true, false, false, m_s390x},
 	{"mips64", "mips", "MIPS n64 little-endian (LP64)", LP64(16, 16, 16), false, false, false,
 	 false, m_mips64},
-	/* psABI */
-	{"mips-n32", "mips", "MIPS n32 little-endian (ILP32)", ILP32(8, 16, 16), false, false,
+	{"mips-n32", "mips", "MIPS n32 little-endian (ILP32)", ILP32_I128(8, 16, 16), false, false,
 	 false, false, m_mipsn32},
-	/* gcc */
 	{"mips-o32", "mips", "MIPS o32 little-endian (ILP32)", ILP32(8, 8, 8), false, false, false,
 	 false, m_mipso32},
 	{"sparc64", "sparc", "SPARC 64 (LP64)", LP64(16, 16, 16), false, true, false, false,
 	 m_sparc64},
-	/* psABI */
 	{"sparc", "sparc", "SPARC 32 (ILP32)", ILP32(8, 16, 8), false, true, false, false, m_sparc},
-	/* gcc */
 	{"alpha", "alpha", "Alpha (LP64)", LP64(16, 16, 16), false, false, false, false, m_alpha},
 	{"arc", "arc", "ARC (ILP32, 64-bit types 4-aligned, unsigned char)", ILP32(4, 8, 4), true,
 	 false, false, false, m_arc},
@@ -257,9 +269,6 @@ static const struct {
  */
 static const char *const arch_macros[] = {
 	"PPC",
-	"_ABI64",
-	"_ABIN32",
-	"_ABIO32",
 	"_ARCH_PPC",
 	"_ARCH_PPC64",
 	"_BIG_ENDIAN",
