@@ -105,11 +105,11 @@ struct api_symstate {
 };
 
 struct api_hdr {
-	struct ud_map names; /* name key -> (uintptr_t) first symbol index + 1 */
-	struct ud_map seen;  /* look-ups done from here: name key -> its api_ref (arena) */
-	unsigned *next;	     /* per symbol: the next of the same key + 1, or 0 */
-	unsigned *closure;   /* header indices it sees through #includes, itself first */
+	struct ud_map seen; /* look-ups done from here: name key -> its api_ref (arena) */
+	unsigned *next;	    /* per symbol: the next of the same key + 1, or 0 */
+	unsigned *closure;  /* header indices it sees through #includes, itself first */
 	size_t nclosure;
+	unsigned char *in_closure; /* per header index: 1 when closure holds it */
 	bool closure_done;
 	struct api_symstate *st; /* per symbol */
 	bool dirty; /* a symbol changed: its keys and fingerprints are computed again */

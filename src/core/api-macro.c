@@ -39,7 +39,7 @@ static void
 tv_push(struct tv *t, struct api_tok k)
 {
 	if (t->n == t->alloc)
-		t->v = ud_xgrow(t->v, &t->alloc, t->n < 64 ? 64 : t->n + 1, sizeof(*t->v));
+		t->v = ud_xgrow(t->v, &t->alloc, t->n + 1, sizeof(*t->v));
 	t->v[t->n++] = k;
 }
 

@@ -74,7 +74,13 @@ api_sym(struct api_ctx *c, struct api_ref r)
 	return &c->v[r.h].v[r.i];
 }
 
-/* Makes symbol i of header h found by its name, in its header and in the version. */
+/*
+ * Makes symbol i of header h found by its name: one version-wide map from
+ * a name to the chain of headers that define it (their first definition,
+ * in path order), and per header the chain of its later definitions.
+ * Headers are registered in path order, so a name's definitions in h are
+ * at the tail of its chain.
+ */
 static void
 register_sym(struct api_ctx *c, size_t h, size_t i)
 {
@@ -82,7 +88,8 @@ register_sym(struct api_ctx *c, size_t h, size_t i)
 	const struct ud_api_sym *s = &c->v[h].v[i];
 	int ns = ns_of(s);
 	const char *k;
-	uintptr_t first;
+	uintptr_t g;
+	size_t j;
 	char buf[512];
 
 	if (ns < 0 ||
@@ -94,36 +101,28 @@ register_sym(struct api_ctx *c, size_t h, size_t i)
 				    "0123456789")] == '\0' &&
 	    !ud_is_digit((unsigned char)s->text[0]) && !ud_map_has(&c->renamed, s->text))
 		ud_map_put(&c->renamed, s->text, s->name);
-	first = (uintptr_t)ud_map_get(&d->names, k);
-	if (first == 0) {
-		struct api_ref *ref;
-		uintptr_t g = (uintptr_t)ud_map_get(&c->global, k);
-
-		ud_map_put(&d->names, k, (void *)(uintptr_t)(i + 1));
-		/* the global chain: the headers that define it, in path order */
-		c->refs = ud_xgrow(c->refs, &c->arefs, c->nrefs + 1, sizeof(*c->refs));
-		c->gnext = ud_xgrow(c->gnext, &c->agnext, c->nrefs + 1, sizeof(*c->gnext));
-		ref = &c->refs[c->nrefs];
-		ref->h = (unsigned)h;
-		ref->i = (unsigned)i;
-		c->gnext[c->nrefs] = 0;
-		if (g == 0) {
-			ud_map_put(&c->global, k, (void *)(uintptr_t)(c->nrefs + 1));
-		} else {
-			size_t j = g - 1;
-
-			while (c->gnext[j] != 0)
-				j = c->gnext[j] - 1;
-			c->gnext[j] = (unsigned)(c->nrefs + 1);
+	g = (uintptr_t)ud_map_get(&c->global, k);
+	if (g != 0) {
+		for (j = g - 1; c->gnext[j] != 0; j = c->gnext[j] - 1)
+			;
+		if (c->refs[j].h == h) {
+			/* defined again in the same header */
+			for (j = c->refs[j].i; d->next[j] != 0; j = d->next[j] - 1)
+				;
+			d->next[j] = (unsigned)(i + 1);
+			return;
 		}
-		c->nrefs++;
-	} else {
-		size_t j = first - 1;
-
-		while (d->next[j] != 0)
-			j = d->next[j] - 1;
-		d->next[j] = (unsigned)(i + 1);
 	}
+	c->refs = ud_xgrow(c->refs, &c->arefs, c->nrefs + 1, sizeof(*c->refs));
+	c->gnext = ud_xgrow(c->gnext, &c->agnext, c->nrefs + 1, sizeof(*c->gnext));
+	c->refs[c->nrefs].h = (unsigned)h;
+	c->refs[c->nrefs].i = (unsigned)i;
+	c->gnext[c->nrefs] = 0;
+	if (g == 0)
+		ud_map_put(&c->global, k, (void *)(uintptr_t)(c->nrefs + 1));
+	else
+		c->gnext[j] = (unsigned)(c->nrefs + 1);
+	c->nrefs++;
 }
 
 static void
@@ -166,7 +165,7 @@ ctx_free(struct api_ctx *c)
 		free(d->st);
 		free(d->next);
 		free(d->closure);
-		ud_map_free(&d->names, NULL);
+		free(d->in_closure);
 		ud_map_free(&d->seen, NULL);
 	}
 	free(c->hd);
@@ -214,7 +213,7 @@ closure(struct api_ctx *c, unsigned h)
 	if (d->closure_done)
 		return;
 	d->closure_done = true;
-	seen = ud_xcalloc(c->n + 1, 1);
+	seen = d->in_closure = ud_xcalloc(c->n + 1, 1);
 	d->closure = ud_xgrow(d->closure, &alloc, 1, sizeof(*d->closure));
 	d->closure[d->nclosure++] = h;
 	seen[h] = 1;
@@ -236,7 +235,6 @@ closure(struct api_ctx *c, unsigned h)
 			d->closure[d->nclosure++] = (unsigned)g;
 		}
 	}
-	free(seen);
 }
 
 static int sym_cond_alone(struct api_ctx *c, struct api_ref r);
@@ -254,17 +252,17 @@ same_block(const char *a, const char *b, const char *key)
 }
 
 /*
- * 1: a definition of key in header g, true on the target or, where the
- * target does not decide, for a compiler of the header alone (no libc
- * header before it, no macro of the program); 0: none.
+ * 1: a definition of key in header g (its first is symbol first), true on
+ * the target or, where the target does not decide, for a compiler of the
+ * header alone (no libc header before it, no macro of the program); 0:
+ * none.
  */
 static int
-find_in(struct api_ctx *c, unsigned g, const char *key, struct api_ref *out)
+find_in(struct api_ctx *c, unsigned g, unsigned first, const char *key, struct api_ref *out)
 {
-	uintptr_t first = (uintptr_t)ud_map_get(&c->hd[g].names, key);
 	size_t i;
 
-	for (i = first; i != 0; i = c->hd[g].next[i - 1]) {
+	for (i = (size_t)first + 1; i != 0; i = c->hd[g].next[i - 1]) {
 		struct api_ref r = {g, (unsigned)(i - 1)};
 		int t;
 
@@ -312,14 +310,45 @@ memo_value(struct api_ctx *c, const struct api_ref *r)
 	return p;
 }
 
+/*
+ * The definition header h sees through its #includes: the headers of
+ * name's chain (head) that h's closure holds, tried in the closure's
+ * order.
+ */
+static bool
+lookup_closure(struct api_ctx *c, unsigned h, uintptr_t head, const char *key, struct api_ref *out)
+{
+	struct api_hdr *d = &c->hd[h];
+	uintptr_t g, only = 0;
+	size_t k, count = 0;
+
+	closure(c, h);
+	for (g = head; g != 0; g = c->gnext[g - 1])
+		if (d->in_closure[c->refs[g - 1].h]) {
+			only = g;
+			count++;
+		}
+	if (count == 1)
+		return find_in(c, c->refs[only - 1].h, c->refs[only - 1].i, key, out) > 0;
+	/* defined in several headers it sees: the first in the closure's order */
+	for (k = 0; k < d->nclosure && count > 0; k++)
+		for (g = head; g != 0; g = c->gnext[g - 1])
+			if (c->refs[g - 1].h == d->closure[k]) {
+				if (find_in(c, d->closure[k], c->refs[g - 1].i, key, out) > 0)
+					return true;
+				count--;
+				break;
+			}
+	return false;
+}
+
 bool
 api_lookup(struct api_ctx *c, unsigned h, enum api_ns ns, const char *name, size_t n, bool global,
 	   struct api_ref *out, bool *undecided)
 {
 	char buf[512];
 	const char *key = key_of(ns, name, n, buf, sizeof(buf));
-	size_t k;
-	uintptr_t g;
+	uintptr_t head, g;
 
 	/* outside a condition's evaluation a look-up's answer is the same each time: kept */
 	bool memo = c->cur_h == UINT32_MAX && !c->alone;
@@ -327,6 +356,10 @@ api_lookup(struct api_ctx *c, unsigned h, enum api_ns ns, const char *name, size
 
 	*undecided = false;
 	if (key == NULL)
+		return false;
+	/* a name no header of the version defines (most are): nothing to remember */
+	head = (uintptr_t)ud_map_get(&c->global, key);
+	if (head == 0)
 		return false;
 	if (memo && h < c->n) {
 		const struct api_ref *v = ud_map_get(&c->hd[h].seen, key);
@@ -340,15 +373,12 @@ api_lookup(struct api_ctx *c, unsigned h, enum api_ns ns, const char *name, size
 			return false;
 	}
 	if (h < c->n && !seen_none) {
-		closure(c, h);
-		for (k = 0; k < c->hd[h].nclosure; k++)
-			if (find_in(c, c->hd[h].closure[k], key, out) > 0) {
-				if (memo)
-					ud_map_put(&c->hd[h].seen, key, memo_value(c, out));
-				return true;
-			}
+		bool found = lookup_closure(c, h, head, key, out);
+
 		if (memo)
-			ud_map_put(&c->hd[h].seen, key, memo_value(c, NULL));
+			ud_map_put(&c->hd[h].seen, key, memo_value(c, found ? out : NULL));
+		if (found)
+			return true;
 	}
 	if (!global)
 		return false;
@@ -363,8 +393,8 @@ api_lookup(struct api_ctx *c, unsigned h, enum api_ns ns, const char *name, size
 			return true;
 		}
 	}
-	for (g = (uintptr_t)ud_map_get(&c->global, key); g != 0; g = c->gnext[g - 1])
-		if (find_in(c, c->refs[g - 1].h, key, out) > 0) {
+	for (g = head; g != 0; g = c->gnext[g - 1])
+		if (find_in(c, c->refs[g - 1].h, c->refs[g - 1].i, key, out) > 0) {
 			if (memo)
 				ud_map_put(&c->gseen, key, memo_value(c, out));
 			return true;

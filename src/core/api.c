@@ -1390,6 +1390,8 @@ api_finish(struct ud_api_header *h)
 		for (i = 0; i < h->n; i++)
 			p[i] = &h->v[i];
 		qsort(p, h->n, sizeof(*p), by_key_ptr);
+		/* as many as there are: the reader's guess at the count was generous */
+		h->alloc = h->n;
 		sorted = ud_xmalloc(h->alloc * sizeof(*sorted));
 		for (i = 0; i < h->n; i++)
 			sorted[i] = *p[i];
@@ -1461,9 +1463,12 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 	memset(&r, 0, sizeof(r));
 	out->path = ud_xstrdup(path);
 	r.h = out;
-	/* about one symbol per 80 bytes of a uapi header: few copies of a growing array */
+	/*
+	 * about one symbol per 80 bytes of a uapi header at most: few copies
+	 * of a growing array (add_sym clears each; api_finish trims it)
+	 */
 	out->alloc = len / 80 + 16;
-	out->v = ud_xcalloc(out->alloc, sizeof(*out->v));
+	out->v = ud_xmalloc(out->alloc * sizeof(*out->v));
 	api_tokenize(text, len, &t);
 	/* directives apart: a declaration never holds one (#ifdef inside a struct) */
 	for (i = 0; i < t.n;) {
