@@ -166,6 +166,24 @@ void ud_api_resolve(struct ud_api_header *v, size_t n, const struct ud_abi *abi)
  */
 void ud_api_resolve_pair(struct ud_api_header *old, size_t nold, struct ud_api_header *new_,
 			 size_t nnew, const struct ud_abi *abi);
+/*
+ * ud_api_resolve_pair in steps, for a caller that reads the two versions
+ * at once: ud_api_resolve_wanted marks (reading both versions) what each
+ * needs evaluated; ud_api_resolve_wanted_version then reads one version
+ * with its marks and frees them.  The second step touches only its own
+ * version, so the two may run on two threads.
+ */
+struct ud_api_wanted {
+	bool **v; /* per header, per symbol */
+	size_t n;
+};
+void ud_api_resolve_wanted(const struct ud_api_header *old, size_t nold,
+			   const struct ud_api_header *new_, size_t nnew,
+			   struct ud_api_wanted *wold, struct ud_api_wanted *wnew);
+void ud_api_resolve_wanted_version(struct ud_api_header *v, size_t n, struct ud_api_wanted *w,
+				   const struct ud_abi *abi);
+/* Frees marks not used. */
+void ud_api_wanted_free(struct ud_api_wanted *w);
 const char *ud_api_kind_name(enum ud_api_kind k);
 /*
  * How a change's symbol is shown after its kind name (both as the JSON

@@ -4,6 +4,11 @@
  * directory (INSTALL_HDR_PATH or its include/), a kernel tree or REPO:REV
  * installed in memory, as `uapid install --arch ARCH` would.  Shared by
  * api-diff and api-layout.
+ *
+ * The texts are read (and installed) first, one side after the other, so
+ * that what fails is reported in order; the models are then made on as
+ * many threads as the machine has (ud_api_parse and ud_api_resolve touch
+ * only their own headers: nothing is shared but the read-only ABI table).
  */
 #include "config.h"
 
@@ -16,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <uv.h>
 
 #include "cmd.h"
 #include "uapid/api.h"
@@ -25,13 +31,40 @@
 #include "uapid/tindex.h"
 #include "uapid/xmalloc.h"
 
+/*
+ * A header to model (parse_all): its installed text, kept, or the file
+ * that holds it, read where the model is made; what failed there.
+ */
+struct api_text {
+	char *path;
+	char *text; /* or NULL: */
+	size_t len;
+	char *file;
+	char *cause;
+};
+
+static void
+keep_text(struct api_side *s, const char *path, char *text, size_t len, const char *file)
+{
+	struct api_text *t;
+
+	s->texts = ud_xgrow(s->texts, &s->atexts, s->ntexts + 1, sizeof(*s->texts));
+	t = &s->texts[s->ntexts++];
+	memset(t, 0, sizeof(*t));
+	t->path = ud_xstrdup(path);
+	t->text = text;
+	t->len = len;
+	t->file = file != NULL ? ud_xstrdup(file) : NULL;
+}
+
 static int
 take(const char *dst, const char *text, size_t len, void *ctx)
 {
-	struct api_side *s = ctx;
+	char *copy = ud_xmalloc(len + 1);
 
-	s->v = ud_xgrow(s->v, &s->alloc, s->n + 1, sizeof(*s->v));
-	ud_api_parse(dst, text, len, &s->v[s->n++]);
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	keep_text(ctx, dst, copy, len, NULL);
 	return 0;
 }
 
@@ -69,17 +102,7 @@ walk_installed(struct api_side *s, const char *root, const char *rel)
 		if (is_dir(abs)) {
 			rc = walk_installed(s, root, sub);
 		} else if (n > 2 && strcmp(e->d_name + n - 2, ".h") == 0) {
-			struct ud_buf b = UD_BUF_INIT;
-			char *cause = NULL;
-
-			if (ud_read_file(abs, &b, &cause) < 0) {
-				report_error("%s", cause);
-				free(cause);
-				rc = -1;
-			} else {
-				take(sub, b.data != NULL ? b.data : "", b.len, s);
-			}
-			ud_buf_free(&b);
+			keep_text(s, sub, NULL, 0, abs);
 		}
 		free(sub);
 		free(abs);
@@ -163,8 +186,8 @@ load_git(struct api_side *s, const char *spec, const char *arch)
 	return rc;
 }
 
-int
-api_side_load(struct api_side *s, const char *spec, const char *arch)
+static int
+side_read(struct api_side *s, const char *spec, const char *arch)
 {
 	char *inc, *mk, *uapi;
 	int rc;
@@ -204,9 +227,171 @@ api_side_load(struct api_side *s, const char *spec, const char *arch)
 		free(uapi);
 	}
 sorted:
-	if (rc == 0)
-		ud_api_sort_headers(s->v, s->n);
 	return rc;
+}
+
+/* Runs job(i, ctx) for i in [0, n) on up to the machine's processors, in threads. */
+struct pool {
+	void (*job)(size_t i, void *ctx);
+	void *ctx;
+	size_t n, next; /* next: the next job to take (atomically) */
+};
+
+static void
+pool_worker(void *arg)
+{
+	struct pool *p = arg;
+	size_t i;
+
+	while ((i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) < p->n)
+		p->job(i, p->ctx);
+}
+
+static void
+run_parallel(size_t n, void (*job)(size_t i, void *ctx), void *ctx)
+{
+	struct pool p = {job, ctx, n, 0};
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t nthreads = cpus > 1 ? (size_t)cpus - 1 : 0, started = 0, i;
+	uv_thread_t *tids;
+
+	if (nthreads > 7)
+		nthreads = 7;
+	if (nthreads > n)
+		nthreads = n > 0 ? n - 1 : 0;
+	tids = ud_xcalloc(nthreads + 1, sizeof(*tids));
+	/* a thread that cannot start leaves its share to the others */
+	for (i = 0; i < nthreads; i++)
+		if (uv_thread_create(&tids[started], pool_worker, &p) == 0)
+			started++;
+	pool_worker(&p);
+	for (i = 0; i < started; i++)
+		uv_thread_join(&tids[i]);
+	free(tids);
+}
+
+struct parse_job {
+	struct api_side *const *sides;
+	size_t nsides;
+};
+
+static void
+parse_one(size_t i, void *ctx)
+{
+	const struct parse_job *j = ctx;
+	size_t k;
+
+	for (k = 0; k < j->nsides && i >= j->sides[k]->ntexts; k++)
+		i -= j->sides[k]->ntexts;
+	{
+		struct api_side *s = j->sides[k];
+		struct api_text *t = &s->texts[i];
+		struct ud_buf b = UD_BUF_INIT;
+
+		if (t->text == NULL && ud_read_file(t->file, &b, &t->cause) == 0) {
+			t->text = b.data != NULL ? b.data : ud_xstrdup("");
+			t->len = b.len;
+		}
+		ud_api_parse(t->path, t->text != NULL ? t->text : "", t->len, &s->v[i]);
+		free(t->text);
+		t->text = NULL;
+	}
+}
+
+/*
+ * The models of the headers the sides hold, made in parallel, each side
+ * sorted by path; -1 (what failed reported, the first side's first) when
+ * a file could not be read, with *failed set to that side's index.
+ */
+static int
+parse_all(struct api_side *const *sides, size_t nsides, size_t *failed)
+{
+	struct parse_job j = {sides, nsides};
+	size_t k, i, total = 0;
+	int rc = 0;
+
+	for (k = 0; k < nsides; k++) {
+		struct api_side *s = sides[k];
+
+		s->v = ud_xcalloc(s->ntexts + 1, sizeof(*s->v));
+		s->n = s->alloc = s->ntexts;
+		total += s->ntexts;
+	}
+	run_parallel(total, parse_one, &j);
+	for (k = 0; k < nsides; k++) {
+		struct api_side *s = sides[k];
+
+		for (i = 0; i < s->ntexts; i++) {
+			if (s->texts[i].cause != NULL && rc == 0) {
+				report_error("%s", s->texts[i].cause);
+				*failed = k;
+			}
+			free(s->texts[i].cause);
+			free(s->texts[i].path);
+			free(s->texts[i].file);
+		}
+		if (*failed == k)
+			rc = -1;
+		free(s->texts);
+		s->texts = NULL;
+		s->ntexts = s->atexts = 0;
+		ud_api_sort_headers(s->v, s->n);
+	}
+	return rc;
+}
+
+int
+api_side_load(struct api_side *s, const char *spec, const char *arch)
+{
+	struct api_side *const sides[1] = {s};
+	size_t failed = SIZE_MAX;
+
+	if (side_read(s, spec, arch) < 0)
+		return -1;
+	return parse_all(sides, 1, &failed);
+}
+
+int
+api_side_load_pair(struct api_side *o, const char *old_spec, struct api_side *n,
+		   const char *new_spec, const char *arch, const char **failed)
+{
+	struct api_side *const sides[2] = {o, n};
+	size_t side = SIZE_MAX;
+
+	memset(n, 0, sizeof(*n));
+	*failed = side_read(o, old_spec, arch) < 0   ? old_spec
+		  : side_read(n, new_spec, arch) < 0 ? new_spec
+						     : NULL;
+	if (*failed != NULL)
+		return -1;
+	if (parse_all(sides, 2, &side) < 0) {
+		*failed = side == 0 ? old_spec : new_spec;
+		return -1;
+	}
+	return 0;
+}
+
+struct resolve_job {
+	struct api_side *side[2];
+	struct ud_api_wanted want[2];
+	const struct ud_abi *abi;
+};
+
+static void
+resolve_one(size_t i, void *ctx)
+{
+	struct resolve_job *j = ctx;
+
+	ud_api_resolve_wanted_version(j->side[i]->v, j->side[i]->n, &j->want[i], j->abi);
+}
+
+void
+api_side_resolve_pair(struct api_side *o, struct api_side *n, const struct ud_abi *abi)
+{
+	struct resolve_job j = {{o, n}, {{NULL, 0}, {NULL, 0}}, abi};
+
+	ud_api_resolve_wanted(o->v, o->n, n->v, n->n, &j.want[0], &j.want[1]);
+	run_parallel(2, resolve_one, &j);
 }
 
 const struct ud_api_header *
@@ -227,6 +412,13 @@ api_side_free(struct api_side *s)
 
 	for (i = 0; i < s->n; i++)
 		ud_api_header_free(&s->v[i]);
+	for (i = 0; i < s->ntexts; i++) {
+		free(s->texts[i].path);
+		free(s->texts[i].text);
+		free(s->texts[i].file);
+		free(s->texts[i].cause);
+	}
+	free(s->texts);
 	free(s->v);
 	free(s->what);
 }

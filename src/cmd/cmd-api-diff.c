@@ -137,10 +137,7 @@ cmd_api_diff(int argc, char **argv)
 	memset(&n, 0, sizeof(n));
 	if (json)
 		report_keep();
-	failed = api_side_load(&o, argv[optind], arch) < 0	 ? argv[optind]
-		 : api_side_load(&n, argv[optind + 1], arch) < 0 ? argv[optind + 1]
-								 : NULL;
-	if (failed != NULL) {
+	if (api_side_load_pair(&o, argv[optind], &n, argv[optind + 1], arch, &failed) < 0) {
 		report_json_failure(failed);
 		api_side_free(&o);
 		api_side_free(&n);
@@ -148,7 +145,7 @@ cmd_api_diff(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (abi != NULL)
-		ud_api_resolve_pair(o.v, o.n, n.v, n.n, abi);
+		api_side_resolve_pair(&o, &n, abi);
 	memset(&d, 0, sizeof(d));
 	ud_api_diff_versions(o.v, o.n, n.v, n.n, &d);
 	if (json)

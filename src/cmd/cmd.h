@@ -53,11 +53,15 @@ int cmd_open_plan(const char *tree_arg, const char *arch, struct cmd_plan *p);
 void cmd_close_plan(struct cmd_plan *p);
 
 struct ud_api_header;
+struct ud_abi;
+struct api_text;
 /* One version of the installed headers: their API models, sorted by path. */
 struct api_side {
 	struct ud_api_header *v;
 	size_t n, alloc;
-	char *what; /* how it was read, for the summary */
+	char *what;		/* how it was read, for the summary */
+	struct api_text *texts; /* read, not yet parsed */
+	size_t ntexts, atexts;
 };
 
 /*
@@ -65,6 +69,15 @@ struct api_side {
  * installed for arch) into s; reports what failed and returns -1.
  */
 int api_side_load(struct api_side *s, const char *spec, const char *arch);
+/*
+ * The same for two versions, the models of both made at once; *failed is
+ * the spec that failed (the old one first), else NULL.  n is cleared
+ * first (api_side_free is safe on both after a failure).
+ */
+int api_side_load_pair(struct api_side *o, const char *old_spec, struct api_side *n,
+		       const char *new_spec, const char *arch, const char **failed);
+/* ud_api_resolve_pair of the two sides, each side on its own thread. */
+void api_side_resolve_pair(struct api_side *o, struct api_side *n, const struct ud_abi *abi);
 /* The model of the header at path of side ctx, or NULL. */
 const struct ud_api_header *api_side_find(const char *path, void *ctx);
 void api_side_free(struct api_side *s);

@@ -916,7 +916,7 @@ names_any(const char *text, const struct ud_map *set)
  * until nothing new is found, in both versions alike.
  */
 static void
-wanted_users(struct ud_api_header *const v[2], const size_t n[2], bool **const want[2])
+wanted_users(const struct ud_api_header *const v[2], const size_t n[2], bool **const want[2])
 {
 	struct ud_map names = UD_MAP_INIT;
 	size_t side, h, i, pass;
@@ -950,44 +950,62 @@ wanted_users(struct ud_api_header *const v[2], const size_t n[2], bool **const w
 }
 
 void
+ud_api_resolve_wanted(const struct ud_api_header *old, size_t nold,
+		      const struct ud_api_header *new_, size_t nnew, struct ud_api_wanted *wold,
+		      struct ud_api_wanted *wnew)
+{
+	const struct ud_api_header *const vs[2] = {old, new_};
+	const size_t ns[2] = {nold, nnew};
+	bool **const ws[2] = {wanted(old, nold, new_, nnew), wanted(new_, nnew, old, nold)};
+
+	wanted_users(vs, ns, ws);
+	wold->v = ws[0];
+	wold->n = nold;
+	wnew->v = ws[1];
+	wnew->n = nnew;
+}
+
+void
+ud_api_resolve_wanted_version(struct ud_api_header *v, size_t n, struct ud_api_wanted *w,
+			      const struct ud_abi *abi)
+{
+	struct api_ctx c;
+	size_t *count = ud_xcalloc(n + 1, sizeof(*count));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		count[i] = v[i].n;
+	resolve_begin(&c, v, n, abi);
+	/* enums macros wrote may have grown (their constants have their values) */
+	for (i = 0; i < n; i++) {
+		w->v[i] = ud_xrealloc(w->v[i], (v[i].n + 1) * sizeof(**w->v));
+		memset(w->v[i] + count[i], 0, (v[i].n + 1 - count[i]) * sizeof(**w->v));
+	}
+	free(count);
+	resolve_values(&c, (const bool *const *)w->v);
+	resolve_end(&c);
+	ud_api_wanted_free(w);
+}
+
+void
+ud_api_wanted_free(struct ud_api_wanted *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		free(w->v[i]);
+	free(w->v);
+	w->v = NULL;
+	w->n = 0;
+}
+
+void
 ud_api_resolve_pair(struct ud_api_header *o, size_t no, struct ud_api_header *nw, size_t nn,
 		    const struct ud_abi *abi)
 {
-	struct api_ctx co, cn;
-	bool **wo = wanted(o, no, nw, nn), **wn = wanted(nw, nn, o, no);
-	struct ud_api_header *const vs[2] = {o, nw};
-	const size_t ns[2] = {no, nn};
-	bool **const ws[2] = {wo, wn};
-	size_t *count_o = ud_xcalloc(no + 1, sizeof(*count_o));
-	size_t *count_n = ud_xcalloc(nn + 1, sizeof(*count_n));
-	size_t i;
+	struct ud_api_wanted wo, wn;
 
-	wanted_users(vs, ns, ws);
-	for (i = 0; i < no; i++)
-		count_o[i] = o[i].n;
-	for (i = 0; i < nn; i++)
-		count_n[i] = nw[i].n;
-	resolve_begin(&co, o, no, abi);
-	resolve_begin(&cn, nw, nn, abi);
-	/* enums macros wrote may have grown (their constants have their values) */
-	for (i = 0; i < no; i++) {
-		wo[i] = ud_xrealloc(wo[i], (o[i].n + 1) * sizeof(**wo));
-		memset(wo[i] + count_o[i], 0, (o[i].n + 1 - count_o[i]) * sizeof(**wo));
-	}
-	for (i = 0; i < nn; i++) {
-		wn[i] = ud_xrealloc(wn[i], (nw[i].n + 1) * sizeof(**wn));
-		memset(wn[i] + count_n[i], 0, (nw[i].n + 1 - count_n[i]) * sizeof(**wn));
-	}
-	free(count_o);
-	free(count_n);
-	resolve_values(&co, (const bool *const *)wo);
-	resolve_values(&cn, (const bool *const *)wn);
-	resolve_end(&co);
-	resolve_end(&cn);
-	for (i = 0; i < no; i++)
-		free(wo[i]);
-	for (i = 0; i < nn; i++)
-		free(wn[i]);
-	free(wo);
-	free(wn);
+	ud_api_resolve_wanted(o, no, nw, nn, &wo, &wn);
+	ud_api_resolve_wanted_version(o, no, &wo, abi);
+	ud_api_resolve_wanted_version(nw, nn, &wn, abi);
 }
