@@ -193,6 +193,45 @@ START_TEST(test_churn_does_not_grow)
 }
 END_TEST
 
+/* Room made for n keys: putting them grows the table no more, and what was there stays. */
+START_TEST(test_reserve)
+{
+	struct ud_map m = UD_MAP_INIT;
+	char key[32], first[32];
+	size_t cap;
+	int i, bad = 0;
+
+	ud_map_put(&m, "before", val(1));
+	ud_map_reserve(&m, 1000);
+	cap = m.cap;
+	ck_assert_uint_ge(cap, 2 * 1001);
+	ck_assert_ptr_eq(ud_map_get(&m, "before"), val(1));
+	check_shape(&m);
+	for (i = 0; i < 999; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		if (ud_map_put(&m, key, val((uintptr_t)i + 2)) != NULL)
+			miss(&bad, first, sizeof(first), key);
+	}
+	ck_assert_msg(bad == 0, "%d wrong, the first %s", bad, first);
+	ck_assert_uint_eq(m.cap, cap);
+	ck_assert_uint_eq(m.n, 1000);
+	/* a smaller reservation keeps the table */
+	ud_map_reserve(&m, 10);
+	ck_assert_uint_eq(m.cap, cap);
+	for (i = 0; i < 999; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		if (ud_map_get(&m, key) != val((uintptr_t)i + 2))
+			miss(&bad, first, sizeof(first), key);
+	}
+	ck_assert_msg(bad == 0, "%d wrong, the first %s", bad, first);
+	check_shape(&m);
+	ud_map_free(&m, NULL);
+	ud_map_reserve(&m, 0);
+	ck_assert_uint_eq(m.cap, 16);
+	ud_map_free(&m, NULL);
+}
+END_TEST
+
 static void
 key_of(char *buf, size_t size, int i)
 {
@@ -417,6 +456,7 @@ main(void)
 	tcase_add_test(tc, test_dead_slot_reuse);
 	tcase_add_test(tc, test_churn_does_not_grow);
 	tcase_add_test(tc, test_many);
+	tcase_add_test(tc, test_reserve);
 	tcase_add_test(tc, test_iterate);
 	tcase_add_test(tc, test_delete_while_iterating);
 	tcase_add_test(tc, test_free_values);

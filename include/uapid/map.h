@@ -35,6 +35,8 @@ void *ud_map_get(const struct ud_map *m, const char *key);
 bool ud_map_has(const struct ud_map *m, const char *key);
 /* Sets key's value; returns the value it replaces (NULL when key was new). */
 void *ud_map_put(struct ud_map *m, const char *key, void *value);
+/* Makes room for n keys in all: adding that many grows the table no more. */
+void ud_map_reserve(struct ud_map *m, size_t n);
 /* Removes key; returns its value (NULL when it was not there). */
 void *ud_map_del(struct ud_map *m, const char *key);
 /*

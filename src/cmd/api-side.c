@@ -405,6 +405,20 @@ api_side_find(const char *path, void *ctx)
 	return s->n > 0 ? bsearch(&key, s->v, s->n, sizeof(*s->v), by_path) : NULL;
 }
 
+static void
+free_one(size_t i, void *ctx)
+{
+	api_side_free(((struct api_side **)ctx)[i]);
+}
+
+void
+api_side_free_pair(struct api_side *o, struct api_side *n)
+{
+	struct api_side *sides[2] = {o, n};
+
+	run_parallel(2, free_one, sides);
+}
+
 void
 api_side_free(struct api_side *s)
 {

@@ -154,8 +154,7 @@ cmd_api_diff(int argc, char **argv)
 		print_text(&o, &n, &d);
 	status = d.verdicts[UD_API_BREAKING] > 0 ? EXIT_FINDINGS : EXIT_OK;
 	ud_api_diff_free(&d);
-	api_side_free(&o);
-	api_side_free(&n);
+	api_side_free_pair(&o, &n);
 	git_libgit2_shutdown();
 	return status;
 }

@@ -81,6 +81,8 @@ void api_side_resolve_pair(struct api_side *o, struct api_side *n, const struct 
 /* The model of the header at path of side ctx, or NULL. */
 const struct ud_api_header *api_side_find(const char *path, void *ctx);
 void api_side_free(struct api_side *s);
+/* Both at once (a large version takes a while to free). */
+void api_side_free_pair(struct api_side *o, struct api_side *n);
 
 /* Prints "path:line: severity: message" for each diagnostic. */
 void report_diags(FILE *f, const char *path, const struct ud_diags *d);

@@ -136,6 +136,10 @@ ctx_init(struct api_ctx *c, struct ud_api_header *v, size_t n, const struct ud_a
 	c->v = v;
 	c->n = n;
 	c->hd = ud_xcalloc(n + 1, sizeof(*c->hd));
+	/* one table for the version's names, made once: most symbols have a name of their own */
+	for (h = i = 0; h < n; h++)
+		i += v[h].n;
+	ud_map_reserve(&c->global, i);
 	for (h = 0; h < n; h++) {
 		struct api_hdr *d = &c->hd[h];
 

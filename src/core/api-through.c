@@ -171,8 +171,8 @@ uses(const struct ud_map *roots, const char *text, const char *self, bool *by_va
 	*by_value = false;
 	while (*p != '\0') {
 		const char *w = p, *e;
-		char *name;
-		const struct root *r;
+		char name[256];
+		const struct root *r = NULL;
 
 		if (p[0] == '(' && p[1] == '*')
 			in_fnptr = true;
@@ -195,10 +195,13 @@ uses(const struct ud_map *roots, const char *text, const char *self, bool *by_va
 				for (e = t; ident_char(*e); e++)
 					;
 		}
-		name = ud_xstrndup(w, (size_t)(e - w));
-		/* a tag's word alone ("struct {") is not a name */
-		r = strcmp(name, self) != 0 ? ud_map_get(roots, name) : NULL;
-		free(name);
+		/* a tag's word alone ("struct {") is not a name; no type has one that long */
+		if ((size_t)(e - w) < sizeof(name)) {
+			memcpy(name, w, (size_t)(e - w));
+			name[e - w] = '\0';
+			if (strcmp(name, self) != 0)
+				r = ud_map_get(roots, name);
+		}
 		if (r != NULL) {
 			const char *t = e;
 			bool value;
@@ -217,11 +220,10 @@ uses(const struct ud_map *roots, const char *text, const char *self, bool *by_va
 	return best;
 }
 
-/* The version of s in old (sorted by path, each header by key), or NULL. */
+/* The version of s in h, its header's old version (sorted by key; may be NULL), or NULL. */
 static const struct ud_api_sym *
-old_sym(const struct ud_api_header *o, size_t no, const char *path, const struct ud_api_sym *s)
+old_sym(const struct ud_api_header *h, const struct ud_api_sym *s)
 {
-	const struct ud_api_header *h = o != NULL ? api_find_header(o, no, path) : NULL;
 	size_t lo = 0, hi = h != NULL ? h->n : 0;
 
 	while (lo < hi) {
@@ -306,16 +308,18 @@ member_root(const struct ud_map *roots, const struct ud_api_sym *s, bool *value,
 
 static int
 inherit_record(struct ud_api_diff *out, const struct ud_map *roots, const char *header,
-	       const struct ud_api_sym *s, const struct ud_api_sym *o, bool *grew)
+	       const struct ud_api_sym *s, const struct ud_api_header *oh, bool *grew)
 {
 	enum ud_api_verdict v;
 	bool value;
 	size_t at;
 	const struct root *r = member_root(roots, s, &value, &at);
+	const struct ud_api_sym *o;
 	const char *mname;
 
 	if (r == NULL)
 		return -1;
+	o = old_sym(oh, s);
 	mname = s->members[at].name[0] ? s->members[at].name : "(anonymous)";
 	if (!value) {
 		add(out, header, s, UD_API_CHANGED, UD_API_COMPATIBLE, UD_API_RULE_THROUGH, s->line,
@@ -366,20 +370,22 @@ inherit_record(struct ud_api_diff *out, const struct ud_map *roots, const char *
  */
 static int
 inherit(struct ud_api_diff *out, const struct ud_map *roots, const char *header,
-	const struct ud_api_sym *s, const struct ud_api_sym *o, bool *grew)
+	const struct ud_api_sym *s, const struct ud_api_header *oh, bool *grew)
 {
 	const struct root *r = NULL;
+	const struct ud_api_sym *o;
 	enum ud_api_verdict v = UD_API_COMPATIBLE;
 	bool value = false;
 
 	if (s->kind == UD_API_STRUCT || s->kind == UD_API_UNION)
-		return inherit_record(out, roots, header, s, o, grew);
+		return inherit_record(out, roots, header, s, oh, grew);
 	if (s->text == NULL || s->text[0] == '\0')
 		return -1;
 	r = uses(roots, s->text, s->kind == UD_API_TYPEDEF ? s->name : "", &value);
 	/* a macro that casts to a pointer of a changed type changes nothing */
 	if (r == NULL || (!value && s->kind != UD_API_TYPEDEF))
 		return -1;
+	o = old_sym(oh, s);
 	v = value ? r->verdict : UD_API_COMPATIBLE;
 	*grew = value && r->grew;
 	if (s->kind == UD_API_TYPEDEF) {
@@ -539,6 +545,9 @@ ud_api_diff_through_versions(struct ud_api_diff *d, const struct ud_api_header *
 	while (more_roots && roots.n > 0) {
 		more_roots = false;
 		for (i = 0; i < nn; i++) {
+			const struct ud_api_header *oh =
+				o != NULL ? api_find_header(o, no, nw[i].path) : NULL;
+
 			for (j = 0; j < nw[i].n; j++) {
 				const struct ud_api_sym *s = &nw[i].v[j];
 				bool grew = false;
@@ -547,8 +556,7 @@ ud_api_diff_through_versions(struct ud_api_diff *d, const struct ud_api_header *
 				if (done[i][j] || s->kind == UD_API_ENUM ||
 				    s->kind == UD_API_FUNCTION || s->kind == UD_API_VARIABLE)
 					continue;
-				v = inherit(&more, &roots, nw[i].path, s,
-					    old_sym(o, no, nw[i].path, s), &grew);
+				v = inherit(&more, &roots, nw[i].path, s, oh, &grew);
 				if (v < 0)
 					continue;
 				done[i][j] = true;

@@ -47,13 +47,14 @@ find(const struct ud_map *m, const char *key, size_t h)
 	}
 }
 
+/* The table rebuilt with cap slots (a power of two holding every live key). */
 static void
-grow(struct ud_map *m)
+rebuild(struct ud_map *m, size_t cap)
 {
 	struct ud_map_slot *old = m->slots;
 	size_t oldcap = m->cap, i;
 
-	m->cap = m->cap == 0 ? 16 : (m->n * 4 > m->cap ? m->cap * 2 : m->cap);
+	m->cap = cap;
 	m->slots = ud_xcalloc(m->cap, sizeof(*m->slots));
 	m->used = m->n;
 	for (i = 0; i < oldcap; i++) {
@@ -67,6 +68,24 @@ grow(struct ud_map *m)
 		m->slots[j] = old[i];
 	}
 	free(old);
+}
+
+static void
+grow(struct ud_map *m)
+{
+	rebuild(m, m->cap == 0 ? 16 : (m->n * 4 > m->cap ? m->cap * 2 : m->cap));
+}
+
+void
+ud_map_reserve(struct ud_map *m, size_t n)
+{
+	size_t cap = m->cap == 0 ? 16 : m->cap;
+
+	/* ud_map_put grows a table more than half full */
+	while (cap / 2 < n + 1)
+		cap *= 2;
+	if (cap > m->cap)
+		rebuild(m, cap);
 }
 
 void *
