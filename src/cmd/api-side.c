@@ -28,6 +28,7 @@
 #include "uapid/fsutil.h"
 #include "uapid/gittree.h"
 #include "uapid/headers.h"
+#include "uapid/progress.h"
 #include "uapid/tindex.h"
 #include "uapid/xmalloc.h"
 
@@ -55,6 +56,8 @@ keep_text(struct api_side *s, const char *path, char *text, size_t len, const ch
 	t->text = text;
 	t->len = len;
 	t->file = file != NULL ? ud_xstrdup(file) : NULL;
+	if (s->progress != NULL)
+		ud_progress_update(s->progress, s->ntexts, s->expect);
 }
 
 static int
@@ -129,6 +132,7 @@ install_source(struct api_side *s, struct ud_source *src, const char *arch)
 	}
 	ud_diags_free(&problems);
 	rc = ud_headers_plan(src, idx, arch, &plan, &cause);
+	s->expect = plan.n;
 	if (rc == 0)
 		rc = ud_headers_install_each(&plan, src, take, s, &cause);
 	if (rc < 0) {
@@ -187,12 +191,13 @@ load_git(struct api_side *s, const char *spec, const char *arch)
 }
 
 static int
-side_read(struct api_side *s, const char *spec, const char *arch)
+side_read(struct api_side *s, const char *spec, const char *arch, struct ud_progress *progress)
 {
 	char *inc, *mk, *uapi;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
+	s->progress = progress;
 	if (!is_dir(spec) && (rc = load_git(s, spec, arch)) != 1)
 		goto sorted;
 	if (!is_dir(spec)) {
@@ -210,6 +215,7 @@ side_read(struct api_side *s, const char *spec, const char *arch)
 		free(uapi);
 		if (cmd_open_plan(spec, arch, &p) < 0)
 			return -1;
+		s->expect = p.plan.n;
 		rc = ud_headers_install_each(&p.plan, &p.src, take, s, &inc) < 0 ? -1 : 0;
 		if (rc < 0) {
 			report_error("%s", inc);
@@ -341,27 +347,28 @@ parse_all(struct api_side *const *sides, size_t nsides, size_t *failed)
 }
 
 int
-api_side_load(struct api_side *s, const char *spec, const char *arch)
+api_side_load(struct api_side *s, const char *spec, const char *arch, struct ud_progress *progress)
 {
 	struct api_side *const sides[1] = {s};
 	size_t failed = SIZE_MAX;
 
-	if (side_read(s, spec, arch) < 0)
+	if (side_read(s, spec, arch, progress) < 0)
 		return -1;
 	return parse_all(sides, 1, &failed);
 }
 
 int
 api_side_load_pair(struct api_side *o, const char *old_spec, struct api_side *n,
-		   const char *new_spec, const char *arch, const char **failed)
+		   const char *new_spec, const char *arch, struct ud_progress *progress[2],
+		   const char **failed)
 {
 	struct api_side *const sides[2] = {o, n};
 	size_t side = SIZE_MAX;
 
 	memset(n, 0, sizeof(*n));
-	*failed = side_read(o, old_spec, arch) < 0   ? old_spec
-		  : side_read(n, new_spec, arch) < 0 ? new_spec
-						     : NULL;
+	*failed = side_read(o, old_spec, arch, progress[0]) < 0	  ? old_spec
+		  : side_read(n, new_spec, arch, progress[1]) < 0 ? new_spec
+								  : NULL;
 	if (*failed != NULL)
 		return -1;
 	if (parse_all(sides, 2, &side) < 0) {

@@ -31,11 +31,12 @@
 #include "uapid/gittree.h"
 #include "uapid/headers.h"
 #include "uapid/json.h"
+#include "uapid/progress.h"
 #include "uapid/tindex.h"
 #include "uapid/xmalloc.h"
 
 static const char api_usage[] =
-	"usage: uapid api-diff [--json] [--arch ARCH] [--abi ABI] OLD NEW\n"
+	"usage: uapid api-diff [--json] [--arch ARCH] [--abi ABI] [--quiet] OLD NEW\n"
 	"  OLD, NEW: an installed-headers directory (INSTALL_HDR_PATH or its "
 	"include/),\n"
 	"            a kernel tree, or REPO:REV\n"
@@ -88,20 +89,20 @@ int
 cmd_api_diff(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"arch", required_argument, NULL, 'a'},
-		{"abi", required_argument, NULL, 'b'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+		{"json", no_argument, NULL, 'j'},      {"arch", required_argument, NULL, 'a'},
+		{"abi", required_argument, NULL, 'b'}, {"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0},
 	};
+	struct ud_progress po, pn;
+	struct ud_progress *progress[2] = {&po, &pn};
 	struct api_side o, n;
 	struct ud_api_diff d;
 	const char *arch = NULL, *failed, *abi_name = NULL;
 	const struct ud_abi *abi = NULL;
-	bool json = false;
-	int opt, status;
+	bool json = false, quiet = false;
+	int opt, status, rc;
 
-	while ((opt = getopt_long(argc, argv, "ja:b:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "ja:b:qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = true;
@@ -111,6 +112,9 @@ cmd_api_diff(int argc, char **argv)
 			break;
 		case 'b':
 			abi_name = optarg;
+			break;
+		case 'q':
+			quiet = true;
 			break;
 		case 'h':
 			fputs(api_usage, stdout);
@@ -137,7 +141,13 @@ cmd_api_diff(int argc, char **argv)
 	memset(&n, 0, sizeof(n));
 	if (json)
 		report_keep();
-	if (api_side_load_pair(&o, argv[optind], &n, argv[optind + 1], arch, &failed) < 0) {
+	/* two trees or revisions are installed in memory first: that takes a moment */
+	ud_progress_start(&po, "api model of OLD", "headers", quiet || json);
+	ud_progress_start(&pn, "api model of NEW", "headers", quiet || json);
+	rc = api_side_load_pair(&o, argv[optind], &n, argv[optind + 1], arch, progress, &failed);
+	ud_progress_end(&po);
+	ud_progress_end(&pn);
+	if (rc < 0) {
 		report_json_failure(failed);
 		api_side_free(&o);
 		api_side_free(&n);

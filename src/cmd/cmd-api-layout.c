@@ -157,7 +157,7 @@ cmd_api_layout(int argc, char **argv)
 	git_libgit2_init();
 	if (json)
 		report_keep();
-	if (api_side_load(&s, argv[optind], arch) < 0) {
+	if (api_side_load(&s, argv[optind], arch, NULL) < 0) {
 		report_json_failure(argv[optind]);
 		api_side_free(&s);
 		git_libgit2_shutdown();

@@ -54,6 +54,7 @@ void cmd_close_plan(struct cmd_plan *p);
 
 struct ud_api_header;
 struct ud_abi;
+struct ud_progress;
 struct api_text;
 /* One version of the installed headers: their API models, sorted by path. */
 struct api_side {
@@ -62,20 +63,26 @@ struct api_side {
 	char *what;		/* how it was read, for the summary */
 	struct api_text *texts; /* read, not yet parsed */
 	size_t ntexts, atexts;
+	struct ud_progress *progress; /* the headers read (or installed), or NULL */
+	size_t expect;		      /* headers to read, when known (a plan's) */
 };
 
 /*
  * Reads spec (an installed-headers directory, a kernel tree or REPO:REV,
  * installed for arch) into s; reports what failed and returns -1.
+ * progress (or NULL) counts the headers as they are read or installed.
  */
-int api_side_load(struct api_side *s, const char *spec, const char *arch);
+int api_side_load(struct api_side *s, const char *spec, const char *arch,
+		  struct ud_progress *progress);
 /*
  * The same for two versions, the models of both made at once; *failed is
  * the spec that failed (the old one first), else NULL.  n is cleared
- * first (api_side_free is safe on both after a failure).
+ * first (api_side_free is safe on both after a failure).  progress[0] and
+ * progress[1] (or NULL) count each side's headers as they are read.
  */
 int api_side_load_pair(struct api_side *o, const char *old_spec, struct api_side *n,
-		       const char *new_spec, const char *arch, const char **failed);
+		       const char *new_spec, const char *arch, struct ud_progress *progress[2],
+		       const char **failed);
 /* ud_api_resolve_pair of the two sides, each side on its own thread. */
 void api_side_resolve_pair(struct api_side *o, struct api_side *n, const struct ud_abi *abi);
 /* The model of the header at path of side ctx, or NULL. */
