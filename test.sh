@@ -213,6 +213,10 @@ spawn default asan asan
 stage quick check make_check "$UD_BUILD"
 join kernel-trees
 spawn full kernel-refs niced kernel_refs
+# api-diff's verdicts and layouts on 6.1 -> 6.12 (tests/api-kernel.sh: the layout oracle,
+# the labelled set, the summary and its time)
+spawn full api-kernel niced run_test api-kernel UD_KERNEL_61="$UD_KERNEL_TREES/linux-6.1" \
+	UD_KERNEL_612="$UD_KERNEL_TREES/linux-6.12"
 spawn full branch-kernel niced run_test branch-kernel
 stage default kernel-smoke run_test kernel-smoke
 join asan

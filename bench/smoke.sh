@@ -59,6 +59,8 @@ rm -f "$work/api-old/.uapid-install"
 python3 "$(dirname "$0")/api-oracle-plant.py" --count 40 "$work/api-old" "$work/api-new" >/dev/null
 PLANTED=$work/api-new.planted.tsv SUBSAMPLE=150 bench bench-api OLD="$work/api-old" NEW="$work/api-new"
 
+# the ABI table against the cross compilers installed (CI has the host's alone)
+bench bench-abi
 # every bench target of the Makefile ran
 missing=0
 for t in $(sed -n 's/^\(bench[-a-z]*\):.*/\1/p' "$BUILD/Makefile" | sort -u); do
