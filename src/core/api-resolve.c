@@ -89,7 +89,7 @@ register_sym(struct api_ctx *c, size_t h, size_t i)
 	int ns = ns_of(s);
 	const char *k;
 	uintptr_t g;
-	size_t j;
+	size_t j, last = 0; /* last: the tail of the name's chain, when it has one */
 	char buf[512];
 
 	if (ns < 0 ||
@@ -103,11 +103,11 @@ register_sym(struct api_ctx *c, size_t h, size_t i)
 		ud_map_put(&c->renamed, s->text, s->name);
 	g = (uintptr_t)ud_map_get(&c->global, k);
 	if (g != 0) {
-		for (j = g - 1; c->gnext[j] != 0; j = c->gnext[j] - 1)
+		for (last = g - 1; c->gnext[last] != 0; last = c->gnext[last] - 1)
 			;
-		if (c->refs[j].h == h) {
+		if (c->refs[last].h == h) {
 			/* defined again in the same header */
-			for (j = c->refs[j].i; d->next[j] != 0; j = d->next[j] - 1)
+			for (j = c->refs[last].i; d->next[j] != 0; j = d->next[j] - 1)
 				;
 			d->next[j] = (unsigned)(i + 1);
 			return;
@@ -121,7 +121,7 @@ register_sym(struct api_ctx *c, size_t h, size_t i)
 	if (g == 0)
 		ud_map_put(&c->global, k, (void *)(uintptr_t)(c->nrefs + 1));
 	else
-		c->gnext[j] = (unsigned)(c->nrefs + 1);
+		c->gnext[last] = (unsigned)(c->nrefs + 1);
 	c->nrefs++;
 }
 
