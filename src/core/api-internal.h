@@ -112,6 +112,7 @@ struct api_hdr {
 	unsigned char *in_closure; /* per header index: 1 when closure holds it */
 	bool closure_done;
 	struct api_symstate *st; /* per symbol */
+	size_t nst;		 /* st's entries: the symbols' count before a resolve drops some */
 	bool dirty; /* a symbol changed: its keys and fingerprints are computed again */
 };
 

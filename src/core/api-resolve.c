@@ -144,6 +144,7 @@ ctx_init(struct api_ctx *c, struct ud_api_header *v, size_t n, const struct ud_a
 		struct api_hdr *d = &c->hd[h];
 
 		d->st = ud_xcalloc(v[h].n + 1, sizeof(*d->st));
+		d->nst = v[h].n;
 		d->next = ud_xcalloc(v[h].n + 1, sizeof(*d->next));
 		for (i = 0; i < v[h].n; i++)
 			register_sym(c, h, i);
@@ -158,7 +159,7 @@ ctx_free(struct api_ctx *c)
 	for (h = 0; h < c->n; h++) {
 		struct api_hdr *d = &c->hd[h];
 
-		for (i = 0; i < c->v[h].n; i++) {
+		for (i = 0; i < d->nst; i++) {
 			free(d->st[i].residual);
 			free(d->st[i].why);
 			if (d->st[i].type != NULL) {
@@ -598,7 +599,17 @@ append_sym(struct api_ctx *c, size_t h, enum ud_api_kind kind, const char *name,
 	unsigned line = like->line;
 
 	hd->v = ud_xgrow(hd->v, &hd->alloc, hd->n + 1, sizeof(*hd->v));
-	d->st = ud_xrealloc(d->st, (hd->n + 2) * sizeof(*d->st));
+	if (hd->n < d->nst) { /* the slot of a symbol a resolve dropped */
+		free(d->st[hd->n].residual);
+		free(d->st[hd->n].why);
+		if (d->st[hd->n].type != NULL) {
+			api_type_free(d->st[hd->n].type);
+			free(d->st[hd->n].type);
+		}
+	} else {
+		d->st = ud_xrealloc(d->st, (hd->n + 2) * sizeof(*d->st));
+		d->nst = hd->n + 1;
+	}
 	d->next = ud_xrealloc(d->next, (hd->n + 2) * sizeof(*d->next));
 	memset(&d->st[hd->n], 0, sizeof(*d->st));
 	d->next[hd->n] = 0;
