@@ -458,19 +458,87 @@ glob_match(const char *g, const char *name)
 	return *g == *name && glob_match(g + 1, name + 1);
 }
 
-/* $(wildcard ...): the existing files, globs in the last component only. */
+/*
+ * Adds the paths matching pattern (the part of a glob not yet matched)
+ * below dir ("" at the start: relative): each component with a '*' is
+ * matched against the directory's names, in sorted order as make gives
+ * them; the last component alone may ask for directories (a trailing '/').
+ * A directory that cannot be listed has no matches, as in make.
+ */
+static void
+glob_below(struct ud_make *m, const char *dir, const char *pattern, bool want_dir,
+	   struct ud_buf *out, bool *first, unsigned depth)
+{
+	const char *slash = strchr(pattern, '/');
+	char *comp = slash != NULL ? ud_xstrndup(pattern, (size_t)(slash - pattern))
+				   : ud_xstrdup(pattern);
+	const char *rest = slash != NULL ? slash + 1 : NULL;
+	/* "" (relative) and "/" take no separator before the next component */
+	const char *sep = dir[0] != '\0' && dir[strlen(dir) - 1] != '/' ? "/" : "";
+	struct ud_strlist names = UD_STRLIST_INIT;
+	size_t j;
+
+	if (depth > 64 || m->failed) {
+		free(comp);
+		return;
+	}
+	if (strchr(comp, '*') == NULL) {
+		char *path = ud_xasprintf("%s%s%s", dir, sep, comp);
+
+		if (rest != NULL) {
+			glob_below(m, path, rest, want_dir, out, first, depth + 1);
+		} else {
+			char *full = ud_xasprintf("%s%s", path, want_dir ? "/" : "");
+
+			if (m->io.exists != NULL && m->io.exists(full, m->io.ctx))
+				add_word(out, full, strlen(full), first);
+			free(full);
+		}
+		free(path);
+		free(comp);
+		return;
+	}
+	if (m->io.list == NULL) {
+		fail(m, "$(wildcard): uapid cannot list %s", dir[0] != '\0' ? dir : ".");
+	} else if (m->io.list(dir[0] != '\0' ? dir : ".", &names, m->io.ctx) == 0) {
+		ud_strlist_sort(&names);
+		for (j = 0; j < names.n; j++) {
+			size_t len = strlen(names.v[j]);
+			bool is_dir = len > 0 && names.v[j][len - 1] == '/';
+			char *bare = ud_xstrndup(names.v[j], is_dir ? len - 1 : len);
+			char *path = ud_xasprintf("%s%s%s", dir, sep, bare);
+
+			if (glob_match(comp, bare)) {
+				if (rest != NULL) {
+					if (is_dir)
+						glob_below(m, path, rest, want_dir, out, first,
+							   depth + 1);
+				} else if (!want_dir || is_dir) {
+					if (!*first)
+						ud_buf_addch(out, ' ');
+					*first = false;
+					ud_buf_addf(out, "%s%s", path, want_dir ? "/" : "");
+				}
+			}
+			free(path);
+			free(bare);
+		}
+	}
+	ud_strlist_free(&names);
+	free(comp);
+}
+
+/* $(wildcard ...): the existing files; '*' may stand in any component. */
 static void
 wildcard(struct ud_make *m, const char *text, struct ud_buf *out)
 {
 	struct ud_strlist w = UD_STRLIST_INIT;
 	bool first = true;
-	size_t i, j;
+	size_t i;
 
 	words_of(text, &w);
 	for (i = 0; i < w.n; i++) {
-		const char *star = strchr(w.v[i], '*');
-
-		if (star == NULL) {
+		if (strchr(w.v[i], '*') == NULL) {
 			if (m->io.exists != NULL && m->io.exists(w.v[i], m->io.ctx))
 				add_word(out, w.v[i], strlen(w.v[i]), &first);
 		} else {
@@ -478,35 +546,11 @@ wildcard(struct ud_make *m, const char *text, struct ud_buf *out)
 			size_t wl = strlen(w.v[i]);
 			bool want_dir = wl > 1 && w.v[i][wl - 1] == '/';
 			char *word = ud_xstrndup(w.v[i], want_dir ? wl - 1 : wl);
-			const char *slash = strrchr(word, '/');
-			char *dir = slash != NULL ? ud_xstrndup(word, (size_t)(slash - word))
-						  : ud_xstrdup(".");
-			const char *g = slash != NULL ? slash + 1 : word;
-			struct ud_strlist names = UD_STRLIST_INIT;
 
-			if (strchr(dir, '*') != NULL || m->io.list == NULL) {
-				fail(m, "$(wildcard %s): a pattern uapid cannot list", w.v[i]);
-			} else if (m->io.list(dir, &names, m->io.ctx) == 0) {
-				ud_strlist_sort(&names);
-				for (j = 0; j < names.n; j++) {
-					size_t len = strlen(names.v[j]);
-					bool is_dir = len > 0 && names.v[j][len - 1] == '/';
-					char *bare =
-						ud_xstrndup(names.v[j], is_dir ? len - 1 : len);
-
-					if ((!want_dir || is_dir) && glob_match(g, bare)) {
-						if (!first)
-							ud_buf_addch(out, ' ');
-						first = false;
-						ud_buf_addf(out, "%s%s%s%s", slash ? dir : "",
-							    slash ? "/" : "", bare,
-							    want_dir ? "/" : "");
-					}
-					free(bare);
-				}
-			}
-			ud_strlist_free(&names);
-			free(dir);
+			if (word[0] == '/')
+				glob_below(m, "/", word + 1, want_dir, out, &first, 0);
+			else
+				glob_below(m, "", word, want_dir, out, &first, 0);
 			free(word);
 		}
 	}
@@ -1317,7 +1361,10 @@ do_include(struct reader *r, const char *s, bool optional)
 			continue; /* a top-level Makefile: what it includes is not needed */
 		}
 		if (m->io.read == NULL || m->io.read(w.v[i], &text, m->io.ctx) < 0) {
-			if (!optional)
+			/* make's own words when the file is not there */
+			if (!optional && m->io.exists != NULL && !m->io.exists(w.v[i], m->io.ctx))
+				fail(m, "%s: No such file or directory", w.v[i]);
+			else if (!optional)
 				fail(m, "cannot read the included %s", w.v[i]);
 		} else {
 			const char *file = m->file;
