@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Conditional selection tests: unifdef 2.5 semantics with __KERNEL__
- * undefined and __EXPORTED_HEADERS__ defined.
+ * undefined and __EXPORTED_HEADERS__ defined, and the older unifdefs of
+ * 2.6.x trees.
  */
 #include "testutil.h"
 #include "uapid/select.h"
@@ -145,6 +146,219 @@ START_TEST(test_nesting_limit)
 }
 END_TEST
 
+/*
+ * The same input through each unifdef a kernel tree built: 1.171 with the
+ * kernel's boolean patch (2.6.32), 1.190 (2.6.35) and 2.5 (3.x), each with
+ * -U__KERNEL__ -D__EXPORTED_HEADERS__.  The expected texts are what those
+ * programs, compiled from the trees' own scripts/unifdef.c, wrote (NULL:
+ * it failed; 1.171 aborts on a last line "#endif" without a newline).
+ */
+static const struct {
+	const char *in, *v1171, *v1190, *v25;
+} version_cases[] = {
+	{"#if defined(__KERNEL__) && __LINUX_ARM_ARCH__ >= 6\n"
+	 "k\n"
+	 "#else\n"
+	 "u\n"
+	 "#endif\n",
+	 "#if defined(__KERNEL__) && __LINUX_ARM_ARCH__ >= 6\n"
+	 "k\n"
+	 "#else\n"
+	 "u\n"
+	 "#endif\n",
+	 "u\n", "u\n"},
+	{"#if defined __KERNEL__\n"
+	 "k\n"
+	 "#endif\n"
+	 "x\n",
+	 "#if defined __KERNEL__\n"
+	 "k\n"
+	 "#endif\n"
+	 "x\n",
+	 "x\n", "x\n"},
+	{"#if defined(__KERNEL__) && (defined(X) || defined(Y))\n"
+	 "k\n"
+	 "#endif\n",
+	 "#if defined(__KERNEL__) && (defined(X) || defined(Y))\n"
+	 "k\n"
+	 "#endif\n",
+	 "", ""},
+	{"#if !defined(__KERNEL__) && defined(__KERNEL__)\n"
+	 "both\n"
+	 "#endif\n",
+	 "both\n", "", ""},
+	{"#if defined(__KERNEL__) || !defined(__KERNEL__)\n"
+	 "either\n"
+	 "#endif\n",
+	 "", "either\n", "either\n"},
+	{"#if defined(X) && defined(__KERNEL__)\n"
+	 "k\n"
+	 "#endif\n"
+	 "#if defined(X) || !defined(__KERNEL__)\n"
+	 "u\n"
+	 "#endif\n",
+	 "u\n", "u\n", "u\n"},
+	{"#if defined(X)\n"
+	 "a\n"
+	 "#elif defined(__KERNEL__) && Y\n"
+	 "b\n"
+	 "#elif !defined(__KERNEL__)\n"
+	 "c\n"
+	 "#else\n"
+	 "d\n"
+	 "#endif\n",
+	 "#if defined(X)\n"
+	 "a\n"
+	 "#elif defined(__KERNEL__) && Y\n"
+	 "b\n"
+	 "#else\n"
+	 "c\n"
+	 "#endif\n",
+	 "#if defined(X)\n"
+	 "a\n"
+	 "#else\n"
+	 "c\n"
+	 "#endif\n",
+	 "#if defined(X)\n"
+	 "a\n"
+	 "#else\n"
+	 "c\n"
+	 "#endif\n"},
+	{"#if !defined(X) && !defined(__KERNEL__)\n"
+	 "u\n"
+	 "#endif\n"
+	 "#if (defined(__KERNEL__))\n"
+	 "k\n"
+	 "#endif\n"
+	 "#if 0\n"
+	 "z\n"
+	 "#endif\n",
+	 "#if !defined(X) && !defined(__KERNEL__)\n"
+	 "u\n"
+	 "#endif\n"
+	 "#if 0\n"
+	 "z\n"
+	 "#endif\n",
+	 "#if !defined(X) && !defined(__KERNEL__)\n"
+	 "u\n"
+	 "#endif\n"
+	 "#if 0\n"
+	 "z\n"
+	 "#endif\n",
+	 "#if !defined(X) && !defined(__KERNEL__)\n"
+	 "u\n"
+	 "#endif\n"
+	 "#if 0\n"
+	 "z\n"
+	 "#endif\n"},
+	{"#ifdef __KERNEL__\r\n"
+	 "k\r\n"
+	 "#endif\r\n"
+	 "#ifndef __KERNEL__\r\n"
+	 "u\r\n"
+	 "#else\r\n"
+	 "k\r\n"
+	 "#endif\r\n",
+	 "#ifdef __KERNEL__\r\n"
+	 "k\r\n"
+	 "#endif\r\n"
+	 "#ifndef __KERNEL__\r\n"
+	 "u\r\n"
+	 "#else\r\n"
+	 "k\r\n"
+	 "#endif\r\n",
+	 "#ifdef __KERNEL__\r\n"
+	 "k\r\n"
+	 "#endif\r\n"
+	 "#ifndef __KERNEL__\r\n"
+	 "u\r\n"
+	 "#else\r\n"
+	 "k\r\n"
+	 "#endif\r\n",
+	 "u\r\n"},
+	{"#if __EXPORTED_HEADERS__\n"
+	 "e\n"
+	 "#endif\n"
+	 "#ifdef __EXPORTED_HEADERS__\n"
+	 "f\n"
+	 "#endif\n",
+	 "#if __EXPORTED_HEADERS__\n"
+	 "e\n"
+	 "#endif\n"
+	 "f\n",
+	 "#if __EXPORTED_HEADERS__\n"
+	 "e\n"
+	 "#endif\n"
+	 "f\n",
+	 "e\n"
+	 "f\n"},
+	{"#ifndef _X_H\n"
+	 "#define _X_H\n"
+	 "#ifdef __KERNEL__\n"
+	 "k\n"
+	 "#endif\n"
+	 "#endif",
+	 NULL,
+	 "#ifndef _X_H\n"
+	 "#define _X_H\n"
+	 "#endif\n",
+	 "#ifndef _X_H\n"
+	 "#define _X_H\n"
+	 "#endif\n"},
+	{"#if FOO(1) || !defined(__KERNEL__)\n"
+	 "u\n"
+	 "#endif\n"
+	 "#if !defined(__KERNEL__) || FOO(1)\n"
+	 "v\n"
+	 "#endif\n",
+	 "#if FOO(1) || !defined(__KERNEL__)\n"
+	 "u\n"
+	 "#endif\n"
+	 "#if !defined(__KERNEL__) || FOO(1)\n"
+	 "v\n"
+	 "#endif\n",
+	 "u\n"
+	 "v\n",
+	 "u\n"
+	 "v\n"},
+};
+
+static void
+expect_as(enum ud_unifdef v, const char *in, const char *want)
+{
+	/* a bare -D: 2.5 gives it the value 1, the older ones "" */
+	const struct ud_expr_sym vsyms[] = {
+		{"__KERNEL__", NULL},
+		{"__EXPORTED_HEADERS__", v == UD_UNIFDEF_25 ? "1" : ""},
+	};
+	struct ud_buf out = UD_BUF_INIT;
+	struct ud_diags d = UD_DIAGS_INIT;
+	int rc = ud_select_as(v, in, strlen(in), vsyms, 2, &out, NULL, &d);
+
+	if (want == NULL) {
+		ck_assert_msg(rc < 0, "unifdef %d fails on:\n%s", (int)v, in);
+	} else {
+		ck_assert_msg(rc == 0, "unifdef %d: failed: %s", (int)v, d.n ? d.v[0].message : "");
+		ck_assert_msg(strcmp(ud_buf_str(&out), want) == 0,
+			      "unifdef %d, in:\n%s\ngot:\n%s\nwant:\n%s", (int)v, in,
+			      ud_buf_str(&out), want);
+	}
+	ud_buf_free(&out);
+	ud_diags_free(&d);
+}
+
+START_TEST(test_older_unifdefs)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(version_cases) / sizeof(version_cases[0]); i++) {
+		expect_as(UD_UNIFDEF_1171, version_cases[i].in, version_cases[i].v1171);
+		expect_as(UD_UNIFDEF_1190, version_cases[i].in, version_cases[i].v1190);
+		expect_as(UD_UNIFDEF_25, version_cases[i].in, version_cases[i].v25);
+	}
+}
+END_TEST
+
 int
 main(void)
 {
@@ -158,6 +372,7 @@ main(void)
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_linemap);
 	tcase_add_test(tc, test_nesting_limit);
+	tcase_add_test(tc, test_older_unifdefs);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }

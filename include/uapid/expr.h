@@ -15,6 +15,8 @@
  *    kernel's headers_install made them: only || && == != < <= > >= ! ()
  *    defined, numbers and names; any other operator ends the expression,
  *    and an error anywhere makes the whole expression an error.
+ *  - UD_EXPR_UNIFDEF1, unifdef 1.171's as Linux 2.6.27 to 2.6.32 carried
+ *    it (expr-unifdef1.c): a name it does not know stops the reading.
  *
  * Pure: no allocation, bounded nesting (deeper input is an error).
  */
@@ -48,8 +50,9 @@ enum ud_kclass {
 };
 
 enum ud_expr_dialect {
-	UD_EXPR_C,	 /* the C preprocessor's grammar */
-	UD_EXPR_UNIFDEF, /* unifdef 2.5's grammar and quirks */
+	UD_EXPR_C,	  /* the C preprocessor's grammar */
+	UD_EXPR_UNIFDEF,  /* unifdef 2.5's grammar and quirks (and 1.190's: the same) */
+	UD_EXPR_UNIFDEF1, /* unifdef 1.171's, with the kernel's boolean patch */
 };
 
 /* A symbol whose state is known. */

@@ -3,7 +3,8 @@
  * Conditional selection: resolve the preprocessor conditionals that depend
  * on a few known symbols and keep everything else, line for line, the way
  * the kernel's headers_install does it with unifdef 2.5 (-U__KERNEL__
- * -D__EXPORTED_HEADERS__), so installed headers come out byte-identical.
+ * -D__EXPORTED_HEADERS__), or with the older unifdef of an older tree, so
+ * installed headers come out byte-identical.
  *
  * Known-false groups are dropped, known-true directives are removed and
  * their bodies kept, conditions that stay unknown (or that are constant,
@@ -30,6 +31,21 @@ struct ud_linemap {
 void ud_linemap_free(struct ud_linemap *m);
 
 /*
+ * Which unifdef a tree's install runs (its scripts/unifdef.c; see
+ * ud_unifdef_recognise in install.h).  They agree on the kernel's
+ * headers except where noted.
+ */
+enum ud_unifdef {
+	UD_UNIFDEF_25,	 /* unifdef 2.5 (3.x on): CRLF lines kept as CRLF */
+	UD_UNIFDEF_1190, /* 1.190 (2.6.35's): lines end at "\n" only, a
+			  * bare "-DSYM" has the value "" */
+	UD_UNIFDEF_1171, /* 1.171 with the kernel's boolean patch (2.6.32's):
+			  * as 1.190, and its own expression reading
+			  * (UD_EXPR_UNIFDEF1); it aborts on a directive that
+			  * ends the file without a newline */
+};
+
+/*
  * Selects buf[0..len) into out.  Returns 0, or -EINVAL with an error
  * diagnostic naming the line (unbalanced or obfuscated conditionals, an
  * unterminated literal, a comment open at the end of the file); out is
@@ -37,5 +53,9 @@ void ud_linemap_free(struct ud_linemap *m);
  */
 int ud_select(const char *buf, size_t len, const struct ud_expr_sym *syms, size_t nsyms,
 	      struct ud_buf *out, struct ud_linemap *map, struct ud_diags *diags);
+/* ud_select as the given unifdef does it (ud_select is UD_UNIFDEF_25). */
+int ud_select_as(enum ud_unifdef version, const char *buf, size_t len,
+		 const struct ud_expr_sym *syms, size_t nsyms, struct ud_buf *out,
+		 struct ud_linemap *map, struct ud_diags *diags);
 
 #endif /* UAPID_SELECT_H */

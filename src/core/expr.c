@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr-unifdef1.h"
 #include "uapid/chars.h"
 #include "uapid/expr.h"
 
@@ -419,6 +420,10 @@ ud_expr_evaluate(const char *expr, const struct ud_expr_env *env, struct ud_expr
 	struct eval e;
 	struct val v;
 
+	if (env->dialect == UD_EXPR_UNIFDEF1) {
+		ud_expr_unifdef1(expr, env, out);
+		return;
+	}
 	memset(&e, 0, sizeof(e));
 	e.env = env;
 	e.p = expr;

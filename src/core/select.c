@@ -172,6 +172,8 @@ struct selector {
 	unsigned unit_first;	/* input line where the current line unit starts */
 	bool failed;
 	const char *newline; /* "\n" or "\r\n", from the first line */
+	enum ud_unifdef version;
+	bool crlf; /* 2.5 knows "\r\n" line ends; 1.x sees the '\r' as text */
 };
 
 static void
@@ -190,7 +192,7 @@ static const char *
 skipcomment(struct selector *s, const char *cp)
 {
 	while (*cp != '\0') {
-		if (strncmp(cp, "\\\r\n", 3) == 0) {
+		if (s->crlf && strncmp(cp, "\\\r\n", 3) == 0) {
 			cp += 3; /* a continuation does not end the line */
 			continue;
 		}
@@ -200,7 +202,7 @@ skipcomment(struct selector *s, const char *cp)
 		}
 		switch (s->cs) {
 		case CS_NONE:
-			if (strncmp(cp, "/\\\r\n", 4) == 0) {
+			if (s->crlf && strncmp(cp, "/\\\r\n", 4) == 0) {
 				s->cs = CS_STARTING;
 				cp += 4;
 			} else if (strncmp(cp, "/\\\n", 3) == 0) {
@@ -223,7 +225,7 @@ skipcomment(struct selector *s, const char *cp)
 			} else if (*cp == '\n') {
 				s->ls = LS_START;
 				cp++;
-			} else if (*cp == ' ' || *cp == '\r' || *cp == '\t') {
+			} else if (*cp == ' ' || (*cp == '\r' && s->crlf) || *cp == '\t') {
 				cp++;
 			} else {
 				return cp;
@@ -253,7 +255,7 @@ skipcomment(struct selector *s, const char *cp)
 			}
 			continue;
 		case CS_C:
-			if (strncmp(cp, "*\\\r\n", 4) == 0) {
+			if (s->crlf && strncmp(cp, "*\\\r\n", 4) == 0) {
 				s->cs = CS_FINISHING;
 				cp += 4;
 			} else if (strncmp(cp, "*\\\n", 3) == 0) {
@@ -360,7 +362,8 @@ parseline(struct selector *s)
 		const char *l = ud_buf_str(&s->line);
 		size_t n = s->line.len;
 
-		s->newline = n >= 2 && l[n - 1] == '\n' && l[n - 2] == '\r' ? "\r\n" : "\n";
+		s->newline =
+			s->crlf && n >= 2 && l[n - 1] == '\n' && l[n - 2] == '\r' ? "\r\n" : "\n";
 	}
 	was = s->cs;
 	cp = skipcomment(s, ud_buf_str(&s->line));
@@ -379,7 +382,7 @@ parseline(struct selector *s)
 		s->keyword = (size_t)(kw - s->line.data);
 		cp = skipsym(cp);
 		kwlen = (size_t)(cp - kw);
-		if (strncmp(cp, "\\\r\n", 3) == 0 || strncmp(cp, "\\\n", 2) == 0)
+		if ((s->crlf && strncmp(cp, "\\\r\n", 3) == 0) || strncmp(cp, "\\\n", 2) == 0)
 			fail(s, "a line continuation inside a directive keyword");
 		if (kwis(kw, kwlen, "ifdef") || kwis(kw, kwlen, "ifndef")) {
 			const struct ud_expr_sym *sym;
@@ -423,6 +426,12 @@ parseline(struct selector *s)
 			/* a continued directive: its next line travels with it */
 			size_t off = (size_t)(cp - s->line.data);
 
+			if (s->version == UD_UNIFDEF_1171) {
+				fail(s, "unifdef 1.171 aborts here (a directive that ends the file "
+					"without a newline): the kernel's install of this tree "
+					"writes a truncated header");
+				return lt;
+			}
 			if (!read_line(s)) {
 				ud_buf_addstr(&s->line, s->newline);
 				s->ls = LS_START;
@@ -594,13 +603,22 @@ int
 ud_select(const char *buf, size_t len, const struct ud_expr_sym *syms, size_t nsyms,
 	  struct ud_buf *out, struct ud_linemap *map, struct ud_diags *diags)
 {
+	return ud_select_as(UD_UNIFDEF_25, buf, len, syms, nsyms, out, map, diags);
+}
+
+int
+ud_select_as(enum ud_unifdef version, const char *buf, size_t len, const struct ud_expr_sym *syms,
+	     size_t nsyms, struct ud_buf *out, struct ud_linemap *map, struct ud_diags *diags)
+{
 	struct selector s;
 	enum ltype lt;
 
 	memset(&s, 0, sizeof(s));
 	s.buf = s.pos = buf;
 	s.end = buf + len;
-	s.env.dialect = UD_EXPR_UNIFDEF;
+	s.version = version;
+	s.crlf = version == UD_UNIFDEF_25;
+	s.env.dialect = version == UD_UNIFDEF_1171 ? UD_EXPR_UNIFDEF1 : UD_EXPR_UNIFDEF;
 	s.env.syms = syms;
 	s.env.nsyms = nsyms;
 	s.env.skip = skip_cb;
