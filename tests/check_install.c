@@ -337,6 +337,175 @@ START_TEST(test_pl_header)
 }
 END_TEST
 
+/*
+ * The scripts of before the split, as their lines are (2.6.35's; 2.6.2x's
+ * local file handles and "-U__KERNEL__" alone; 3.x's __packed edit and
+ * unifdef exit check); what uapid reads from them.
+ */
+#define PL_HEAD                                                                                    \
+	"#!/usr/bin/perl -w\n"                                                                     \
+	"# headers_install prepare the listed header files\n"                                      \
+	"use strict;\n"                                                                            \
+	"\n"                                                                                       \
+	"my ($readdir, $installdir, $arch, @files) = @ARGV;\n"                                     \
+	"\n"
+#define PL_OPEN                                                                                    \
+	"foreach my $file (@files) {\n"                                                            \
+	"\tmy $tmpfile = \"$installdir/$file.tmp\";\n"                                             \
+	"\topen(my $in, '<', \"$readdir/$file\")\n"                                                \
+	"\t    or die \"$readdir/$file: $!\\n\";\n"                                                \
+	"\topen(my $out, '>', $tmpfile)\n"                                                         \
+	"\t    or die \"$tmpfile: $!\\n\";\n"                                                      \
+	"\twhile (my $line = <$in>) {\n"
+#define PL_EDITS_A                                                                                 \
+	"\t\t$line =~ s/([\\s(])__user\\s/$1/g;\n"                                                 \
+	"\t\t$line =~ s/([\\s(])__force\\s/$1/g;\n"                                                \
+	"\t\t$line =~ s/([\\s(])__iomem\\s/$1/g;\n"                                                \
+	"\t\t$line =~ s/\\s__attribute_const__\\s/ /g;\n"                                          \
+	"\t\t$line =~ s/\\s__attribute_const__$//g;\n"
+#define PL_PACKED "\t\t$line =~ s/\\b__packed\\b/__attribute__((packed))/g;\n"
+#define PL_EDITS_B                                                                                 \
+	"\t\t$line =~ s/^#include <linux\\/compiler.h>//;\n"                                       \
+	"\t\t$line =~ s/(^|\\s)(inline)\\b/$1__$2__/g;\n"                                          \
+	"\t\t$line =~ s/(^|\\s)(asm)\\b(\\s|[(]|$)/$1__$2__$3/g;\n"                                \
+	"\t\t$line =~ s/(^|\\s|[(])(volatile)\\b(\\s|[(]|$)/$1__$2__$3/g;\n"
+#define PL_TAIL                                                                                    \
+	"\t\tprintf {$out} \"%s\", $line;\n"                                                       \
+	"\t}\n"                                                                                    \
+	"\tclose $out;\n"                                                                          \
+	"\tclose $in;\n"                                                                           \
+	"\tsystem $unifdef . \" $tmpfile > $installdir/$file\";\n"
+#define PL_CHECK                                                                                   \
+	"\tmy $e = $? >> 8;\n"                                                                     \
+	"\tif ($e > 1) {\n"                                                                        \
+	"\t\tdie \"$tmpfile: $!\\n\";\n"                                                           \
+	"\t}\n"
+#define PL_END                                                                                     \
+	"\tunlink $tmpfile;\n"                                                                     \
+	"}\n"                                                                                      \
+	"exit 0;\n"
+#define UNIFDEF_EXPORTED "my $unifdef = \"scripts/unifdef -U__KERNEL__ -D__EXPORTED_HEADERS__\";\n"
+
+START_TEST(test_pl_recognise)
+{
+	static const char v2635[] =
+		PL_HEAD UNIFDEF_EXPORTED PL_OPEN PL_EDITS_A PL_EDITS_B PL_TAIL PL_END;
+	static const char v36[] = PL_HEAD UNIFDEF_EXPORTED PL_OPEN PL_EDITS_A PL_PACKED PL_EDITS_B
+		PL_TAIL PL_CHECK PL_END;
+	static const char v262x[] =
+		PL_HEAD "my $unifdef = \"scripts/unifdef -U__KERNEL__\";\n"
+			"foreach my $file (@files) {\n"
+			"\tlocal *INFILE;\n"
+			"\tlocal *OUTFILE;\n"
+			"\tmy $tmpfile = \"$installdir/$file.tmp\";\n"
+			"\topen(INFILE, \"<$readdir/$file\")\r\n"
+			"\t\tor die \"$readdir/$file: $!\\n\";\n"
+			"\topen(OUTFILE, \">$tmpfile\") or die \"$tmpfile: $!\\n\";\n"
+			"\twhile (my $line = <INFILE>) {\n" PL_EDITS_A PL_EDITS_B
+			"\t\tprintf OUTFILE \"%s\", $line;\n"
+			"\t}\n"
+			"\tsystem $unifdef . \" $tmpfile > $installdir/$file\";\n" PL_END;
+	/* a vendor's extra edit, an edit missing, another unifdef, another way to read */
+	static const char vendor[] = PL_HEAD UNIFDEF_EXPORTED PL_OPEN PL_EDITS_A PL_EDITS_B
+		"\t\t$line =~ s/__NR_64_/__NR_/g;\n" PL_TAIL PL_CHECK PL_END;
+	static const char lacking[] = PL_HEAD UNIFDEF_EXPORTED PL_OPEN PL_EDITS_A PL_TAIL PL_END;
+	static const char other_unifdef[] =
+		PL_HEAD "my $unifdef = \"scripts/unifdef -U__KERNEL__ -DFOO\";\n" PL_OPEN PL_EDITS_A
+			PL_EDITS_B PL_TAIL PL_END;
+	static const char other_open[] = PL_HEAD UNIFDEF_EXPORTED
+		"open(my $in, '<', $file)\n" PL_EDITS_A PL_EDITS_B PL_TAIL PL_END;
+	struct ud_install_pl pl;
+	char *why = NULL;
+
+	ck_assert_int_eq(ud_install_pl_recognise(v2635, strlen(v2635), &pl, &why), 0);
+	ck_assert(!pl.packed && pl.exported_headers && !pl.unifdef_checked);
+	ck_assert_int_eq(pl.guards, UD_PL_GUARDS_NONE);
+	ck_assert_int_eq(ud_install_pl_recognise(v36, strlen(v36), &pl, &why), 0);
+	ck_assert(pl.packed && pl.exported_headers && pl.unifdef_checked);
+	ck_assert_int_eq(ud_install_pl_recognise(v262x, strlen(v262x), &pl, &why), 0);
+	ck_assert(!pl.packed && !pl.exported_headers && !pl.unifdef_checked);
+
+	ck_assert_int_eq(ud_install_pl_recognise(vendor, strlen(vendor), &pl, &why), -ENOTSUP);
+	ck_assert_msg(strstr(why, "line 24: an edit uapid does not reproduce: $line =~ "
+				  "s/__NR_64_/__NR_/g;") != NULL,
+		      "%s", why);
+	free(why);
+	ck_assert_int_eq(ud_install_pl_recognise(lacking, strlen(lacking), &pl, &why), -ENOTSUP);
+	ck_assert_ptr_nonnull(strstr(why, "lacks an edit"));
+	ck_assert_ptr_nonnull(strstr(why, "compiler.h"));
+	free(why);
+	ck_assert_int_eq(ud_install_pl_recognise(other_unifdef, strlen(other_unifdef), &pl, &why),
+			 -ENOTSUP);
+	ck_assert_ptr_nonnull(strstr(why, "a unifdef command uapid does not know"));
+	free(why);
+	ck_assert_int_eq(ud_install_pl_recognise(other_open, strlen(other_open), &pl, &why),
+			 -ENOTSUP);
+	ck_assert_ptr_nonnull(strstr(why, "$readdir/$file"));
+	free(why);
+}
+END_TEST
+
+START_TEST(test_unifdef_recognise)
+{
+	static const char v25[] =
+		"const char copyright[] =\n    \"@(#) $Version: unifdef-2.5 $\\n\"\n";
+	static const char v190[] = "    \"$dotat: unifdef/unifdef.c,v 1.190 2009/11/27 17:21:26 "
+				   "fanf2 Exp $\",\n";
+	static const char v171[] =
+		"__IDSTRING(dotat, \"$dotat: things/unifdef.c,v 1.171 2005/03/08 "
+		"12:38:48 fanf2 Exp $\");\n"
+		"\tlhs = ops->inner(ops+1, valp, &cp);\n";
+	static const char v171_unpatched[] = "\"$dotat: things/unifdef.c,v 1.171 2005/03/08 "
+					     "12:38:48 fanf2 Exp $\"\n"
+					     "\tif (ops->inner(ops+1, valp, &cp) == LT_IF)\n";
+	enum ud_unifdef u;
+
+	ck_assert_int_eq(ud_unifdef_recognise(v25, strlen(v25), &u), 0);
+	ck_assert_int_eq(u, UD_UNIFDEF_25);
+	ck_assert_int_eq(ud_unifdef_recognise(v190, strlen(v190), &u), 0);
+	ck_assert_int_eq(u, UD_UNIFDEF_1190);
+	ck_assert_int_eq(ud_unifdef_recognise(v171, strlen(v171), &u), 0);
+	ck_assert_int_eq(u, UD_UNIFDEF_1171);
+	/* 1.171 as FreeBSD has it, without the kernel's patch: another evaluator */
+	ck_assert_int_eq(ud_unifdef_recognise(v171_unpatched, strlen(v171_unpatched), &u),
+			 -ENOTSUP);
+	ck_assert_int_eq(ud_unifdef_recognise("int main;", 9, &u), -ENOTSUP);
+}
+END_TEST
+
+/*
+ * The pre-split edits: no __packed edit before 3.x, no guard edits before
+ * 3.7 (Perl 5.36 running 2.6.35's expressions gives these).
+ */
+START_TEST(test_pl_presplit_edits)
+{
+	static const char in[] = "struct s { int a; } __packed;\n"
+				 "#include <linux/compiler.h>\n"
+				 "#ifndef _UAPI_LINUX_FOO_H\n"
+				 "static inline void f(void) { asm volatile(\"nop\"); }\n"
+				 "\tchar __user\n"
+				 "\t\t*name;\n";
+	static const char want[] =
+		"struct s { int a; } __packed;\n"
+		"\n"
+		"#ifndef _UAPI_LINUX_FOO_H\n"
+		"static __inline__ void f(void) { __asm__ __volatile__(\"nop\"); }\n"
+		"\tchar \t\t*name;\n";
+	struct ud_install_pl pl = {false, UD_PL_GUARDS_NONE, true, false, UD_UNIFDEF_1190};
+	struct ud_buf out = UD_BUF_INIT;
+	const char *p = in;
+
+	while (*p != '\0') {
+		const char *nl = strchr(p, '\n');
+
+		ud_install_pl_edit_line(p, (size_t)(nl + 1 - p), &pl, &out);
+		p = nl + 1;
+	}
+	ck_assert_str_eq(ud_buf_str(&out), want);
+	ud_buf_free(&out);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -351,6 +520,9 @@ main(void)
 	tcase_add_test(tc, test_pl_edits);
 	tcase_add_test(tc, test_pl_appends);
 	tcase_add_test(tc, test_pl_header);
+	tcase_add_test(tc, test_pl_recognise);
+	tcase_add_test(tc, test_unifdef_recognise);
+	tcase_add_test(tc, test_pl_presplit_edits);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Installing one uapi header the 3.x way: scripts/headers_install.pl's
- * per-line Perl edits, then unifdef (see install.h).
+ * Installing one uapi header the headers_install.pl way (2.6.27 to 4.x):
+ * the script's per-line Perl edits, then unifdef (see install.h).  Its
+ * generations differ in the edits (__packed from 3.x, the _UAPI guards
+ * from 3.7), the unifdef symbols and the unifdef itself (struct
+ * ud_install_pl).
  *
  * The edits are matched by hand, each a fixed shape, with Perl's
  * semantics rather than sed's: a line keeps its newline while it is
@@ -211,7 +214,19 @@ uapi_guard(const struct line *l, const char *key, bool perl38, struct ud_buf *ou
 }
 
 void
-ud_install_pl_line(const char *line, size_t len, bool perl38, struct ud_buf *out)
+ud_install_pl_of_3x(bool perl38, struct ud_install_pl *pl)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->packed = true;
+	pl->guards = perl38 ? UD_PL_GUARDS_38 : UD_PL_GUARDS_37;
+	pl->exported_headers = true;
+	pl->unifdef_checked = true;
+	pl->unifdef = UD_UNIFDEF_25;
+}
+
+void
+ud_install_pl_edit_line(const char *line, size_t len, const struct ud_install_pl *pl,
+			struct ud_buf *out)
 {
 	static const struct {
 		enum shape sh;
@@ -235,12 +250,15 @@ ud_install_pl_line(const char *line, size_t len, bool perl38, struct ud_buf *out
 	ud_buf_add(&a, line, len);
 	ud_buf_addstr(&a, "");
 	for (i = 0; i < sizeof(edits) / sizeof(edits[0]); i++) {
-		l.s = a.data;
-		l.n = a.len;
-		global(&l, edits[i].sh, edits[i].word, &b);
-		ud_buf_addstr(&b, "");
-		ud_buf_reset(&a);
-		ud_buf_add(&a, b.data, b.len);
+		/* before 3.x the script left __packed alone */
+		if (edits[i].sh != PACKED || pl->packed) {
+			l.s = a.data;
+			l.n = a.len;
+			global(&l, edits[i].sh, edits[i].word, &b);
+			ud_buf_addstr(&b, "");
+			ud_buf_reset(&a);
+			ud_buf_add(&a, b.data, b.len);
+		}
 		if (i == 5) {
 			/* s/^#include <linux\/compiler.h>// (before inline, as the script orders
 			 * it) */
@@ -253,10 +271,10 @@ ud_install_pl_line(const char *line, size_t len, bool perl38, struct ud_buf *out
 			}
 		}
 	}
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 3 && pl->guards != UD_PL_GUARDS_NONE; i++) {
 		l.s = a.data;
 		l.n = a.len;
-		uapi_guard(&l, keys[i], perl38, &b);
+		uapi_guard(&l, keys[i], pl->guards == UD_PL_GUARDS_38, &b);
 		ud_buf_addstr(&b, "");
 		ud_buf_reset(&a);
 		ud_buf_add(&a, b.data, b.len);
@@ -266,13 +284,33 @@ ud_install_pl_line(const char *line, size_t len, bool perl38, struct ud_buf *out
 	ud_buf_free(&b);
 }
 
+void
+ud_install_pl_line(const char *line, size_t len, bool perl38, struct ud_buf *out)
+{
+	struct ud_install_pl pl;
+
+	ud_install_pl_of_3x(perl38, &pl);
+	ud_install_pl_edit_line(line, len, &pl, out);
+}
+
 int
 ud_install_header_pl(const char *buf, size_t len, bool perl38, struct ud_buf *out,
 		     struct ud_linemap *map, struct ud_diags *diags)
 {
-	static const struct ud_expr_sym syms[] = {
+	struct ud_install_pl pl;
+
+	ud_install_pl_of_3x(perl38, &pl);
+	return ud_install_header_pl_as(buf, len, &pl, out, map, diags);
+}
+
+int
+ud_install_header_pl_as(const char *buf, size_t len, const struct ud_install_pl *pl,
+			struct ud_buf *out, struct ud_linemap *map, struct ud_diags *diags)
+{
+	/* unifdef -U__KERNEL__ [-D__EXPORTED_HEADERS__]: 2.5 gives a bare -D the value 1 */
+	const struct ud_expr_sym syms[] = {
 		{"__KERNEL__", NULL},
-		{"__EXPORTED_HEADERS__", "1"},
+		{"__EXPORTED_HEADERS__", pl->unifdef == UD_UNIFDEF_25 ? "1" : ""},
 	};
 	struct ud_buf edited = UD_BUF_INIT;
 	struct ud_linemap local = {NULL, 0, 0};
@@ -298,7 +336,7 @@ ud_install_header_pl(const char *buf, size_t len, bool perl38, struct ud_buf *ou
 			start = ud_xgrow(start, &astart, nstart + 1, sizeof(unsigned));
 			start[nstart++] = src;
 		}
-		ud_install_pl_line(p, n, perl38, &edited);
+		ud_install_pl_edit_line(p, n, pl, &edited);
 		for (j = before; j + 1 < edited.len; j++)
 			if (edited.data[j] == '\n') {
 				start = ud_xgrow(start, &astart, nstart + 1, sizeof(unsigned));
@@ -306,8 +344,13 @@ ud_install_header_pl(const char *buf, size_t len, bool perl38, struct ud_buf *ou
 			}
 		p += n;
 	}
-	rc = ud_select(ud_buf_str(&edited), edited.len, syms, sizeof(syms) / sizeof(syms[0]), out,
-		       &local, diags);
+	rc = ud_select_as(pl->unifdef, ud_buf_str(&edited), edited.len, syms,
+			  pl->exported_headers ? 2 : 1, out, &local, diags);
+	if (rc < 0 && !pl->unifdef_checked)
+		ud_diags_add(
+			diags, 0, UD_SEV_ERROR,
+			"this tree's headers_install.pl ignores unifdef's failure and installs "
+			"what it wrote before it stopped: uapid does not reproduce that");
 	if (rc == 0 && map != NULL) {
 		map->n = 0;
 		for (i = 0; i < local.n; i++) {
