@@ -127,6 +127,12 @@ START_TEST(test_karch_3x)
 	ck_assert_str_eq(ka.srcarch, "x86");
 	ck_assert_str_eq(ka.version, "3.8.0");
 	ck_assert(!ka.version_5l);
+	/* the Makefile.headersinst runs of its headers_install recipe, in order */
+	ck_assert_uint_eq(ka.nruns, 2);
+	ck_assert_str_eq(ka.runs[0].obj, "include/uapi");
+	ck_assert_ptr_null(ka.runs[0].dst);
+	ck_assert_str_eq(ka.runs[1].obj, "arch/x86/include/uapi/asm");
+	ck_assert_str_eq(ka.runs[1].dst, "include/asm");
 	ud_karch_free(&ka);
 	/* 3.x refuses an architecture without include/uapi/asm/Kbuild */
 	ck_assert_int_eq(ud_karch_open(&src, "um", &ka, &d), -EPERM);

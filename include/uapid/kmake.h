@@ -23,8 +23,35 @@
  */
 struct ud_make *ud_kmake_new(struct ud_source *src, enum ud_make_mode mode, const char *arch,
 			     const char *srcarch);
+/*
+ * What a make reader sees below an install directory instead of the tree:
+ * the headers the install has written so far.  Before 3.7 a Kbuild list
+ * could ask ("$(wildcard $(INSTALL_HDR_PATH)/include/asm-*\/kvm_para.h)").
+ */
+struct ud_kmake_view {
+	const char *prefix; /* how the Makefiles spell the directory: "@OUT/include" */
+	/* Is there a file or directory rel below it ("asm-generic/kvm_para.h")? */
+	bool (*exists)(const char *rel, void *ctx);
+	/* The names in directory rel below it ("" for itself; directories end in '/'). */
+	int (*list)(const char *rel, struct ud_strlist *names, void *ctx);
+	void *ctx;
+	struct ud_source *src; /* set by ud_kmake_new_view */
+};
+
+/*
+ * ud_kmake_new, with paths below view->prefix answered by view (borrowed:
+ * it must outlive the reader).
+ */
+struct ud_make *ud_kmake_new_view(struct ud_source *src, enum ud_make_mode mode, const char *arch,
+				  const char *srcarch, struct ud_kmake_view *view);
 /* Reads and evaluates the tree-relative Makefile rel into m; 0 or -errno with diagnostics. */
 int ud_kmake_read(struct ud_make *m, struct ud_source *src, const char *rel, struct ud_diags *d);
+
+/* One run of scripts/Makefile.headersinst that headers_install makes. */
+struct ud_karch_run {
+	char *obj; /* obj=: the directory whose Kbuild lists the headers ("include") */
+	char *dst; /* dst=: where they install ("include/asm"), NULL when not given */
+};
 
 /* What the top Makefile says about an architecture. */
 struct ud_karch {
@@ -34,6 +61,9 @@ struct ud_karch {
 	unsigned v[3];	      /* VERSION, PATCHLEVEL, SUBLEVEL */
 	bool version_5l;      /* linux/version.h has the LINUX_VERSION_MAJOR lines (5.x on) */
 	bool version_clamped; /* its sublevel is clamped to 255 (5.x on, and the 4.x stables) */
+	/* headers_install's recipe: the Makefile.headersinst runs, in order */
+	struct ud_karch_run *runs;
+	size_t nruns;
 };
 
 /*
@@ -62,6 +92,13 @@ void ud_kgen_free(struct ud_kgen *g);
  */
 int ud_kgen_find(struct ud_kgen *g, const char *name, bool syscall_y, struct ud_syshdr *h,
 		 struct ud_diags *d);
+/*
+ * The same for the tree-relative generated file target, made by the
+ * architecture's archheaders rule wherever it puts it (before 3.7:
+ * arch/SRCARCH/include/generated/asm/NAME).
+ */
+int ud_kgen_find_target(struct ud_kgen *g, const char *target, struct ud_syshdr *h,
+			struct ud_diags *d);
 /* Makes the header h describes: reads its script and table from the tree. */
 int ud_kgen_make(struct ud_source *src, const struct ud_syshdr *h, struct ud_buf *out,
 		 struct ud_diags *d);

@@ -57,12 +57,48 @@ list_cb(const char *path, struct ud_strlist *names, void *ctx)
 	return ud_source_list(ctx, tree_rel(path), names, NULL);
 }
 
-struct ud_make *
-ud_kmake_new(struct ud_source *src, enum ud_make_mode mode, const char *arch, const char *srcarch)
+/* The part of path below the view's directory ("" for itself), or NULL when it is not below. */
+static const char *
+in_view(const struct ud_kmake_view *v, const char *path)
 {
-	struct ud_make_io io = {exists_cb, read_cb, list_cb, src};
-	struct ud_make *m = ud_make_new(mode, &io);
+	size_t n = strlen(v->prefix);
 
+	if (strncmp(path, v->prefix, n) != 0 || (path[n] != '\0' && path[n] != '/'))
+		return NULL;
+	return path[n] == '/' ? path + n + 1 : path + n;
+}
+
+static bool
+view_exists_cb(const char *path, void *ctx)
+{
+	struct ud_kmake_view *v = ctx;
+	const char *rel = in_view(v, path);
+
+	if (rel == NULL)
+		return exists_cb(path, v->src);
+	return rel[0] == '\0' || v->exists(rel, v->ctx);
+}
+
+static int
+view_read_cb(const char *path, struct ud_buf *out, void *ctx)
+{
+	struct ud_kmake_view *v = ctx;
+
+	return in_view(v, path) != NULL ? -ENOENT : read_cb(path, out, v->src);
+}
+
+static int
+view_list_cb(const char *path, struct ud_strlist *names, void *ctx)
+{
+	struct ud_kmake_view *v = ctx;
+	const char *rel = in_view(v, path);
+
+	return rel != NULL ? v->list(rel, names, v->ctx) : list_cb(path, names, v->src);
+}
+
+static void
+kmake_defines(struct ud_make *m, const char *arch, const char *srcarch)
+{
 	ud_make_define(m, "srctree", ".");
 	ud_make_define(m, "objtree", ".");
 	if (arch != NULL)
@@ -71,6 +107,28 @@ ud_kmake_new(struct ud_source *src, enum ud_make_mode mode, const char *arch, co
 		ud_make_define(m, "SRCARCH", srcarch);
 		ud_make_define(m, "hdr-arch", srcarch);
 	}
+}
+
+struct ud_make *
+ud_kmake_new_view(struct ud_source *src, enum ud_make_mode mode, const char *arch,
+		  const char *srcarch, struct ud_kmake_view *view)
+{
+	struct ud_make_io io = {view_exists_cb, view_read_cb, view_list_cb, view};
+	struct ud_make *m;
+
+	view->src = src;
+	m = ud_make_new(mode, &io);
+	kmake_defines(m, arch, srcarch);
+	return m;
+}
+
+struct ud_make *
+ud_kmake_new(struct ud_source *src, enum ud_make_mode mode, const char *arch, const char *srcarch)
+{
+	struct ud_make_io io = {exists_cb, read_cb, list_cb, src};
+	struct ud_make *m = ud_make_new(mode, &io);
+
+	kmake_defines(m, arch, srcarch);
 	return m;
 }
 
@@ -103,9 +161,44 @@ keep_errors(struct ud_diags *to, const struct ud_diags *from)
 					from->v[i].message);
 }
 
-/* Expands every recipe line of the top Makefile's rule name; -EPERM at an $(error). */
+/*
+ * A recipe line that runs scripts/Makefile.headersinst ("$(MAKE) -rR -f
+ * .../scripts/Makefile.headersinst obj=DIR [dst=DIR]"), as a run of ka.
+ */
+static void
+add_run(struct ud_karch *ka, const char *line)
+{
+	static const char mk[] = "scripts/Makefile.headersinst";
+	struct ud_strlist w = UD_STRLIST_INIT;
+	const char *obj = NULL, *dst = NULL;
+	bool headersinst = false;
+	size_t i, n;
+
+	ud_make_words(line, &w);
+	for (i = 0; i < w.n; i++) {
+		n = strlen(w.v[i]);
+		if (n >= sizeof(mk) - 1 && strcmp(w.v[i] + n - (sizeof(mk) - 1), mk) == 0)
+			headersinst = true;
+		else if (headersinst && strncmp(w.v[i], "obj=", 4) == 0)
+			obj = w.v[i] + 4;
+		else if (headersinst && strncmp(w.v[i], "dst=", 4) == 0)
+			dst = w.v[i] + 4;
+	}
+	if (obj != NULL) {
+		ka->runs = ud_xrealloc(ka->runs, (ka->nruns + 1) * sizeof(*ka->runs));
+		ka->runs[ka->nruns].obj = ud_xstrdup(tree_rel(obj));
+		ka->runs[ka->nruns].dst = dst != NULL ? ud_xstrdup(tree_rel(dst)) : NULL;
+		ka->nruns++;
+	}
+	ud_strlist_free(&w);
+}
+
+/*
+ * Expands every recipe line of the top Makefile's rule name; -EPERM at an
+ * $(error).  The Makefile.headersinst runs it makes are added to ka.
+ */
 static int
-check_rule(struct ud_make *m, const char *name, struct ud_diags *d)
+check_rule(struct ud_make *m, const char *name, struct ud_karch *ka, struct ud_diags *d)
 {
 	char *stem = NULL;
 	const struct ud_make_rule *r = ud_make_rule(m, name, &stem);
@@ -117,6 +210,8 @@ check_rule(struct ud_make *m, const char *name, struct ud_diags *d)
 
 		if (x == NULL)
 			rc = -EPERM;
+		else
+			add_run(ka, x);
 		free(x);
 	}
 	free(stem);
@@ -200,11 +295,11 @@ ud_karch_open(struct ud_source *src, const char *arch, struct ud_karch *ka, stru
 	free(archmk);
 	/* the refusals sit in the recipes of headers_install and what it depends on */
 	if (rc == 0)
-		rc = check_rule(m, "headers_install", d);
+		rc = check_rule(m, "headers_install", ka, d);
 	if (rc == 0)
-		rc = check_rule(m, "headers", d);
+		rc = check_rule(m, "headers", ka, d);
 	if (rc == 0)
-		rc = check_rule(m, "__headers", d);
+		rc = check_rule(m, "__headers", ka, d);
 out:
 	ud_make_free(m);
 	return rc;
@@ -213,11 +308,18 @@ out:
 void
 ud_karch_free(struct ud_karch *ka)
 {
+	size_t i;
+
 	if (ka == NULL)
 		return;
 	free(ka->arch);
 	free(ka->srcarch);
 	free(ka->version);
+	for (i = 0; i < ka->nruns; i++) {
+		free(ka->runs[i].obj);
+		free(ka->runs[i].dst);
+	}
+	free(ka->runs);
 	memset(ka, 0, sizeof(*ka));
 }
 
@@ -370,22 +472,16 @@ generator_makefile(struct ud_kgen *g, bool syscall_y, struct ud_diags *d)
 	return g->dir_rc == 0 ? g->dir : NULL;
 }
 
-int
-ud_kgen_find(struct ud_kgen *g, const char *name, bool syscall_y, struct ud_syshdr *h,
-	     struct ud_diags *d)
+/* The rule of m that makes target, as a syscall header generator in h. */
+static int
+find_in(struct ud_kgen *g, struct ud_make *m, bool syscall_y, const char *target,
+	struct ud_syshdr *h, struct ud_diags *d)
 {
-	struct ud_make *m = generator_makefile(g, syscall_y, d);
-	char *target = ud_xasprintf("arch/%s/include/generated/uapi/asm/%s", g->srcarch, name);
 	char *stem = NULL, *why = NULL;
 	const struct ud_make_rule *r;
 	size_t i;
 	int rc = -ENOENT;
 
-	memset(h, 0, sizeof(*h));
-	if (m == NULL) {
-		free(target);
-		return -EINVAL;
-	}
 	r = ud_make_rule(m, target, &stem);
 	if (r == NULL) {
 		char *mk = syscall_y ? ud_xstrdup("scripts/Makefile.asm-headers")
@@ -419,8 +515,31 @@ ud_kgen_find(struct ud_kgen *g, const char *name, bool syscall_y, struct ud_sysh
 out:
 	free(why);
 	free(stem);
+	return rc;
+}
+
+int
+ud_kgen_find(struct ud_kgen *g, const char *name, bool syscall_y, struct ud_syshdr *h,
+	     struct ud_diags *d)
+{
+	struct ud_make *m = generator_makefile(g, syscall_y, d);
+	char *target = ud_xasprintf("arch/%s/include/generated/uapi/asm/%s", g->srcarch, name);
+	int rc = m != NULL ? 0 : -EINVAL;
+
+	memset(h, 0, sizeof(*h));
+	if (m != NULL)
+		rc = find_in(g, m, syscall_y, target, h, d);
 	free(target);
 	return rc;
+}
+
+int
+ud_kgen_find_target(struct ud_kgen *g, const char *target, struct ud_syshdr *h, struct ud_diags *d)
+{
+	struct ud_make *m = generator_makefile(g, false, d);
+
+	memset(h, 0, sizeof(*h));
+	return m != NULL ? find_in(g, m, false, target, h, d) : -EINVAL;
 }
 
 int
