@@ -39,6 +39,7 @@ struct ud_hdr_plan {
 	char *srcarch; /* "x86" */
 	char *version; /* the tree's: "6.1.192" */
 	enum ud_install_style style;
+	struct ud_install_pl pl; /* a headers_install.pl's generation (the .pl styles) */
 	struct ud_hdr_file *v;
 	size_t n, alloc;
 	struct ud_install_rules rules; /* from the tree's scripts/headers_install.sh */
@@ -54,7 +55,8 @@ const char *ud_headers_srcarch(const char *arch);
 /*
  * Computes the installed set for ARCH from the tree in src, reproducing
  * the install the tree has (its scripts/headers_install.sh, 4.x on, or
- * .pl, 3.x; any other is refused, naming the script).  The uapi source
+ * .pl, 2.6.27 to 4.x, with the unifdef of its scripts/unifdef.c before
+ * 3.7; any other is refused, naming the script).  The uapi source
  * headers come from idx when given (no directory walk), else from walking
  * src.  Returns 0; -EPERM when the tree's Makefile refuses the
  * architecture (*cause is its reason and line: "Headers not exportable for
@@ -69,11 +71,21 @@ void ud_headers_plan_free(struct ud_hdr_plan *plan);
 /* Adds a file to the plan (strings copied); returns it. */
 struct ud_hdr_file *ud_headers_plan_add(struct ud_hdr_plan *plan, const char *dst, const char *src,
 					bool generated);
+/*
+ * The plan's file for dst, made anew from src: a later file of a name
+ * overwrites an earlier one, as the .pl installs write them (strings
+ * copied); returns it.
+ */
+struct ud_hdr_file *ud_headers_plan_set(struct ud_hdr_plan *plan, const char *dst, const char *src,
+					bool generated);
 /* linux/version.h as the tree's top Makefile writes it. */
 void ud_headers_version_h(const struct ud_karch *ka, struct ud_buf *out);
 /* Makes the generated header f (NAME in the arch's generated uapi asm/), or says why not. */
 void ud_headers_generate(struct ud_kgen *g, struct ud_source *src, struct ud_hdr_file *f,
 			 const char *name, bool syscall_y);
+/* The same for the tree-relative generated file target of the archheaders rule. */
+void ud_headers_generate_target(struct ud_kgen *g, struct ud_source *src, struct ud_hdr_file *f,
+				const char *target);
 /*
  * The 3.x install (scripts/headers_install.pl): the files the tree's own
  * scripts/Makefile.headersinst picks, directory by directory (headers.c
@@ -81,6 +93,14 @@ void ud_headers_generate(struct ud_kgen *g, struct ud_source *src, struct ud_hdr
  */
 int ud_headers_plan_pl(struct ud_source *src, const struct ud_karch *ka, struct ud_hdr_plan *plan,
 		       char **cause);
+/*
+ * The install from before the split (2.6.27 to 3.6, UD_INSTALL_PL26):
+ * each Makefile.headersinst run of the top Makefile's headers_install
+ * recipe, with the lists that run hands the script (header-y, objhdr-y,
+ * genhdr-y) and its asm-generic wrappers (headers-presplit.c).
+ */
+int ud_headers_plan_presplit(struct ud_source *src, const struct ud_karch *ka,
+			     struct ud_hdr_plan *plan, char **cause);
 /* Does the plan install a header named dst ("linux/types.h")? */
 bool ud_headers_plan_has(const struct ud_hdr_plan *plan, const char *dst);
 /*

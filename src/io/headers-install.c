@@ -62,8 +62,9 @@ static char *
 manifest_key(struct ud_source *src, const struct ud_hdr_plan *plan)
 {
 	static const char *const common[] = {
-		"scripts/headers_install.sh", "scripts/headers_install.pl", "Makefile",
-		"include/uapi/Kbuild", "include/uapi/asm-generic/Kbuild"};
+		"scripts/headers_install.sh", "scripts/headers_install.pl",
+		"scripts/unifdef.c",	      "Makefile",
+		"include/uapi/Kbuild",	      "include/uapi/asm-generic/Kbuild"};
 	static const char *const per_arch[] = {"include/uapi/asm/Kbuild",
 					       "entry/syscalls/syscall_32.tbl",
 					       "entry/syscalls/syscall_64.tbl"};
@@ -393,9 +394,9 @@ ud_headers_install_file(const struct ud_hdr_plan *plan, const struct ud_hdr_file
 		out->ok = ud_install_header(f->src, ud_buf_str(&out->source), out->source.len,
 					    &plan->rules, &out->text, &out->map, &out->diags) == 0;
 	else
-		out->ok = ud_install_header_pl(ud_buf_str(&out->source), out->source.len,
-					       plan->style == UD_INSTALL_PL38, &out->text,
-					       &out->map, &out->diags) == 0;
+		out->ok =
+			ud_install_header_pl_as(ud_buf_str(&out->source), out->source.len,
+						&plan->pl, &out->text, &out->map, &out->diags) == 0;
 }
 
 void

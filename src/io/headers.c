@@ -155,6 +155,28 @@ ud_headers_plan_add(struct ud_hdr_plan *plan, const char *dst, const char *src, 
 	return f;
 }
 
+struct ud_hdr_file *
+ud_headers_plan_set(struct ud_hdr_plan *plan, const char *dst, const char *src, bool generated)
+{
+	uintptr_t i = (uintptr_t)ud_map_get(&plan->by_dst, dst);
+	struct ud_hdr_file *f;
+
+	if (i == 0)
+		return ud_headers_plan_add(plan, dst, src, generated);
+	f = &plan->v[i - 1];
+	/* the source it had no longer installs here */
+	if (!f->generated && (uintptr_t)ud_map_get(&plan->by_src, f->src) == i)
+		ud_map_del(&plan->by_src, f->src);
+	free(f->src);
+	f->src = ud_xstrdup(src);
+	f->generated = generated;
+	ud_buf_reset(&f->gen);
+	ud_diags_free(&f->problems);
+	if (!generated && !ud_map_has(&plan->by_src, src))
+		ud_map_put(&plan->by_src, src, (void *)i);
+	return f;
+}
+
 bool
 ud_headers_plan_has(const struct ud_hdr_plan *plan, const char *dst)
 {
@@ -198,6 +220,20 @@ ud_headers_generate(struct ud_kgen *g, struct ud_source *src, struct ud_hdr_file
 	struct ud_syshdr h;
 
 	if (ud_kgen_find(g, name, syscall_y, &h, &f->problems) == 0)
+		ud_kgen_make(src, &h, &f->gen, &f->problems);
+	ud_syshdr_free(&h);
+	if (ud_diags_count(&f->problems, UD_SEV_ERROR) > 0)
+		ud_diags_add(&f->problems, 0, UD_SEV_ERROR,
+			     "the kernel's install writes this header; uapid cannot make it");
+}
+
+void
+ud_headers_generate_target(struct ud_kgen *g, struct ud_source *src, struct ud_hdr_file *f,
+			   const char *target)
+{
+	struct ud_syshdr h;
+
+	if (ud_kgen_find_target(g, target, &h, &f->problems) == 0)
 		ud_kgen_make(src, &h, &f->gen, &f->problems);
 	ud_syshdr_free(&h);
 	if (ud_diags_count(&f->problems, UD_SEV_ERROR) > 0)
@@ -359,13 +395,52 @@ plan_sh(struct ud_source *src, const struct ud_tindex *idx, const struct ud_karc
 	return rc;
 }
 
-/* Which install the tree has, from its scripts; -ENOTSUP with *cause when uapid does not know it.
+/*
+ * The generation of a pre-split headers_install.pl (script is its text)
+ * and of the unifdef the tree builds; -ENOTSUP with *cause naming the
+ * file uapid does not reproduce.
  */
 static int
-install_style(struct ud_source *src, enum ud_install_style *style, char **cause)
+presplit_style(struct ud_source *src, const struct ud_buf *script, struct ud_install_pl *pl,
+	       char **cause)
+{
+	struct ud_buf u = UD_BUF_INIT;
+	char *why = NULL;
+	int rc = ud_install_pl_recognise(script->data, script->len, pl, &why);
+
+	if (rc < 0) {
+		*cause = ud_xasprintf("%s/scripts/headers_install.pl: not a version of the script "
+				      "uapid reproduces (it would install other bytes): %s",
+				      src->label, why);
+		free(why);
+		return rc;
+	}
+	if (ud_source_read(src, "scripts/unifdef.c", &u, cause) < 0) {
+		ud_buf_free(&u);
+		return -EIO;
+	}
+	if (ud_unifdef_recognise(u.data, u.len, &pl->unifdef) < 0) {
+		*cause = ud_xasprintf("%s/scripts/unifdef.c: not a unifdef uapid reproduces (its "
+				      "headers_install.pl runs it; uapid knows unifdef 2.5, 1.190 "
+				      "and 1.171 with the kernel's boolean patch)",
+				      src->label);
+		rc = -ENOTSUP;
+	}
+	ud_buf_free(&u);
+	return rc;
+}
+
+/*
+ * Which install the tree has, from its scripts; -ENOTSUP with *cause when
+ * uapid does not know it.
+ */
+static int
+install_style(struct ud_source *src, enum ud_install_style *style, struct ud_install_pl *pl,
+	      char **cause)
 {
 	static const char *const sh_marks[] = {"unifdef -U__KERNEL__ -D__EXPORTED_HEADERS__",
 					       "__attribute_const__", "_UAPI"};
+	static const char readdir_form[] = "$readdir/$file";
 	struct ud_buf b = UD_BUF_INIT;
 	const char *script = "scripts/headers_install.sh";
 	size_t i;
@@ -391,11 +466,19 @@ install_style(struct ud_source *src, enum ud_install_style *style, char **cause)
 		for (i = 0; i < sizeof(sh_marks) / sizeof(sh_marks[0]); i++)
 			if (memmem(b.data, b.len, sh_marks[i], strlen(sh_marks[i])) == NULL)
 				rc = -ENOTSUP;
-	} else if (memmem(b.data, b.len, "#ifndef\\s+_UAPI", 15) == NULL) {
-		if (memmem(b.data, b.len, "#ifndef _UAPI", 13) != NULL)
-			*style = UD_INSTALL_PL37;
-		else
-			rc = -ENOTSUP;
+	} else if (memmem(b.data, b.len, "#ifndef\\s+_UAPI", 15) != NULL) {
+		ud_install_pl_of_3x(true, pl);
+	} else if (memmem(b.data, b.len, "#ifndef _UAPI", 13) != NULL) {
+		*style = UD_INSTALL_PL37;
+		ud_install_pl_of_3x(false, pl);
+	} else if (memmem(b.data, b.len, readdir_form, sizeof(readdir_form) - 1) != NULL) {
+		/* before the split: the script, and the unifdef it runs, say how */
+		*style = UD_INSTALL_PL26;
+		rc = presplit_style(src, &b, pl, cause);
+		ud_buf_free(&b);
+		return rc;
+	} else {
+		rc = -ENOTSUP;
 	}
 	if (rc < 0)
 		*cause = ud_xasprintf("%s/%s: not the version of the script uapid reproduces (it "
@@ -415,7 +498,7 @@ ud_headers_plan(struct ud_source *src, const struct ud_tindex *idx, const char *
 
 	memset(plan, 0, sizeof(*plan));
 	plan->arch = ud_xstrdup(arch);
-	rc = install_style(src, &plan->style, cause);
+	rc = install_style(src, &plan->style, &plan->pl, cause);
 	if (rc < 0)
 		return rc;
 	rc = ud_karch_open(src, arch, &ka, &why);
@@ -441,6 +524,8 @@ ud_headers_plan(struct ud_source *src, const struct ud_tindex *idx, const char *
 	plan->version = ud_xstrdup(ka.version);
 	if (plan->style == UD_INSTALL_SH)
 		rc = plan_sh(src, idx, &ka, plan, cause);
+	else if (plan->style == UD_INSTALL_PL26)
+		rc = ud_headers_plan_presplit(src, &ka, plan, cause);
 	else
 		rc = ud_headers_plan_pl(src, &ka, plan, cause);
 	ud_karch_free(&ka);

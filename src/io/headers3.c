@@ -49,24 +49,6 @@ base_of(const char *p)
 	return s != NULL ? s + 1 : p;
 }
 
-/* The plan entry for dst, replacing an earlier one (a later file of that name overwrites it). */
-static struct ud_hdr_file *
-set_file(struct ud_hdr_plan *plan, const char *dst, const char *src, bool generated)
-{
-	size_t i;
-
-	for (i = 0; i < plan->n; i++)
-		if (strcmp(plan->v[i].dst, dst) == 0) {
-			free(plan->v[i].src);
-			plan->v[i].src = ud_xstrdup(src);
-			plan->v[i].generated = generated;
-			ud_buf_reset(&plan->v[i].gen);
-			ud_diags_free(&plan->v[i].problems);
-			return &plan->v[i];
-		}
-	return ud_headers_plan_add(plan, dst, src, generated);
-}
-
 /* A generated input file: linux/version.h, or a syscall header of the architecture. */
 static void
 generated(struct pl_ctx *c, struct ud_hdr_file *f, const char *rel)
@@ -162,7 +144,7 @@ install_dir(struct pl_ctx *c, const char *obj, const char *dst, unsigned depth)
 		char *name = ud_path_normalize(joined);
 		bool gen = strncmp(rel, "include/generated/", 18) == 0 ||
 			   strstr(rel, "/include/generated/") != NULL;
-		struct ud_hdr_file *f = set_file(c->plan, name, rel, gen);
+		struct ud_hdr_file *f = ud_headers_plan_set(c->plan, name, rel, gen);
 
 		if (gen)
 			generated(c, f, rel);
@@ -174,8 +156,8 @@ install_dir(struct pl_ctx *c, const char *obj, const char *dst, unsigned depth)
 		char *name = ud_path_normalize(joined);
 		char *gen = ud_xasprintf("%s/%s", obj, wrap.v[i]);
 
-		ud_buf_addf(&set_file(c->plan, name, gen, true)->gen, "#include <asm-generic/%s>\n",
-			    wrap.v[i]);
+		ud_buf_addf(&ud_headers_plan_set(c->plan, name, gen, true)->gen,
+			    "#include <asm-generic/%s>\n", wrap.v[i]);
 		free(name);
 		free(joined);
 		free(gen);
