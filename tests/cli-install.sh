@@ -214,6 +214,77 @@ expect_status 2 "$UAPID" install --arch x86 "$T3" "$WORK/hdr3x-missing"
 expect_in "$WORK/err" "scripts/Makefile.headersinst:36: error: Missing UAPI file ./include/uapi/linux/missing.h"
 expect_no_file "$WORK/hdr3x-missing/include"
 
+# --- before the split: 2.6.32, 2.6.35 and 3.6 trees (headers_install.pl with a read
+# directory, each with the unifdef of its scripts/unifdef.c) --------------------------
+# tests/expected/presplit/NAME/ARCH is what the real tree of that version's own make
+# headers_install wrote for the fixture (tests/trees/derive-presplit.sh).
+for t in mini2632 mini2635 mini36; do
+	E=$top_srcdir/tests/expected/presplit/$t
+	for d in "$E"/*/; do
+		a=$(basename "$d")
+		expect_status 0 "$UAPID" install --arch "$a" "$top_srcdir/tests/trees/$t" "$WORK/$t-$a"
+		if diff -r -x .uapid-install "$E/$a" "$WORK/$t-$a/include" >"$WORK/diff" 2>&1; then pass; else
+			fail "$t $a: differs from the kernel's make headers_install"
+			sed 's/^/  | /' "$WORK/diff" >&2
+		fi
+	done
+	# what make refused there, uapid refuses with make's reason
+	expect_in "$E/REFUSED" "um: Makefile:"
+	expect_status 2 "$UAPID" install --arch um "$top_srcdir/tests/trees/$t" "$WORK/$t-um"
+	expect_in "$WORK/err" "Headers not exportable for the um architecture"
+	expect_no_file "$WORK/$t-um/include"
+	# --arch all: the same trees, um refused
+	expect_status 0 "$UAPID" install --arch all "$top_srcdir/tests/trees/$t" "$WORK/$t-all"
+	expect_in "$WORK/out" "Headers not exportable for the um architecture"
+	if diff -r -x .uapid-install "$E/x86" "$WORK/$t-all/x86/include" >"$WORK/diff" 2>&1; then pass; else
+		fail "$t --arch all: x86 differs"
+		sed 's/^/  | /' "$WORK/diff" >&2
+	fi
+done
+# the 2.6 trees: m68knommu installs m68k's asm (the top Makefile's hdr-arch)
+expect_same "$top_srcdir/tests/expected/presplit/mini2635/m68k/asm/types.h" \
+	"$WORK/mini2635-m68knommu/include/asm/types.h"
+# how the unifdefs differ on the same header: 1.171 keeps what it cannot read to the end
+expect_in "$WORK/mini2632-x86/include/linux/mini2632.h" "#if defined(__KERNEL__) && MINI_LEVEL >= 2"
+expect_not_in "$WORK/mini2635-x86/include/linux/mini2635.h" "MINI_LEVEL"
+expect_in "$WORK/mini2635-x86/include/linux/mini2635.h" "} __packed;"          # no __packed edit
+expect_in "$WORK/mini36-x86/include/linux/mini36.h" "} __attribute__((packed));" # 3.x has it
+expect_in "$WORK/mini36-x86/include/linux/kvm_para.h" "_LINUX_KVM_PARA_H"       # asm-generic's, seen in INSTALL_HDR_PATH
+
+P=$WORK/presplit
+cp -a "$top_srcdir/tests/trees/mini2635" "$P"
+chmod -R u+w "$P"
+# a vendor's extra edit in the script: refused, naming the script and the line
+sed 's/^\(\t\t\$line =~ s.(^|\\s)(inline)\)/\t\t$line =~ s\/__NR_64_\/__NR_\/g;\n\1/' \
+	"$top_srcdir/tests/trees/mini2635/scripts/headers_install.pl" >"$P/scripts/headers_install.pl"
+expect_status 2 "$UAPID" install --arch x86 "$P" "$WORK/presplit-out"
+expect_in "$WORK/err" "scripts/headers_install.pl: not a version of the script uapid reproduces"
+expect_in "$WORK/err" "an edit uapid does not reproduce: \$line =~ s/__NR_64_/__NR_/g;"
+expect_no_file "$WORK/presplit-out/include"
+cp "$top_srcdir/tests/trees/mini2635/scripts/headers_install.pl" "$P/scripts/"
+# a unifdef uapid does not know
+printf 'static const char id[] = "$Version: unifdef-2.12 $";\n' >"$P/scripts/unifdef.c"
+expect_status 2 "$UAPID" install --arch x86 "$P" "$WORK/presplit-out"
+expect_in "$WORK/err" "scripts/unifdef.c: not a unifdef uapid reproduces"
+cp "$top_srcdir/tests/trees/mini2635/scripts/unifdef.c" "$P/scripts/"
+# a listed header that is not there: make has no rule for it, and stops
+echo 'header-y += missing.h' >>"$P/include/linux/Kbuild"
+expect_status 2 "$UAPID" install --arch x86 "$P" "$WORK/presplit-out"
+expect_in "$WORK/err" "No rule to make target 'include/linux/missing.h'"
+cp "$top_srcdir/tests/trees/mini2635/include/linux/Kbuild" "$P/include/linux/"
+# a listed directory without its Kbuild (cris in 2.6.35 and 3.6): make's words
+echo 'header-y += arch-v10/' >>"$P/arch/x86/include/asm/Kbuild"
+expect_status 2 "$UAPID" install --arch x86 "$P" "$WORK/presplit-out"
+expect_in "$WORK/err" "arch/x86/include/asm/arch-v10/Kbuild: No such file or directory"
+cp "$top_srcdir/tests/trees/mini2635/arch/x86/include/asm/Kbuild" "$P/arch/x86/include/asm/"
+# a header unifdef fails on: 2.6.x's script installed what unifdef wrote before it
+# stopped; uapid installs the rest and names the one it will not truncate
+printf '#ifdef __KERNEL__\nint k;\n' >"$P/include/linux/types.h"
+expect_status 1 "$UAPID" install --arch x86 "$P" "$WORK/presplit-out"
+expect_in "$WORK/err" "include/linux/types.h"
+expect_in "$WORK/err" "ignores unifdef's failure"
+expect_file "$WORK/presplit-out/include/linux/mini2635.h"
+
 # --- bad input ---------------------------------------------------------------------
 expect_status 2 "$UAPID" install --arch x86 "$WORK/no-tree" "$O"
 expect_in "$WORK/err" "no-tree: No such file or directory"

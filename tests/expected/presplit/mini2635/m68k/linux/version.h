@@ -1,0 +1,2 @@
+#define LINUX_VERSION_CODE 132643
+#define KERNEL_VERSION(a,b,c) (((a) << 16) + ((b) << 8) + (c))

@@ -1,0 +1,3 @@
+# what every architecture's asm/ installs (3.6's shape)
+header-y += types.h
+header-y += errno.h
