@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Fetch the Linux 3.6, 3.7 and 3.8 trees that bench/gtscore.py and
-# tests/groundtruth.sh score against (kernel source never enters this
-# repository: it goes to DEST, outside it).
+# tests/groundtruth.sh score against, and (--full) the whole trees that
+# tests/kernel-headers.sh and tests/old-kernels.sh install (kernel source
+# never enters this repository: it goes to DEST, outside it).
 #
 # usage: bench/fetch-kernels.sh [--mirror-dir DIR] [--full] [DEST]
 #
@@ -10,7 +11,10 @@
 #       a94338240/linux-3.6-custom  at c5ea898e7f30  (Linux 3.6.0)
 #       tonyho/Linux-3.7-TQ2440     at db95d3d811b7  (Linux 3.7.0)
 #       twobrokenshoes/linux-3.8    at 123d00e08873  (Linux 3.8.0)
-#   DEST/full-3.7, DEST/full-3.8                     the whole trees (--full)
+#   DEST/full-3.6, full-3.7, full-3.8                the whole trees (--full)
+#   DEST/full-2.6.35                                 (--full) the whole tree of
+#       rivsidn/linux-2.6.35.6      at 62070fa14415  (Linux 2.6.35.6, its first
+#                                    commit: the later ones are one person's edits)
 #
 # DEST defaults to $HOME/kernels.  By default each repository is fetched from
 # GitHub into a bare cache, DEST/.git-cache/OWNER+REPO: first the one commit
@@ -44,11 +48,13 @@ dest=${dest:-$HOME/kernels}
 STAMP=.fetch-kernels-stamp
 base=${FETCH_KERNELS_URL:-https://github.com}
 
-# version  owner/repo  full commit id
+# version  owner/repo  full commit id  what (split: include/ and arch/, and the
+# whole tree with --full; full: the whole tree with --full only)
 TREES='
-3.6 a94338240/linux-3.6-custom c5ea898e7f300f9804a9b5ab673069fbcee9f5e0
-3.7 tonyho/Linux-3.7-TQ2440 db95d3d811b7da4cd487c924697ab8c257b2697f
-3.8 twobrokenshoes/linux-3.8 123d00e0887396adc8898529e4f5aaf5b03bb152
+3.6 a94338240/linux-3.6-custom c5ea898e7f300f9804a9b5ab673069fbcee9f5e0 split
+3.7 tonyho/Linux-3.7-TQ2440 db95d3d811b7da4cd487c924697ab8c257b2697f split
+3.8 twobrokenshoes/linux-3.8 123d00e0887396adc8898529e4f5aaf5b03bb152 split
+2.6.35 rivsidn/linux-2.6.35.6 62070fa14415e51aae06a636bcc9b4cec091a8ad full
 '
 
 die() { echo "fetch-kernels: $*" >&2; exit 1; }
@@ -102,10 +108,10 @@ extract() {
 
 command -v git >/dev/null || die "git is needed"
 mkdir -p "$dest"
-while read -r version slug commit; do
+while read -r version slug commit what; do
 	[ -n "$version" ] || continue
-	extract "linux-$version" "$slug" "$commit" include arch
-	if [ "$full" = 1 ] && [ "$version" != 3.6 ]; then
+	[ "$what" = full ] || extract "linux-$version" "$slug" "$commit" include arch
+	if [ "$full" = 1 ]; then
 		extract "full-$version" "$slug" "$commit"
 	fi
 done <<<"$TREES"
