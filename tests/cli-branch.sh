@@ -226,6 +226,34 @@ done
 got=$(git -C "$H" rev-list --count uapi/headers)
 [ "$got" = "$expected" ] && pass || fail "headers branch has $got commits, want $expected"
 [ "$expected" -gt 6 ] && [ "$expected" -lt 24 ] && pass || fail "the history should mix changes and no-changes ($expected)"
+# --- across the split: a 3.6 tree, then a 3.7-style one; each commit installed its own way
+S=$WORK/split-history
+mkdir -p "$S"
+cp -a "$top_srcdir/tests/trees/mini36/." "$S/"
+chmod -R u+w "$S"
+git -C "$S" init -q -b master && git -C "$S" add -A
+R=$S commit "Kernel base 3.6"
+pre=$(git -C "$S" rev-parse HEAD)
+expect_status 0 "$UAPID" branch --arch x86 --no-split "$S"
+expect_in "$WORK/out" "1 commit added"
+git -C "$S" rm -q -r include arch scripts Makefile
+cp -a "$top_srcdir/tests/trees/mini3x/." "$S/"
+chmod -R u+w "$S"
+git -C "$S" add -A
+R=$S commit "Upgrade to the split"
+expect_status 0 "$UAPID" branch --arch x86 --no-split "$S"
+expect_in "$WORK/out" "1 commit added"
+[ "$(git -C "$S" rev-list --count uapi/headers)" = 2 ] && pass || fail "across the split: not one headers commit per release"
+# the first is the 3.6 install (as the real 3.6 make writes it), the second the 3.x one
+hc=$(git -C "$S" log --format=%H --grep="^Source-commit: $pre\$" uapi/headers)
+rm -rf "$WORK/b" && mkdir -p "$WORK/b" && git -C "$S" archive "$hc" | tar -x -C "$WORK/b"
+diff -r "$top_srcdir/tests/expected/presplit/mini36/x86" "$WORK/b/include" >"$WORK/diff" 2>&1 && pass ||
+	{ fail "the 3.6 headers commit differs from the 3.6 install"; cat "$WORK/diff" >&2; }
+rm -rf "$WORK/b" "$WORK/i" && mkdir -p "$WORK/b" && git -C "$S" archive uapi/headers | tar -x -C "$WORK/b"
+"$UAPID" install --arch x86 "$top_srcdir/tests/trees/mini3x" "$WORK/i" >/dev/null 2>&1
+diff -r -x .uapid-install "$WORK/i/include" "$WORK/b/include" >"$WORK/diff" 2>&1 && pass ||
+	{ fail "the split headers commit differs from uapid install"; cat "$WORK/diff" >&2; }
+
 # --- the daemon: uapid watch --branches follows commits as they are made ----------------
 D=$WORK/drepo
 new_tree "$D"

@@ -75,6 +75,8 @@ manifest_key(struct ud_source *src, const struct ud_hdr_plan *plan)
 		    src->label);
 	for (i = 0; i < sizeof(common) / sizeof(common[0]); i++)
 		key_add_stat(&key, src, common[i]);
+	if (plan->style == UD_INSTALL_PL26) /* the tree's own unifdef */
+		key_add_stat(&key, src, "scripts/unifdef.c");
 	for (i = 0; i < sizeof(per_arch) / sizeof(per_arch[0]); i++) {
 		char *rel = ud_xasprintf("arch/%s/%s", plan->srcarch, per_arch[i]);
 

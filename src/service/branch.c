@@ -663,14 +663,22 @@ static char *
 rules_key(const git_tree *t, const struct ud_hdr_plan *plan)
 {
 	git_oid id;
-	char sh[HEX] = "-", pl[HEX] = "-";
+	char sh[HEX] = "-", pl[HEX] = "-", uf[HEX + 1] = "";
 
 	if (blob_at(t, "scripts/headers_install.sh", &id))
 		git_oid_tostr(sh, sizeof(sh), &id);
 	if (blob_at(t, "scripts/headers_install.pl", &id))
 		git_oid_tostr(pl, sizeof(pl), &id);
-	return ud_xasprintf("%d/%d/%s/%s/%s", UD_INSTALL_VERSION, (int)plan->style, plan->arch, sh,
-			    pl);
+	/* before the split the tree's own unifdef decides the bytes too */
+	if (plan->style == UD_INSTALL_PL26) {
+		uf[0] = '/';
+		uf[1] = '-';
+		uf[2] = '\0';
+		if (blob_at(t, "scripts/unifdef.c", &id))
+			git_oid_tostr(uf + 1, sizeof(uf) - 1, &id);
+	}
+	return ud_xasprintf("%d/%d/%s/%s/%s%s", UD_INSTALL_VERSION, (int)plan->style, plan->arch,
+			    sh, pl, uf);
 }
 
 /* Collects the blob paths of a tree (a walk callback). */

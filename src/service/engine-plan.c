@@ -46,7 +46,13 @@ install_key(const struct ud_hdr_plan *p, char out[32])
 	size_t i;
 	const char *c;
 
-	snprintf(head, sizeof(head), "%d:%d:%s", UD_INSTALL_VERSION, (int)p->style, p->arch);
+	if (p->style != UD_INSTALL_PL26)
+		snprintf(head, sizeof(head), "%d:%d:%s", UD_INSTALL_VERSION, (int)p->style,
+			 p->arch);
+	else /* the generation of the pre-split script: its edits and its unifdef */
+		snprintf(head, sizeof(head), "%d:%d:%s:%d%d%d%d", UD_INSTALL_VERSION, (int)p->style,
+			 p->arch, p->pl.packed, p->pl.exported_headers, p->pl.unifdef_checked,
+			 (int)p->pl.unifdef);
 	for (c = head; *c != '\0'; c++)
 		h = (h ^ (unsigned char)*c) * 1099511628211ULL;
 	for (i = 0; i < p->rules.nleak_ignores; i++) {
