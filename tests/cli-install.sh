@@ -250,6 +250,17 @@ expect_not_in "$WORK/mini2635-x86/include/linux/mini2635.h" "MINI_LEVEL"
 expect_in "$WORK/mini2635-x86/include/linux/mini2635.h" "} __packed;"          # no __packed edit
 expect_in "$WORK/mini36-x86/include/linux/mini36.h" "} __attribute__((packed));" # 3.x has it
 expect_in "$WORK/mini36-x86/include/linux/kvm_para.h" "_LINUX_KVM_PARA_H"       # asm-generic's, seen in INSTALL_HDR_PATH
+# an architecture whose asm/Kbuild installs nothing (3.6's um: generic-y only): make
+# still makes include/asm, empty, and so does uapid (diff -r sees directories)
+P=$WORK/presplit36
+cp -a "$top_srcdir/tests/trees/mini36" "$P"
+chmod -R u+w "$P"
+mkdir -p "$P/arch/um/include/asm"
+echo 'generic-y += errno.h' >"$P/arch/um/include/asm/Kbuild"
+expect_status 0 "$UAPID" install --arch um "$P" "$WORK/presplit36-um"
+[ -d "$WORK/presplit36-um/include/asm" ] && [ -z "$(ls -A "$WORK/presplit36-um/include/asm")" ] &&
+	pass || fail "3.6 um: no empty include/asm as make makes"
+expect_file "$WORK/presplit36-um/include/linux/mini36.h"
 
 P=$WORK/presplit
 cp -a "$top_srcdir/tests/trees/mini2635" "$P"

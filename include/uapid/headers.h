@@ -20,6 +20,7 @@
 #include "uapid/buf.h"
 #include "uapid/diag.h"
 #include "uapid/map.h"
+#include "uapid/strlist.h"
 #include "uapid/install.h"
 #include "uapid/select.h"
 #include "uapid/source.h"
@@ -45,6 +46,12 @@ struct ud_hdr_plan {
 	struct ud_install_rules rules; /* from the tree's scripts/headers_install.sh */
 	struct ud_diags problems;      /* files that could not be read, each named */
 	struct ud_map by_dst, by_src;  /* index + 1 into v (by_src: tree sources only) */
+	/*
+	 * Directories below include/ the install makes even when nothing is
+	 * installed in them (before the split, each Makefile.headersinst run
+	 * makes its $(install): 3.6's um has an empty asm/).
+	 */
+	struct ud_strlist dirs;
 };
 
 struct ud_karch;

@@ -498,6 +498,16 @@ ud_headers_install_shared(struct ud_source *src, const struct ud_hdr_plan *plan,
 			report(plan->v[i].src, &d, ctx);
 		ud_diags_free(&d);
 	}
+	for (i = 0; i < plan->dirs.n; i++) {
+		char *dir = ud_xasprintf("%s/%s", r.root, plan->dirs.v[i]), *why = NULL;
+
+		if (ud_mkdir_p(dir, &why) < 0) {
+			ud_diags_add_at(&d, dir, 0, UD_SEV_ERROR, "%s", why);
+			stats->failed++;
+			free(why);
+		}
+		free(dir);
+	}
 	remove_stale(plan, r.root, stats, &d);
 	stats->manifest_failed = !write_manifest(outdir, &r.manifest, &d);
 	if (d.n > 0)

@@ -68,7 +68,7 @@ out_exists(const char *rel, void *ctx)
 		if (strncmp(plan->v[i].dst, rel, n) == 0 &&
 		    (plan->v[i].dst[n] == '\0' || plan->v[i].dst[n] == '/'))
 			return true;
-	return false;
+	return ud_strlist_findn(&plan->dirs, rel, n) >= 0;
 }
 
 static int
@@ -372,6 +372,9 @@ install_dir(struct ps_ctx *c, const char *obj, const char *dst, unsigned depth)
 		free(joined);
 		free(gen);
 	}
+	/* the .install rule makes $(install), whether or not a header lands in it */
+	if (rc == 0 && outdir[0] != '\0' && !ud_strlist_has(&c->plan->dirs, outdir))
+		ud_strlist_add(&c->plan->dirs, outdir);
 out:
 	for (i = 0; i < ncalls; i++) {
 		free(calls[i].dir);

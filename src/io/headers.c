@@ -556,6 +556,7 @@ ud_headers_plan_free(struct ud_hdr_plan *plan)
 	free(plan->version);
 	ud_install_rules_free(&plan->rules);
 	ud_diags_free(&plan->problems);
+	ud_strlist_free(&plan->dirs);
 	ud_map_free(&plan->by_dst, NULL);
 	ud_map_free(&plan->by_src, NULL);
 	memset(plan, 0, sizeof(*plan));
