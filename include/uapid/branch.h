@@ -37,6 +37,7 @@ struct ud_branch_opts {
 	const char *source;  /* a revision; NULL: the branch HEAD points to */
 	const char *arch;    /* the headers branch's architecture ("x86") */
 	const char *since;   /* headers history after this revision; NULL: from the head */
+	bool whole_history;  /* without since, the first time: the whole first-parent chain */
 	bool one_commit;     /* the split as one commit, not one per directory */
 	const char
 		*identity; /* "Name <email>" for the split commits; NULL: the source's committer */

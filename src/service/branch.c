@@ -910,7 +910,8 @@ subject_of(const git_commit *c)
 /*
  * The source commits the headers branch has not seen, oldest first: the
  * first-parent chain back to one it has seen (in the cache), to --since
- * (exclusive), or, the first time without --since, the head alone.
+ * (exclusive), or, the first time without --since, the head alone (the
+ * whole chain with whole_history).
  */
 static int
 pending_commits(struct install_run *ir, git_commit *head, git_oid **out, size_t *n, char **cause)
@@ -963,7 +964,7 @@ pending_commits(struct install_run *ir, git_commit *head, git_oid **out, size_t 
 			break;
 		*out = ud_xgrow(*out, &alloc, *n + 1, sizeof(**out));
 		git_oid_cpy(&(*out)[(*n)++], git_commit_id(c));
-		if (!have_since && *n == 1 && ir->r->headers[0] == '\0')
+		if (!have_since && *n == 1 && ir->r->headers[0] == '\0' && !ir->o->whole_history)
 			break; /* the first time: the head alone */
 		if (git_commit_parentcount(c) == 0 || git_commit_parent(&p, c, 0) < 0)
 			break;
@@ -971,7 +972,7 @@ pending_commits(struct install_run *ir, git_commit *head, git_oid **out, size_t 
 		c = p;
 	}
 	git_commit_free(c);
-	if (!found && !have_since && *n > 1) {
+	if (!found && !have_since && *n > 1 && !ir->o->whole_history) {
 		/* no seen commit on the chain (history rewritten past it): the head alone */
 		git_oid_cpy(&(*out)[0], git_commit_id(head));
 		*n = 1;
