@@ -35,6 +35,11 @@ static const struct cmd_entry commands[] = {
 	 "keep the uapi/split and uapi/headers branches of a repository current", cmd_branch},
 	{"api-diff", "api-diff [--json] [--arch ARCH] [--quiet] OLD NEW",
 	 "which headers changed userspace API, symbol by symbol, with a verdict", cmd_api_diff},
+	{"api-log",
+	 "api-log [--arch ARCH] [--json] [--since REV] [--until REV] [--tags GLOB] [--headers NAME] "
+	 "[--state-dir DIR] [--quiet] REPO SYMBOL...",
+	 "since which release a userspace API symbol exists, and what changed in it when",
+	 cmd_api_log},
 	{"fix-includes", "fix-includes [--in-place | --dry-run] TREE [PATH...]",
 	 "turn #include \"x.h\" into #include <dir/x.h> in tree headers", cmd_fix_includes},
 };
