@@ -926,19 +926,19 @@ pending_commits(struct install_run *ir, git_commit *head, git_oid **out, size_t 
 	if (ir->o->since != NULL) {
 		git_object *obj;
 
+		git_object *sc;
+
 		if (git_revparse_single(&obj, ir->repo, ir->o->since) < 0)
 			return git_fail(cause, ir->o->since);
-		git_oid_cpy(&since, git_object_id(obj));
-		git_object_free(obj);
-		{
-			git_commit *sc;
-
-			if (git_commit_lookup(&sc, ir->repo, &since) < 0) {
-				*cause = ud_xasprintf("--since %s: not a commit", ir->o->since);
-				return -EINVAL;
-			}
-			git_commit_free(sc);
+		/* an annotated tag names its commit */
+		if (git_object_peel(&sc, obj, GIT_OBJECT_COMMIT) < 0) {
+			git_object_free(obj);
+			*cause = ud_xasprintf("--since %s: not a commit", ir->o->since);
+			return -EINVAL;
 		}
+		git_oid_cpy(&since, git_object_id(sc));
+		git_object_free(sc);
+		git_object_free(obj);
 		have_since = true;
 	}
 	git_commit_dup(&c, head);
