@@ -63,9 +63,15 @@ headers_history(git_repository *repo, struct ud_store *st, const char *named, co
 		return -ENOENT;
 	}
 	free(ref);
-	/* no headers branch: a history of api-log's own, from the source's commits */
+	/*
+	 * No headers branch: a history of api-log's own, from the source's
+	 * commits; from --since the first time, afterwards from where it
+	 * stopped (a later --since must not leave a gap in it).
+	 */
 	memset(&o, 0, sizeof(o));
 	o.headers = *headers = ud_xasprintf("refs/uapid/api-log/%s", arch);
+	if (git_reference_name_to_id(&id, repo, *headers) == 0)
+		since = NULL;
 	o.arch = arch;
 	o.since = since;
 	o.whole_history = since == NULL;
@@ -235,9 +241,10 @@ cmd_api_log(int argc, char **argv)
 	}
 	if (headers_history(repo, st, named, arch, q.since, quiet || json, &headers, &cause) < 0) {
 		report_error("%s", cause);
-		if (named == NULL)
-			report_hint("`uapid branch --no-split --since REV REPO` makes a headers "
-				    "branch from REV on");
+		if (named == NULL && q.since == NULL)
+			report_hint(
+				"--since REV reads the history from REV on; `uapid branch "
+				"--no-split --since REV REPO` makes a headers branch from there");
 		goto fail;
 	}
 	memset(&lo, 0, sizeof(lo));

@@ -91,13 +91,17 @@ lrows_free(struct lrows *rs)
 	free(rs->v);
 }
 
+/* In step order; in a step, a header's own row first, then as read. */
 static int
 by_step(const void *a, const void *b)
 {
 	const struct lrow *x = a, *y = b;
+	bool hx = x->name[0] == '\0', hy = y->name[0] == '\0';
 
 	if (x->s.step != y->s.step)
 		return x->s.step < y->s.step ? -1 : 1;
+	if (hx != hy)
+		return hx ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -213,6 +217,7 @@ member_events(const struct lrows *rs, const char *member, const char *asked, str
 static void
 header_events(const struct lrows *rs, const char *header, struct events *es)
 {
+	int64_t arrived = -1; /* the step the header appeared at */
 	size_t i;
 
 	for (i = 0; i < rs->n; i++) {
@@ -222,11 +227,14 @@ header_events(const struct lrows *rs, const char *header, struct events *es)
 		if (r->implied || r->member[0] != '\0')
 			continue;
 		if (r->name[0] == '\0') {
+			if (is(r->header, header) &&
+			    (is(r->what, "added") || is(r->what, "present")))
+				arrived = r->s.step;
 			event_add(es, r, r->what, !is(r->what, "changed"));
 			continue;
 		}
-		if (is(r->what, "present"))
-			continue; /* its header's own row says how many */
+		if (r->s.step == arrived)
+			continue; /* its symbols came with it: its own row says so */
 		if (r->moved_to != NULL && is(r->moved_to, header) && !is(r->header, header)) {
 			/* it came here */
 			e = event_add(es, r, "moved", false);
