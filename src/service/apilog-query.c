@@ -395,7 +395,7 @@ answer(const char *symbol, const struct events *es, const struct ud_apilog_tag *
 		if (pos <= since) {
 			/* before the range: only whether it is there when the range starts */
 			if (e->lifecycle)
-				live += is(e->what, "removed") ? -1 : 1;
+				live += is(e->what, "removed") ? (live > 0 ? -1 : 0) : 1;
 			appeared_before |= e->lifecycle && !is(e->what, "removed");
 			continue;
 		}
@@ -409,26 +409,36 @@ answer(const char *symbol, const struct events *es, const struct ud_apilog_tag *
 		rel = release_of(tags, ntags, pos);
 		j = event_json(e, rel);
 		json_array_append(history, j);
-		if (e->lifecycle) {
+		/*
+		 * A symbol with several instances (headers, conditions) appears
+		 * when the first comes and goes when the last goes; the others
+		 * coming and going change it.
+		 */
+		if (e->lifecycle && is(e->what, "removed") && live > 1) {
+			live--;
+			note_change(&s, rel, e->r->verdict);
+		} else if (e->lifecycle && is(e->what, "removed")) {
 			flush_changes(&s);
-			if (is(e->what, "removed")) {
-				live--;
-				clause(&s, "removed in", rel, false);
-			} else {
-				live++;
-				existed = true;
-				if (is(e->what, "present"))
-					clause(&s, "present from the start of the history", rel,
-					       true);
-				else if (appeared_before)
-					clause(&s, "added again in", rel, false);
-				else
-					clause(&s, "first in", rel, false);
-				appeared_before = true;
-				if (json_is_null(first)) {
-					json_decref(first);
-					first = json_incref(j);
-				}
+			live = 0;
+			clause(&s, "removed in", rel, false);
+		} else if (e->lifecycle && live > 0) {
+			live++;
+			if (!is(e->what, "present"))
+				note_change(&s, rel, e->r->verdict);
+		} else if (e->lifecycle) {
+			flush_changes(&s);
+			live = 1;
+			existed = true;
+			if (is(e->what, "present"))
+				clause(&s, "present from the start of the history", rel, true);
+			else if (appeared_before)
+				clause(&s, "added again in", rel, false);
+			else
+				clause(&s, "first in", rel, false);
+			appeared_before = true;
+			if (json_is_null(first)) {
+				json_decref(first);
+				first = json_incref(j);
 			}
 		} else {
 			note_change(&s, rel, e->r->verdict);
