@@ -450,6 +450,40 @@ START_TEST(test_apilog)
 }
 END_TEST
 
+START_TEST(test_reader)
+{
+	char *d = test_dir("reader"), *path = NULL, *cause = NULL, *v;
+	struct ud_store *w = open_ok(d, "state.db", &path), *r = NULL;
+
+	ck_assert_int_eq(ud_store_set_meta(w, "k", "1", &cause), 0);
+	/* a reader beside the writer, while the writer holds a transaction */
+	ck_assert_int_eq(ud_store_begin(w, &cause), 0);
+	ck_assert_int_eq(ud_store_set_meta(w, "k", "2", &cause), 0);
+	ck_assert_int_eq(ud_store_open_reader(&r, path, &cause), 0);
+	v = ud_store_meta(r, "k");
+	ck_assert_str_eq(v, "1"); /* the last commit */
+	free(v);
+	ck_assert_int_eq(ud_store_commit(w, &cause), 0);
+	v = ud_store_meta(r, "k");
+	ck_assert_str_eq(v, "2");
+	free(v);
+	/* it writes nothing */
+	ck_assert_int_lt(ud_store_set_meta(r, "k", "3", &cause), 0);
+	ck_assert_ptr_nonnull(cause);
+	free(cause);
+	cause = NULL;
+	ud_store_close(r);
+	ud_store_close(w);
+	/* another schema version: refused, not migrated */
+	sql_exec(path, "PRAGMA user_version = 1");
+	ck_assert_int_eq(ud_store_open_reader(&r, path, &cause), -EPROTO);
+	ck_assert_ptr_nonnull(strstr(cause, "schema version 1"));
+	free(cause);
+	free(path);
+	free(d);
+}
+END_TEST
+
 START_TEST(test_headers)
 {
 	char *d = test_dir("headers"), *cause = NULL;
@@ -1129,6 +1163,7 @@ main(void)
 	tcase_add_test(tc, test_create);
 	tcase_add_test(tc, test_memory);
 	tcase_add_test(tc, test_apilog);
+	tcase_add_test(tc, test_reader);
 	tcase_add_test(tc, test_headers);
 	tcase_add_test(tc, test_installed);
 	tcase_add_test(tc, test_outputs);

@@ -36,6 +36,13 @@ int ud_store_schema_version(void);
  * a wait.
  */
 int ud_store_open(struct ud_store **out, const char *path, char **cause);
+/*
+ * Opens the store at path to read it only, beside the writer that owns
+ * it (WAL: the reader sees the last commit, never waits for the writer):
+ * no check, no migration (a database of another schema version is
+ * refused, -EPROTO).  Its writing functions fail.
+ */
+int ud_store_open_reader(struct ud_store **out, const char *path, char **cause);
 void ud_store_close(struct ud_store *st);
 
 /* A transaction: every batch of the daemon is one. */

@@ -297,6 +297,42 @@ out:
 	return rc;
 }
 
+int
+ud_store_open_reader(struct ud_store **out, const char *path, char **cause)
+{
+	struct ud_store *s = ud_xcalloc(1, sizeof(*s));
+	int v = 0, rc = 0, i;
+
+	*out = NULL;
+	s->path = ud_xstrdup(path);
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		rc = fail(s, cause, "cannot open");
+		goto out;
+	}
+	sqlite3_extended_result_codes(s->db, 0);
+	if ((rc = user_version(s, &v, cause)) < 0)
+		goto out;
+	/* a reader migrates nothing: the writer brings it to this uapid's schema */
+	if (v != (int)ud_schema_count) {
+		if (cause != NULL)
+			*cause = ud_xasprintf("%s: schema version %d, this uapid reads %u", path, v,
+					      ud_schema_count);
+		rc = -EPROTO;
+		goto out;
+	}
+	for (i = 0; i < S__COUNT; i++)
+		if (sqlite3_prepare_v3(s->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i],
+				       NULL) != SQLITE_OK) {
+			rc = fail(s, cause, "preparing its statements");
+			goto out;
+		}
+	*out = s;
+	return 0;
+out:
+	ud_store_close(s);
+	return rc;
+}
+
 void
 ud_store_close(struct ud_store *s)
 {
