@@ -161,7 +161,7 @@ comp_has() {
 }
 
 # uapid: commands, options
-comp "uapid " classify split install check watch branch api-diff fix-includes
+comp "uapid " classify split install check watch branch api-diff api-log fix-includes
 comp "uapid -" --help --version
 comp "uapid fi" fix-includes
 comp "uapid split --" --in-place --output --markers --dry-run --diff --json --quiet --help
@@ -170,6 +170,7 @@ comp "uapid fix-includes --dry-run --" --help
 comp "uapid check --j" --jobs --json
 comp "uapid install --q" --quiet
 comp "uapid api-diff --q" --quiet
+comp "uapid api-log --" --arch --json --since --until --tags --headers --state-dir --quiet --help
 comp "uapid watch --s" --state-dir --socket --settle --socket-group --split-branch
 comp "uapid branch --no-split --" --headers --no-headers --source --arch --since \
 	--one-commit --identity --markers --state-dir --json --quiet --help
@@ -207,6 +208,8 @@ if $have_git; then
 	comp "uapid branch --source t% $R" topic
 	comp "uapid watch $R --headers-branch " - main topic
 	comp "uapid api-diff $R:" HEAD main topic v1.0
+	comp "uapid api-log $R --until " HEAD main topic v1.0
+	comp "uapid api-log --headers t% $R" topic
 	comp "uapid api-diff $T $R:ma" main
 	comp "uapictl --tree $R api --rev " HEAD main topic v1.0
 	comp "uapictl -T $R api --rev=v" v1.0
