@@ -281,7 +281,7 @@ expect_status 0 "$UAPID" api-log --arch x86 "$R" PLANT_FLAGS
 expect_in "$WORK/out" "unreleased  "
 line=$(grep -n '^#define PLANT_FLAGS' "$WORK/inst/include/linux/plant.h" | cut -d: -f1)
 expect_in "$WORK/out" "$(echo "$C11" | cut -c1-12)  linux/plant.h:$line  breaking  value 5 -> 6"
-expect_in "$WORK/out" "PLANT_FLAGS: present from the start of the history (v1.0); changed in v1.1 (breaking), unreleased work (breaking)"
+expect_in "$WORK/out" "PLANT_FLAGS: present from the start of the history (v1.0); changed in v1.1 (breaking), unreleased (breaking)"
 set -- $c_before
 set -- $(counts) "$1" "$3"
 [ "$1" = $(($4 + 1)) ] && pass || fail "one commit more: steps $4 -> $1"
@@ -301,7 +301,7 @@ expect_not_in "$WORK/out" "$(echo "$C11" | cut -c1-12)"
 # --- the range and the releases ------------------------------------------------------------
 expect_status 0 "$UAPID" api-log --arch x86 --since v1.1 "$R" PLANT_FLAGS
 expect_not_in "$WORK/out" "value 4 -> 5"
-expect_in "$WORK/out" "PLANT_FLAGS: present at v1.1; changed in unreleased work (breaking)"
+expect_in "$WORK/out" "PLANT_FLAGS: present at v1.1; changed in unreleased (breaking)"
 expect_status 0 "$UAPID" api-log --arch x86 --until v1.1-rc1 "$R" PLANT_FLAGS
 expect_in "$WORK/out" "PLANT_FLAGS: present from the start of the history (v1.0)"
 [ "$(wc -l <"$WORK/out")" = 2 ] && pass || fail "--until v1.1-rc1: the present line alone"
@@ -314,9 +314,9 @@ expect_in "$WORK/out" "PLANT_GONE: present at $C1; removed in v1.2"
 expect_status 0 "$UAPID" api-log --arch x86 --tags 'v1.1.*' "$R" PLANT_FLAGS PLANT_NEW plant_id_t
 expect_in "$WORK/out" "PLANT_FLAGS: present from the start of the history (v1.1.1); changed in v1.1.1 (breaking)"
 expect_in "$WORK/out" "PLANT_NEW: first in v1.1.1"
-expect_in "$WORK/out" "plant_id_t: present from the start of the history (v1.1.1); changed in unreleased work (breaking)"
+expect_in "$WORK/out" "plant_id_t: present from the start of the history (v1.1.1); changed in unreleased (breaking)"
 expect_status 0 "$UAPID" api-log --arch x86 --tags 'release-*' "$R" plant_id_t 'struct plant_ops.b'
-expect_in "$WORK/out" "plant_id_t: present from the start of the history (release-a); changed in unreleased work (breaking)"
+expect_in "$WORK/out" "plant_id_t: present from the start of the history (release-a); changed in unreleased (breaking)"
 expect_in "$WORK/out" "struct plant_ops.b: first in release-a"
 # an --until off the chain: what its merge base holds
 expect_status 0 "$UAPID" api-log --arch x86 --until v1.1.1 "$R" PLANT_FLAGS

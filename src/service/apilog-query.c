@@ -294,14 +294,19 @@ verdict_rank(const char *v)
 	return v == NULL ? -1 : is(v, "breaking") ? 2 : is(v, "review") ? 1 : 0;
 }
 
-/* "; " then "what RELEASE" (or what the release's "(%s)" when paren) */
+/*
+ * "; " then "WHAT in RELEASE" ("WHAT (RELEASE)" when paren), or "WHAT, not
+ * yet released" when no release holds it yet ("WHAT" alone when paren).
+ */
 static void
 clause(struct summary *s, const char *what, const char *release, bool paren)
 {
 	if (s->text.len > 0)
 		ud_buf_addstr(&s->text, "; ");
-	ud_buf_addf(&s->text, paren ? "%s (%s)" : "%s %s", what,
-		    release != NULL ? release : "unreleased work");
+	if (release == NULL)
+		ud_buf_addf(&s->text, paren ? "%s" : "%s, not yet released", what);
+	else
+		ud_buf_addf(&s->text, paren ? "%s (%s)" : "%s in %s", what, release);
 }
 
 static void
@@ -316,8 +321,7 @@ flush_changes(struct summary *s)
 	ud_buf_addstr(&s->text, "changed in ");
 	for (i = 0; i < s->nchanges; i++)
 		ud_buf_addf(&s->text, "%s%s%s", i > 0 ? ", " : "",
-			    s->changes[i].release != NULL ? s->changes[i].release
-							  : "unreleased work",
+			    s->changes[i].release != NULL ? s->changes[i].release : "unreleased",
 			    s->changes[i].verdict == 2	 ? " (breaking)"
 			    : s->changes[i].verdict == 1 ? " (review)"
 							 : "");
@@ -402,7 +406,8 @@ answer(const char *symbol, const struct events *es, const struct ud_apilog_tag *
 		if (!started) {
 			started = true;
 			if (live > 0 && since_rev != NULL) {
-				clause(&s, "present at", since_rev, false);
+				ud_buf_addf(&s.text, "%spresent at %s", s.text.len > 0 ? "; " : "",
+					    since_rev);
 				existed = true;
 			}
 		}
@@ -420,7 +425,7 @@ answer(const char *symbol, const struct events *es, const struct ud_apilog_tag *
 		} else if (e->lifecycle && is(e->what, "removed")) {
 			flush_changes(&s);
 			live = 0;
-			clause(&s, "removed in", rel, false);
+			clause(&s, "removed", rel, false);
 		} else if (e->lifecycle && live > 0) {
 			live++;
 			if (!is(e->what, "present"))
@@ -432,9 +437,9 @@ answer(const char *symbol, const struct events *es, const struct ud_apilog_tag *
 			if (is(e->what, "present"))
 				clause(&s, "present from the start of the history", rel, true);
 			else if (appeared_before)
-				clause(&s, "added again in", rel, false);
+				clause(&s, "added again", rel, false);
 			else
-				clause(&s, "first in", rel, false);
+				clause(&s, "first", rel, false);
 			appeared_before = true;
 			if (json_is_null(first)) {
 				json_decref(first);
@@ -449,7 +454,7 @@ answer(const char *symbol, const struct events *es, const struct ud_apilog_tag *
 	}
 	flush_changes(&s);
 	if (!started && live > 0 && since_rev != NULL) {
-		clause(&s, "present at", since_rev, false);
+		ud_buf_addf(&s.text, "%spresent at %s", s.text.len > 0 ? "; " : "", since_rev);
 		existed = true;
 	}
 	if (s.text.len == 0)
