@@ -60,6 +60,14 @@ int ud_apilog_update(git_repository *repo, struct ud_store *st, const struct ud_
 int ud_apilog_update_tags(git_repository *repo, struct ud_store *st, const char *headers,
 			  const char *glob, char **cause);
 
+/*
+ * Is the index of headers up to date, its tags matching glob placed: would
+ * ud_apilog_update and ud_apilog_update_tags write nothing?  It only
+ * reads st: a store reader will do, so that a question needs no writer.
+ */
+bool ud_apilog_current(git_repository *repo, struct ud_store *st, const char *headers,
+		       const char *glob);
+
 struct ud_apilog_query {
 	const char *headers; /* the headers branch, as for ud_apilog_update */
 	const char *since;   /* changes after this revision only, or NULL */

@@ -298,14 +298,37 @@ collect_gone(const char *name, const char *target, int64_t pos, void *ctx)
 	return 0;
 }
 
+/*
+ * The tags matching glob as ud_apilog_tags gives them, and the names the
+ * store keeps for glob that no longer exist (into gone).
+ */
+static int
+tags_state(git_repository *repo, struct ud_store *st, int64_t id, const char *glob,
+	   struct ud_apilog_tag **v, size_t *n, size_t *fresh, struct ud_strlist *gone,
+	   char **cause)
+{
+	struct ud_map now = UD_MAP_INIT;
+	struct gone g = {glob, &now, UD_STRLIST_INIT};
+	size_t i;
+	int rc;
+
+	if ((rc = ud_apilog_tags(repo, st, id, glob, v, n, fresh, cause)) < 0)
+		return rc;
+	for (i = 0; i < *n; i++)
+		ud_map_put(&now, (*v)[i].name, &(*v)[i]);
+	rc = ud_store_apilog_each_tag(st, id, collect_gone, &g, cause);
+	ud_map_free(&now, NULL);
+	*gone = g.names;
+	return rc < 0 ? rc : 0;
+}
+
 int
 ud_apilog_update_tags(git_repository *repo, struct ud_store *st, const char *headers,
 		      const char *glob, char **cause)
 {
 	struct ud_apilog_state s;
 	struct ud_apilog_tag *v = NULL;
-	struct ud_map now = UD_MAP_INIT;
-	struct gone g = {glob, &now, UD_STRLIST_INIT};
+	struct ud_strlist gone = UD_STRLIST_INIT;
 	char *ref = ud_apilog_ref(headers), *key = ud_apilog_key(repo, ref);
 	size_t n = 0, fresh = 0, i;
 	int rc;
@@ -316,13 +339,8 @@ ud_apilog_update_tags(git_repository *repo, struct ud_store *st, const char *hea
 		return 0; /* no index: nothing to place them on */
 	}
 	free(key);
-	if ((rc = ud_apilog_tags(repo, st, s.id, glob, &v, &n, &fresh, cause)) < 0)
-		goto out;
-	for (i = 0; i < n; i++)
-		ud_map_put(&now, v[i].name, &v[i]);
-	if ((rc = ud_store_apilog_each_tag(st, s.id, collect_gone, &g, cause)) < 0)
-		goto out;
-	if (fresh == 0 && g.names.n == 0)
+	if ((rc = tags_state(repo, st, s.id, glob, &v, &n, &fresh, &gone, cause)) < 0 ||
+	    (fresh == 0 && gone.n == 0))
 		goto out;
 	if ((rc = ud_store_begin(st, cause)) < 0)
 		goto out;
@@ -332,16 +350,43 @@ ud_apilog_update_tags(git_repository *repo, struct ud_store *st, const char *hea
 		git_oid_tostr(hex, sizeof(hex), &v[i].target);
 		rc = ud_store_apilog_put_tag(st, s.id, v[i].name, hex, v[i].pos, cause);
 	}
-	for (i = 0; i < g.names.n && rc == 0; i++)
-		rc = ud_store_apilog_del_tag(st, s.id, g.names.v[i], cause);
+	for (i = 0; i < gone.n && rc == 0; i++)
+		rc = ud_store_apilog_del_tag(st, s.id, gone.v[i], cause);
 	if (rc == 0)
 		rc = ud_store_commit(st, cause);
 	else
 		ud_store_rollback(st);
 out:
-	ud_strlist_free(&g.names);
-	ud_map_free(&now, NULL);
+	ud_strlist_free(&gone);
 	ud_apilog_tags_free(v, n);
 	ud_apilog_state_free(&s);
 	return rc;
+}
+
+bool
+ud_apilog_current(git_repository *repo, struct ud_store *st, const char *headers, const char *glob)
+{
+	struct ud_apilog_state s;
+	struct ud_apilog_tag *v = NULL;
+	struct ud_strlist gone = UD_STRLIST_INIT;
+	char *ref = ud_apilog_ref(headers), *key = ud_apilog_key(repo, ref), *cause = NULL;
+	size_t n = 0, fresh = 0;
+	bool current = false;
+	git_oid tip;
+	char hex[HEX];
+
+	if (git_reference_name_to_id(&tip, repo, ref) == 0 &&
+	    ud_store_apilog_find(st, key, UD_APILOG_VERSION, &s) == 1) {
+		git_oid_tostr(hex, sizeof(hex), &tip);
+		current = s.headers != NULL && strcmp(s.headers, hex) == 0 &&
+			  tags_state(repo, st, s.id, glob, &v, &n, &fresh, &gone, &cause) == 0 &&
+			  fresh == 0 && gone.n == 0;
+		ud_apilog_state_free(&s);
+	}
+	free(cause);
+	ud_strlist_free(&gone);
+	ud_apilog_tags_free(v, n);
+	free(ref);
+	free(key);
+	return current;
 }

@@ -1133,6 +1133,43 @@ resolve_source(git_repository *repo, const char *rev, git_commit **out, char **c
 	return 0;
 }
 
+bool
+ud_branch_headers_current(git_repository *repo, struct ud_store *st, const struct ud_branch_opts *o)
+{
+	git_commit *source;
+	char *ref, *key, *v, hex[HEX];
+	git_oid tip;
+	bool current;
+
+	if (resolve_source(repo, o->source, &source, &key) < 0) {
+		free(key);
+		return false;
+	}
+	git_oid_tostr(hex, sizeof(hex), git_commit_id(source));
+	git_commit_free(source);
+	ref = full_ref(o->headers);
+	/* the source commit was looked at, and the branch is still where uapid left it */
+	key = ud_xasprintf("%s %s %s", ref, hex, o->arch);
+	v = git_reference_name_to_id(&tip, repo, ref) == 0
+		    ? ud_store_cache_get(st, "headers-tip", key)
+		    : NULL;
+	free(key);
+	current = v != NULL;
+	free(v);
+	if (current) {
+		struct ref_state rs;
+		char *foreign;
+
+		ref_state_load(repo, st, o->headers, &rs);
+		foreign = ref_foreign(&rs, NULL);
+		current = foreign == NULL && rs.exists;
+		free(foreign);
+		ref_state_free(&rs);
+	}
+	free(ref);
+	return current;
+}
+
 int
 ud_branch_update(git_repository *repo, struct ud_store *st, const struct ud_branch_opts *o,
 		 struct ud_branch_result *r, char **cause)
