@@ -799,6 +799,51 @@ m_api_changes(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, cha
 	return r;
 }
 
+/*
+ * api.log: the history of userspace API symbols along the headers branch
+ * {"symbol": S} or {"symbols": [S, ...]} (at most 64), with "since",
+ * "until" (revisions) and "tags" (a glob), from the api-log index the
+ * branch follower keeps (--branches): as `uapid api-log --json` prints it.
+ */
+static json_t *
+m_api_log(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+{
+	struct daemon *d = ctx;
+	struct ud_apilog_query q;
+	json_t *one = json_object_get(params, "symbol"), *list = json_object_get(params, "symbols");
+	json_t *symbols, *s, *r;
+	size_t i;
+
+	(void)c;
+	memset(&q, 0, sizeof(q));
+	if (!opt_string(params, "since", &q.since, code, message) ||
+	    !opt_string(params, "until", &q.until, code, message) ||
+	    !opt_string(params, "tags", &q.tags, code, message))
+		return NULL;
+	if ((one == NULL) == (list == NULL) || (one != NULL && !json_is_string(one)) ||
+	    (list != NULL &&
+	     (!json_is_array(list) || json_array_size(list) == 0 || json_array_size(list) > 64)))
+		return ud_rpc_bad_param(code, message, "symbol",
+					"a string, or \"symbols\": an array of 1 to 64 strings");
+	json_array_foreach(list, i, s)
+	{
+		if (!json_is_string(s))
+			return ud_rpc_bad_param(code, message, "symbols", "must hold strings");
+	}
+	if (d->follow == NULL) {
+		*code = UD_RPC_SERVER_ERROR;
+		*message = ud_xstrdup("api.log reads the headers branch: start the daemon with "
+				      "--branches");
+		return NULL;
+	}
+	symbols = one != NULL ? json_pack("[O]", one) : json_incref(list);
+	r = ud_follow_api_log(d->follow, &q, symbols, message);
+	json_decref(symbols);
+	if (r == NULL)
+		*code = UD_RPC_SERVER_ERROR;
+	return r;
+}
+
 static json_t *
 m_subscribe(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
 {
@@ -823,7 +868,8 @@ static const struct ud_rpc_method methods[] = {
 	{"changes", m_changes},		{"markers.list", m_markers_list},
 	{"markers.add", m_markers_add}, {"markers.remove", m_markers_remove},
 	{"resplit", m_resplit},		{"api.changes", m_api_changes},
-	{"subscribe", m_subscribe},	{"unsubscribe", m_unsubscribe},
+	{"api.log", m_api_log},		{"subscribe", m_subscribe},
+	{"unsubscribe", m_unsubscribe},
 };
 
 /*

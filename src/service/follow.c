@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "uapid/apilog.h"
 #include "uapid/branch.h"
 #include "uapid/buf.h"
 #include "uapid/follow.h"
@@ -46,6 +47,13 @@ struct ud_follow {
 	int rc;
 	char *cause;
 	double ms;
+	struct ud_apilog_result log; /* the api-log index, brought up to date after the branches */
+	int log_rc;
+	char *log_cause;
+	/* api.log's reader, on the loop thread: its own repository and store connection */
+	git_repository *reader_repo;
+	struct ud_store *reader_st;
+	char *db;
 	/* the status, kept between updates */
 	json_t *status;
 	uint64_t updates;
@@ -119,6 +127,20 @@ work_cb(uv_work_t *w)
 	f->cause = NULL;
 	ud_branch_result_free(&f->res);
 	f->rc = ud_branch_update(f->repo, f->st, &o, &f->res, &f->cause);
+	/* the api-log index follows the headers branch (api.log answers from it) */
+	free(f->log_cause);
+	f->log_cause = NULL;
+	f->log_rc = 0;
+	if (f->rc == 0 && f->headers != NULL && f->res.headers[0] != '\0') {
+		struct ud_apilog_opts lo;
+
+		memset(&lo, 0, sizeof(lo));
+		lo.headers = f->headers;
+		f->log_rc = ud_apilog_update(f->repo, f->st, &lo, &f->log, &f->log_cause);
+		if (f->log_rc == 0)
+			f->log_rc = ud_apilog_update_tags(f->repo, f->st, f->headers, "v*",
+							  &f->log_cause);
+	}
 	f->ms = now_ms() - t0;
 }
 
@@ -203,6 +225,11 @@ status_json(struct ud_follow *f)
 	json_object_set_new(j, "refused", refused);
 	json_object_set_new(j, "error",
 			    f->rc < 0 && f->cause != NULL ? json_string(f->cause) : json_null());
+	if (f->headers != NULL)
+		json_object_set_new(j, "api_log",
+				    json_pack("{s:i, s:i, s:s?}", "steps", (int)f->log.steps_total,
+					      "added", (int)f->log.steps, "error",
+					      f->log_rc < 0 ? f->log_cause : NULL));
 	json_object_set_new(
 		j, "last_update",
 		json_pack("{s:I, s:f, s:i, s:b, s:i, s:i, s:i}", "at", (json_int_t)time(NULL), "ms",
@@ -227,6 +254,11 @@ after_work(uv_work_t *w, int status)
 	f->updates++;
 	if (f->rc < 0)
 		ud_log(LOG_ERR, "branches: %s", f->cause);
+	if (f->log_rc < 0)
+		ud_log(LOG_ERR, "branches: api-log index: %s", f->log_cause);
+	else if (f->log.steps > 0)
+		ud_log(LOG_INFO, "branches: api-log index: +%u step%s (%u in all)", f->log.steps,
+		       f->log.steps == 1 ? "" : "s", f->log.steps_total);
 	else if (f->res.split_changed || f->res.headers_added > 0)
 		ud_log(LOG_INFO,
 		       "branches: %s at %.12s (%u commit%s), %s +%u commit%s, for %.12s, in %.0f ms",
@@ -339,6 +371,7 @@ ud_follow_open(struct ud_follow **out, uv_loop_t *loop, const struct ud_follow_o
 	/* the same cache and ref records as `uapid branch REPO` */
 	dir = ud_xasprintf("%suapid", f->commondir);
 	db = ud_xasprintf("%s/branches.db", dir);
+	f->db = ud_xstrdup(db);
 	if ((rc = ud_mkdir_p(dir, cause)) < 0 || (rc = ud_store_open(&f->st, db, cause)) < 0)
 		goto fail;
 	uv_timer_init(loop, &f->debounce);
@@ -402,6 +435,44 @@ ud_follow_status(const struct ud_follow *f)
 	return s;
 }
 
+json_t *
+ud_follow_api_log(struct ud_follow *f, const struct ud_apilog_query *q, json_t *symbols,
+		  char **cause)
+{
+	struct ud_apilog_query lq = *q;
+	json_t *answers, *s;
+	size_t i;
+
+	if (f->headers == NULL) {
+		*cause = ud_xstrdup("no headers branch is kept (--headers-branch -)");
+		return NULL;
+	}
+	if (f->reader_repo == NULL &&
+	    git_repository_open_ext(&f->reader_repo, f->gitdir, GIT_REPOSITORY_OPEN_NO_SEARCH,
+				    NULL) < 0) {
+		*cause = ud_git_error(f->gitdir);
+		return NULL;
+	}
+	if (f->reader_st == NULL && ud_store_open_reader(&f->reader_st, f->db, cause) < 0)
+		return NULL;
+	lq.headers = f->headers;
+	answers = json_array();
+	json_array_foreach(symbols, i, s)
+	{
+		json_t *a = NULL;
+
+		if (ud_apilog_lookup(f->reader_repo, f->reader_st, &lq, json_string_value(s), &a,
+				     cause) < 0) {
+			json_decref(answers);
+			return NULL;
+		}
+		json_array_append_new(answers, a);
+	}
+	return json_pack("{s:o?, s:o}", "index",
+			 ud_apilog_about(f->reader_repo, f->reader_st, f->headers), "symbols",
+			 answers);
+}
+
 int
 ud_follow_busy(const struct ud_follow *f)
 {
@@ -414,6 +485,11 @@ follow_free(struct ud_follow *f)
 {
 	ud_branch_result_free(&f->res);
 	free(f->cause);
+	free(f->log_cause);
+	free(f->db);
+	if (f->reader_st != NULL)
+		ud_store_close(f->reader_st);
+	git_repository_free(f->reader_repo);
 	json_decref(f->status);
 	ud_markers_free(&f->markers);
 	ud_markers_free(&f->work_markers);
