@@ -917,6 +917,11 @@ ctl_api(struct ctl *ctl, int argc, char **argv)
 	size_t i;
 	int opt, rc;
 
+	for (i = 1; i < (size_t)argc; i++)
+		if (strcmp(argv[i], "--log") == 0) {
+			json_decref(params);
+			return ctl_api_log(ctl, argc, argv); /* another question: ctl-apilog.c */
+		}
 	while ((opt = next_opt(argc, argv, "s:r:j", longopts)) != -1) {
 		if (opt == 's') {
 			long long since = strtoll(optarg, &end, 10);
