@@ -12,8 +12,11 @@
 # gives for that commit against its first parent.  Both ways in: the
 # headers branch made by `uapid branch`, and api-log's own history where
 # there is none; the index is reused, grows by a commit, follows an amend;
-# --since, --until, --tags, --json, exit statuses and bad input.
+# --since, --until, --tags, --json, exit statuses and bad input.  Then the
+# daemon (uapid watch --branches): api.log from the index it keeps current
+# as the branch grows, `uapictl api --log`, and the editor bridge's hover.
 . "${top_srcdir:-.}/tests/lib.sh"
+. "${top_srcdir:-.}/tests/daemon-lib.sh"
 
 export GIT_AUTHOR_NAME="A U Thor" GIT_AUTHOR_EMAIL=author@example.org
 export GIT_COMMITTER_NAME="C O Mitter" GIT_COMMITTER_EMAIL=committer@example.org
@@ -275,13 +278,16 @@ c_before=$(counts)
 expect_status 0 "$UAPID" api-log --arch x86 "$R" PLANT_FLAGS
 [ "$(counts)" = "$c_before" ] && pass || fail "a second question changed the index ($c_before -> $(counts))"
 sub "$P" 's|PLANT_FLAGS 5|PLANT_FLAGS 6|'
-commit "plant: PLANT_FLAGS is 6"
+sub "$P" 's|^#define PLANT_NEW 1|&\n#define PLANT_LATE 1|'
+commit "plant: PLANT_FLAGS is 6, PLANT_LATE"
 C11=$(g rev-parse HEAD)
 expect_status 0 "$UAPID" api-log --arch x86 "$R" PLANT_FLAGS
 expect_in "$WORK/out" "unreleased  "
 line=$(grep -n '^#define PLANT_FLAGS' "$WORK/inst/include/linux/plant.h" | cut -d: -f1)
 expect_in "$WORK/out" "$(echo "$C11" | cut -c1-12)  linux/plant.h:$line  breaking  value 5 -> 6"
 expect_in "$WORK/out" "PLANT_FLAGS: present from the start of the history (v1.0); changed in v1.1 (breaking), unreleased (breaking)"
+expect_status 0 "$UAPID" api-log --arch x86 "$R" PLANT_LATE
+expect_in "$WORK/out" "PLANT_LATE: first, not yet released"
 set -- $c_before
 set -- $(counts) "$1" "$3"
 [ "$1" = $(($4 + 1)) ] && pass || fail "one commit more: steps $4 -> $1"
@@ -349,6 +355,111 @@ sys.exit(0 if strip(sys.argv[1]) == strip(sys.argv[2]) else 1)
 EOF
 expect_in "$WORK/branch.json" '"headers_branch": "refs/heads/uapi/headers"'
 git -C "$WORK/clone" rev-parse -q --verify refs/uapid/api-log/x86 >/dev/null && fail "api-log made its own history beside uapi/headers" || pass
+
+# --- the daemon: api.log, kept current as the headers branch grows --------------------------
+S=$WORK/state K=$WORK/d.sock
+expect_status 0 "$UAPID" branch --no-split --arch x86 --source "$BASE" "$R"
+start_daemon "$R" "$S" "$K" --branches
+# api_log_steps N: until the follower is idle with N steps in its index
+api_log_steps() {
+	i=0
+	while [ $i -lt 300 ]; do
+		st=$(status_json "$K") || st=
+		if [ -n "$st" ] && [ "$(echo "$st" | json_field branches.busy)" = false ] &&
+			[ "$(echo "$st" | json_field branches.api_log.steps)" -ge "$1" ]; then
+			return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	fail "the daemon's api-log index did not reach $1 steps: $(status_json "$K")"
+}
+api_log_steps 12
+# shellcheck disable=SC2086
+expect_status 0 "$UAPICTL" --socket "$K" --json api --log $all "struct plant_req" "struct plant_ops.b"
+cp "$WORK/out" "$WORK/daemon.json"
+# shellcheck disable=SC2086
+expect_status 0 "$UAPID" api-log --json --arch x86 --headers uapi/headers "$R" $all "struct plant_req" \
+	"struct plant_ops.b"
+python3 -c 'import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:]); sys.exit(0 if a == b else 1)' \
+	"$WORK/daemon.json" "$WORK/out" && pass || fail "api.log and uapid api-log differ"
+expect_status 0 "$UAPICTL" --socket "$K" api --log PLANT_GONE
+expect_in "$WORK/out" "PLANT_GONE: present from the start of the history (v1.0); removed in v1.2; added again in v1.3-rc1"
+expect_in "$WORK/out" "$(echo "$C8" | cut -c1-12)  linux/plant.h:"
+expect_status 1 "$UAPICTL" --socket "$K" api --log NO_SUCH_SYMBOL
+expect_in "$WORK/out" "NO_SUCH_SYMBOL: not in the userspace API in this range"
+expect_status 0 "$UAPICTL" --socket "$K" api --log --since v1.2 --tags 'v1.*' PLANT_GONE
+expect_in "$WORK/out" "PLANT_GONE: added again in v1.3-rc1"
+expect_status 1 "$UAPICTL" --socket "$K" call api.log '{"symbols": []}'
+expect_in "$WORK/err" "symbols"
+expect_status 1 "$UAPICTL" --socket "$K" call api.log '{"symbol": "PLANT_GONE", "since": "no-such-rev"}'
+expect_in "$WORK/err" "no-such-rev"
+# a commit while it runs: the branch grows, and the index with it
+sub "$P" 's|^#define PLANT_NEW 1|&\n#define PLANT_LIVE 1|'
+commit "plant: PLANT_LIVE, while the daemon runs"
+api_log_steps 13
+expect_status 0 "$UAPICTL" --socket "$K" api --log PLANT_LIVE
+expect_in "$WORK/out" "PLANT_LIVE: first, not yet released"
+expect_in "$WORK/out" "$(g rev-parse HEAD | cut -c1-12)"
+
+# --- the editor: hover on a symbol of a uapi header tells its history ------------------------
+line_of() { grep -n "$1" "$R/$P" | head -1 | cut -d: -f1; }
+python3 - "$UAPICTL" "$R/$P" "$(($(line_of '^#define PLANT_FLAGS') - 1))" \
+	"$(($(line_of '^#define PLANT_NEW') - 1))" "$(($(line_of '^struct plant_ops') - 1))" \
+	"$(echo "$BASE" | cut -c1-8)" "$(echo "$C1" | cut -c1-8)" >"$WORK/hover.out" 2>&1 <<'EOF' &&
+import json, os, subprocess, sys
+uapictl, path, l_flags, l_new, l_ops, base, c1 = sys.argv[1:]
+p = subprocess.Popen([uapictl, "--timeout", "10", "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+def send(m):
+    m["jsonrpc"] = "2.0"
+    b = json.dumps(m).encode()
+    p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(b) + b)
+    p.stdin.flush()
+def read():
+    h = b""
+    while not h.endswith(b"\r\n\r\n"):
+        c = p.stdout.read(1)
+        assert c, "the bridge closed its output"
+        h += c
+    n = [l for l in h.split(b"\r\n") if l.lower().startswith(b"content-length")][0]
+    return json.loads(p.stdout.read(int(n.split(b":")[1])))
+def request(i, method, params):
+    send({"id": i, "method": method, "params": params})
+    while True:
+        m = read()
+        if m.get("id") == i:
+            return m["result"]
+uri = "file://" + path
+request(1, "initialize", {"processId": os.getpid(), "capabilities": {}})
+send({"method": "initialized", "params": {}})
+send({"method": "textDocument/didOpen", "params": {"textDocument": {
+    "uri": uri, "languageId": "c", "version": 1, "text": open(path).read()}}})
+def hover(line, char):
+    r = request(2, "textDocument/hover", {"textDocument": {"uri": uri},
+                                         "position": {"line": int(line), "character": char}})
+    return r["contents"]["value"] if r else ""
+bad = []
+h = hover(l_flags, 10)  # on PLANT_FLAGS
+if "there since the history's start, v1.0 (commit %s)" % base not in h or \
+        "; last changed in commit" not in h or "not yet released (breaking)" not in h:
+    bad.append("PLANT_FLAGS: %r" % h)
+h = hover(l_new, 9)  # on PLANT_NEW
+if "since v1.1-rc1 (commit %s)" % c1 not in h:
+    bad.append("PLANT_NEW: %r" % h)
+h = hover(l_ops, 9)  # on plant_ops, after "struct "
+if "v1.0" not in h or "last changed in v1.2-rc1 (review)" not in h:
+    bad.append("struct plant_ops: %r" % h)
+h = hover(l_ops, 0)  # on "struct": the word is the tag, no symbol
+if "userspace API" in h:
+    bad.append("on 'struct': %r" % h)
+request(3, "shutdown", None)
+send({"method": "exit"})
+p.wait(10)
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+EOF
+	pass || { fail "hover on a uapi header's symbols"; cat "$WORK/hover.out" >&2; }
+stop_daemon
 
 # --- exit statuses and bad input -----------------------------------------------------------
 expect_status 1 "$UAPID" api-log --arch x86 "$R" NO_SUCH_SYMBOL

@@ -577,17 +577,40 @@ block_at(struct doc *d, long long line)
 	return NULL;
 }
 
+/*
+ * A line's class and reason; on a symbol of a uapi header, its history too
+ * when the daemon keeps one (api.log, uapid watch --branches).
+ */
 static json_t *
-hover(struct doc *d, long long line)
+hover(struct lsp *s, struct doc *d, long long line, long long character)
 {
 	json_t *b = block_at(d, line);
-	char *md;
+	char *md, *history = NULL, *sym;
 	json_t *r;
 
-	if (b == NULL)
+	if (d->socket != NULL && strstr(d->path, "/include/uapi/") != NULL &&
+	    (sym = lsp_symbol_at(ud_buf_str(&d->text), d->text.len, line - 1, character)) != NULL) {
+		json_t *a = NULL;
+
+		if (daemon_call(s, d->socket, "api.log", json_pack("{s:s}", "symbol", sym), &a) ==
+		    0)
+			history =
+				lsp_history_text(json_array_get(json_object_get(a, "symbols"), 0));
+		json_decref(a);
+		free(sym);
+	}
+	if (b == NULL && history == NULL)
 		return json_null();
-	md = ud_xasprintf("**uapid: %s** (lines %lld-%lld)\n\n%s", jstr(b, "class"),
-			  jnum(b, "first"), jnum(b, "last"), jstr(b, "reason"));
+	if (b == NULL)
+		md = ud_xasprintf("**uapid:** %s", history);
+	else if (history != NULL)
+		md = ud_xasprintf("**uapid: %s** (lines %lld-%lld)\n\n%s\n\n**userspace API:** %s",
+				  jstr(b, "class"), jnum(b, "first"), jnum(b, "last"),
+				  jstr(b, "reason"), history);
+	else
+		md = ud_xasprintf("**uapid: %s** (lines %lld-%lld)\n\n%s", jstr(b, "class"),
+				  jnum(b, "first"), jnum(b, "last"), jstr(b, "reason"));
+	free(history);
 	r = json_pack("{s:{s:s, s:s}}", "contents", "kind", "markdown", "value", md);
 	free(md);
 	return r;
@@ -934,7 +957,8 @@ handle(struct lsp *s, json_t *m, int *status)
 		close_doc(s, jstr(td, "uri"));
 	} else if (strcmp(method, "textDocument/hover") == 0) {
 		d = find_doc(s, jstr(td, "uri"));
-		reply(id, d != NULL ? hover(d, jnum(pos, "line") + 1) : json_null());
+		reply(id, d != NULL ? hover(s, d, jnum(pos, "line") + 1, jnum(pos, "character"))
+				    : json_null());
 	} else if (strcmp(method, "textDocument/codeAction") == 0) {
 		json_t *start = json_object_get(json_object_get(params, "range"), "start");
 
