@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "uapid/lex.h"
+
 /* Exit codes, a contract for scripts. */
 enum {
 	CTL_OK = 0,
@@ -68,5 +70,14 @@ int ctl_api_log(struct ctl *ctl, int argc, char **argv);
  */
 char *lsp_symbol_at(const char *text, size_t len, long long line, long long character);
 char *lsp_history_text(json_t *answer);
+
+/*
+ * For the LSP bridge's regions (lsp-regions.c): what a person reads region
+ * i of blocks (the classification of the text lexed into lx) as: "kernel
+ * only", "userspace only", "retained", or "" for none (a kernel-only
+ * region, dimmed; a directive the split rewrites, such as an #else or
+ * #endif).  *directive: the region holds conditional directives only.
+ */
+const char *lsp_region_label(const struct ud_lexed *lx, json_t *blocks, size_t i, bool *directive);
 
 #endif /* UAPID_CTL_H */

@@ -418,6 +418,8 @@ refresh(struct lsp *s, struct doc *d)
 	const char *sock = doc_socket(d);
 	json_t *cls, *pre = NULL, *diags, *regions, *inactive, *b, *x, *inst;
 	size_t i, nlines, *starts;
+	struct ud_lexed lx;
+	struct ud_diags lex_diags = UD_DIAGS_INIT;
 	const char *text;
 
 	d->due_ms = 0;
@@ -440,6 +442,7 @@ refresh(struct lsp *s, struct doc *d)
 	}
 	text = ud_buf_str(&d->text);
 	starts = line_starts(text, d->text.len, &nlines);
+	ud_lex(text, d->text.len, &lx, &lex_diags); /* a text it refuses: every line plain */
 	diags = json_array();
 	regions = json_array();
 	inactive = json_array();
@@ -469,10 +472,16 @@ refresh(struct lsp *s, struct doc *d)
 		}
 		if (strcmp(cls_name, "kernel") == 0 || strcmp(cls_name, "user-only") == 0 ||
 		    strcmp(cls_name, "retained") == 0) {
+			bool directive;
+			/* what a reader sees it as: an `#ifdef __KERNEL__` opens kernel code */
+			const char *label = lsp_region_label(&lx, json_object_get(cls, "blocks"), i,
+							     &directive);
+
 			json_array_append_new(
-				regions, json_pack("{s:o, s:s, s:s}", "range",
+				regions, json_pack("{s:o, s:s, s:s, s:s, s:b}", "range",
 						   lines_range(text, starts, nlines, first, last),
-						   "class", cls_name, "reason", jstr(b, "reason")));
+						   "class", cls_name, "reason", jstr(b, "reason"),
+						   "label", label, "directive", directive));
 			if (strcmp(cls_name, "kernel") == 0)
 				json_array_append_new(
 					inactive, lines_range(text, starts, nlines, first, last));
@@ -540,6 +549,8 @@ refresh(struct lsp *s, struct doc *d)
 	else
 		json_decref(inactive);
 	d->published = true;
+	ud_lexed_free(&lx);
+	ud_diags_free(&lex_diags);
 	json_decref(d->blocks);
 	d->blocks = json_incref(json_object_get(cls, "blocks"));
 	json_decref(cls);
@@ -563,18 +574,44 @@ initialize_result(void)
 		"serverInfo", "name", "uapictl lsp", "version", PACKAGE_VERSION);
 }
 
-static json_t *
-block_at(struct doc *d, long long line)
+/*
+ * What the hover says about the line's region: its class and the reason;
+ * for a directive the split rewrites (an `#ifdef __KERNEL__` written as
+ * `#ifndef`, its #else, its #endif), what it opens and what the split does
+ * with it.  NULL when the line has no region.
+ */
+static char *
+block_text(struct doc *d, long long line)
 {
-	json_t *b;
+	struct ud_lexed lx;
+	struct ud_diags diags = UD_DIAGS_INIT;
+	const char *label;
+	bool directive, found = false;
+	json_t *b = NULL;
 	size_t i;
+	char *md;
 
 	json_array_foreach(d->blocks, i, b)
 	{
-		if (jnum(b, "first") <= line && line <= jnum(b, "last"))
-			return b;
+		if ((found = jnum(b, "first") <= line && line <= jnum(b, "last")))
+			break;
 	}
-	return NULL;
+	if (!found)
+		return NULL;
+	ud_lex(ud_buf_str(&d->text), d->text.len, &lx, &diags);
+	label = lsp_region_label(&lx, d->blocks, i, &directive);
+	ud_lexed_free(&lx);
+	ud_diags_free(&diags);
+	if (!directive)
+		return ud_xasprintf("**uapid: %s** (lines %lld-%lld)\n\n%s", jstr(b, "class"),
+				    jnum(b, "first"), jnum(b, "last"), jstr(b, "reason"));
+	md = ud_xasprintf("**uapid: a directive the split rewrites** (line %lld)\n\n%s%s%s%s",
+			  jnum(b, "first"), label[0] != '\0' ? "It opens " : "",
+			  strcmp(label, "kernel only") == 0	 ? "kernel-only code. "
+			  : strcmp(label, "userspace only") == 0 ? "userspace-only code. "
+								 : "",
+			  "The split: ", jstr(b, "reason"));
+	return md;
 }
 
 /*
@@ -584,7 +621,7 @@ block_at(struct doc *d, long long line)
 static json_t *
 hover(struct lsp *s, struct doc *d, long long line, long long character)
 {
-	json_t *b = block_at(d, line);
+	char *block = block_text(d, line);
 	char *md, *history = NULL, *sym;
 	json_t *r;
 
@@ -599,18 +636,16 @@ hover(struct lsp *s, struct doc *d, long long line, long long character)
 		json_decref(a);
 		free(sym);
 	}
-	if (b == NULL && history == NULL)
+	if (block == NULL && history == NULL)
 		return json_null();
-	if (b == NULL)
+	if (block == NULL)
 		md = ud_xasprintf("**uapid:** %s", history);
 	else if (history != NULL)
-		md = ud_xasprintf("**uapid: %s** (lines %lld-%lld)\n\n%s\n\n**userspace API:** %s",
-				  jstr(b, "class"), jnum(b, "first"), jnum(b, "last"),
-				  jstr(b, "reason"), history);
+		md = ud_xasprintf("%s\n\n**userspace API:** %s", block, history);
 	else
-		md = ud_xasprintf("**uapid: %s** (lines %lld-%lld)\n\n%s", jstr(b, "class"),
-				  jnum(b, "first"), jnum(b, "last"), jstr(b, "reason"));
+		md = ud_xstrdup(block);
 	free(history);
+	free(block);
 	r = json_pack("{s:{s:s, s:s}}", "contents", "kind", "markdown", "value", md);
 	free(md);
 	return r;
