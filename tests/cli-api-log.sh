@@ -391,7 +391,11 @@ expect_in "$WORK/out" "NO_SUCH_SYMBOL: not in the userspace API in this range"
 expect_status 0 "$UAPICTL" --socket "$K" api --log --since v1.2 --tags 'v1.*' PLANT_GONE
 expect_in "$WORK/out" "PLANT_GONE: added again in v1.3-rc1"
 expect_status 1 "$UAPICTL" --socket "$K" call api.log '{"symbols": []}'
-expect_in "$WORK/err" "symbols"
+expect_in "$WORK/err" "-32602"
+expect_in "$WORK/err" '"symbol" must be a string (or "symbols" an array of 1 to 64)'
+expect_status 1 "$UAPICTL" --socket "$K" call api.log '{"symbol": "struct 9"}'
+expect_in "$WORK/err" "-32602"
+expect_in "$WORK/err" "not a symbol"
 expect_status 1 "$UAPICTL" --socket "$K" call api.log '{"symbol": "PLANT_GONE", "since": "no-such-rev"}'
 expect_in "$WORK/err" "no-such-rev"
 # a commit while it runs: the branch grows, and the index with it

@@ -177,6 +177,15 @@ print_branches(const struct ctl *ctl, json_t *b, const char *prefix)
 	}
 	if (json_is_string(json_object_get(b, "error")))
 		printf("; %serror: %s%s", ctl_sgr(ctl, RED), str(b, "error"), ctl_sgr(ctl, RESET));
+	x = json_object_get(b, "api_log");
+	if (json_is_object(x))
+		printf("; api-log index: %lld step%s%s%s%s", num(x, "steps"),
+		       num(x, "steps") == 1 ? "" : "s",
+		       json_is_string(json_object_get(x, "error")) ? ctl_sgr(ctl, RED) : "",
+		       json_is_string(json_object_get(x, "error")) ? ", error: " : "",
+		       json_is_string(json_object_get(x, "error")) ? str(x, "error") : "");
+	if (json_is_object(x) && json_is_string(json_object_get(x, "error")))
+		printf("%s", ctl_sgr(ctl, RESET));
 }
 
 int

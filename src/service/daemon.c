@@ -41,6 +41,7 @@
 #include "uapid/buf.h"
 #include "uapid/daemon.h"
 #include "uapid/apiquery.h"
+#include "uapid/apisym.h"
 #include "uapid/discover.h"
 #include "uapid/follow.h"
 #include "uapid/split.h"
@@ -824,19 +825,30 @@ m_api_log(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **
 	    (list != NULL &&
 	     (!json_is_array(list) || json_array_size(list) == 0 || json_array_size(list) > 64)))
 		return ud_rpc_bad_param(code, message, "symbol",
-					"a string, or \"symbols\": an array of 1 to 64 strings");
-	json_array_foreach(list, i, s)
+					"must be a string (or \"symbols\" an array of 1 to 64)");
+	symbols = one != NULL ? json_pack("[O]", one) : json_incref(list);
+	json_array_foreach(symbols, i, s)
 	{
-		if (!json_is_string(s))
+		struct ud_apisym_query sq;
+
+		if (!json_is_string(s)) {
+			json_decref(symbols);
 			return ud_rpc_bad_param(code, message, "symbols", "must hold strings");
+		}
+		if (ud_apisym_parse(json_string_value(s), &sq, message) < 0) {
+			json_decref(symbols);
+			*code = UD_RPC_INVALID_PARAMS;
+			return NULL;
+		}
+		ud_apisym_query_free(&sq);
 	}
 	if (d->follow == NULL) {
+		json_decref(symbols);
 		*code = UD_RPC_SERVER_ERROR;
 		*message = ud_xstrdup("api.log reads the headers branch: start the daemon with "
 				      "--branches");
 		return NULL;
 	}
-	symbols = one != NULL ? json_pack("[O]", one) : json_incref(list);
 	r = ud_follow_api_log(d->follow, &q, symbols, message);
 	json_decref(symbols);
 	if (r == NULL)
