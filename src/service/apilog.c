@@ -30,64 +30,49 @@
 
 #define HEX (GIT_OID_HEXSZ + 1)
 
-/* ---- the installed headers of one headers commit, parsed ---- */
+/* ---- the installed headers of one headers commit ---- */
 
-/* Headers by installed name, sorted; each one malloc'd (versions share them). */
+/*
+ * A header of the set: its blob, and its model once something asked for
+ * it.  Parsing every header costs a third of a second on a kernel, and a
+ * step that changes a macro needs only the headers it changed.
+ */
+struct hent {
+	char *path; /* installed name */
+	git_oid blob;
+	struct ud_api_header *h; /* NULL until asked for */
+};
+
+/* Headers by installed name, sorted. */
 struct hset {
-	struct ud_api_header **v;
+	git_repository *repo;
+	struct hent *v;
 	size_t n, alloc;
 };
 
 static int
 by_path(const void *a, const void *b)
 {
-	return strcmp((*(struct ud_api_header *const *)a)->path,
-		      (*(struct ud_api_header *const *)b)->path);
+	return strcmp(((const struct hent *)a)->path, ((const struct hent *)b)->path);
 }
 
-static struct ud_api_header *
-hset_find(const struct hset *s, const char *path)
+static struct hent *
+hset_entry(const struct hset *s, const char *path)
 {
 	size_t lo = 0, hi = s->n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(s->v[mid]->path, path);
+		int c = strcmp(s->v[mid].path, path);
 
 		if (c == 0)
-			return s->v[mid];
+			return &s->v[mid];
 		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return NULL;
-}
-
-static void
-hset_add(struct hset *s, struct ud_api_header *h)
-{
-	s->v = ud_xgrow(s->v, &s->alloc, s->n + 1, sizeof(*s->v));
-	s->v[s->n++] = h;
-}
-
-static void
-header_free(struct ud_api_header *h)
-{
-	if (h != NULL)
-		ud_api_header_free(h);
-	free(h);
-}
-
-static void
-hset_free(struct hset *s, bool headers)
-{
-	size_t i;
-
-	for (i = 0; headers && i < s->n; i++)
-		header_free(s->v[i]);
-	free(s->v);
-	memset(s, 0, sizeof(*s));
 }
 
 static struct ud_api_header *
@@ -105,15 +90,55 @@ parse_blob(git_repository *repo, const git_oid *id, const char *path)
 	return h;
 }
 
-struct walk {
-	git_repository *repo;
-	struct hset *set;
-};
+/* The model of path in the set, parsed now if it was not; NULL when the set has no such header. */
+static struct ud_api_header *
+hset_get(const struct hset *s, const char *path)
+{
+	struct hent *e = hset_entry(s, path);
+
+	if (e == NULL)
+		return NULL;
+	if (e->h == NULL)
+		e->h = parse_blob(s->repo, &e->blob, e->path);
+	return e->h;
+}
+
+static void
+hset_add(struct hset *s, const char *path, const git_oid *blob, struct ud_api_header *h)
+{
+	s->v = ud_xgrow(s->v, &s->alloc, s->n + 1, sizeof(*s->v));
+	s->v[s->n].path = ud_xstrdup(path);
+	git_oid_cpy(&s->v[s->n].blob, blob);
+	s->v[s->n].h = h;
+	s->n++;
+}
+
+static void
+header_free(struct ud_api_header *h)
+{
+	if (h != NULL)
+		ud_api_header_free(h);
+	free(h);
+}
+
+static void
+hset_free(struct hset *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->v[i].path);
+		header_free(s->v[i].h);
+	}
+	free(s->v);
+	s->v = NULL;
+	s->n = s->alloc = 0;
+}
 
 static int
-parse_each(const char *root, const git_tree_entry *e, void *payload)
+list_each(const char *root, const git_tree_entry *e, void *payload)
 {
-	struct walk *w = payload;
+	struct hset *s = payload;
 	const char *name = git_tree_entry_name(e);
 	size_t n = strlen(name);
 	char *path;
@@ -122,21 +147,32 @@ parse_each(const char *root, const git_tree_entry *e, void *payload)
 	    strncmp(root, "include/", 8) != 0)
 		return 0;
 	path = ud_xasprintf("%s%s", root + 8, name);
-	hset_add(w->set, parse_blob(w->repo, git_tree_entry_id(e), path));
+	hset_add(s, path, git_tree_entry_id(e), NULL);
 	free(path);
 	return 0;
 }
 
-/* Every installed header of a headers commit's tree (include/...), parsed. */
+/* The installed headers of a headers commit's tree (include/...), none parsed yet. */
 static void
 hset_read(git_repository *repo, git_tree *t, struct hset *out)
 {
-	struct walk w = {repo, out};
-
 	memset(out, 0, sizeof(*out));
-	git_tree_walk(t, GIT_TREEWALK_PRE, parse_each, &w);
+	out->repo = repo;
+	git_tree_walk(t, GIT_TREEWALK_PRE, list_each, out);
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof(*out->v), by_path);
+}
+
+/* Every header of the set parsed, as one array (shallow copies: the set owns them). */
+static struct ud_api_header *
+hset_flat(const struct hset *s)
+{
+	struct ud_api_header *flat = ud_xcalloc(s->n + 1, sizeof(*flat));
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		flat[i] = *hset_get(s, s->v[i].path);
+	return flat;
 }
 
 /* ---- the rows of a step ---- */
@@ -226,7 +262,7 @@ present_rows(struct rows *rs, const struct hset *set)
 	size_t i, j;
 
 	for (i = 0; i < set->n; i++) {
-		const struct ud_api_header *h = set->v[i];
+		const struct ud_api_header *h = hset_get(set, set->v[i].path);
 		struct row *r = row_new(rs, "present", h->path, 1);
 
 		r->name = ud_xstrdup("");
@@ -399,9 +435,19 @@ pair_moves(struct rows *rs)
 	}
 }
 
-/* The rows of api-diff's changes d between old and new (only the changed headers matter). */
+/*
+ * The old version of header path: the one olds holds for a header the
+ * step changed (NULL: added), else the same as the new one.
+ */
+static const struct ud_api_header *
+old_version(const struct ud_map *olds, const struct hset *new_, const char *path)
+{
+	return ud_map_has(olds, path) ? ud_map_get(olds, path) : hset_get(new_, path);
+}
+
+/* The rows of api-diff's changes d, from the old versions of the changed headers to new_. */
 static void
-diff_rows(struct rows *rs, const struct ud_api_diff *d, const struct hset *old,
+diff_rows(struct rows *rs, const struct ud_api_diff *d, const struct ud_map *olds,
 	  const struct hset *new_)
 {
 	struct ud_map groups = UD_MAP_INIT;
@@ -410,8 +456,8 @@ diff_rows(struct rows *rs, const struct ud_api_diff *d, const struct hset *old,
 
 	for (i = 0; i < d->n; i++) {
 		const struct ud_api_change *c = &d->v[i];
-		const struct ud_api_header *oh = hset_find(old, c->header),
-					   *nh = hset_find(new_, c->header);
+		const struct ud_api_header *oh = old_version(olds, new_, c->header),
+					   *nh = hset_get(new_, c->header);
 
 		if (c->symbol[0] == '\0') {
 			/* a header added or removed: it, and each of its symbols with it */
@@ -471,7 +517,8 @@ diff_rows(struct rows *rs, const struct ud_api_diff *d, const struct hset *old,
 		}
 	}
 	for (i = 0; i < ng; i++) {
-		group_rows(rs, &gv[i], hset_find(old, gv[i].header), hset_find(new_, gv[i].header));
+		group_rows(rs, &gv[i], old_version(olds, new_, gv[i].header),
+			   hset_get(new_, gv[i].header));
 		free(gv[i].v);
 	}
 	free(gv);
@@ -493,87 +540,116 @@ struct build {
 static const struct ud_api_header *
 lookup_new(const char *path, void *ctx)
 {
-	return hset_find(ctx, path);
+	return hset_get(ctx, path);
 }
 
-/* The rows from the last step's headers to tree t's, and t's headers as the new last. */
+/*
+ * Can a change of d make others through a type (what ud_api_diff_through
+ * looks for)?  Only a change of a struct, union, enum or typedef that was
+ * there before: without one it finds nothing, and no header needs parsing.
+ */
+static bool
+type_changed(const struct ud_api_diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->v[i].symbol[0] != '\0' && d->v[i].what != UD_API_ADDED &&
+		    (d->v[i].kind == UD_API_STRUCT || d->v[i].kind == UD_API_UNION ||
+		     d->v[i].kind == UD_API_ENUM || d->v[i].kind == UD_API_TYPEDEF))
+			return true;
+	return false;
+}
+
+/* The rows from the last step's headers to tree t's, which become the last step's. */
 static int
 step_diff(struct build *b, git_tree *old_tree, git_tree *t, struct rows *rs, char **cause)
 {
-	git_diff *diff = NULL;
-	struct hset next = {NULL, 0, 0};
-	struct ud_api_header **gone = NULL, *flat;
+	struct ud_map olds = UD_MAP_INIT; /* changed path -> its old model (NULL: added) */
+	struct ud_api_header **gone = NULL;
+	struct {
+		struct hent *e; /* its entry in the set (NULL: a new header) */
+		const char *path;
+		git_oid id;
+		struct ud_api_header *nw; /* the new model (NULL: removed) */
+		bool del;
+	} * ch;
 	struct ud_api_diff d;
-	size_t ngone = 0, agone = 0, i, nd;
+	git_diff *diff = NULL;
+	size_t ngone = 0, agone = 0, i, k, nd;
 
 	if (git_diff_tree_to_tree(&diff, b->repo, old_tree, t, NULL) < 0) {
 		*cause = ud_git_error("comparing two headers commits");
 		return -EIO;
 	}
-	/* the new set: the old one with the changed headers replaced */
-	nd = git_diff_num_deltas(diff);
-	for (i = 0; i < b->cur.n; i++)
-		hset_add(&next, b->cur.v[i]);
 	memset(&d, 0, sizeof(d));
-	{
-		struct ud_api_header **olds = ud_xcalloc(nd + 1, sizeof(*olds));
-		struct ud_api_header **news = ud_xcalloc(nd + 1, sizeof(*news));
+	nd = git_diff_num_deltas(diff);
+	ch = ud_xcalloc(nd + 1, sizeof(*ch));
+	/* git's deltas come in path order, as ud_api_diff_header wants them */
+	for (i = 0; i < nd; i++) {
+		const git_diff_delta *dd = git_diff_get_delta(diff, i);
+		bool del = dd->status == GIT_DELTA_DELETED, add = dd->status == GIT_DELTA_ADDED;
+		const char *p = del ? dd->old_file.path : dd->new_file.path;
+		struct ud_api_header *old;
 
-		for (i = 0; i < nd; i++) {
-			const git_diff_delta *dd = git_diff_get_delta(diff, i);
-			bool del = dd->status == GIT_DELTA_DELETED;
-			const char *p = del ? dd->old_file.path : dd->new_file.path;
-
-			if (strncmp(p, "include/", 8) != 0 || strlen(p) < 11 ||
-			    strcmp(p + strlen(p) - 2, ".h") != 0)
-				continue;
-			olds[i] = hset_find(&b->cur, p + 8);
-			if (!del)
-				news[i] = parse_blob(b->repo, &dd->new_file.id, p + 8);
-		}
-		/* next: replace, remove, add */
-		for (i = 0; i < nd; i++) {
-			size_t k;
-
-			if (olds[i] == NULL && news[i] == NULL)
-				continue;
-			if (olds[i] != NULL) {
-				for (k = 0; k < next.n && next.v[k] != olds[i]; k++)
-					;
-				if (news[i] != NULL)
-					next.v[k] = news[i];
-				else
-					next.v[k] = next.v[--next.n];
-				gone = ud_xgrow(gone, &agone, ngone + 1, sizeof(*gone));
-				gone[ngone++] = olds[i];
-			} else {
-				hset_add(&next, news[i]);
-			}
-		}
-		if (next.n > 1)
-			qsort(next.v, next.n, sizeof(*next.v), by_path);
-		/* git's deltas come in path order, as ud_api_diff_header wants them */
-		for (i = 0; i < nd; i++)
-			if (olds[i] != NULL || news[i] != NULL)
-				ud_api_diff_header(olds[i], news[i], &d);
-		free(olds);
-		free(news);
+		if (strncmp(p, "include/", 8) != 0 || strlen(p) < 11 ||
+		    strcmp(p + strlen(p) - 2, ".h") != 0)
+			continue;
+		p += 8;
+		old = add ? NULL : hset_get(&b->cur, p);
+		ch[i].nw = del ? NULL : parse_blob(b->repo, &dd->new_file.id, p);
+		ch[i].e = hset_entry(&b->cur, p);
+		ch[i].path = p;
+		ch[i].del = del;
+		git_oid_cpy(&ch[i].id, &dd->new_file.id);
+		ud_api_diff_header(old, ch[i].nw, &d);
+		ud_map_put(&olds, p, old);
 	}
-	ud_api_diff_moves(&d, lookup_new, &next);
+	/*
+	 * The set becomes the new version (the old models wait until the rows
+	 * are made): entries changed or dropped first, then new ones (which
+	 * may move the array).
+	 */
+	for (i = 0; i < nd; i++) {
+		struct hent *e = ch[i].e;
+
+		if (e == NULL)
+			continue;
+		gone = ud_xgrow(gone, &agone, ngone + 1, sizeof(*gone));
+		gone[ngone++] = e->h;
+		e->h = ch[i].nw;
+		if (ch[i].del) {
+			free(e->path);
+			e->path = NULL; /* dropped below */
+		} else {
+			git_oid_cpy(&e->blob, &ch[i].id);
+		}
+	}
+	for (i = 0; i < nd; i++)
+		if (ch[i].e == NULL && ch[i].nw != NULL)
+			hset_add(&b->cur, ch[i].path, &ch[i].id, ch[i].nw);
+	for (i = k = 0; i < b->cur.n; i++)
+		if (b->cur.v[i].path != NULL)
+			b->cur.v[k++] = b->cur.v[i];
+	b->cur.n = k;
+	if (b->cur.n > 1)
+		qsort(b->cur.v, b->cur.n, sizeof(*b->cur.v), by_path);
+	ud_api_diff_moves(&d, lookup_new, &b->cur);
 	/* users of a changed type anywhere, as api-diff looks for them */
-	flat = ud_xcalloc(next.n + 1, sizeof(*flat));
-	for (i = 0; i < next.n; i++)
-		flat[i] = *next.v[i]; /* shallow: next owns them */
-	ud_api_diff_through(&d, flat, next.n);
-	free(flat);
-	diff_rows(rs, &d, &b->cur, &next);
+	if (type_changed(&d)) {
+		struct ud_api_header *flat = hset_flat(&b->cur);
+
+		ud_api_diff_through(&d, flat, b->cur.n);
+		free(flat);
+	}
+	diff_rows(rs, &d, &olds, &b->cur);
 	ud_api_diff_free(&d);
 	git_diff_free(diff);
 	for (i = 0; i < ngone; i++)
 		header_free(gone[i]);
 	free(gone);
-	hset_free(&b->cur, false);
-	b->cur = next;
+	free(ch);
+	ud_map_free(&olds, NULL);
 	return 0;
 }
 
@@ -871,7 +947,7 @@ update(git_repository *repo, struct ud_store *st, const struct ud_apilog_opts *o
 			break;
 	}
 	free(hs);
-	hset_free(&b.cur, true);
+	hset_free(&b.cur);
 	ud_apilog_state_free(&s);
 	return rc;
 }
