@@ -213,6 +213,7 @@ if $have_git; then
 	comp "uapid api-diff $T $R:ma" main
 	comp "uapictl --tree $R api --rev " HEAD main topic v1.0
 	comp "uapictl -T $R api --rev=v" v1.0
+	comp "uapictl --tree $R api --log --since " HEAD main topic v1.0
 fi
 
 # uapictl: commands, options, values
@@ -226,6 +227,7 @@ comp "uapictl headers --" --prefix --outcome --exported --unexported --json
 comp "uapictl headers --unexported --" --prefix --outcome --json
 comp "uapictl preview --uapi --" --stdin --json
 comp "uapictl api --since 3 --" --json
+comp "uapictl api --log --" --since --until --tags --json
 comp "uapictl headers --outcome " split moved needs-coaching skipped unreadable unexported uapi
 comp "uapictl headers --outcome=needs" needs-coaching
 comp "uapictl --tree $T headers --prefix include/" include/linux/ include/uapi/
@@ -236,7 +238,7 @@ comp "uapictl marker add F --" --occurrence --why --json
 comp "uapictl marker rm --" --json
 comp "uapictl marker list " a.sock b.txt d1 f1
 comp "uapictl call " status headers classify preview changes markers.list markers.add \
-	markers.remove resplit subscribe unsubscribe api.changes
+	markers.remove resplit subscribe unsubscribe api.changes api.log
 comp "uapictl call markers." markers.add markers.list markers.remove
 comp "uapictl call status "
 comp "uapictl classify " a.sock b.txt d1 f1
