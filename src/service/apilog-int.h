@@ -8,8 +8,10 @@
 #define UAPID_APILOG_INT_H
 
 #include <git2.h>
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "uapid/api.h"
 #include "uapid/store.h"
 
 /* The full name of a headers branch ("uapi/headers" -> "refs/heads/uapi/headers"). */
@@ -51,5 +53,36 @@ struct ud_apilog_tag {
 int ud_apilog_tags(git_repository *repo, struct ud_store *st, int64_t id, const char *glob,
 		   struct ud_apilog_tag **out, size_t *n, size_t *fresh, char **cause);
 void ud_apilog_tags_free(struct ud_apilog_tag *v, size_t n);
+
+/* ---- the rows of a step (apilog-rows.c) ---- */
+
+/* A row on its way to the store (its fields are struct ud_apilog_row's); strings owned. */
+struct ud_apilog_draft {
+	char *name, *member, *symbol, *header, *moved_to, *change, *reason, *members;
+	const char *kind, *what; /* static strings */
+	unsigned line, moved_line;
+	int verdict;  /* enum ud_api_verdict, or -1 for present */
+	bool implied; /* a symbol of a header added or removed whole */
+	bool dropped; /* paired into a "moved" row: not written */
+};
+
+struct ud_apilog_rows {
+	struct ud_apilog_draft *v;
+	size_t n, alloc;
+};
+
+/* The rows of a header present in the history's first step: it, and each of its symbols. */
+void ud_apilog_present_rows(struct ud_apilog_rows *rs, const struct ud_api_header *h);
+/*
+ * The rows of api-diff's changes d between two versions of the installed
+ * headers; version(path, old, ctx) gives a header's old or new model (NULL
+ * where it has none).  A symbol removed from one header and added to
+ * another in d is one "moved" row.
+ */
+void ud_apilog_diff_rows(struct ud_apilog_rows *rs, const struct ud_api_diff *d,
+			 const struct ud_api_header *(*version)(const char *path, bool old,
+								void *ctx),
+			 void *ctx);
+void ud_apilog_rows_free(struct ud_apilog_rows *rs);
 
 #endif /* UAPID_APILOG_INT_H */

@@ -22,8 +22,6 @@
 #include "apilog-int.h"
 #include "uapid/api.h"
 #include "uapid/apilog.h"
-#include "uapid/apisym.h"
-#include "uapid/buf.h"
 #include "uapid/gittree.h"
 #include "uapid/map.h"
 #include "uapid/xmalloc.h"
@@ -175,357 +173,6 @@ hset_flat(const struct hset *s)
 	return flat;
 }
 
-/* ---- the rows of a step ---- */
-
-/* A row on its way to the store; strings owned. */
-struct row {
-	char *name, *member, *symbol, *header, *moved_to, *change, *reason, *members;
-	const char *kind, *what;
-	unsigned line, moved_line;
-	int verdict; /* enum ud_api_verdict, or -1 for present */
-	bool implied, dropped;
-};
-
-struct rows {
-	struct row *v;
-	size_t n, alloc;
-};
-
-static struct row *
-row_new(struct rows *rs, const char *what, const char *header, unsigned line)
-{
-	struct row *r;
-
-	rs->v = ud_xgrow(rs->v, &rs->alloc, rs->n + 1, sizeof(*rs->v));
-	r = &rs->v[rs->n++];
-	memset(r, 0, sizeof(*r));
-	r->what = what;
-	r->header = ud_xstrdup(header);
-	r->line = line;
-	r->member = ud_xstrdup("");
-	r->verdict = -1;
-	return r;
-}
-
-static void
-rows_free(struct rows *rs)
-{
-	size_t i;
-
-	for (i = 0; i < rs->n; i++) {
-		struct row *r = &rs->v[i];
-
-		free(r->name);
-		free(r->member);
-		free(r->symbol);
-		free(r->header);
-		free(r->moved_to);
-		free(r->change);
-		free(r->reason);
-		free(r->members);
-	}
-	free(rs->v);
-	memset(rs, 0, sizeof(*rs));
-}
-
-static char *
-display(const struct ud_api_sym *s)
-{
-	return s->cond[0] != '\0' ? ud_xasprintf("%s [if %s]", s->name, s->cond)
-				  : ud_xstrdup(s->name);
-}
-
-static bool
-has_members(const struct ud_api_sym *s)
-{
-	return s->kind == UD_API_STRUCT || s->kind == UD_API_UNION || s->kind == UD_API_ENUM;
-}
-
-/* A row for symbol s of header h: present, or added or removed with the header. */
-static struct row *
-sym_row(struct rows *rs, const char *what, const char *header, const struct ud_api_sym *s)
-{
-	struct row *r = row_new(rs, what, header, s->line);
-
-	r->name = ud_xstrdup(s->name);
-	r->symbol = display(s);
-	r->kind = ud_api_kind_name(s->kind);
-	if (has_members(s))
-		r->members = ud_apisym_members(s);
-	return r;
-}
-
-/* Every symbol of every header, as the history's first step finds them. */
-static void
-present_rows(struct rows *rs, const struct hset *set)
-{
-	size_t i, j;
-
-	for (i = 0; i < set->n; i++) {
-		const struct ud_api_header *h = hset_get(set, set->v[i].path);
-		struct row *r = row_new(rs, "present", h->path, 1);
-
-		r->name = ud_xstrdup("");
-		r->symbol = ud_xstrdup("");
-		r->kind = "header";
-		r->change = ud_xasprintf("present (%zu symbol%s)", h->n, h->n == 1 ? "" : "s");
-		for (j = 0; j < h->n; j++) {
-			r = sym_row(rs, "present", h->path, &h->v[j]);
-			r->change = ud_xstrdup("present");
-		}
-	}
-}
-
-/* Does symbol s display as the change's symbol ("NAME [if COND]")? */
-static bool
-same_display(const struct ud_api_sym *s, const char *symbol)
-{
-	size_t n = strlen(s->name);
-
-	if (strncmp(symbol, s->name, n) != 0)
-		return false;
-	if (s->cond[0] == '\0')
-		return symbol[n] == '\0';
-	return strncmp(symbol + n, " [if ", 5) == 0 &&
-	       strncmp(symbol + n + 5, s->cond, strlen(s->cond)) == 0 &&
-	       strcmp(symbol + n + 5 + strlen(s->cond), "]") == 0;
-}
-
-/* The symbol of h a change is about: its name and kind and conditions, else its name. */
-static const struct ud_api_sym *
-find_sym(const struct ud_api_header *h, const struct ud_api_change *c)
-{
-	const struct ud_api_sym *kind = NULL, *name = NULL;
-	size_t i;
-
-	if (h == NULL)
-		return NULL;
-	for (i = 0; i < h->n; i++) {
-		const struct ud_api_sym *s = &h->v[i];
-
-		if (strcmp(s->name, c->name) != 0)
-			continue;
-		if (s->kind == c->kind && same_display(s, c->symbol))
-			return s;
-		if (s->kind == c->kind && kind == NULL)
-			kind = s;
-		if (name == NULL)
-			name = s;
-	}
-	return kind != NULL ? kind : name;
-}
-
-/* The changes of one symbol at one step: one row, and one per member it concerns. */
-struct group {
-	const char *header, *symbol;
-	const struct ud_api_change **v;
-	size_t n, alloc;
-};
-
-static void
-group_rows(struct rows *rs, const struct group *g, const struct ud_api_header *oh,
-	   const struct ud_api_header *nh)
-{
-	const struct ud_api_change *c0 = g->v[0];
-	const struct ud_api_sym *o = find_sym(oh, c0), *n = find_sym(nh, c0);
-	struct ud_apisym_items items = {NULL, 0, 0};
-	struct ud_buf reasons = UD_BUF_INIT;
-	struct row *r;
-	char *change = NULL;
-	const char *kind;
-	unsigned line;
-	int verdict = 0;
-	size_t i, j;
-
-	for (i = 0; i < g->n; i++) {
-		ud_buf_addf(&reasons, "%s%s", i > 0 ? "; " : "", g->v[i]->reason);
-		if ((int)g->v[i]->verdict > verdict)
-			verdict = (int)g->v[i]->verdict;
-	}
-	if (o != NULL && n != NULL)
-		change = ud_apisym_describe(o, n, &items);
-	line = c0->new_line != 0 ? c0->new_line : c0->old_line;
-	kind = ud_api_kind_name(n != NULL ? n->kind : c0->kind);
-	r = row_new(rs, "changed", g->header, line);
-	r->name = ud_xstrdup(c0->name);
-	r->symbol = ud_xstrdup(c0->symbol);
-	r->kind = kind;
-	r->verdict = verdict;
-	r->reason = ud_xstrdup(ud_buf_str(&reasons));
-	r->change = change != NULL ? change : ud_xstrdup(r->reason);
-	if (n != NULL && has_members(n) && n->kind != UD_API_ENUM && items.n == 0) {
-		/* a change through a member's type: the members its reasons name */
-		for (j = 0; j < n->nmembers; j++)
-			if (n->members[j].name[0] != '\0' &&
-			    ud_apisym_mentions(ud_buf_str(&reasons), n->members[j].name)) {
-				items.v = ud_xgrow(items.v, &items.alloc, items.n + 1,
-						   sizeof(*items.v));
-				items.v[items.n].member = ud_xstrdup(n->members[j].name);
-				items.v[items.n].text = ud_xstrdup(ud_buf_str(&reasons));
-				items.n++;
-			}
-	}
-	for (j = 0; j < items.n; j++) {
-		const struct ud_apisym_item *it = &items.v[j];
-		struct row *m;
-		int mv = -1;
-
-		if (it->member[0] == '\0')
-			continue;
-		/* the verdict of the changes that name this member, else the symbol's */
-		for (i = 0; i < g->n; i++)
-			if (ud_apisym_mentions(g->v[i]->reason, it->member) &&
-			    (int)g->v[i]->verdict > mv)
-				mv = (int)g->v[i]->verdict;
-		m = row_new(rs, "changed", g->header, line);
-		m->name = ud_xstrdup(c0->name);
-		free(m->member);
-		m->member = ud_xstrdup(it->member);
-		m->symbol = ud_xstrdup(c0->symbol);
-		m->kind = kind;
-		m->verdict = mv >= 0 ? mv : verdict;
-		m->change = ud_xstrdup(it->text);
-		m->reason = ud_xstrdup(ud_buf_str(&reasons));
-	}
-	ud_apisym_items_free(&items);
-	ud_buf_free(&reasons);
-}
-
-static int
-verdict_max(int a, int b)
-{
-	return a > b ? a : b;
-}
-
-/*
- * A symbol removed from one header and added to another at the same step
- * moved: one row, where it was, with the verdict of both.
- */
-static void
-pair_moves(struct rows *rs)
-{
-	size_t i, j;
-
-	for (i = 0; i < rs->n; i++) {
-		struct row *a = &rs->v[i];
-
-		if (strcmp(a->what, "removed") != 0 || a->name[0] == '\0' || a->member[0] != '\0')
-			continue;
-		for (j = 0; j < rs->n; j++) {
-			struct row *b = &rs->v[j];
-
-			if (b->dropped || strcmp(b->what, "added") != 0 ||
-			    strcmp(b->name, a->name) != 0 || b->member[0] != '\0' ||
-			    strcmp(b->header, a->header) == 0)
-				continue;
-			a->what = "moved";
-			a->moved_to = ud_xstrdup(b->header);
-			a->moved_line = b->line;
-			a->verdict = verdict_max(a->verdict, b->verdict);
-			a->implied = false;
-			a->kind = b->kind;
-			free(a->change);
-			a->change = ud_xasprintf("moved to %s", b->header);
-			free(a->members);
-			a->members = b->members;
-			b->members = NULL;
-			b->dropped = true;
-			break;
-		}
-	}
-}
-
-/*
- * The old version of header path: the one olds holds for a header the
- * step changed (NULL: added), else the same as the new one.
- */
-static const struct ud_api_header *
-old_version(const struct ud_map *olds, const struct hset *new_, const char *path)
-{
-	return ud_map_has(olds, path) ? ud_map_get(olds, path) : hset_get(new_, path);
-}
-
-/* The rows of api-diff's changes d, from the old versions of the changed headers to new_. */
-static void
-diff_rows(struct rows *rs, const struct ud_api_diff *d, const struct ud_map *olds,
-	  const struct hset *new_)
-{
-	struct ud_map groups = UD_MAP_INIT;
-	struct group *gv = NULL;
-	size_t ng = 0, ag = 0, i, j;
-
-	for (i = 0; i < d->n; i++) {
-		const struct ud_api_change *c = &d->v[i];
-		const struct ud_api_header *oh = old_version(olds, new_, c->header),
-					   *nh = hset_get(new_, c->header);
-
-		if (c->symbol[0] == '\0') {
-			/* a header added or removed: it, and each of its symbols with it */
-			const struct ud_api_header *h = c->what == UD_API_ADDED ? nh : oh;
-			const char *what = c->what == UD_API_ADDED ? "added" : "removed";
-			struct row *r = row_new(rs, what, c->header,
-						c->new_line != 0 ? c->new_line : c->old_line);
-
-			r->name = ud_xstrdup("");
-			r->symbol = ud_xstrdup("");
-			r->kind = "header";
-			r->verdict = (int)c->verdict;
-			r->reason = ud_xstrdup(c->reason);
-			r->change = ud_xasprintf("header %s", what);
-			for (j = 0; h != NULL && j < h->n; j++) {
-				r = sym_row(rs, what, c->header, &h->v[j]);
-				r->verdict = (int)c->verdict;
-				r->implied = true;
-				r->reason = ud_xstrdup(c->reason);
-				r->change = ud_xasprintf("%s with its header", what);
-			}
-			continue;
-		}
-		if (c->what != UD_API_CHANGED) {
-			bool added = c->what == UD_API_ADDED;
-			const struct ud_api_sym *s = find_sym(added ? nh : oh, c);
-			struct row *r = row_new(rs, added ? "added" : "removed", c->header,
-						added ? c->new_line : c->old_line);
-
-			r->name = ud_xstrdup(c->name);
-			r->symbol = ud_xstrdup(c->symbol);
-			r->kind = ud_api_kind_name(s != NULL ? s->kind : c->kind);
-			r->verdict = (int)c->verdict;
-			r->reason = ud_xstrdup(c->reason);
-			r->change = ud_xstrdup(added ? "added" : "removed");
-			if (s != NULL && has_members(s))
-				r->members = ud_apisym_members(s);
-			continue;
-		}
-		{
-			char *k = ud_xasprintf("%s\n%s", c->header, c->symbol);
-			size_t gi = (size_t)(uintptr_t)ud_map_get(&groups, k);
-			struct group *g;
-
-			if (gi == 0) {
-				gv = ud_xgrow(gv, &ag, ng + 1, sizeof(*gv));
-				memset(&gv[ng], 0, sizeof(*gv));
-				gv[ng].header = c->header;
-				gv[ng].symbol = c->symbol;
-				gi = ++ng;
-				ud_map_put(&groups, k, (void *)(uintptr_t)gi);
-			}
-			free(k);
-			g = &gv[gi - 1];
-			g->v = ud_xgrow(g->v, &g->alloc, g->n + 1, sizeof(*g->v));
-			g->v[g->n++] = c;
-		}
-	}
-	for (i = 0; i < ng; i++) {
-		group_rows(rs, &gv[i], old_version(olds, new_, gv[i].header),
-			   hset_get(new_, gv[i].header));
-		free(gv[i].v);
-	}
-	free(gv);
-	ud_map_free(&groups, NULL);
-	pair_moves(rs);
-}
-
 /* ---- one step ---- */
 
 struct build {
@@ -561,9 +208,25 @@ type_changed(const struct ud_api_diff *d)
 	return false;
 }
 
+/* The headers a step compares: the old versions of those it changed, and the new set. */
+struct versions {
+	const struct ud_map *olds; /* changed path -> its old model (NULL: added) */
+	const struct hset *now;
+};
+
+static const struct ud_api_header *
+version_of(const char *path, bool old, void *ctx)
+{
+	const struct versions *v = ctx;
+
+	if (old && ud_map_has(v->olds, path))
+		return ud_map_get(v->olds, path);
+	return hset_get(v->now, path); /* unchanged: both versions are the same */
+}
+
 /* The rows from the last step's headers to tree t's, which become the last step's. */
 static int
-step_diff(struct build *b, git_tree *old_tree, git_tree *t, struct rows *rs, char **cause)
+step_diff(struct build *b, git_tree *old_tree, git_tree *t, struct ud_apilog_rows *rs, char **cause)
 {
 	struct ud_map olds = UD_MAP_INIT; /* changed path -> its old model (NULL: added) */
 	struct ud_api_header **gone = NULL;
@@ -642,7 +305,11 @@ step_diff(struct build *b, git_tree *old_tree, git_tree *t, struct rows *rs, cha
 		ud_api_diff_through(&d, flat, b->cur.n);
 		free(flat);
 	}
-	diff_rows(rs, &d, &olds, &b->cur);
+	{
+		struct versions v = {&olds, &b->cur};
+
+		ud_apilog_diff_rows(rs, &d, version_of, &v);
+	}
 	ud_api_diff_free(&d);
 	git_diff_free(diff);
 	for (i = 0; i < ngone; i++)
@@ -654,13 +321,13 @@ step_diff(struct build *b, git_tree *old_tree, git_tree *t, struct rows *rs, cha
 }
 
 static int
-write_rows(struct build *b, int64_t step, const struct rows *rs, char **cause)
+write_rows(struct build *b, int64_t step, const struct ud_apilog_rows *rs, char **cause)
 {
 	size_t i;
 	int rc = 0;
 
 	for (i = 0; i < rs->n && rc == 0; i++) {
-		const struct row *r = &rs->v[i];
+		const struct ud_apilog_draft *r = &rs->v[i];
 		struct ud_apilog_row w;
 
 		if (r->dropped)
@@ -801,7 +468,7 @@ add_steps(struct build *b, const struct hcommit *hs, size_t n, const struct ud_a
 	}
 	for (i = 0; i < n && rc == 0; i++) {
 		struct ud_apilog_step s;
-		struct rows rs = {NULL, 0, 0};
+		struct ud_apilog_rows rs = {NULL, 0, 0};
 		git_commit *src = NULL;
 		git_tree *t = NULL;
 		char hex[HEX];
@@ -827,9 +494,12 @@ add_steps(struct build *b, const struct hcommit *hs, size_t n, const struct ud_a
 			b->have_cur = true;
 		}
 		if (base == NULL) {
+			size_t k;
+
 			hset_read(b->repo, t, &b->cur);
 			b->have_cur = true;
-			present_rows(&rs, &b->cur);
+			for (k = 0; k < b->cur.n; k++)
+				ud_apilog_present_rows(&rs, hset_get(&b->cur, b->cur.v[k].path));
 		} else {
 			rc = step_diff(b, base, t, &rs, cause);
 		}
@@ -844,7 +514,7 @@ add_steps(struct build *b, const struct hcommit *hs, size_t n, const struct ud_a
 			rc = ud_store_apilog_put_step(b->st, b->id, &s, cause);
 		if (rc == 0)
 			rc = write_rows(b, step, &rs, cause);
-		rows_free(&rs);
+		ud_apilog_rows_free(&rs);
 		git_commit_free(src);
 		git_tree_free(base);
 		base = t;
