@@ -9,6 +9,7 @@
 #  - the headers branch `uapid branch` makes (for scale: not api-log's work),
 #  - building the index from the headers branch (the first api-log),
 #  - questions answered from the index: one symbol (target: under 50 ms),
+#    by the command and in the process (bench/bench_apilog, when built),
 #    a struct member, a whole header; each the median of 9 runs of the
 #    command, process start, repository and store included (wall and CPU
 #    time: a loaded machine inflates the first),
@@ -19,6 +20,7 @@
 set -eu
 top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
 UAPID=$(realpath "${2:-src/uapid}")
+BENCH_APILOG=$(realpath "${3:-bench/bench_apilog}" 2>/dev/null) || BENCH_APILOG=
 N=${BENCH_COMMITS:-300}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/uapid-bench.XXXXXX")
 if [ -n "${BENCH_KEEP:-}" ]; then # BENCH_KEEP=1: keep the repository, to look at
@@ -101,6 +103,12 @@ echo "  one member, struct $mstruct.$mname: $(median_ms "$UAPID" api-log --arch 
 echo "  a whole header, $hdr: $(median_ms "$UAPID" api-log --arch x86 "$R" "$hdr")"
 echo "  --json, with --since v6.2-rc1: $(median_ms "$UAPID" api-log --json --since v6.2-rc1 --arch x86 "$R" "$sym")"
 echo "  uapid --version, for the process alone: $(median_ms "$UAPID" --version)"
+if [ -x "$BENCH_APILOG" ]; then
+	# the question alone, in the process, as the daemon's api.log asks it
+	echo "  in the process (ud_apilog_lookup, bench_apilog), $sym: $("$BENCH_APILOG" "$R" "$db" uapi/headers "$sym")"
+	echo "  in the process, struct $mstruct.$mname: $("$BENCH_APILOG" "$R" "$db" uapi/headers "struct $mstruct.$mname")"
+	echo "  in the process, $hdr: $("$BENCH_APILOG" "$R" "$db" uapi/headers "$hdr")"
+fi
 
 # one commit more
 printf '#define UAPID_BENCH_LOG 1\n' >>"$R/include/uapi/linux/eventpoll.h"

@@ -22,7 +22,7 @@
 #define LOG_ROWS                                                                                   \
 	"SELECT c.step, c.name, c.member, c.symbol, c.kind, c.header, c.line, c.moved_to, "        \
 	"c.moved_line, c.what, c.verdict, c.change, c.reason, c.members, c.implied, s.pos, "       \
-	"s.source, s.headers, s.time, s.tz FROM api_log_changes c JOIN api_log_steps s "           \
+	"s.source, s.headers, s.time, s.tz, c.rowid FROM api_log_changes c JOIN api_log_steps s "  \
 	"ON s.log = c.log AND s.step = c.step "
 
 static const char *const sql[S__COUNT] = {
@@ -54,8 +54,10 @@ static const char *const sql[S__COUNT] = {
 		"moved_to, moved_line, what, verdict, change, reason, members, implied) VALUES "
 		"(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
 	[S_LOG_BY_NAME] = LOG_ROWS "WHERE c.log = ?1 AND c.name = ?2 ORDER BY c.step, c.rowid",
-	[S_LOG_BY_HEADER] = LOG_ROWS "WHERE c.log = ?1 AND (c.header = ?2 OR c.moved_to = ?2) "
-				     "ORDER BY c.step, c.rowid",
+	/* two indexed searches: an OR of the two columns would read every row */
+	[S_LOG_BY_HEADER] = LOG_ROWS "WHERE c.log = ?1 AND c.header = ?2 UNION ALL " LOG_ROWS
+				     "WHERE c.log = ?1 AND c.moved_to = ?2 AND c.header != ?2 "
+				     "ORDER BY 1, 21",
 	[S_LOG_TAG_PUT] = "INSERT OR REPLACE INTO api_log_tags (log, name, target, pos) "
 			  "VALUES (?1, ?2, ?3, ?4)",
 	[S_LOG_TAG_DEL] = "DELETE FROM api_log_tags WHERE log = ?1 AND name = ?2",
