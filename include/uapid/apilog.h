@@ -76,6 +76,16 @@ struct ud_apilog_query {
 };
 
 /*
+ * The daemon's api.log parameters (doc/protocol.md): "symbol" (a string)
+ * or "symbols" (an array of 1 to 64 strings), each a symbol as
+ * ud_apisym_parse reads it, and the optional strings "since", "until" and
+ * "tags" into *q (borrowed from params; q->headers is left NULL).  0 with
+ * *symbols a new reference to an array of the symbols' strings, or
+ * -EINVAL with *message saying which parameter is wrong and why.
+ */
+int ud_apilog_params(json_t *params, struct ud_apilog_query *q, json_t **symbols, char **message);
+
+/*
  * The history of one symbol (apisym.h says how it is named), from the
  * index, which this does not write:
  *   {"symbol": as asked, "found": bool, "history": [{"release" (null when

@@ -41,7 +41,7 @@
 #include "uapid/buf.h"
 #include "uapid/daemon.h"
 #include "uapid/apiquery.h"
-#include "uapid/apisym.h"
+#include "uapid/apilog.h"
 #include "uapid/discover.h"
 #include "uapid/follow.h"
 #include "uapid/split.h"
@@ -802,45 +802,20 @@ m_api_changes(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, cha
 
 /*
  * api.log: the history of userspace API symbols along the headers branch
- * {"symbol": S} or {"symbols": [S, ...]} (at most 64), with "since",
- * "until" (revisions) and "tags" (a glob), from the api-log index the
- * branch follower keeps (--branches): as `uapid api-log --json` prints it.
+ * (apilog.h reads its parameters), from the api-log index the branch
+ * follower keeps (--branches): as `uapid api-log --json` prints it.
  */
 static json_t *
 m_api_log(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
 {
 	struct daemon *d = ctx;
 	struct ud_apilog_query q;
-	json_t *one = json_object_get(params, "symbol"), *list = json_object_get(params, "symbols");
-	json_t *symbols, *s, *r;
-	size_t i;
+	json_t *symbols, *r;
 
 	(void)c;
-	memset(&q, 0, sizeof(q));
-	if (!opt_string(params, "since", &q.since, code, message) ||
-	    !opt_string(params, "until", &q.until, code, message) ||
-	    !opt_string(params, "tags", &q.tags, code, message))
+	if (ud_apilog_params(params, &q, &symbols, message) < 0) {
+		*code = UD_RPC_INVALID_PARAMS;
 		return NULL;
-	if ((one == NULL) == (list == NULL) || (one != NULL && !json_is_string(one)) ||
-	    (list != NULL &&
-	     (!json_is_array(list) || json_array_size(list) == 0 || json_array_size(list) > 64)))
-		return ud_rpc_bad_param(code, message, "symbol",
-					"must be a string (or \"symbols\" an array of 1 to 64)");
-	symbols = one != NULL ? json_pack("[O]", one) : json_incref(list);
-	json_array_foreach(symbols, i, s)
-	{
-		struct ud_apisym_query sq;
-
-		if (!json_is_string(s)) {
-			json_decref(symbols);
-			return ud_rpc_bad_param(code, message, "symbols", "must hold strings");
-		}
-		if (ud_apisym_parse(json_string_value(s), &sq, message) < 0) {
-			json_decref(symbols);
-			*code = UD_RPC_INVALID_PARAMS;
-			return NULL;
-		}
-		ud_apisym_query_free(&sq);
 	}
 	if (d->follow == NULL) {
 		json_decref(symbols);

@@ -12,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "uapid/apilog.h"
 #include "uapid/branch.h"
 #include "uapid/buf.h"
 #include "uapid/follow.h"
@@ -21,6 +20,7 @@
 #include "uapid/log.h"
 #include "uapid/store.h"
 #include "uapid/xmalloc.h"
+#include "follow-int.h"
 
 #define DEBOUNCE_MS 150	  /* after the last ref event: a commit writes several files */
 #define LOCK_RETRY_MS 200 /* while git holds its index lock */
@@ -47,13 +47,7 @@ struct ud_follow {
 	int rc;
 	char *cause;
 	double ms;
-	struct ud_apilog_result log; /* the api-log index, brought up to date after the branches */
-	int log_rc;
-	char *log_cause;
-	/* api.log's reader, on the loop thread: its own repository and store connection */
-	git_repository *reader_repo;
-	struct ud_store *reader_st;
-	char *db;
+	struct ud_follow_apilog log; /* the api-log index, brought up to date after the branches */
 	/* the status, kept between updates */
 	json_t *status;
 	uint64_t updates;
@@ -128,19 +122,7 @@ work_cb(uv_work_t *w)
 	ud_branch_result_free(&f->res);
 	f->rc = ud_branch_update(f->repo, f->st, &o, &f->res, &f->cause);
 	/* the api-log index follows the headers branch (api.log answers from it) */
-	free(f->log_cause);
-	f->log_cause = NULL;
-	f->log_rc = 0;
-	if (f->rc == 0 && f->headers != NULL && f->res.headers[0] != '\0') {
-		struct ud_apilog_opts lo;
-
-		memset(&lo, 0, sizeof(lo));
-		lo.headers = f->headers;
-		f->log_rc = ud_apilog_update(f->repo, f->st, &lo, &f->log, &f->log_cause);
-		if (f->log_rc == 0)
-			f->log_rc = ud_apilog_update_tags(f->repo, f->st, f->headers, "v*",
-							  &f->log_cause);
-	}
+	ud_follow_apilog_update(&f->log, f->repo, f->st, f->rc == 0 ? f->res.headers : "");
 	f->ms = now_ms() - t0;
 }
 
@@ -225,11 +207,7 @@ status_json(struct ud_follow *f)
 	json_object_set_new(j, "refused", refused);
 	json_object_set_new(j, "error",
 			    f->rc < 0 && f->cause != NULL ? json_string(f->cause) : json_null());
-	if (f->headers != NULL)
-		json_object_set_new(j, "api_log",
-				    json_pack("{s:i, s:i, s:s?}", "steps", (int)f->log.steps_total,
-					      "added", (int)f->log.steps, "error",
-					      f->log_rc < 0 ? f->log_cause : NULL));
+	ud_follow_apilog_status(&f->log, j);
 	json_object_set_new(
 		j, "last_update",
 		json_pack("{s:I, s:f, s:i, s:b, s:i, s:i, s:i}", "at", (json_int_t)time(NULL), "ms",
@@ -254,11 +232,6 @@ after_work(uv_work_t *w, int status)
 	f->updates++;
 	if (f->rc < 0)
 		ud_log(LOG_ERR, "branches: %s", f->cause);
-	if (f->log_rc < 0)
-		ud_log(LOG_ERR, "branches: api-log index: %s", f->log_cause);
-	else if (f->log.steps > 0)
-		ud_log(LOG_INFO, "branches: api-log index: +%u step%s (%u in all)", f->log.steps,
-		       f->log.steps == 1 ? "" : "s", f->log.steps_total);
 	else if (f->res.split_changed || f->res.headers_added > 0)
 		ud_log(LOG_INFO,
 		       "branches: %s at %.12s (%u commit%s), %s +%u commit%s, for %.12s, in %.0f ms",
@@ -266,6 +239,7 @@ after_work(uv_work_t *w, int status)
 		       f->res.split_commits == 1 ? "" : "s", f->headers != NULL ? f->headers : "-",
 		       f->res.headers_added, f->res.headers_added == 1 ? "" : "s", f->res.source,
 		       f->ms);
+	ud_follow_apilog_log(&f->log);
 	json_decref(f->status);
 	f->status = status_json(f);
 	arm_ref_watch(f); /* HEAD may name another branch now */
@@ -371,7 +345,7 @@ ud_follow_open(struct ud_follow **out, uv_loop_t *loop, const struct ud_follow_o
 	/* the same cache and ref records as `uapid branch REPO` */
 	dir = ud_xasprintf("%suapid", f->commondir);
 	db = ud_xasprintf("%s/branches.db", dir);
-	f->db = ud_xstrdup(db);
+	ud_follow_apilog_init(&f->log, f->headers, f->gitdir, db);
 	if ((rc = ud_mkdir_p(dir, cause)) < 0 || (rc = ud_store_open(&f->st, db, cause)) < 0)
 		goto fail;
 	uv_timer_init(loop, &f->debounce);
@@ -439,38 +413,7 @@ json_t *
 ud_follow_api_log(struct ud_follow *f, const struct ud_apilog_query *q, json_t *symbols,
 		  char **cause)
 {
-	struct ud_apilog_query lq = *q;
-	json_t *answers, *s;
-	size_t i;
-
-	if (f->headers == NULL) {
-		*cause = ud_xstrdup("no headers branch is kept (--headers-branch -)");
-		return NULL;
-	}
-	if (f->reader_repo == NULL &&
-	    git_repository_open_ext(&f->reader_repo, f->gitdir, GIT_REPOSITORY_OPEN_NO_SEARCH,
-				    NULL) < 0) {
-		*cause = ud_git_error(f->gitdir);
-		return NULL;
-	}
-	if (f->reader_st == NULL && ud_store_open_reader(&f->reader_st, f->db, cause) < 0)
-		return NULL;
-	lq.headers = f->headers;
-	answers = json_array();
-	json_array_foreach(symbols, i, s)
-	{
-		json_t *a = NULL;
-
-		if (ud_apilog_lookup(f->reader_repo, f->reader_st, &lq, json_string_value(s), &a,
-				     cause) < 0) {
-			json_decref(answers);
-			return NULL;
-		}
-		json_array_append_new(answers, a);
-	}
-	return json_pack("{s:o?, s:o}", "index",
-			 ud_apilog_about(f->reader_repo, f->reader_st, f->headers), "symbols",
-			 answers);
+	return ud_follow_apilog_answer(&f->log, q, symbols, cause);
 }
 
 int
@@ -485,11 +428,7 @@ follow_free(struct ud_follow *f)
 {
 	ud_branch_result_free(&f->res);
 	free(f->cause);
-	free(f->log_cause);
-	free(f->db);
-	if (f->reader_st != NULL)
-		ud_store_close(f->reader_st);
-	git_repository_free(f->reader_repo);
+	ud_follow_apilog_free(&f->log);
 	json_decref(f->status);
 	ud_markers_free(&f->markers);
 	ud_markers_free(&f->work_markers);
