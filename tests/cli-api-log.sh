@@ -131,12 +131,28 @@ tag v1.1.1
 g checkout -q master
 [ "$(g rev-list --first-parent --count master)" = 12 ] && pass || fail "the history has $(g rev-list --first-parent --count master) first-parent commits"
 
+# verdict REV SYMBOL: the most severe verdict `uapid api-diff` gives SYMBOL
+# from REV's first parent to REV: api-log must give the same, whatever the
+# rules that decide it (this file names no verdict of its own)
+verdict() {
+	"$UAPID" api-diff --json --arch x86 "$R:$1^1" "$R:$1" >"$WORK/verdict.json" || true
+	python3 - "$WORK/verdict.json" "$2" <<'EOF'
+import json, sys
+rank = {"compatible": 0, "review": 1, "breaking": 2}
+v = [x["verdict"] for x in json.load(open(sys.argv[1]))["changes"]
+     if (x["symbol"] or "").split(" [if ")[0] == sys.argv[2]]
+print(max(v, key=lambda x: rank.get(x, -1)) if v else "none")
+EOF
+}
+V_FLAGS=$(verdict "$C2" PLANT_FLAGS) # 4 -> 5
+V_ID=$(verdict "$C6" plant_id_t)     # __u32 -> __u64
+
 # --- api-log with no headers branch: a history of its own ------------------------------
 all="PLANT_FLAGS PLANT_NEW PLANT_GONE PLANT_SIDE PLANT_MOVER PLANT_AWAY plant_id_t PLANT_IOC"
 all="$all PLANT_A"
 expect_status 0 "$UAPID" api-log --arch x86 "$R" PLANT_FLAGS
 cat "$WORK/out"
-expect_in "$WORK/out" "PLANT_FLAGS: present from the start of the history (v1.0); changed in v1.1 (breaking)"
+expect_in "$WORK/out" "PLANT_FLAGS: present from the start of the history (v1.0); changed in v1.1 ($V_FLAGS)"
 g rev-parse -q --verify refs/uapid/api-log/x86 >/dev/null && pass || fail "no refs/uapid/api-log/x86"
 g rev-parse -q --verify uapi/headers >/dev/null && fail "api-log made uapi/headers" || pass
 [ "$(g rev-parse HEAD)" = "$C10" ] && pass || fail "HEAD moved"
@@ -170,7 +186,7 @@ def api_diff_verdict(commit, symbol, headers):
     v = [x["verdict"] for x in d["changes"]
          if (x["symbol"] or "").split(" [if ")[0] == symbol
          or (x["symbol"] is None and x["header"] in headers)]
-    return max(v, key=rank.get) if v else None
+    return max(v, key=lambda x: rank.get(x, -1)) if v else None
 
 # symbol -> [(release, commit, what, change, header)], oldest first
 want = {
@@ -202,7 +218,7 @@ want = {
     "linux/plant_more.h": [("v1.2", "C7", "added", "header added", "linux/plant_more.h")],
 }
 summaries = {
-    "PLANT_FLAGS": "present from the start of the history (v1.0); changed in v1.1 (breaking)",
+    "PLANT_FLAGS": "present from the start of the history (v1.0); changed in v1.1 ($V_FLAGS)",
     "PLANT_NEW": "first in v1.1-rc1",
     "PLANT_GONE": "present from the start of the history (v1.0); removed in v1.2; added again in v1.3-rc1",
     "PLANT_SIDE": "first in v1.3-rc1",
@@ -246,7 +262,7 @@ for sym, commit in (("struct plant_req.data", "C4"), ("struct plant_ops.b", "C5"
     d = json.load(open(f"{work}/diff-{c[commit]}.json"))
     member = sym.split(".")[1]
     v = [x["verdict"] for x in d["changes"] if x["symbol"] == sym.split(".")[0] and f" {member}" in x["reason"]]
-    if not v or e["verdict"] != max(v, key=rank.get):
+    if not v or e["verdict"] != max(v, key=lambda x: rank.get(x, -1)):
         bad.append(f"{sym}: verdict {e['verdict']}, api-diff's for the member {v}")
 # the comment-only commit and the build commit changed no symbol
 for a in answer["symbols"]:
@@ -281,11 +297,12 @@ sub "$P" 's|PLANT_FLAGS 5|PLANT_FLAGS 6|'
 sub "$P" 's|^#define PLANT_NEW 1|&\n#define PLANT_LATE 1|'
 commit "plant: PLANT_FLAGS is 6, PLANT_LATE"
 C11=$(g rev-parse HEAD)
+V_FLAGS11=$(verdict "$C11" PLANT_FLAGS) # 5 -> 6
 expect_status 0 "$UAPID" api-log --arch x86 "$R" PLANT_FLAGS
 expect_in "$WORK/out" "unreleased  "
 line=$(grep -n '^#define PLANT_FLAGS' "$WORK/inst/include/linux/plant.h" | cut -d: -f1)
-expect_in "$WORK/out" "$(echo "$C11" | cut -c1-12)  linux/plant.h:$line  breaking  value 5 -> 6"
-expect_in "$WORK/out" "PLANT_FLAGS: present from the start of the history (v1.0); changed in v1.1 (breaking), unreleased (breaking)"
+expect_in "$WORK/out" "$(echo "$C11" | cut -c1-12)  linux/plant.h:$line  $V_FLAGS11  value 5 -> 6"
+expect_in "$WORK/out" "PLANT_FLAGS: present from the start of the history (v1.0); changed in v1.1 ($V_FLAGS), unreleased ($V_FLAGS11)"
 expect_status 0 "$UAPID" api-log --arch x86 "$R" PLANT_LATE
 expect_in "$WORK/out" "PLANT_LATE: first, not yet released"
 set -- $c_before
@@ -298,6 +315,7 @@ sys.exit(0 if old > 0 and d.execute("select count(*) from api_log_changes where 
 # an amend: the change it replaces is gone from the history
 sub "$P" 's|PLANT_FLAGS 6|PLANT_FLAGS 7|'
 g add -A && GIT_COMMITTER_DATE="@1800000000 +0000" g commit -q --amend --no-edit
+V_FLAGS11=$(verdict HEAD PLANT_FLAGS) # 5 -> 7
 expect_status 0 "$UAPID" api-log --arch x86 "$R" PLANT_FLAGS
 expect_in "$WORK/out" "value 5 -> 7"
 expect_not_in "$WORK/out" "value 5 -> 6"
@@ -307,7 +325,7 @@ expect_not_in "$WORK/out" "$(echo "$C11" | cut -c1-12)"
 # --- the range and the releases ------------------------------------------------------------
 expect_status 0 "$UAPID" api-log --arch x86 --since v1.1 "$R" PLANT_FLAGS
 expect_not_in "$WORK/out" "value 4 -> 5"
-expect_in "$WORK/out" "PLANT_FLAGS: present at v1.1; changed in unreleased (breaking)"
+expect_in "$WORK/out" "PLANT_FLAGS: present at v1.1; changed in unreleased ($V_FLAGS11)"
 expect_status 0 "$UAPID" api-log --arch x86 --until v1.1-rc1 "$R" PLANT_FLAGS
 expect_in "$WORK/out" "PLANT_FLAGS: present from the start of the history (v1.0)"
 [ "$(wc -l <"$WORK/out")" = 2 ] && pass || fail "--until v1.1-rc1: the present line alone"
@@ -318,15 +336,15 @@ expect_status 0 "$UAPID" api-log --arch x86 --since "$C1" --until "$C8" "$R" PLA
 expect_in "$WORK/out" "PLANT_GONE: present at $C1; removed in v1.2"
 # the stable branch's tag contains v1.1 and what came before it, by its merge base
 expect_status 0 "$UAPID" api-log --arch x86 --tags 'v1.1.*' "$R" PLANT_FLAGS PLANT_NEW plant_id_t
-expect_in "$WORK/out" "PLANT_FLAGS: present from the start of the history (v1.1.1); changed in v1.1.1 (breaking)"
+expect_in "$WORK/out" "PLANT_FLAGS: present from the start of the history (v1.1.1); changed in v1.1.1 ($V_FLAGS)"
 expect_in "$WORK/out" "PLANT_NEW: first in v1.1.1"
-expect_in "$WORK/out" "plant_id_t: present from the start of the history (v1.1.1); changed in unreleased (breaking)"
+expect_in "$WORK/out" "plant_id_t: present from the start of the history (v1.1.1); changed in unreleased ($V_ID)"
 expect_status 0 "$UAPID" api-log --arch x86 --tags 'release-*' "$R" plant_id_t 'struct plant_ops.b'
-expect_in "$WORK/out" "plant_id_t: present from the start of the history (release-a); changed in unreleased (breaking)"
+expect_in "$WORK/out" "plant_id_t: present from the start of the history (release-a); changed in unreleased ($V_ID)"
 expect_in "$WORK/out" "struct plant_ops.b: first in release-a"
 # an --until off the chain: what its merge base holds
 expect_status 0 "$UAPID" api-log --arch x86 --until v1.1.1 "$R" PLANT_FLAGS
-expect_in "$WORK/out" "PLANT_FLAGS: present from the start of the history (v1.0); changed in v1.1 (breaking)"
+expect_in "$WORK/out" "PLANT_FLAGS: present from the start of the history (v1.0); changed in v1.1 ($V_FLAGS)"
 
 # --- the same history from a headers branch `uapid branch` made ---------------------------
 git clone -q --no-local "$R" "$WORK/clone"
@@ -410,9 +428,9 @@ expect_in "$WORK/out" "$(g rev-parse HEAD | cut -c1-12)"
 line_of() { grep -n "$1" "$R/$P" | head -1 | cut -d: -f1; }
 python3 - "$UAPICTL" "$R/$P" "$(($(line_of '^#define PLANT_FLAGS') - 1))" \
 	"$(($(line_of '^#define PLANT_NEW') - 1))" "$(($(line_of '^struct plant_ops') - 1))" \
-	"$(echo "$BASE" | cut -c1-8)" "$(echo "$C1" | cut -c1-8)" >"$WORK/hover.out" 2>&1 <<'EOF' &&
+	"$(echo "$BASE" | cut -c1-8)" "$(echo "$C1" | cut -c1-8)" "$V_FLAGS11" >"$WORK/hover.out" 2>&1 <<'EOF' &&
 import json, os, subprocess, sys
-uapictl, path, l_flags, l_new, l_ops, base, c1 = sys.argv[1:]
+uapictl, path, l_flags, l_new, l_ops, base, c1, v_flags = sys.argv[1:]
 p = subprocess.Popen([uapictl, "--timeout", "10", "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 def send(m):
     m["jsonrpc"] = "2.0"
@@ -445,7 +463,7 @@ def hover(line, char):
 bad = []
 h = hover(l_flags, 10)  # on PLANT_FLAGS
 if "there since the history's start, v1.0 (commit %s)" % base not in h or \
-        "; last changed in commit" not in h or "not yet released (breaking)" not in h:
+        "; last changed in commit" not in h or "not yet released (%s)" % v_flags not in h:
     bad.append("PLANT_FLAGS: %r" % h)
 h = hover(l_new, 9)  # on PLANT_NEW
 if "since v1.1-rc1 (commit %s)" % c1 not in h:
