@@ -10,7 +10,7 @@
 #  - building the index from the headers branch (the first api-log),
 #  - questions answered from the index: one symbol (target: under 50 ms),
 #    by the command and in the process (bench/bench_apilog, when built),
-#    a struct member, a whole header; each the median of 9 runs of the
+#    a struct member, a whole header; each the median of 9 (BENCH_RUNS) runs of the
 #    command, process start, repository and store included (wall and CPU
 #    time: a loaded machine inflates the first),
 #  - growing the index by one commit,
@@ -34,10 +34,10 @@ export GIT_CONFIG_NOSYSTEM=1 HOME=$WORK LC_ALL=C
 export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=gc.auto GIT_CONFIG_VALUE_0=0
 . "$top_srcdir/tests/kernel-lib.sh"
 . "$top_srcdir/tests/kernel-history.sh"
-# median_ms CMD...: the median wall time of $RUNS (9) runs, in ms, and the median CPU
+# median_ms CMD...: the median wall time of $RUNS (BENCH_RUNS, 9) runs, in ms, and the median CPU
 # time (user + system: what a loaded machine does not inflate)
 median_ms() {
-	RUNS=${RUNS:-9} python3 - "$@" <<'EOF'
+	RUNS=${RUNS:-${BENCH_RUNS:-9}} python3 - "$@" <<'EOF'
 import os, resource, statistics, subprocess, sys, time
 wall, cpu = [], []
 for _ in range(int(os.environ["RUNS"])):
@@ -97,7 +97,10 @@ mname=${member%% *} mfile=${member#* }
 mstruct=$(awk -v m="$mname" '/^struct [A-Za-z0-9_]* {$/ { s = $2 } $0 ~ "\t__u32 " m ";" { print s; exit }' "$R/$mfile")
 hdr=${mfile#include/uapi/}
 hdr=${hdr#arch/x86/include/uapi/}
-echo "questions from the index (median of 9 runs of the command):"
+if [ -z "$mname" ] || [ -z "$mstruct" ]; then # a history too short to add one: the base's
+	mname=events mstruct=epoll_event hdr=linux/eventpoll.h
+fi
+echo "questions from the index (median of ${BENCH_RUNS:-9} runs of the command):"
 echo "  one symbol, $sym: $(median_ms "$UAPID" api-log --arch x86 "$R" "$sym") (target < 50 ms)"
 echo "  one member, struct $mstruct.$mname: $(median_ms "$UAPID" api-log --arch x86 "$R" "struct $mstruct.$mname")"
 echo "  a whole header, $hdr: $(median_ms "$UAPID" api-log --arch x86 "$R" "$hdr")"
