@@ -199,6 +199,76 @@ g fsck --strict --no-progress >"$WORK/fsck" 2>&1 && pass || { fail "git fsck"; h
 expect_not_in "$WORK/fsck" "error"
 echo "check: $(secs "$t0" "$(now)") s"
 
+# --- api-log on the same history: every planted symbol, at its commit -----------------------
+# Each `#define UAPID_TEST_*` and struct member the history planted that the
+# headers branch shows installed at its commit (not one planted inside
+# `#ifdef __KERNEL__`, or in a header deleted in the same commit) must have
+# that commit as the first of its history, "added"; the kernel-only ones
+# (UAPID_KERNEL_ONLY_*) are not found.  The index is built from the headers
+# branch.
+t0=$(now)
+python3 - "$WORK" "$R" "$ARCH" "$UAPID" "$N" >"$WORK/apilog.check" 2>&1 <<'EOF' && pass || fail "api-log on the kernel history"
+import json, re, subprocess, sys
+work, repo, arch, uapid, n = sys.argv[1:]
+git = lambda *a: subprocess.run(["git", "-C", repo, *a], capture_output=True, text=True).stdout
+chain = open(f"{work}/chain").read().split()
+heads = {}  # source commit -> its headers commit
+for l in git("log", "--format=%H %(trailers:key=Source-commit,valueonly)", "uapi/headers").splitlines():
+    h, _, c = l.partition(" ")
+    if c.strip():
+        heads[c.strip()] = h
+def installed(path):
+    for p in ("include/uapi/", "arch/x86/include/uapi/"):
+        if path.startswith(p):
+            return path[len(p):]
+    return None
+ask, want, skipped = [], {}, 0
+for line in open(f"{work}/edits"):
+    i, what = line.rstrip("\n").split(": ", 1)
+    c = chain[int(i) - 1]
+    planted = [(m[0], m[1], "#define " + m[0] + " ")
+               for m in re.findall(r"define (UAPID_TEST_\w+) in ([\w./-]+\.h)", what)]
+    for m, f in re.findall(r"member (uapid_member_\w+) added at the end of the first struct in ([\w./-]+\.h)", what):
+        struct = None
+        for t in git("show", f"{c}:{f}").splitlines():
+            s = re.match(r"struct (\w+) \{$", t)
+            struct = s.group(1) if s else struct
+            if t == f"\t__u32 {m};":
+                break
+        planted.append((f"struct {struct}.{m}", f, f"\t__u32 {m};"))
+    for sym, f, text in planted:
+        inst = installed(f)
+        h = heads.get(c)
+        if f"deleted {f}" in what or inst is None or h is None or \
+                text not in git("show", f"{h}:include/{inst}"):
+            skipped += 1
+            continue
+        ask.append(sym)
+        want[sym] = c
+r = subprocess.run([uapid, "api-log", "--json", "--quiet", "--arch", arch, repo, *ask],
+                   capture_output=True, text=True)
+answer = json.loads(r.stdout)
+bad = []
+for a in answer["symbols"]:
+    h = a["history"]
+    c = want[a["symbol"]]
+    if not a["found"] or not h or h[0]["what"] != "added" or h[0]["commit"] != c:
+        bad.append(f"{a['symbol']}: planted in {c[:12]}, api-log says {[(e['commit'][:12], e['what']) for e in h]}")
+print(f"{len(ask)} planted symbols asked ({skipped} not installed at their commit), "
+      f"{len(ask) - len(bad)} at their commit; index: {answer['index']['steps']} steps")
+for b in bad[:20]:
+    print("  |", b)
+sys.exit(1 if bad or len(ask) < max(1, int(n) // 10) else 0)
+EOF
+cat "$WORK/apilog.check"
+# a kernel-only define is no userspace API
+k=$(grep -oh 'UAPID_KERNEL_ONLY_[0-9_]*' "$R/include/linux/"*.h "$R/arch/x86/include/asm/"*.h 2>/dev/null | head -1)
+if [ -n "$k" ]; then
+	expect_status 1 "$UAPID" api-log --arch "$ARCH" "$R" "$k"
+	expect_in "$WORK/out" "$k: not in the userspace API in this range"
+fi
+echo "api-log: $(secs "$t0" "$(now)") s"
+
 echo "source commits: $nchain on the first-parent chain, $nall in all (master $(g rev-parse master))"
 echo "headers commits: $nheaders, uapi/headers $(g rev-parse uapi/headers) (the oracle: $changed of $nchain change the installed headers)"
 echo "backfill: $backfill s, $(echo "$nchain $backfill" | awk '{printf "%.1f", $1 / ($2 > 0 ? $2 : 0.001)}') commits/s"
