@@ -53,6 +53,8 @@ BENCH_CALLS=20 BENCH_CLIENTS=4 BENCH_SECONDS=1 bench bench-rpc
 # what uapid branch reads (the bench commits the tree it is given: fewer files, less git)
 small_tree "$work/linux-branch" Makefile Kbuild scripts include
 BENCH_COMMITS=3 bench bench-branch BENCH_KERNEL="$work/linux-branch"
+# api-log's index on a short tagged history of the same small tree
+BENCH_COMMITS=8 bench bench-api-log BENCH_KERNEL="$work/linux-branch"
 # api-diff beside abidiff: x86's installed headers and a copy with planted edits
 "$uapid" install --arch x86 "$S" "$work/api-old" >/dev/null
 rm -f "$work/api-old/.uapid-install"

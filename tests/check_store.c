@@ -293,6 +293,197 @@ START_TEST(test_memory)
 }
 END_TEST
 
+/* The api-log index: made, found, made anew by other rules; chain, steps, rows, tags, cuts. */
+static int
+count_row(const struct ud_apilog_row *r, const struct ud_apilog_step *s, void *ctx)
+{
+	struct ud_strlist *l = ctx;
+
+	ud_strlist_take(l,
+			ud_xasprintf("%lld %s %s %s %s %s", (long long)s->step, r->name, r->header,
+				     r->what, r->verdict != NULL ? r->verdict : "-", s->source));
+	return 0;
+}
+
+static int
+count_tag(const char *name, const char *target, int64_t pos, void *ctx)
+{
+	struct ud_strlist *l = ctx;
+
+	ud_strlist_take(l, ud_xasprintf("%s %s %lld", name, target, (long long)pos));
+	return 0;
+}
+
+static void
+put_row(struct ud_store *st, int64_t id, int64_t step, const char *name, const char *header,
+	const char *what, const char *verdict, const char *moved_to)
+{
+	struct ud_apilog_row r;
+	char *cause = NULL;
+
+	memset(&r, 0, sizeof(r));
+	r.step = step;
+	r.name = name;
+	r.member = "";
+	r.symbol = name;
+	r.kind = "macro";
+	r.header = header;
+	r.line = 3;
+	r.moved_to = moved_to;
+	r.moved_line = 7;
+	r.what = what;
+	r.verdict = verdict;
+	r.change = what;
+	r.reason = "";
+	ck_assert_int_eq(ud_store_apilog_put_row(st, id, &r, &cause), 0);
+}
+
+START_TEST(test_apilog)
+{
+	struct ud_store *st = NULL;
+	struct ud_apilog_state s, again;
+	struct ud_apilog_step step, got;
+	struct ud_strlist rows = UD_STRLIST_INIT, tags = UD_STRLIST_INIT;
+	char *cause = NULL, *c = NULL;
+	int64_t pos = -7;
+	int i;
+
+	ck_assert_int_eq(ud_store_open(&st, ":memory:", &cause), 0);
+	ck_assert_int_eq(ud_store_apilog_find(st, "repo ref", 1, &s), 0);
+	ck_assert_int_eq(ud_store_apilog_open(st, "repo ref", 1, &s, &cause), 0);
+	ck_assert_ptr_null(s.headers);
+	ck_assert_int_eq(ud_store_apilog_set(st, s.id, "h2", "c3", &cause), 0);
+	ck_assert_int_eq(ud_store_apilog_find(st, "repo ref", 1, &again), 1);
+	ck_assert_int_eq(again.id, s.id);
+	ck_assert_str_eq(again.headers, "h2");
+	ck_assert_str_eq(again.source, "c3");
+	ud_apilog_state_free(&again);
+	/* the chain: c0 .. c3 */
+	ck_assert_int_eq(ud_store_apilog_end_pos(st, s.id, true, NULL), -1);
+	for (i = 0; i < 4; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "c%d", i);
+		ck_assert_int_eq(ud_store_apilog_put_pos(st, s.id, name, i, &cause), 0);
+	}
+	ck_assert_int_eq(ud_store_apilog_pos(st, s.id, "c2", &pos), 1);
+	ck_assert_int_eq(pos, 2);
+	ck_assert_int_eq(ud_store_apilog_pos(st, s.id, "nope", &pos), 0);
+	ck_assert_int_eq(ud_store_apilog_end_pos(st, s.id, true, &c), 3);
+	ck_assert_str_eq(c, "c3");
+	free(c);
+	ck_assert_int_eq(ud_store_apilog_end_pos(st, s.id, false, &c), 0);
+	ck_assert_str_eq(c, "c0");
+	free(c);
+	/* steps at c0 and c2; rows; a move from a.h to b.h */
+	memset(&step, 0, sizeof(step));
+	step.step = 1;
+	step.pos = 0;
+	strcpy(step.source, "c0");
+	strcpy(step.headers, "h1");
+	step.time = 1700000000;
+	step.tz = 60;
+	ck_assert_int_eq(ud_store_apilog_put_step(st, s.id, &step, &cause), 0);
+	step.step = 2;
+	step.pos = 2;
+	strcpy(step.source, "c2");
+	strcpy(step.headers, "h2");
+	ck_assert_int_eq(ud_store_apilog_put_step(st, s.id, &step, &cause), 0);
+	put_row(st, s.id, 1, "FOO", "linux/a.h", "present", NULL, NULL);
+	put_row(st, s.id, 1, "BAR", "linux/a.h", "present", NULL, NULL);
+	put_row(st, s.id, 2, "FOO", "linux/a.h", "moved", "compatible", "linux/b.h");
+	ck_assert_int_eq(ud_store_apilog_last_step(st, s.id, INT64_MAX, &got), 1);
+	ck_assert_int_eq(got.step, 2);
+	ck_assert_str_eq(got.headers, "h2");
+	ck_assert_int_eq(got.tz, 60);
+	ck_assert_int_eq(ud_store_apilog_last_step(st, s.id, 1, &got), 1);
+	ck_assert_int_eq(got.step, 1);
+	ck_assert_int_eq(ud_store_apilog_each_row(st, s.id, "FOO", NULL, count_row, &rows, &cause),
+			 0);
+	ck_assert_uint_eq(rows.n, 2);
+	ck_assert_str_eq(rows.v[0], "1 FOO linux/a.h present - c0");
+	ck_assert_str_eq(rows.v[1], "2 FOO linux/a.h moved compatible c2");
+	ud_strlist_free(&rows);
+	/* by header: where it is, and where it went */
+	ck_assert_int_eq(
+		ud_store_apilog_each_row(st, s.id, NULL, "linux/b.h", count_row, &rows, &cause), 0);
+	ck_assert_uint_eq(rows.n, 1);
+	ud_strlist_free(&rows);
+	ck_assert_int_eq(
+		ud_store_apilog_each_row(st, s.id, NULL, "linux/a.h", count_row, &rows, &cause), 0);
+	ck_assert_uint_eq(rows.n, 3);
+	ud_strlist_free(&rows);
+	/* tags */
+	ck_assert_int_eq(ud_store_apilog_put_tag(st, s.id, "v1", "c0", 0, &cause), 0);
+	ck_assert_int_eq(ud_store_apilog_put_tag(st, s.id, "v2", "c3", 3, &cause), 0);
+	ck_assert_int_eq(ud_store_apilog_put_tag(st, s.id, "old", "x", -1, &cause), 0);
+	ck_assert_int_eq(ud_store_apilog_del_tag(st, s.id, "old", &cause), 0);
+	ck_assert_int_eq(ud_store_apilog_each_tag(st, s.id, count_tag, &tags, &cause), 0);
+	ud_strlist_sort(&tags);
+	ck_assert_uint_eq(tags.n, 2);
+	ck_assert_str_eq(tags.v[0], "v1 c0 0");
+	ud_strlist_free(&tags);
+	/* cut at c1: the chain after it, the step at c2 and its rows, the tag at c3 go */
+	ck_assert_int_eq(ud_store_apilog_cut(st, s.id, 1, &cause), 0);
+	ck_assert_int_eq(ud_store_apilog_end_pos(st, s.id, true, NULL), 1);
+	ck_assert_int_eq(ud_store_apilog_last_step(st, s.id, INT64_MAX, &got), 1);
+	ck_assert_int_eq(got.step, 1);
+	ck_assert_int_eq(ud_store_apilog_each_row(st, s.id, "FOO", NULL, count_row, &rows, &cause),
+			 0);
+	ck_assert_uint_eq(rows.n, 1);
+	ud_strlist_free(&rows);
+	ck_assert_int_eq(ud_store_apilog_each_tag(st, s.id, count_tag, &tags, &cause), 0);
+	ck_assert_uint_eq(tags.n, 1);
+	ud_strlist_free(&tags);
+	/* another version: made anew, empty; the old rows are gone with it */
+	ck_assert_int_eq(ud_store_apilog_find(st, "repo ref", 2, &again), 0);
+	ck_assert_int_eq(ud_store_apilog_open(st, "repo ref", 2, &again, &cause), 0);
+	ck_assert_ptr_null(again.headers);
+	ck_assert_int_eq(ud_store_apilog_end_pos(st, again.id, true, NULL), -1);
+	ck_assert_int_eq(ud_store_apilog_each_row(st, s.id, "BAR", NULL, count_row, &rows, &cause),
+			 0);
+	ck_assert_uint_eq(rows.n, 0);
+	ck_assert_int_eq(ud_store_apilog_drop(st, again.id, &cause), 0);
+	ck_assert_int_eq(ud_store_apilog_find(st, "repo ref", 2, &again), 0);
+	ud_apilog_state_free(&s);
+	ud_store_close(st);
+}
+END_TEST
+
+START_TEST(test_reader)
+{
+	char *d = test_dir("reader"), *path = NULL, *cause = NULL, *v;
+	struct ud_store *w = open_ok(d, "state.db", &path), *r = NULL;
+
+	ck_assert_int_eq(ud_store_set_meta(w, "k", "1", &cause), 0);
+	/* a reader beside the writer, while the writer holds a transaction */
+	ck_assert_int_eq(ud_store_begin(w, &cause), 0);
+	ck_assert_int_eq(ud_store_set_meta(w, "k", "2", &cause), 0);
+	ck_assert_int_eq(ud_store_open_reader(&r, path, &cause), 0);
+	v = ud_store_meta(r, "k");
+	ck_assert_str_eq(v, "1"); /* the last commit */
+	free(v);
+	ck_assert_int_eq(ud_store_commit(w, &cause), 0);
+	v = ud_store_meta(r, "k");
+	ck_assert_str_eq(v, "2");
+	free(v);
+	/* it writes nothing */
+	ck_assert_int_lt(ud_store_set_meta(r, "k", "3", &cause), 0);
+	ck_assert_ptr_nonnull(cause);
+	free(cause);
+	cause = NULL;
+	ud_store_close(r);
+	ud_store_close(w);
+	/* another schema version: refused, not migrated */
+	sql_exec(path, "PRAGMA user_version = 1");
+	ck_assert_int_eq(ud_store_open_reader(&r, path, &cause), -EPROTO);
+	ck_assert_ptr_nonnull(strstr(cause, "schema version 1"));
+	free(cause);
+	free(path);
+	free(d);
+}
+END_TEST
+
 START_TEST(test_headers)
 {
 	char *d = test_dir("headers"), *cause = NULL;
@@ -971,6 +1162,8 @@ main(void)
 
 	tcase_add_test(tc, test_create);
 	tcase_add_test(tc, test_memory);
+	tcase_add_test(tc, test_apilog);
+	tcase_add_test(tc, test_reader);
 	tcase_add_test(tc, test_headers);
 	tcase_add_test(tc, test_installed);
 	tcase_add_test(tc, test_outputs);

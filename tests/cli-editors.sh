@@ -35,7 +35,7 @@ wait_idle "$K"
 cp "$top_srcdir/examples/tree/include/linux/sample_arch.h" "$T/include/linux/sample_arch.h"
 wait_idle "$K"
 PATH=$(dirname "$UAPICTL"):$PATH UAPID_TEST_FILE=$T/include/linux/sample_arch.h \
-	UAPID_TEST_UAPI_FILE=$T/include/uapi/linux/mini.h \
+	UAPID_TEST_UAPI_FILE=$T/include/uapi/linux/mini.h UAPID_TEST_IOCTL_FILE=$T/include/linux/sample_ioctl.h \
 	timeout 120 nvim --headless -u NONE -i NONE --cmd "set rtp^=$top_srcdir/editors/nvim" \
 	--cmd 'runtime plugin/uapid.lua' -c "luafile $top_srcdir/tests/nvim/test.lua" \
 	>"$WORK/nvim.out" 2>&1 </dev/null && pass || {

@@ -72,6 +72,10 @@ on_pty branch "$UAPID" branch --arch x86 --since "$base" "$R"
 drawn branch "split branch"
 drawn branch "headers branch"
 expect_in "$WORK/branch.pty" "uapi/headers: "
+# api-log indexes the headers branch (a store of its own each time: an index to build)
+on_pty apilog "$UAPID" api-log --arch x86 --state-dir "$WORK/log1" "$R" PROGRESS_STEP_2
+drawn apilog "api-log index"
+expect_in "$WORK/apilog.pty" "PROGRESS_STEP_2: "
 
 # --- --quiet and --json draw nothing, even on a terminal --------------------------------
 rm -rf "$WORK/inst-all"
@@ -81,6 +85,10 @@ on_pty check-json "$UAPID" check --json --arch x86 "$K"
 clean "$WORK/check-json.pty"
 on_pty split-q "$UAPID" split -q --dry-run "$S"
 clean "$WORK/split-q.pty"
+on_pty apilog-json "$UAPID" api-log --json --arch x86 --state-dir "$WORK/log2" "$R" PROGRESS_STEP_2
+clean "$WORK/apilog-json.pty"
+on_pty apilog-q "$UAPID" api-log -q --arch x86 --state-dir "$WORK/log3" "$R" PROGRESS_STEP_2
+clean "$WORK/apilog-q.pty"
 git -C "$R" branch -D uapi/split uapi/headers >/dev/null
 on_pty branch-json "$UAPID" branch --json --arch x86 --since "$base" "$R"
 clean "$WORK/branch-json.pty"
@@ -95,6 +103,8 @@ piped check "$UAPID" check --arch x86 "$K"
 clean "$WORK/check.pipe"
 piped apidiff "$UAPID" api-diff --arch x86 "$K" "$K2"
 clean "$WORK/apidiff.pipe"
+piped apilog "$UAPID" api-log --arch x86 --state-dir "$WORK/log4" "$R" PROGRESS_STEP_2
+clean "$WORK/apilog.pipe"
 git -C "$R" branch -D uapi/split uapi/headers >/dev/null
 piped branch "$UAPID" branch --arch x86 --since "$base" "$R"
 clean "$WORK/branch.pipe"

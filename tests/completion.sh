@@ -161,7 +161,7 @@ comp_has() {
 }
 
 # uapid: commands, options
-comp "uapid " classify split install check watch branch api-diff api-layout fix-includes
+comp "uapid " classify split install check watch branch api-diff api-layout api-log fix-includes
 comp "uapid -" --help --version
 comp "uapid fi" fix-includes
 comp "uapid split --" --in-place --output --markers --dry-run --diff --json --quiet --help
@@ -170,6 +170,7 @@ comp "uapid fix-includes --dry-run --" --help
 comp "uapid check --j" --jobs --json
 comp "uapid install --q" --quiet
 comp "uapid api-diff --q" --quiet
+comp "uapid api-log --" --arch --json --since --until --tags --headers --state-dir --quiet --help
 comp "uapid watch --s" --state-dir --socket --settle --socket-group --split-branch
 comp "uapid branch --no-split --" --headers --no-headers --source --arch --since \
 	--one-commit --identity --markers --state-dir --json --quiet --help
@@ -213,9 +214,12 @@ if $have_git; then
 	comp "uapid branch --source t% $R" topic
 	comp "uapid watch $R --headers-branch " - main topic
 	comp "uapid api-diff $R:" HEAD main topic v1.0
+	comp "uapid api-log $R --until " HEAD main topic v1.0
+	comp "uapid api-log --headers t% $R" topic
 	comp "uapid api-diff $T $R:ma" main
 	comp "uapictl --tree $R api --rev " HEAD main topic v1.0
 	comp "uapictl -T $R api --rev=v" v1.0
+	comp "uapictl --tree $R api --log --since " HEAD main topic v1.0
 fi
 
 # uapictl: commands, options, values
@@ -229,6 +233,7 @@ comp "uapictl headers --" --prefix --outcome --exported --unexported --json
 comp "uapictl headers --unexported --" --prefix --outcome --json
 comp "uapictl preview --uapi --" --stdin --json
 comp "uapictl api --since 3 --" --json
+comp "uapictl api --log --" --since --until --tags --json
 comp "uapictl headers --outcome " split moved needs-coaching skipped unreadable unexported uapi
 comp "uapictl headers --outcome=needs" needs-coaching
 comp "uapictl --tree $T headers --prefix include/" include/linux/ include/uapi/
@@ -239,7 +244,7 @@ comp "uapictl marker add F --" --occurrence --why --json
 comp "uapictl marker rm --" --json
 comp "uapictl marker list " a.sock b.txt d1 f1
 comp "uapictl call " status headers classify preview changes markers.list markers.add \
-	markers.remove resplit subscribe unsubscribe api.changes
+	markers.remove resplit subscribe unsubscribe api.changes api.log
 comp "uapictl call markers." markers.add markers.list markers.remove
 comp "uapictl call status "
 comp "uapictl classify " a.sock b.txt d1 f1

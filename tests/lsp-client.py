@@ -6,7 +6,8 @@ usage: lsp-client.py UAPICTL TREE [NO_DAEMON_DIR]
 
 TREE is a copy of examples/tree that a `uapid watch` serves.  The script
 opens include/linux/sample_arch.h (a header that needs coaching) and checks
-the diagnostics, the regions, hover, semantic tokens, code actions, adding
+the diagnostics, the regions (with their labels, on include/linux/sample_ioctl.h),
+hover, semantic tokens, code actions, adding
 a coaching marker through one and the preview; then a didChange that fixes
 the blocker; then shutdown and exit.  With NO_DAEMON_DIR, it also opens a
 header there (no daemon serves it) and checks that the bridge stays silent
@@ -219,6 +220,40 @@ if no_daemon:
     check(h["result"] is None and time.monotonic() - t0 < 1.0, "no daemon: hover answers at once, empty")
     check(wait_note("textDocument/publishDiagnostics", ouri, timeout=1.0) is None,
           "no daemon: no diagnostics")
+
+# labels: what a reader sees each region as.  In sample_ioctl.h the `#ifdef __KERNEL__`
+# (with an #else) opens kernel-only code, though the split writes it into the uapi
+# header as #ifndef: "kernel only", never "userspace only"; the #else branch is
+# userspace-only; the #else and #endif the split rewrites have no label.
+ipath = os.path.join(tree, "include/linux/sample_ioctl.h")
+if os.path.exists(ipath):
+    iuri = "file://" + ipath
+    itext = open(ipath).read()
+    ilines = itext.split("\n")
+    at = lambda p: next(i for i, l in enumerate(ilines) if l.startswith(p))
+    send({"method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": iuri, "languageId": "c", "version": 1, "text": itext}}})
+    reg = wait_note("uapid/regions", iuri)
+    labels = {x["range"]["start"]["line"]: x["label"] for x in reg["regions"]} if reg else {}
+    check(labels.get(at("#ifdef __KERNEL__")) == "kernel only",
+          "the #ifdef __KERNEL__ line is labelled kernel only: %r" % labels)
+    check(labels.get(at("#include <stdint.h>")) == "userspace only",
+          "the #else branch is labelled userspace only: %r" % labels)
+    check(labels.get(at("#endif /* __KERNEL__ */")) == "" and labels.get(at("#else")) == "",
+          "the #else and #endif the split rewrites have no label: %r" % labels)
+    check(all(x["label"] == "" for x in reg["regions"] if x["class"] == "kernel") if reg else False,
+          "kernel-only regions have no label (they are dimmed)")
+    h = request("textDocument/hover", {"textDocument": {"uri": iuri},
+                                       "position": {"line": at("#ifdef __KERNEL__"), "character": 1}})
+    v = h["result"]["contents"]["value"] if h.get("result") else ""
+    check("directive the split rewrites" in v and "opens kernel-only code" in v and
+          "#ifndef __KERNEL__" in v, "hover on #ifdef __KERNEL__ says what the split does: %r" % v)
+    h = request("textDocument/hover", {"textDocument": {"uri": iuri},
+                                       "position": {"line": at("#endif /* __KERNEL__ */"), "character": 1}})
+    v = h["result"]["contents"]["value"] if h.get("result") else ""
+    check("directive the split rewrites" in v and "opens" not in v,
+          "hover on its #endif: a directive, opening nothing: %r" % v)
+    send({"method": "textDocument/didClose", "params": {"textDocument": {"uri": iuri}}})
 
 # a uapi header: a changed value in the buffer is a breaking userspace API change, on its line
 upath = os.path.join(tree, "include/uapi/linux/mini.h")

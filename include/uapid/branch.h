@@ -37,6 +37,7 @@ struct ud_branch_opts {
 	const char *source;  /* a revision; NULL: the branch HEAD points to */
 	const char *arch;    /* the headers branch's architecture ("x86") */
 	const char *since;   /* headers history after this revision; NULL: from the head */
+	bool whole_history;  /* without since, the first time: the whole first-parent chain */
 	bool one_commit;     /* the split as one commit, not one per directory */
 	const char
 		*identity; /* "Name <email>" for the split commits; NULL: the source's committer */
@@ -71,5 +72,12 @@ struct ud_branch_result {
 int ud_branch_update(git_repository *repo, struct ud_store *st, const struct ud_branch_opts *o,
 		     struct ud_branch_result *r, char **cause);
 void ud_branch_result_free(struct ud_branch_result *r);
+/*
+ * Would ud_branch_update add nothing to the headers branch (o->headers, for
+ * o->source and o->arch)?  True when uapid made it and has looked at the
+ * source commit already.  It only reads st, so a store reader will do.
+ */
+bool ud_branch_headers_current(git_repository *repo, struct ud_store *st,
+			       const struct ud_branch_opts *o);
 
 #endif /* UAPID_BRANCH_H */

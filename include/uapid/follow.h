@@ -6,7 +6,8 @@
  * (branch.h) on libuv's thread pool, so the socket keeps answering.
  *
  * It shares the cache and the ref records of `uapid branch` (the
- * repository's uapid/branches.db), so the two can take turns.
+ * repository's uapid/branches.db), so the two can take turns, and keeps the
+ * api-log index of the headers branch current after each update.
  */
 #ifndef UAPID_FOLLOW_H
 #define UAPID_FOLLOW_H
@@ -14,6 +15,7 @@
 #include <jansson.h>
 #include <uv.h>
 
+#include "uapid/apilog.h"
 #include "uapid/markers.h"
 
 struct ud_follow;
@@ -50,6 +52,15 @@ void ud_follow_poke(struct ud_follow *f);
  * did and when, a branch left alone and why, the last error (a new reference).
  */
 json_t *ud_follow_status(const struct ud_follow *f);
+/*
+ * api.log, on the loop thread: the history of each symbol (strings) from
+ * the api-log index the updates keep (apilog.h), read through a
+ * repository and a store reader of its own, so it never waits for an
+ * update in progress: {"index", "symbols": [...]}.  NULL with *cause when
+ * there is no index yet or a symbol or revision cannot be read.
+ */
+json_t *ud_follow_api_log(struct ud_follow *f, const struct ud_apilog_query *q, json_t *symbols,
+			  char **cause);
 /* True while an update runs or waits. */
 int ud_follow_busy(const struct ud_follow *f);
 /* Stops watching; an update in progress finishes first (its callback is not called). */

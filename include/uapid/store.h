@@ -36,6 +36,13 @@ int ud_store_schema_version(void);
  * a wait.
  */
 int ud_store_open(struct ud_store **out, const char *path, char **cause);
+/*
+ * Opens the store at path to read it only, beside the writer that owns
+ * it (WAL: the reader sees the last commit, never waits for the writer):
+ * no check, no migration (a database of another schema version is
+ * refused, -EPROTO).  Its writing functions fail.
+ */
+int ud_store_open_reader(struct ud_store **out, const char *path, char **cause);
 void ud_store_close(struct ud_store *st);
 
 /* A transaction: every batch of the daemon is one. */
@@ -66,6 +73,99 @@ int ud_store_api_paths_since(struct ud_store *st, int64_t since, struct ud_strli
 char *ud_store_cache_get(struct ud_store *st, const char *space, const char *key);
 int ud_store_cache_put(struct ud_store *st, const char *space, const char *key, const char *value,
 		       char **cause);
+
+/*
+ * The api-log index (sql/004-api-log.sql), as apilog.h builds and reads
+ * it: one per key (a repository and its headers branch).
+ */
+struct ud_apilog_state {
+	int64_t id;
+	char *headers; /* the last headers commit read, or NULL */
+	char *source;  /* the newest commit of its chain, or NULL */
+};
+
+/*
+ * The index of key, made (empty) when there is none or when it was made
+ * with another version (then dropped first).  *out's strings are the
+ * caller's (ud_apilog_state_free).
+ */
+int ud_store_apilog_open(struct ud_store *st, const char *key, int version,
+			 struct ud_apilog_state *out, char **cause);
+/* The same without writing: 1 with *out, 0 when there is none of this version. */
+int ud_store_apilog_find(struct ud_store *st, const char *key, int version,
+			 struct ud_apilog_state *out);
+void ud_apilog_state_free(struct ud_apilog_state *s);
+int ud_store_apilog_set(struct ud_store *st, int64_t id, const char *headers, const char *source,
+			char **cause);
+int ud_store_apilog_drop(struct ud_store *st, int64_t id, char **cause);
+/* A commit's place on the chain: 1 with *pos, 0 when it is not on it. */
+int ud_store_apilog_pos(struct ud_store *st, int64_t id, const char *commit, int64_t *pos);
+int ud_store_apilog_put_pos(struct ud_store *st, int64_t id, const char *commit, int64_t pos,
+			    char **cause);
+/*
+ * The chain's last place (its first with last false; -1 when empty), and
+ * its commit (malloc'd) when asked.
+ */
+int64_t ud_store_apilog_end_pos(struct ud_store *st, int64_t id, bool last, char **commit);
+/*
+ * Forgets what follows place pos of the chain: the chain after it, the
+ * steps whose source is after it and their changes, and the tags at or
+ * after it (they may contain more of the chain now).
+ */
+int ud_store_apilog_cut(struct ud_store *st, int64_t id, int64_t pos, char **cause);
+
+struct ud_apilog_step {
+	int64_t step;		      /* 1, 2, ... */
+	int64_t pos;		      /* its source commit's place on the chain */
+	char source[41], headers[41]; /* the source and headers commits */
+	int64_t time;		      /* the source's committer date */
+	int tz;			      /* its offset, minutes east of UTC */
+};
+
+int ud_store_apilog_put_step(struct ud_store *st, int64_t id, const struct ud_apilog_step *s,
+			     char **cause);
+/* The last step whose source is at or before place max_pos: 1 with *out, 0 when none. */
+int ud_store_apilog_last_step(struct ud_store *st, int64_t id, int64_t max_pos,
+			      struct ud_apilog_step *out);
+
+/* A change of a symbol at a step (api_log_changes); strings borrowed. */
+struct ud_apilog_row {
+	int64_t step;
+	const char *name;   /* "FOO", "struct foo"; "" for the header itself */
+	const char *member; /* "" for the symbol itself */
+	const char *symbol; /* with its conditions */
+	const char *kind;
+	const char *header;
+	unsigned line;
+	const char *moved_to; /* "moved": where to, else NULL */
+	unsigned moved_line;
+	const char *what;    /* present, added, removed, changed, moved */
+	const char *verdict; /* NULL for present */
+	const char *change;
+	const char *reason;
+	const char *members; /* or NULL */
+	bool implied;	     /* from its header's addition or removal */
+};
+
+int ud_store_apilog_put_row(struct ud_store *st, int64_t id, const struct ud_apilog_row *r,
+			    char **cause);
+/*
+ * Calls fn for each change of the symbol called name (header NULL), or of
+ * every symbol of a header (name NULL: where it is or went to), in step
+ * order, with its step; stops at fn's non-zero return (returned).
+ */
+int ud_store_apilog_each_row(struct ud_store *st, int64_t id, const char *name, const char *header,
+			     int (*fn)(const struct ud_apilog_row *r,
+				       const struct ud_apilog_step *s, void *ctx),
+			     void *ctx, char **cause);
+/* Tags: where each stands on the chain (-1: it contains none of it). */
+int ud_store_apilog_put_tag(struct ud_store *st, int64_t id, const char *name, const char *target,
+			    int64_t pos, char **cause);
+int ud_store_apilog_del_tag(struct ud_store *st, int64_t id, const char *name, char **cause);
+int ud_store_apilog_each_tag(struct ud_store *st, int64_t id,
+			     int (*fn)(const char *name, const char *target, int64_t pos,
+				       void *ctx),
+			     void *ctx, char **cause);
 
 /* One header's row; strings owned by the row (ud_hrow_free). */
 struct ud_hrow {

@@ -178,6 +178,15 @@ print_branches(const struct ctl *ctl, json_t *b, const char *prefix)
 	}
 	if (json_is_string(json_object_get(b, "error")))
 		printf("; %serror: %s%s", ctl_sgr(ctl, RED), str(b, "error"), ctl_sgr(ctl, RESET));
+	x = json_object_get(b, "api_log");
+	if (json_is_object(x))
+		printf("; api-log index: %lld step%s%s%s%s", num(x, "steps"),
+		       num(x, "steps") == 1 ? "" : "s",
+		       json_is_string(json_object_get(x, "error")) ? ctl_sgr(ctl, RED) : "",
+		       json_is_string(json_object_get(x, "error")) ? ", error: " : "",
+		       json_is_string(json_object_get(x, "error")) ? str(x, "error") : "");
+	if (json_is_object(x) && json_is_string(json_object_get(x, "error")))
+		printf("%s", ctl_sgr(ctl, RESET));
 }
 
 int
@@ -918,6 +927,11 @@ ctl_api(struct ctl *ctl, int argc, char **argv)
 	size_t i;
 	int opt, rc;
 
+	for (i = 1; i < (size_t)argc; i++)
+		if (strcmp(argv[i], "--log") == 0) {
+			json_decref(params);
+			return ctl_api_log(ctl, argc, argv); /* another question: ctl-apilog.c */
+		}
 	while ((opt = next_opt(argc, argv, "s:r:j", longopts)) != -1) {
 		if (opt == 's') {
 			long long since = strtoll(optarg, &end, 10);

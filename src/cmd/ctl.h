@@ -8,6 +8,9 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "uapid/lex.h"
 
 /* Exit codes, a contract for scripts. */
 enum {
@@ -55,5 +58,26 @@ int ctl_sockname(struct ctl *ctl, int argc, char **argv);
 int ctl_raw(struct ctl *ctl, int argc, char **argv);
 int ctl_lsp(struct ctl *ctl, int argc, char **argv);
 int ctl_api(struct ctl *ctl, int argc, char **argv);
+/* api --log (ctl-apilog.c): what ctl_api hands over when it sees --log. */
+int ctl_api_log(struct ctl *ctl, int argc, char **argv);
+
+/*
+ * For the LSP bridge's hover (lsp-apilog.c): the symbol at 0-based line and
+ * character (UTF-16 units) of text ("NAME", "struct NAME"), or NULL; and
+ * the line its api.log answer gives ("since v5.4 (commit 1234abcd); last
+ * changed in v6.2"), or NULL when the history does not hold it.  Both
+ * malloc'd.
+ */
+char *lsp_symbol_at(const char *text, size_t len, long long line, long long character);
+char *lsp_history_text(json_t *answer);
+
+/*
+ * For the LSP bridge's regions (lsp-regions.c): what a person reads region
+ * i of blocks (the classification of the text lexed into lx) as: "kernel
+ * only", "userspace only", "retained", or "" for none (a kernel-only
+ * region, dimmed; a directive the split rewrites, such as an #else or
+ * #endif).  *directive: the region holds conditional directives only.
+ */
+const char *lsp_region_label(const struct ud_lexed *lx, json_t *blocks, size_t i, bool *directive);
 
 #endif /* UAPID_CTL_H */

@@ -391,6 +391,8 @@ refresh(struct lsp *s, struct doc *d)
 	const char *sock = doc_socket(d);
 	json_t *cls, *pre = NULL, *diags, *regions, *inactive, *b, *x, *inst;
 	size_t i, nlines, *starts;
+	struct ud_lexed lx;
+	struct ud_diags lex_diags = UD_DIAGS_INIT;
 	const char *text;
 
 	d->due_ms = 0;
@@ -423,6 +425,7 @@ refresh(struct lsp *s, struct doc *d)
 	}
 	text = ud_buf_str(&d->text);
 	starts = line_starts(text, d->text.len, &nlines);
+	ud_lex(text, d->text.len, &lx, &lex_diags); /* a text it refuses: every line plain */
 	diags = json_array();
 	regions = json_array();
 	inactive = json_array();
@@ -452,10 +455,16 @@ refresh(struct lsp *s, struct doc *d)
 		}
 		if (strcmp(cls_name, "kernel") == 0 || strcmp(cls_name, "user-only") == 0 ||
 		    strcmp(cls_name, "retained") == 0) {
+			bool directive;
+			/* what a reader sees it as: an `#ifdef __KERNEL__` opens kernel code */
+			const char *label = lsp_region_label(&lx, json_object_get(cls, "blocks"), i,
+							     &directive);
+
 			json_array_append_new(
-				regions, json_pack("{s:o, s:s, s:s}", "range",
+				regions, json_pack("{s:o, s:s, s:s, s:s, s:b}", "range",
 						   lines_range(text, starts, nlines, first, last),
-						   "class", cls_name, "reason", jstr(b, "reason")));
+						   "class", cls_name, "reason", jstr(b, "reason"),
+						   "label", label, "directive", directive));
 			if (strcmp(cls_name, "kernel") == 0)
 				json_array_append_new(
 					inactive, lines_range(text, starts, nlines, first, last));
@@ -526,6 +535,8 @@ refresh(struct lsp *s, struct doc *d)
 	else
 		json_decref(inactive);
 	d->published = true;
+	ud_lexed_free(&lx);
+	ud_diags_free(&lex_diags);
 	json_decref(d->blocks);
 	d->blocks = json_incref(json_object_get(cls, "blocks"));
 	json_decref(cls);
@@ -549,31 +560,78 @@ initialize_result(void)
 		"serverInfo", "name", "uapictl lsp", "version", PACKAGE_VERSION);
 }
 
-static json_t *
-block_at(struct doc *d, long long line)
+/*
+ * What the hover says about the line's region: its class and the reason;
+ * for a directive the split rewrites (an `#ifdef __KERNEL__` written as
+ * `#ifndef`, its #else, its #endif), what it opens and what the split does
+ * with it.  NULL when the line has no region.
+ */
+static char *
+block_text(struct doc *d, long long line)
 {
-	json_t *b;
+	struct ud_lexed lx;
+	struct ud_diags diags = UD_DIAGS_INIT;
+	const char *label;
+	bool directive, found = false;
+	json_t *b = NULL;
 	size_t i;
+	char *md;
 
 	json_array_foreach(d->blocks, i, b)
 	{
-		if (jnum(b, "first") <= line && line <= jnum(b, "last"))
-			return b;
+		if ((found = jnum(b, "first") <= line && line <= jnum(b, "last")))
+			break;
 	}
-	return NULL;
+	if (!found)
+		return NULL;
+	ud_lex(ud_buf_str(&d->text), d->text.len, &lx, &diags);
+	label = lsp_region_label(&lx, d->blocks, i, &directive);
+	ud_lexed_free(&lx);
+	ud_diags_free(&diags);
+	if (!directive)
+		return ud_xasprintf("**uapid: %s** (lines %lld-%lld)\n\n%s", jstr(b, "class"),
+				    jnum(b, "first"), jnum(b, "last"), jstr(b, "reason"));
+	md = ud_xasprintf("**uapid: a directive the split rewrites** (line %lld)\n\n%s%s%s%s",
+			  jnum(b, "first"), label[0] != '\0' ? "It opens " : "",
+			  strcmp(label, "kernel only") == 0	 ? "kernel-only code. "
+			  : strcmp(label, "userspace only") == 0 ? "userspace-only code. "
+								 : "",
+			  "The split: ", jstr(b, "reason"));
+	return md;
 }
 
+/*
+ * A line's class and reason; on a symbol of a uapi header, its history too
+ * when the daemon keeps one (api.log, uapid watch --branches).
+ */
 static json_t *
-hover(struct doc *d, long long line)
+hover(struct lsp *s, struct doc *d, long long line, long long character)
 {
-	json_t *b = block_at(d, line);
-	char *md;
+	char *block = block_text(d, line);
+	char *md, *history = NULL, *sym;
 	json_t *r;
 
-	if (b == NULL)
+	if (d->socket != NULL && strstr(d->path, "/include/uapi/") != NULL &&
+	    (sym = lsp_symbol_at(ud_buf_str(&d->text), d->text.len, line - 1, character)) != NULL) {
+		json_t *a = NULL;
+
+		if (daemon_call(s, d->socket, "api.log", json_pack("{s:s}", "symbol", sym), &a) ==
+		    0)
+			history =
+				lsp_history_text(json_array_get(json_object_get(a, "symbols"), 0));
+		json_decref(a);
+		free(sym);
+	}
+	if (block == NULL && history == NULL)
 		return json_null();
-	md = ud_xasprintf("**uapid: %s** (lines %lld-%lld)\n\n%s", jstr(b, "class"),
-			  jnum(b, "first"), jnum(b, "last"), jstr(b, "reason"));
+	if (block == NULL)
+		md = ud_xasprintf("**uapid:** %s", history);
+	else if (history != NULL)
+		md = ud_xasprintf("%s\n\n**userspace API:** %s", block, history);
+	else
+		md = ud_xstrdup(block);
+	free(history);
+	free(block);
 	r = json_pack("{s:{s:s, s:s}}", "contents", "kind", "markdown", "value", md);
 	free(md);
 	return r;
@@ -920,7 +978,8 @@ handle(struct lsp *s, json_t *m, int *status)
 		close_doc(s, jstr(td, "uri"));
 	} else if (strcmp(method, "textDocument/hover") == 0) {
 		d = find_doc(s, jstr(td, "uri"));
-		reply(id, d != NULL ? hover(d, jnum(pos, "line") + 1) : json_null());
+		reply(id, d != NULL ? hover(s, d, jnum(pos, "line") + 1, jnum(pos, "character"))
+				    : json_null());
 	} else if (strcmp(method, "textDocument/codeAction") == 0) {
 		json_t *start = json_object_get(json_object_get(params, "range"), "start");
 

@@ -38,6 +38,8 @@ static const char ctl_usage[] =
 	"  marker rm ID...\n"
 	"  resplit [PATH...]               split again (all headers without PATH)\n"
 	"  api [--since CLOCK | --rev REV]  userspace API changes, symbol by symbol, with verdicts\n"
+	"  api --log [--since REV] [--until REV] [--tags GLOB] SYMBOL...\n"
+	"                                  since which release a symbol exists, what changed when\n"
 	"  watch                           print change notifications as they come\n"
 	"  sockname [PATH]                 the socket of the daemon for PATH's tree\n"
 	"  lsp                             a Language Server on stdin/stdout for editors\n"

@@ -38,6 +38,11 @@ static const struct cmd_entry commands[] = {
 	{"api-layout", "api-layout [--json] [--arch ARCH] [--abi ABI] SOURCE [HEADER...] | --abis",
 	 "sizes, alignments and member offsets of the installed headers' types on an ABI",
 	 cmd_api_layout},
+	{"api-log",
+	 "api-log [--arch ARCH] [--json] [--since REV] [--until REV] [--tags GLOB] [--headers NAME] "
+	 "[--state-dir DIR] [--quiet] REPO SYMBOL...",
+	 "since which release a userspace API symbol exists, and what changed in it when",
+	 cmd_api_log},
 	{"fix-includes", "fix-includes [--in-place | --dry-run] TREE [PATH...]",
 	 "turn #include \"x.h\" into #include <dir/x.h> in tree headers", cmd_fix_includes},
 };

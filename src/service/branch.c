@@ -918,7 +918,8 @@ subject_of(const git_commit *c)
 /*
  * The source commits the headers branch has not seen, oldest first: the
  * first-parent chain back to one it has seen (in the cache), to --since
- * (exclusive), or, the first time without --since, the head alone.
+ * (exclusive), or, the first time without --since, the head alone (the
+ * whole chain with whole_history).
  */
 static int
 pending_commits(struct install_run *ir, git_commit *head, git_oid **out, size_t *n, char **cause)
@@ -933,19 +934,19 @@ pending_commits(struct install_run *ir, git_commit *head, git_oid **out, size_t 
 	if (ir->o->since != NULL) {
 		git_object *obj;
 
+		git_object *sc;
+
 		if (git_revparse_single(&obj, ir->repo, ir->o->since) < 0)
 			return git_fail(cause, ir->o->since);
-		git_oid_cpy(&since, git_object_id(obj));
-		git_object_free(obj);
-		{
-			git_commit *sc;
-
-			if (git_commit_lookup(&sc, ir->repo, &since) < 0) {
-				*cause = ud_xasprintf("--since %s: not a commit", ir->o->since);
-				return -EINVAL;
-			}
-			git_commit_free(sc);
+		/* an annotated tag names its commit */
+		if (git_object_peel(&sc, obj, GIT_OBJECT_COMMIT) < 0) {
+			git_object_free(obj);
+			*cause = ud_xasprintf("--since %s: not a commit", ir->o->since);
+			return -EINVAL;
 		}
+		git_oid_cpy(&since, git_object_id(sc));
+		git_object_free(sc);
+		git_object_free(obj);
 		have_since = true;
 	}
 	git_commit_dup(&c, head);
@@ -971,7 +972,7 @@ pending_commits(struct install_run *ir, git_commit *head, git_oid **out, size_t 
 			break;
 		*out = ud_xgrow(*out, &alloc, *n + 1, sizeof(**out));
 		git_oid_cpy(&(*out)[(*n)++], git_commit_id(c));
-		if (!have_since && *n == 1 && ir->r->headers[0] == '\0')
+		if (!have_since && *n == 1 && ir->r->headers[0] == '\0' && !ir->o->whole_history)
 			break; /* the first time: the head alone */
 		if (git_commit_parentcount(c) == 0 || git_commit_parent(&p, c, 0) < 0)
 			break;
@@ -979,7 +980,7 @@ pending_commits(struct install_run *ir, git_commit *head, git_oid **out, size_t 
 		c = p;
 	}
 	git_commit_free(c);
-	if (!found && !have_since && *n > 1) {
+	if (!found && !have_since && *n > 1 && !ir->o->whole_history) {
 		/* no seen commit on the chain (history rewritten past it): the head alone */
 		git_oid_cpy(&(*out)[0], git_commit_id(head));
 		*n = 1;
@@ -1138,6 +1139,43 @@ resolve_source(git_repository *repo, const char *rev, git_commit **out, char **c
 	}
 	*out = (git_commit *)obj;
 	return 0;
+}
+
+bool
+ud_branch_headers_current(git_repository *repo, struct ud_store *st, const struct ud_branch_opts *o)
+{
+	git_commit *source;
+	char *ref, *key, *v, hex[HEX];
+	git_oid tip;
+	bool current;
+
+	if (resolve_source(repo, o->source, &source, &key) < 0) {
+		free(key);
+		return false;
+	}
+	git_oid_tostr(hex, sizeof(hex), git_commit_id(source));
+	git_commit_free(source);
+	ref = full_ref(o->headers);
+	/* the source commit was looked at, and the branch is still where uapid left it */
+	key = ud_xasprintf("%s %s %s", ref, hex, o->arch);
+	v = git_reference_name_to_id(&tip, repo, ref) == 0
+		    ? ud_store_cache_get(st, "headers-tip", key)
+		    : NULL;
+	free(key);
+	current = v != NULL;
+	free(v);
+	if (current) {
+		struct ref_state rs;
+		char *foreign;
+
+		ref_state_load(repo, st, o->headers, &rs);
+		foreign = ref_foreign(&rs, NULL);
+		current = foreign == NULL && rs.exists;
+		free(foreign);
+		ref_state_free(&rs);
+	}
+	free(ref);
+	return current;
 }
 
 int

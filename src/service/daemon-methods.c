@@ -17,6 +17,7 @@
 
 #include "daemon-int.h"
 #include "uapid/api.h"
+#include "uapid/apilog.h"
 #include "uapid/apiquery.h"
 #include "uapid/json.h"
 #include "uapid/log.h"
@@ -628,6 +629,37 @@ m_api_changes(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, cha
 	return r;
 }
 
+/*
+ * api.log: the history of userspace API symbols along the headers branch
+ * (apilog.h reads its parameters), from the api-log index the branch
+ * follower keeps (--branches): as `uapid api-log --json` prints it.
+ */
+static json_t *
+m_api_log(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+{
+	struct daemon *d = ctx;
+	struct ud_apilog_query q;
+	json_t *symbols, *r;
+
+	(void)c;
+	if (ud_apilog_params(params, &q, &symbols, message) < 0) {
+		*code = UD_RPC_INVALID_PARAMS;
+		return NULL;
+	}
+	if (d->follow == NULL) {
+		json_decref(symbols);
+		*code = UD_RPC_SERVER_ERROR;
+		*message = ud_xstrdup("api.log reads the headers branch: start the daemon with "
+				      "--branches");
+		return NULL;
+	}
+	r = ud_follow_api_log(d->follow, &q, symbols, message);
+	json_decref(symbols);
+	if (r == NULL)
+		*code = UD_RPC_SERVER_ERROR;
+	return r;
+}
+
 static json_t *
 m_subscribe(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
 {
@@ -652,6 +684,7 @@ const struct ud_rpc_method ud_daemon_methods[] = {
 	{"changes", m_changes},		{"markers.list", m_markers_list},
 	{"markers.add", m_markers_add}, {"markers.remove", m_markers_remove},
 	{"resplit", m_resplit},		{"api.changes", m_api_changes},
-	{"subscribe", m_subscribe},	{"unsubscribe", m_unsubscribe},
+	{"api.log", m_api_log},		{"subscribe", m_subscribe},
+	{"unsubscribe", m_unsubscribe},
 };
 const size_t ud_daemon_nmethods = sizeof(ud_daemon_methods) / sizeof(ud_daemon_methods[0]);

@@ -20,6 +20,7 @@
 #include "uapid/log.h"
 #include "uapid/store.h"
 #include "uapid/xmalloc.h"
+#include "follow-int.h"
 
 #define DEBOUNCE_MS 150	  /* after the last ref event: a commit writes several files */
 #define LOCK_RETRY_MS 200 /* while git holds its index lock */
@@ -46,6 +47,7 @@ struct ud_follow {
 	int rc;
 	char *cause;
 	double ms;
+	struct ud_follow_apilog log; /* the api-log index, brought up to date after the branches */
 	/* the status, kept between updates */
 	json_t *status;
 	uint64_t updates;
@@ -119,6 +121,8 @@ work_cb(uv_work_t *w)
 	f->cause = NULL;
 	ud_branch_result_free(&f->res);
 	f->rc = ud_branch_update(f->repo, f->st, &o, &f->res, &f->cause);
+	/* the api-log index follows the headers branch (api.log answers from it) */
+	ud_follow_apilog_update(&f->log, f->repo, f->st, f->rc == 0 ? f->res.headers : "");
 	f->ms = now_ms() - t0;
 }
 
@@ -204,6 +208,7 @@ status_json(struct ud_follow *f)
 	json_object_set_new(j, "refused", refused);
 	json_object_set_new(j, "error",
 			    f->rc < 0 && f->cause != NULL ? json_string(f->cause) : json_null());
+	ud_follow_apilog_status(&f->log, j);
 	json_object_set_new(
 		j, "last_update",
 		json_pack("{s:I, s:f, s:i, s:b, s:i, s:i, s:i}", "at", (json_int_t)time(NULL), "ms",
@@ -235,6 +240,7 @@ after_work(uv_work_t *w, int status)
 		       f->res.split_commits == 1 ? "" : "s", f->headers != NULL ? f->headers : "-",
 		       f->res.headers_added, f->res.headers_added == 1 ? "" : "s", f->res.source,
 		       f->ms);
+	ud_follow_apilog_log(&f->log);
 	json_decref(f->status);
 	f->status = status_json(f);
 	arm_ref_watch(f); /* HEAD may name another branch now */
@@ -350,6 +356,7 @@ ud_follow_open(struct ud_follow **out, uv_loop_t *loop, const struct ud_follow_o
 	/* the same cache and ref records as `uapid branch REPO` */
 	dir = ud_xasprintf("%suapid", f->commondir);
 	db = ud_xasprintf("%s/branches.db", dir);
+	ud_follow_apilog_init(&f->log, f->headers, f->gitdir, db);
 	if ((rc = ud_mkdir_p(dir, cause)) < 0 || (rc = ud_store_open(&f->st, db, cause)) < 0)
 		goto fail;
 	f->debounce.data = f->ev_git.data = f->ev_common.data = f->ev_ref.data = f;
@@ -417,6 +424,13 @@ ud_follow_status(const struct ud_follow *f)
 	return s;
 }
 
+json_t *
+ud_follow_api_log(struct ud_follow *f, const struct ud_apilog_query *q, json_t *symbols,
+		  char **cause)
+{
+	return ud_follow_apilog_answer(&f->log, q, symbols, cause);
+}
+
 int
 ud_follow_busy(const struct ud_follow *f)
 {
@@ -429,6 +443,7 @@ follow_free(struct ud_follow *f)
 {
 	ud_branch_result_free(&f->res);
 	free(f->cause);
+	ud_follow_apilog_free(&f->log);
 	json_decref(f->status);
 	ud_markers_free(&f->markers);
 	ud_markers_free(&f->work_markers);

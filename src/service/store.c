@@ -14,41 +14,16 @@
 #include <time.h>
 
 #include "schema.h"
+#include "store-int.h"
 #include "uapid/store.h"
 #include "uapid/xmalloc.h"
 
-enum stmt {
-	S_META_GET,
-	S_META_SET,
-	S_HDR_GET,
-	S_HDR_PUT,
-	S_HDR_DEL,
-	S_HDR_EACH,
-	S_INST_PUT,
-	S_INST_DEL,
-	S_INST_EACH,
-	S_OUT_PUT,
-	S_OUT_DEL,
-	S_OUT_EACH,
-	S_MARK_CLEAR,
-	S_MARK_CLEAR_PATH,
-	S_MARK_ADD,
-	S_MARK_DEL,
-	S_MARK_EACH,
-	S_EVENT_ADD,
-	S_EVENT_LAST,
-	S_EVENT_FIRST,
-	S_EVENT_EACH,
-	S_PROB_SET,
-	S_PROB_DEL,
-	S_PROB_EACH,
-	S_CACHE_GET,
-	S_CACHE_PUT,
-	S_API_PUT,
-	S_API_AT,
-	S_API_SINCE,
-	S__COUNT
-};
+/* The rows of api_log_changes with their step's source commit (store-apilog.c reads them). */
+#define LOG_ROWS                                                                                   \
+	"SELECT c.step, c.name, c.member, c.symbol, c.kind, c.header, c.line, c.moved_to, "        \
+	"c.moved_line, c.what, c.verdict, c.change, c.reason, c.members, c.implied, s.pos, "       \
+	"s.source, s.headers, s.time, s.tz, c.rowid FROM api_log_changes c JOIN api_log_steps s "  \
+	"ON s.log = c.log AND s.step = c.step "
 
 static const char *const sql[S__COUNT] = {
 	[S_API_PUT] = "INSERT OR REPLACE INTO api_versions (path, clock, fingerprint, text) "
@@ -56,6 +31,38 @@ static const char *const sql[S__COUNT] = {
 	[S_API_AT] = "SELECT fingerprint, text FROM api_versions WHERE path = ?1 AND clock <= ?2 "
 		     "ORDER BY clock DESC LIMIT 1",
 	[S_API_SINCE] = "SELECT DISTINCT path FROM api_versions WHERE clock > ?1 ORDER BY path",
+	[S_LOG_GET] = "SELECT id, version, headers, source FROM api_log WHERE key = ?1",
+	[S_LOG_ADD] = "INSERT INTO api_log (key, version) VALUES (?1, ?2)",
+	[S_LOG_DEL] = "DELETE FROM api_log WHERE id = ?1",
+	[S_LOG_SET] = "UPDATE api_log SET headers = ?2, source = ?3 WHERE id = ?1",
+	[S_LOG_CHAIN_GET] = "SELECT pos FROM api_log_chain WHERE log = ?1 AND commit_id = ?2",
+	[S_LOG_CHAIN_PUT] = "INSERT OR REPLACE INTO api_log_chain (log, commit_id, pos) "
+			    "VALUES (?1, ?2, ?3)",
+	[S_LOG_CHAIN_LAST] = "SELECT pos, commit_id FROM api_log_chain WHERE log = ?1 "
+			     "ORDER BY pos DESC LIMIT 1",
+	[S_LOG_CHAIN_FIRST] = "SELECT pos, commit_id FROM api_log_chain WHERE log = ?1 "
+			      "ORDER BY pos LIMIT 1",
+	[S_LOG_CHAIN_CUT] = "DELETE FROM api_log_chain WHERE log = ?1 AND pos > ?2",
+	[S_LOG_STEP_PUT] = "INSERT OR REPLACE INTO api_log_steps (log, step, pos, source, headers, "
+			   "time, tz) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[S_LOG_STEP_LAST] = "SELECT step, pos, source, headers, time, tz FROM api_log_steps "
+			    "WHERE log = ?1 AND pos <= ?2 ORDER BY step DESC LIMIT 1",
+	[S_LOG_STEP_CUT] = "DELETE FROM api_log_steps WHERE log = ?1 AND step > ?2",
+	[S_LOG_CHANGE_CUT] = "DELETE FROM api_log_changes WHERE log = ?1 AND step > ?2",
+	[S_LOG_CHANGE_PUT] =
+		"INSERT INTO api_log_changes (log, step, name, member, symbol, kind, header, line, "
+		"moved_to, moved_line, what, verdict, change, reason, members, implied) VALUES "
+		"(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+	[S_LOG_BY_NAME] = LOG_ROWS "WHERE c.log = ?1 AND c.name = ?2 ORDER BY c.step, c.rowid",
+	/* two indexed searches: an OR of the two columns would read every row */
+	[S_LOG_BY_HEADER] = LOG_ROWS "WHERE c.log = ?1 AND c.header = ?2 UNION ALL " LOG_ROWS
+				     "WHERE c.log = ?1 AND c.moved_to = ?2 AND c.header != ?2 "
+				     "ORDER BY 1, 21",
+	[S_LOG_TAG_PUT] = "INSERT OR REPLACE INTO api_log_tags (log, name, target, pos) "
+			  "VALUES (?1, ?2, ?3, ?4)",
+	[S_LOG_TAG_DEL] = "DELETE FROM api_log_tags WHERE log = ?1 AND name = ?2",
+	[S_LOG_TAG_CUT] = "DELETE FROM api_log_tags WHERE log = ?1 AND pos >= ?2",
+	[S_LOG_TAG_EACH] = "SELECT name, target, pos FROM api_log_tags WHERE log = ?1",
 	[S_CACHE_GET] = "SELECT value FROM cache WHERE space = ?1 AND key = ?2",
 	[S_CACHE_PUT] = "INSERT OR REPLACE INTO cache (space, key, value) VALUES (?1, ?2, ?3)",
 	[S_META_GET] = "SELECT value FROM meta WHERE key = ?1",
@@ -292,6 +299,42 @@ out:
 	return rc;
 }
 
+int
+ud_store_open_reader(struct ud_store **out, const char *path, char **cause)
+{
+	struct ud_store *s = ud_xcalloc(1, sizeof(*s));
+	int v = 0, rc = 0, i;
+
+	*out = NULL;
+	s->path = ud_xstrdup(path);
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		rc = fail(s, cause, "cannot open");
+		goto out;
+	}
+	sqlite3_extended_result_codes(s->db, 0);
+	if ((rc = user_version(s, &v, cause)) < 0)
+		goto out;
+	/* a reader migrates nothing: the writer brings it to this uapid's schema */
+	if (v != (int)ud_schema_count) {
+		if (cause != NULL)
+			*cause = ud_xasprintf("%s: schema version %d, this uapid reads %u", path, v,
+					      ud_schema_count);
+		rc = -EPROTO;
+		goto out;
+	}
+	for (i = 0; i < S__COUNT; i++)
+		if (sqlite3_prepare_v3(s->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i],
+				       NULL) != SQLITE_OK) {
+			rc = fail(s, cause, "preparing its statements");
+			goto out;
+		}
+	*out = s;
+	return 0;
+out:
+	ud_store_close(s);
+	return rc;
+}
+
 void
 ud_store_close(struct ud_store *s)
 {
@@ -383,6 +426,24 @@ run(struct ud_store *s, sqlite3_stmt *q, char **cause, const char *what)
 
 	sqlite3_reset(q);
 	return rc == SQLITE_DONE ? 0 : fail(s, cause, what);
+}
+
+sqlite3_stmt *
+ud_store_stmt(struct ud_store *s, enum stmt i)
+{
+	return use(s, i);
+}
+
+int
+ud_store_run(struct ud_store *s, sqlite3_stmt *q, char **cause, const char *what)
+{
+	return run(s, q, cause, what);
+}
+
+int
+ud_store_fail(struct ud_store *s, char **cause, const char *what)
+{
+	return fail(s, cause, what);
 }
 
 char *

@@ -124,6 +124,36 @@ local ok, err = xpcall(function()
     vim.cmd('buffer ' .. buf)
   end
 
+  -- the labels a reader sees: `#ifdef __KERNEL__` opens kernel-only code; its #else
+  -- branch is userspace-only; the #endif the split rewrites has no label
+  local ifile = os.getenv('UAPID_TEST_IOCTL_FILE')
+  if ifile then
+    vim.cmd('edit ' .. vim.fn.fnameescape(ifile))
+    local ibuf = vim.api.nvim_get_current_buf()
+    local ilines = vim.api.nvim_buf_get_lines(ibuf, 0, -1, false)
+    local function at(prefix)
+      for i, l in ipairs(ilines) do
+        if l:sub(1, #prefix) == prefix then return i - 1 end
+      end
+    end
+    local function labels()
+      local out = {}
+      for _, m in ipairs(vim.api.nvim_buf_get_extmarks(ibuf, require('uapid').ns, 0, -1,
+        { details = true })) do
+        if m[4].virt_text then
+          out[m[2]] = m[4].virt_text[1][1]
+        end
+      end
+      return out
+    end
+    vim.wait(10000, function() return next(labels()) ~= nil end, 20)
+    local lb = labels()
+    local want = { [at('#ifdef __KERNEL__')] = ' kernel only', [at('#include <stdint.h>')] = ' userspace only' }
+    check(vim.deep_equal(lb, want), 'sample_ioctl.h: "kernel only" on #ifdef __KERNEL__, ' ..
+      '"userspace only" on its #else branch, nothing on #else and #endif (' .. vim.inspect(lb) .. ')')
+    vim.cmd('buffer ' .. buf)
+  end
+
   vim.cmd('UapidStatus')
   vim.wait(5000, function() return vim.g.uapid_status ~= nil end, 20)
   check(vim.g.uapid_status ~= nil and vim.g.uapid_status.ready == true, ':UapidStatus asks the daemon')

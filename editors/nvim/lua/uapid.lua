@@ -8,7 +8,9 @@
 -- header-check findings), hover, code actions (coaching markers, preview)
 -- and the `uapid/regions` notification, drawn here:
 --   UapidKernelOnly  lines only the kernel header keeps (dimmed: Comment)
---   UapidUserOnly    a mark after lines only userspace sees
+--   UapidUserOnly    "userspace only" after the first line of what only userspace sees
+--                    (and "kernel only", in UapidKernelOnly, after an `#ifdef __KERNEL__`
+--                    line that opens kernel-only code: the split rewrites it)
 --   UapidRetained    a mark after __KERNEL__ conditionals kept unsplit
 -- Override them with :highlight like any group.
 -- Commands: :UapidPreview (the kernel, uapi and installed texts of the
@@ -59,10 +61,18 @@ local function draw(bufnr, regions)
           { end_row = l + 1, end_col = 0, hl_group = 'UapidKernelOnly', hl_eol = true,
             priority = 150, strict = false })
       elseif l == first then
-        local label = r.class == 'retained' and 'retained' or 'userspace only'
-        vim.api.nvim_buf_set_extmark(bufnr, M.ns, l, 0,
-          { virt_text = { { ' ' .. label, r.class == 'retained' and 'UapidRetained' or
-            'UapidUserOnly' } }, virt_text_pos = 'eol', strict = false })
+        -- what a reader sees the region as: an `#ifdef __KERNEL__` opens kernel-only
+        -- code; an #else or #endif the split rewrites has no label (its hover says)
+        local label = r.label
+        if label == nil then -- a bridge older than labels
+          label = r.class == 'retained' and 'retained' or 'userspace only'
+        end
+        if label ~= '' then
+          local group = r.class == 'retained' and 'UapidRetained' or
+              (label == 'kernel only' and 'UapidKernelOnly' or 'UapidUserOnly')
+          vim.api.nvim_buf_set_extmark(bufnr, M.ns, l, 0,
+            { virt_text = { { ' ' .. label, group } }, virt_text_pos = 'eol', strict = false })
+        end
       end
     end
   end
