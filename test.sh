@@ -232,7 +232,7 @@ spawn full tsan tsan
 join kernel-refs
 stage full kernel-headers niced run_test kernel-headers
 stage full daemon-kernel run_test daemon-kernel
-stage full daemon-vs-batch daemon_vs_batch
+spawn full daemon-vs-batch niced daemon_vs_batch
 spawn full package niced package_test
 join distcheck
 stage full dist-files dist_files
