@@ -111,10 +111,12 @@ e_comment() { # the first comment end after line 1 gets words
 	echo "comment changed in $1"
 }
 e_member() { # a member at the end of the first struct defined at the top level
+	# The struct ends at the first line that starts with "}": "};" or
+	# "} __attribute__((packed));" (nl80211.h), never a later enum's "};".
 	if grep -q '^struct [A-Za-z0-9_]* {$' "$R/$1"; then
 		awk -v m="	__u32 uapid_member_$2;" '
 			state == 0 && /^struct [A-Za-z0-9_]* {$/ { state = 1 }
-			state == 1 && /^};/ { print m; state = 2 }
+			state == 1 && /^}/ { print m; state = 2 }
 			{ print }' "$R/$1" >"$R/$1.tmp"
 	fi
 	if [ -f "$R/$1.tmp" ] && ! cmp -s "$R/$1" "$R/$1.tmp"; then
