@@ -137,4 +137,72 @@ sed -n 's/^    \(.*\)$/\1/p' "$WORK/err" >"$WORK/markers"
 [ -s "$WORK/markers" ] && pass || fail "no example marker in the hint"
 expect_status 0 "$UAPID" split --dry-run --markers "$WORK/markers" "$S"
 expect_in "$WORK/out" "needs coaching: 0"
+
+# --- the daemon: its first scan draws the same line, then logs "ready" ----------------
+# (the line is taken off before each log line and by the end of the scan)
+wait_ready() { # wait_ready SOCK: the daemon there is ready
+	i=0
+	while [ $i -lt 1200 ]; do
+		[ "$(status_json "$1" | json_field ready 2>/dev/null)" = true ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	fail "daemon on $1 not ready after 120 s"
+}
+# watch_pty NAME OPTIONS...: uapid watch on a pty until ready, then SIGTERM
+watch_pty() {
+	name=$1
+	shift
+	UAPID_PROGRESS_DELAY=0 $PTY run "$WORK/$name.pty" "$UAPID" watch --arch x86 \
+		--state-dir "$WORK/$name.state" --socket "$WORK/$name.sock" "$@" "$K" \
+		>/dev/null 2>&1 &
+	ppid=$!
+	wait_ready "$WORK/$name.sock"
+	kill -TERM "$(cat "$WORK/$name.state/lock")"
+	wait "$ppid" || true
+}
+watch_pty watch
+drawn watch scanning
+expect_in "$WORK/watch.pty" "uapid: ready: "
+watch_pty watch-q --quiet
+clean "$WORK/watch-q.pty"
+expect_in "$WORK/watch-q.pty" "uapid: ready: "
+UAPID_PROGRESS_DELAY=0 "$UAPID" watch --arch x86 --state-dir "$WORK/watch-pipe.state" \
+	--socket "$WORK/watch-pipe.sock" "$K" >"$WORK/watch.pipe" 2>&1 &
+ppid=$!
+wait_ready "$WORK/watch-pipe.sock"
+kill -TERM "$ppid"
+wait "$ppid" || true
+clean "$WORK/watch.pipe"
+
+# --- the daemon's start-up stops, each with its hint -----------------------------------
+"$UAPID" watch --arch x86 --state-dir "$WORK/busy.state" --socket "$WORK/busy.sock" "$K" \
+	>"$WORK/busy.log" 2>&1 &
+bpid=$!
+wait_ready "$WORK/busy.sock"
+# the state directory is another daemon's
+expect_status 2 "$UAPID" watch --state-dir "$WORK/busy.state" --socket "$WORK/other.sock" "$K"
+expect_in "$WORK/err" "another uapid watch uses this state directory (pid $bpid)"
+expect_in "$WORK/err" "hint: stop that daemon (kill $bpid, or stop its unit), or give this one its own --state-dir DIR"
+# the socket is another daemon's
+expect_status 2 "$UAPID" watch --state-dir "$WORK/other.state" --socket "$WORK/busy.sock" "$K"
+expect_in "$WORK/err" "another daemon answers on this socket"
+expect_in "$WORK/err" "or listen elsewhere with --socket PATH"
+kill -TERM "$bpid"
+wait "$bpid" || fail "the busy daemon's exit"
+# the socket path is a file that is no socket
+: >"$WORK/plain"
+expect_status 2 "$UAPID" watch --state-dir "$WORK/other.state" --socket "$WORK/plain" "$K"
+expect_in "$WORK/err" "exists and is not a socket"
+expect_in "$WORK/err" "hint: move that file away, or listen elsewhere with --socket PATH"
+# the state directory cannot be made
+expect_status 2 "$UAPID" watch --state-dir "$WORK/plain/state" --socket "$WORK/s3.sock" "$K"
+expect_in "$WORK/err" "hint: create it, writable for this user, or give this one its own --state-dir DIR"
+# a database of a newer uapid is left alone
+mkdir -p "$WORK/newer.state"
+python3 -c 'import sqlite3,sys; sqlite3.connect(sys.argv[1]).execute("PRAGMA user_version = 999")' \
+	"$WORK/newer.state/state.db"
+expect_status 2 "$UAPID" watch --state-dir "$WORK/newer.state" --socket "$WORK/s4.sock" "$K"
+expect_in "$WORK/err" "schema version 999 is newer"
+expect_in "$WORK/err" "hint: run the uapid that wrote the database, or move it away"
 finish

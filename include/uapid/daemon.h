@@ -21,6 +21,7 @@ struct ud_daemon_opts {
 	unsigned settle_ms;
 	gid_t socket_group; /* (gid_t)-1: the owner only */
 	bool verbose;
+	bool quiet;		    /* no progress line for the first scan */
 	bool branches;		    /* keep the repository's uapi branches current (follow.h) */
 	const char *split_branch;   /* NULL: uapi/split; "-": none */
 	const char *headers_branch; /* NULL: uapi/headers; "-": none */

@@ -14,7 +14,9 @@
  * under journald, nor with TERM=dumb), only once the work has run for a
  * moment (UAPID_PROGRESS_DELAY seconds, default 1, as git's
  * GIT_PROGRESS_DELAY: short work stays silent), and at most ten times a
- * second.  Single-threaded: call from the thread that owns the terminal.
+ * second.  A struct ud_progress is started, updated and ended by one
+ * thread; ud_progress_interrupt (the log's, before each line) may run on
+ * any.  The batch commands and the daemon's first scan share it.
  */
 #ifndef UAPID_PROGRESS_H
 #define UAPID_PROGRESS_H

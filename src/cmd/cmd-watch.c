@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * uapid watch [--state-dir DIR] [--socket PATH] [--arch ARCH] [--settle MS]
- *             [--markers FILE] [--verbose] TREE
+ *             [--markers FILE] [--verbose] [--quiet] TREE
  * The daemon, in the foreground (see src/service/daemon.c).
  */
 #include <getopt.h>
@@ -17,7 +17,8 @@
 
 static const char watch_usage[] =
 	"usage: uapid watch [--state-dir DIR] [--socket PATH] [--arch ARCH] [--settle MS]\n"
-	"                   [--markers FILE] [--socket-group GROUP] [--verbose] [--print-paths]\n"
+	"                   [--markers FILE] [--socket-group GROUP] [--verbose] [--quiet]\n"
+	"                   [--print-paths]\n"
 	"                   [--branches [--split-branch NAME|-] [--headers-branch NAME|-]]\n"
 	"                   TREE\n";
 
@@ -53,6 +54,7 @@ cmd_watch(int argc, char **argv)
 		{"settle", required_argument, NULL, 't'},
 		{"markers", required_argument, NULL, 'm'},
 		{"verbose", no_argument, NULL, 'v'},
+		{"quiet", no_argument, NULL, 'q'},
 		{"print-paths", no_argument, NULL, 'p'},
 		{"socket-group", required_argument, NULL, 'g'},
 		{"branches", no_argument, NULL, 'B'},
@@ -71,7 +73,7 @@ cmd_watch(int argc, char **argv)
 	o.settle_ms = 100;
 	o.socket_group = (gid_t)-1;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:s:a:t:m:vpg:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "d:s:a:t:m:vqpg:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			o.state_dir = optarg;
@@ -94,6 +96,9 @@ cmd_watch(int argc, char **argv)
 			break;
 		case 'm':
 			o.markers = optarg;
+			break;
+		case 'q':
+			o.quiet = true; /* no progress line: the log stays */
 			break;
 		case 'v':
 			o.verbose = true;

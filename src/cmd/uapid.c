@@ -25,7 +25,7 @@ static const struct cmd_entry commands[] = {
 	 "the kernel's header checks and compile test, in one pass", cmd_check},
 	{"watch",
 	 "watch [--state-dir DIR] [--socket PATH] [--socket-group GROUP] [--arch ARCH] [--settle MS] "
-	 "[--markers FILE] [--branches] [--verbose] [--print-paths] TREE",
+	 "[--markers FILE] [--branches] [--verbose] [--quiet] [--print-paths] TREE",
 	 "the daemon: keep the split and installed headers of TREE current as it changes",
 	 cmd_watch},
 	{"branch",

@@ -16,7 +16,14 @@
 /* at most ten redraws a second: a terminal is slower than our loops */
 #define REDRAW_NS (NS_PER_S / 10)
 
-/* The line standing on the terminal now, if any: one terminal, one line. */
+/*
+ * The line standing on the terminal now, if any: one terminal, one line.
+ * The progress is drawn by the one thread that owns it, but a log line
+ * may come from any thread (the daemon's branch follower logs from its
+ * worker) and takes the line off first: on_screen and each line's shown
+ * flag are therefore read and written atomically, and whoever clears the
+ * flag writes the erase.
+ */
 static struct ud_progress *on_screen;
 
 static uint64_t
@@ -142,21 +149,29 @@ ud_progress_start(struct ud_progress *p, const char *what, const char *unit, boo
 	p->delay_ns = delay_ns();
 }
 
+/* Erases p's line when it stands (any thread). */
+static void
+erase(struct ud_progress *p)
+{
+	struct ud_progress *expected = p;
+
+	if (!__atomic_exchange_n(&p->shown, false, __ATOMIC_ACQ_REL))
+		return;
+	put(p->fd, "\r\033[K", 4);
+	__atomic_compare_exchange_n(&on_screen, &expected, NULL, false, __ATOMIC_ACQ_REL,
+				    __ATOMIC_ACQUIRE);
+}
+
 void
 ud_progress_clear(struct ud_progress *p)
 {
-	if (!p->shown)
-		return;
-	put(p->fd, "\r\033[K", 4);
-	p->shown = false;
-	p->last_ns = 0;
-	if (on_screen == p)
-		on_screen = NULL;
+	erase(p); /* the next update draws at once: shown is false */
 }
 
 static void
 draw(struct ud_progress *p, uint64_t now)
 {
+	struct ud_progress *other;
 	char line[256];
 	size_t n;
 
@@ -165,11 +180,12 @@ draw(struct ud_progress *p, uint64_t now)
 				   (double)(now - p->start_ns) / NS_PER_S);
 	/* erase what a longer earlier line left to the right */
 	memcpy(line + n, "\033[K", 3);
-	if (on_screen != NULL && on_screen != p)
-		ud_progress_clear(on_screen);
+	other = __atomic_load_n(&on_screen, __ATOMIC_ACQUIRE);
+	if (other != NULL && other != p)
+		erase(other);
 	put(p->fd, line, n + 3);
-	on_screen = p;
-	p->shown = true;
+	__atomic_store_n(&on_screen, p, __ATOMIC_RELEASE);
+	__atomic_store_n(&p->shown, true, __ATOMIC_RELEASE);
 	p->last_ns = now;
 }
 
@@ -185,7 +201,8 @@ ud_progress_update(struct ud_progress *p, size_t done, size_t total)
 	now = now_ns();
 	if (now - p->start_ns < p->delay_ns)
 		return;
-	if (p->shown && now - p->last_ns < REDRAW_NS && done != total)
+	if (__atomic_load_n(&p->shown, __ATOMIC_ACQUIRE) && now - p->last_ns < REDRAW_NS &&
+	    done != total)
 		return;
 	draw(p, now);
 }
@@ -193,8 +210,10 @@ ud_progress_update(struct ud_progress *p, size_t done, size_t total)
 void
 ud_progress_interrupt(void)
 {
-	if (on_screen != NULL)
-		ud_progress_clear(on_screen);
+	struct ud_progress *p = __atomic_load_n(&on_screen, __ATOMIC_ACQUIRE);
+
+	if (p != NULL)
+		erase(p);
 }
 
 void

@@ -23,6 +23,7 @@
 #include "uapid/daemon.h"
 #include "uapid/engine.h"
 #include "uapid/follow.h"
+#include "uapid/progress.h"
 #include "uapid/rpc.h"
 #include "uapid/sched.h"
 #include "uapid/watch.h"
@@ -46,7 +47,7 @@ struct daemon {
 	bool ready;   /* the first scan is recorded */
 	bool stopping;
 	int status;
-	uint64_t scan_t0;
+	struct ud_progress scan; /* the first scan's line on a terminal (progress.h) */
 	uint64_t batches;
 	uint64_t last_batch_ns, last_batch_at;
 };

@@ -207,11 +207,10 @@ void
 ud_daemon_progress(void *ctx, size_t done, size_t total)
 {
 	struct daemon *d = ctx;
-	double s = (double)(uv_hrtime() - d->scan_t0) / 1e9;
 
 	if (d->ready)
 		return;
-	ud_log_progress("scanning: %zu/%zu files (%.0f/s)", done, total, s > 0 ? done / s : 0.0);
+	ud_progress_update(&d->scan, done, total);
 	ud_daemon_notify_status(d, "scanning: %zu/%zu files", done, total);
 }
 
@@ -266,6 +265,7 @@ ud_daemon_first_scan_done(void *ctx, const struct ud_engine_report *r)
 	struct daemon *d = ctx;
 	struct ud_buf line = UD_BUF_INIT;
 
+	ud_progress_end(&d->scan);
 	after_batch(d, r);
 	d->ready = true;
 	ud_daemon_status_line(d, &line);

@@ -99,6 +99,20 @@ ud_daemon_default_socket(const char *root)
 
 /* --- the state directory --------------------------------------------------- */
 
+/*
+ * A "hint:" line after a start-up error the user can do something about,
+ * as the batch commands give one (report.h): under systemd the options
+ * are the unit's (StateDirectory=, the socket unit), so it names those.
+ */
+static void
+hint_state_dir(const struct daemon *d, const char *why)
+{
+	if (d->systemd)
+		ud_log(LOG_INFO, "hint: %s, or give the instance another StateDirectory=", why);
+	else
+		ud_log(LOG_INFO, "hint: %s, or give this one its own --state-dir DIR", why);
+}
+
 static int
 lock_state_dir(struct daemon *d)
 {
@@ -108,6 +122,7 @@ lock_state_dir(struct daemon *d)
 
 	if (ud_mkdir_p(d->state_dir, &cause) < 0) {
 		ud_log(LOG_ERR, "state directory: %s", cause);
+		hint_state_dir(d, "create it, writable for this user");
 		free(cause);
 		free(path);
 		return -1;
@@ -115,6 +130,7 @@ lock_state_dir(struct daemon *d)
 	if (access(d->state_dir, W_OK) < 0) {
 		ud_log(LOG_ERR, "state directory %s: not writable: %s", d->state_dir,
 		       strerror(errno));
+		hint_state_dir(d, "make it writable for this user");
 		free(path);
 		return -1;
 	}
@@ -132,6 +148,15 @@ lock_state_dir(struct daemon *d)
 		other[strcspn(other, "\n")] = '\0';
 		ud_log(LOG_ERR, "%s: another uapid watch uses this state directory%s%s%s",
 		       d->state_dir, other[0] ? " (pid " : "", other, other[0] ? ")" : "");
+		if (other[0] != '\0') {
+			char *why =
+				ud_xasprintf("stop that daemon (kill %s, or stop its unit)", other);
+
+			hint_state_dir(d, why);
+			free(why);
+		} else {
+			hint_state_dir(d, "stop that daemon");
+		}
 		close(fd);
 		free(path);
 		return -1;
@@ -269,7 +294,7 @@ open_socket(struct daemon *d)
 {
 	struct ud_rpc_opts ro;
 	char *cause = NULL;
-	int n = sd_listen_fds(1);
+	int n = sd_listen_fds(1), rc;
 
 	memset(&ro, 0, sizeof(ro));
 	ro.path = d->socket_path;
@@ -286,9 +311,17 @@ open_socket(struct daemon *d)
 		}
 		ro.activated_fd = SD_LISTEN_FDS_START;
 	}
-	if (ud_rpc_open(&d->rpc, &d->loop, &ro, ud_daemon_methods, ud_daemon_nmethods, d, &cause) <
-	    0) {
+	if ((rc = ud_rpc_open(&d->rpc, &d->loop, &ro, ud_daemon_methods, ud_daemon_nmethods, d,
+			      &cause)) < 0) {
 		ud_log(LOG_ERR, "%s", cause);
+		if (rc == -EADDRINUSE)
+			ud_log(LOG_INFO,
+			       "hint: stop that daemon (`uapictl --socket %s status` "
+			       "names its tree), or listen elsewhere with --socket PATH",
+			       d->socket_path);
+		else if (rc == -EEXIST)
+			ud_log(LOG_INFO, "hint: move that file away, or listen elsewhere with "
+					 "--socket PATH");
 		free(cause);
 		return -1;
 	}
@@ -438,8 +471,15 @@ start(struct daemon *d)
 	eo.state_dir = d->state_dir;
 	eo.arch = d->o->arch;
 	eo.markers = d->o->markers;
-	if (ud_engine_open(&d->engine, &d->loop, &eo, &cause) < 0) {
+	if ((rc = ud_engine_open(&d->engine, &d->loop, &eo, &cause)) < 0) {
 		ud_log(LOG_ERR, "%s", cause);
+		if (rc == -EPROTO) /* newer, or not ours: never rewritten */
+			hint_state_dir(d, "run the uapid that wrote the database, or move it away "
+					  "(the state is built anew from the tree)");
+		else if (rc == -EROFS)
+			hint_state_dir(d, "make the database writable for this user");
+		else if (rc == -EBUSY)
+			hint_state_dir(d, "stop the process that writes it");
 		free(cause);
 		return -1;
 	}
@@ -486,7 +526,7 @@ start(struct daemon *d)
 	ud_log(LOG_INFO, "watching %s (arch %s): state in %s, socket %s", d->root, d->o->arch,
 	       d->state_dir, d->socket_path);
 	ud_daemon_notify_status(d, "scanning %s", d->root);
-	d->scan_t0 = uv_hrtime();
+	ud_progress_start(&d->scan, "scanning", "files", d->o->quiet);
 	/* the scheduler counts the first scan as its running batch */
 	ud_sched_hold(d->sched);
 	if (ud_engine_start(d->engine, ud_daemon_first_scan_done, d, &cause) < 0) {

@@ -6,8 +6,9 @@
  * prefix and newline included, is formatted into one buffer and handed
  * to the kernel in one write(2), so lines from two threads never
  * interleave (a write of a line to a pipe or journald's stream socket is
- * not split).  The settings are written once, before any thread starts;
- * the progress line's flag is the one state threads share, and is atomic.
+ * not split).  The settings are written once, before any thread starts.
+ * A progress line on the terminal (progress.h: the batch commands' and
+ * the daemon's first scan) is taken off before each line.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -20,9 +21,8 @@
 #include "uapid/log.h"
 #include "uapid/progress.h"
 
-static bool journal, tty;
+static bool journal;
 static int max_priority = LOG_INFO;
-static bool progress_shown; /* a progress line stands last on the terminal (atomic) */
 
 void
 ud_log_init(void)
@@ -34,7 +34,6 @@ ud_log_init(void)
 	journal = js != NULL && sscanf(js, "%lu:%lu", &dev, &ino) == 2 &&
 		  fstat(STDERR_FILENO, &st) == 0 && (unsigned long)st.st_dev == dev &&
 		  (unsigned long)st.st_ino == ino;
-	tty = !journal && isatty(STDERR_FILENO);
 }
 
 void
@@ -74,9 +73,7 @@ ud_log(int priority, const char *fmt, ...)
 
 	if (priority > max_priority)
 		return;
-	ud_progress_interrupt(); /* a batch command's progress line (the daemon draws none) */
-	if (__atomic_exchange_n(&progress_shown, false, __ATOMIC_RELAXED))
-		ud_buf_addstr(&line, "\r\033[K");
+	ud_progress_interrupt();
 	if (journal)
 		ud_buf_addf(&line, "<%d>", priority);
 	else
@@ -90,21 +87,4 @@ ud_log(int priority, const char *fmt, ...)
 	ud_buf_addstr(&line, "\n");
 	write_all(&line);
 	ud_buf_free(&line);
-}
-
-void
-ud_log_progress(const char *fmt, ...)
-{
-	struct ud_buf line = UD_BUF_INIT;
-	va_list ap;
-
-	if (!tty)
-		return;
-	ud_buf_addstr(&line, "\r\033[K");
-	va_start(ap, fmt);
-	ud_buf_vaddf(&line, fmt, ap);
-	va_end(ap);
-	write_all(&line);
-	ud_buf_free(&line);
-	__atomic_store_n(&progress_shown, true, __ATOMIC_RELAXED);
 }
