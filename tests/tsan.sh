@@ -40,6 +40,8 @@ trap 'rm -rf "$logs"' EXIT
 # (no suppressions: libuv's close(2) is made visible instead, src/service/tsan-syscall.c)
 TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1 log_path=$logs/tsan"
 export TSAN_OPTIONS
+# libcheck's 4 s per test is a hang detector; TSan runs code 5-15 times slower
+export CK_DEFAULT_TIMEOUT="${CK_DEFAULT_TIMEOUT:-120}"
 failed=0
 
 for t in check_engine check_watch check_sched check_store; do
