@@ -154,15 +154,6 @@ ud_engine_replan(struct batch *b)
 
 	ASSERT_NO_CHUNKS_OUT(b);
 	b->rep.replanned = true;
-	if (ud_source_type(&e->src, "include/uapi") != UD_FT_DIR) {
-		/* a tree from before the 2012 split: nothing is installed from it */
-		ud_engine_set_problem(e, &e->problem_install, "install",
-				      "the tree has no include/uapi/: only its split is kept");
-		ud_strlist_add(&reads, "include");
-		set_plan_reads(e, &reads);
-		uninstall_all(b);
-		return;
-	}
 	p = ud_xcalloc(1, sizeof(*p));
 	p->refs = 1;
 	ud_source_open_recorder(&rec, &e->src, &reads);
