@@ -422,6 +422,44 @@ START_TEST(test_full)
 }
 END_TEST
 
+/*
+ * A batch that could not be recorded: the next one is full and waits out
+ * its back-off, whatever comes meanwhile (a lone save included).
+ */
+START_TEST(test_retry)
+{
+	struct fx x;
+	uint64_t t0;
+
+	setup(&x, "retry", 20, false);
+	x.hold = true;
+	ud_sched_note(x.s, "a.h", C);
+	turn(&x);
+	ck_assert_int_eq(x.nruns, 1);
+	t0 = uv_hrtime();
+	ud_sched_retry(x.s, 300);
+	x.hold = false;
+	done(&x);
+	ck_assert(ud_sched_busy(x.s));
+	/* a lone save during the back-off joins the retry, it does not run before it */
+	spin(&x, 100);
+	ud_sched_note(x.s, "b.h", C);
+	spin(&x, 100);
+	ck_assert_int_eq(x.nruns, 1);
+	ck_assert(run_until(&x, 2));
+	ck_assert_uint_ge(ms_since(t0) + CLOCK_SLACK_MS, 300);
+	ck_assert(x.runs[1].full);
+	ck_assert_str_eq(x.runs[1].paths, "b.h=1");
+	/* after it, events run as before: a lone save at once */
+	spin(&x, 50);
+	ud_sched_note(x.s, "c.h", C);
+	turn(&x);
+	ck_assert_int_eq(x.nruns, 3);
+	ck_assert(!x.runs[2].full);
+	teardown(&x);
+}
+END_TEST
+
 START_TEST(test_hold)
 {
 	struct fx x;
@@ -635,6 +673,7 @@ main(void)
 	tcase_add_test(tc, test_on_the_heels);
 	tcase_add_test(tc, test_stream);
 	tcase_add_test(tc, test_full);
+	tcase_add_test(tc, test_retry);
 	tcase_add_test(tc, test_hold);
 	tcase_add_test(tc, test_git_lock);
 	tcase_add_test(tc, test_no_git);

@@ -7,9 +7,13 @@
  * read-only file).
  */
 #include <errno.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 
 #include "testutil.h"
 #include "uapid/markers.h"
@@ -869,6 +873,84 @@ START_TEST(test_transactions)
 }
 END_TEST
 
+/*
+ * A transaction whose write fails on the disk (here the file size limit:
+ * EFBIG, as a full disk gives ENOSPC) is kept whole or not at all: the
+ * write after it fails without running, the commit fails and rolls back,
+ * and the next transaction, once there is room, works.
+ */
+START_TEST(test_tx_disk_fails)
+{
+	char *d = test_dir("txfail"), *cause = NULL, *path, *body = malloc(65536);
+	struct ud_store *st = open_ok(d, "state.db", &path);
+	struct ud_hrow a = row("include/linux/a.h", 1), got;
+	struct rlimit old, small;
+	void (*old_xfsz)(int) = signal(SIGXFSZ, SIG_IGN);
+	int i, rc = 0, first = 0;
+
+	memset(body, 'x', 65536);
+	ck_assert_int_eq(ud_store_event(st, "", "scan", NULL, &cause), 1);
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	small = old;
+	small.rlim_cur = 256 * 1024;
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &small), 0);
+	ck_assert_int_eq(ud_store_begin(st, &cause), 0);
+	ck_assert_int_eq(ud_store_put_header(st, &a, &cause), 0);
+	/* 4 MiB of rows: more than the page cache holds, so it spills to the WAL and fails */
+	for (i = 0; i < 64 && rc == 0; i++) {
+		char *p = ud_xasprintf("linux/h%d.h", i);
+
+		rc = ud_store_put_api_version(st, p, 2, "f", body, 65536, &cause);
+		free(p);
+	}
+	if (rc == 0) {
+		rc = ud_store_commit(st, &cause); /* the cache held it all: the commit fails */
+		ck_assert_int_lt(rc, 0);
+		ck_assert_ptr_nonnull(cause);
+		free(cause);
+		cause = NULL;
+	} else {
+		first = rc;
+		ck_assert_int_eq(ud_store_tx_error(st), rc);
+		ck_assert_ptr_nonnull(cause);
+		free(cause);
+		cause = NULL;
+		/* any write after it fails as it did, without running */
+		ck_assert_int_eq(ud_store_set_meta(st, "k", "v", &cause), first);
+		ck_assert_msg(strstr(cause, "not done, the transaction failed") != NULL, "%s",
+			      cause);
+		free(cause);
+		cause = NULL;
+		ck_assert_int_eq(ud_store_commit(st, &cause), first);
+		ck_assert_ptr_nonnull(cause);
+		free(cause);
+		cause = NULL;
+	}
+	ck_assert(!ud_store_in_transaction(st));
+	ck_assert_int_eq(ud_store_tx_error(st), 0);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, old_xfsz);
+	/* nothing of it is kept, not even what worked */
+	ck_assert_int_eq(ud_store_header(st, "include/linux/a.h", &got, &cause), 0);
+	ck_assert_ptr_null(ud_store_meta(st, "k"));
+	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM api_versions"), 0);
+	ck_assert_int_eq(ud_store_clock(st), 1);
+	/* room again: the same transaction goes through */
+	ck_assert_int_eq(ud_store_begin(st, &cause), 0);
+	ck_assert_int_eq(ud_store_put_header(st, &a, &cause), 0);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/h0.h", 2, "f", body, 65536, &cause),
+			 0);
+	ck_assert_int_eq(ud_store_commit(st, &cause), 0);
+	ck_assert_int_eq(ud_store_header(st, "include/linux/a.h", &got, &cause), 1);
+	ud_hrow_free(&got);
+	ck_assert_ptr_null(cause);
+	ud_store_close(st);
+	free(body);
+	free(path);
+	free(d);
+}
+END_TEST
+
 START_TEST(test_reopen)
 {
 	char *d = test_dir("reopen"), *cause = NULL, *path, *v;
@@ -1171,6 +1253,7 @@ main(void)
 	tcase_add_test(tc, test_events);
 	tcase_add_test(tc, test_problems);
 	tcase_add_test(tc, test_transactions);
+	tcase_add_test(tc, test_tx_disk_fails);
 	tcase_add_test(tc, test_reopen);
 	suite_add_tcase(s, tc);
 	tcase_add_test(refuse, test_refuse_garbage);

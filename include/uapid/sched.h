@@ -54,6 +54,13 @@ void ud_sched_note(struct ud_sched *s, const char *rel, unsigned kinds);
 /* Everything may have changed: the next batch looks at the whole tree (force: redoes it all). */
 void ud_sched_full(struct ud_sched *s);
 void ud_sched_force_all(struct ud_sched *s);
+/*
+ * The last batch could not be recorded (a full disk, an I/O error): the
+ * next one looks at the whole tree, and nothing runs for ms, whatever
+ * comes meanwhile (it joins that batch).  Called while the batch is out,
+ * before ud_sched_done; the wait is on the scheduler's timer.
+ */
+void ud_sched_retry(struct ud_sched *s, unsigned ms);
 /* Counts work the caller runs itself (the first scan) as the running batch. */
 void ud_sched_hold(struct ud_sched *s);
 /* The running batch has finished. */

@@ -45,10 +45,19 @@ int ud_store_open(struct ud_store **out, const char *path, char **cause);
 int ud_store_open_reader(struct ud_store **out, const char *path, char **cause);
 void ud_store_close(struct ud_store *st);
 
-/* A transaction: every batch of the daemon is one. */
+/*
+ * A transaction: every batch of the daemon is one.  It is kept whole or
+ * not at all: once a write in it fails in a way that leaves it unfit to
+ * commit (SQLITE_FULL, SQLITE_IOERR, a read-only or damaged file, no
+ * memory, or SQLite having rolled it back itself), every later write in
+ * it fails with the same error, without running, and so does the commit,
+ * which rolls it back.  A failed commit rolls back too.
+ */
 int ud_store_begin(struct ud_store *st, char **cause);
 int ud_store_commit(struct ud_store *st, char **cause);
 void ud_store_rollback(struct ud_store *st);
+/* The open transaction's first such failure (a negative errno), or 0. */
+int ud_store_tx_error(const struct ud_store *st);
 /* Is a transaction open (a write now joins it)? */
 bool ud_store_in_transaction(const struct ud_store *st);
 

@@ -50,6 +50,14 @@ struct daemon {
 	struct ud_progress scan; /* the first scan's line on a terminal (progress.h) */
 	uint64_t batches;
 	uint64_t last_batch_ns, last_batch_at;
+	/*
+	 * A batch could not be recorded (a full disk, an I/O error): why
+	 * (status's "state" problem; NULL when all is recorded), since when,
+	 * and the back-off before the next try.
+	 */
+	char *fault;
+	uint64_t fault_since;
+	unsigned retry_ms, retries;
 };
 
 /* daemon.c */

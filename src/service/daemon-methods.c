@@ -43,6 +43,16 @@ m_status(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **m
 	(void)c, (void)params, (void)code, (void)message;
 	ud_engine_counts(d->engine, &n);
 	ud_store_each_problem(ud_engine_store(d->engine), add_problem, problems, NULL);
+	if (d->fault != NULL) {
+		/* kept in memory: the store may be what cannot be written */
+		char *why = ud_xasprintf("%s: not recorded; tried again with back-off (%u tr%s in "
+					 "%.1f s)",
+					 d->fault, d->retries, d->retries == 1 ? "y" : "ies",
+					 (double)(uv_hrtime() - d->fault_since) / 1e9);
+
+		add_problem("state", why, problems);
+		free(why);
+	}
 	ud_daemon_status_line(d, &line);
 	r = json_pack("{s:s, s:s, s:s, s:s, s:I, s:b, s:b, s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
 		      "s:I, s:I, s:I}, s:{s:I, s:f, s:I}, s:{s:I, s:b, s:b}, s:{s:I, s:I}, s:o, "

@@ -18,6 +18,7 @@
 #include "daemon-int.h"
 #include "uapid/log.h"
 #include "uapid/store.h"
+#include "uapid/xmalloc.h"
 
 /*
  * Without enough watches, how often the tree is looked at
@@ -114,6 +115,50 @@ watch_plan_dirs(struct daemon *d)
 			(void)ud_watch_add(d->watch, dirs->v[i], NULL);
 }
 
+/*
+ * A batch that could not be recorded is tried again, the whole tree
+ * looked at, after a back-off on the scheduler's timer: 100 ms, doubled
+ * at each failure up to 3.2 s, so a disk that fills up is neither
+ * hammered nor left behind for long once space comes back.
+ */
+#define RETRY_FIRST_MS 100
+#define RETRY_MAX_MS 3200
+
+static void
+batch_failed(struct daemon *d, const struct ud_engine_report *r)
+{
+	const char *cause = r->cause != NULL ? r->cause : strerror(-r->error);
+	bool same = d->fault != NULL && strcmp(d->fault, cause) == 0;
+
+	if (d->fault == NULL) {
+		d->fault_since = uv_hrtime();
+		d->retry_ms = RETRY_FIRST_MS;
+	} else if ((d->retry_ms *= 2) > RETRY_MAX_MS) {
+		d->retry_ms = RETRY_MAX_MS;
+	}
+	d->retries++;
+	free(d->fault);
+	d->fault = ud_xstrdup(cause);
+	/* said once, and again when the cause changes; each try is in the debug log */
+	ud_log(same ? LOG_DEBUG : LOG_ERR, "batch not recorded: %s: tried again in %.1f s", cause,
+	       d->retry_ms / 1000.0);
+	ud_sched_retry(d->sched, d->retry_ms);
+	ud_daemon_update_status(d);
+}
+
+/* A batch is recorded after some were not: the store has caught up. */
+static void
+fault_over(struct daemon *d)
+{
+	ud_log(LOG_NOTICE, "state recorded again after %.1f s and %u tr%s",
+	       (double)(uv_hrtime() - d->fault_since) / 1e9, d->retries,
+	       d->retries == 1 ? "y" : "ies");
+	free(d->fault);
+	d->fault = NULL;
+	d->fault_since = 0;
+	d->retry_ms = d->retries = 0;
+}
+
 static void
 after_batch(struct daemon *d, const struct ud_engine_report *r)
 {
@@ -122,10 +167,11 @@ after_batch(struct daemon *d, const struct ud_engine_report *r)
 	d->batches++;
 	d->last_batch_ns = r->ns;
 	if (r->error < 0) {
-		ud_log(LOG_ERR, "batch not recorded: %s (it is tried again)", r->cause);
-		ud_sched_full(d->sched);
+		batch_failed(d, r);
 		return;
 	}
+	if (d->fault != NULL)
+		fault_over(d);
 	watch_plan_dirs(d);
 	d->last_batch_at = (uint64_t)time(NULL);
 	if (r->changed.n > 0 && d->rpc != NULL && ud_rpc_subscribers(d->rpc) > 0) {

@@ -245,6 +245,9 @@ ud_daemon_status_line(struct daemon *d, struct ud_buf *out)
 		ud_buf_addf(out, " (%zu failed)", c.install_failed);
 	if (ud_watch_degraded(d->watch))
 		ud_buf_addstr(out, "; rescanning periodically (watch limit)");
+	if (d->fault != NULL)
+		ud_buf_addstr(out,
+			      "; not recorded (state directory failing: see status), retrying");
 }
 
 /*
@@ -595,6 +598,7 @@ ud_daemon_run(const struct ud_daemon_opts *o)
 	free(d.root);
 	free(d.state_dir);
 	free(d.socket_path);
+	free(d.fault);
 	git_libgit2_shutdown();
 	return status;
 }

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +35,7 @@ ud_engine_event(struct batch *b, const char *path, const char *kind, const char 
 		ud_strlist_add(&b->rep.changed, path);
 	}
 	if (c < 0) {
-		ud_log(LOG_ERR, "%s", cause);
-		free(cause);
+		ud_engine_fault(e, (int)c, cause);
 		return;
 	}
 	e->clock = c;
@@ -104,10 +104,8 @@ apply_gone(struct batch *b, struct hjob *j)
 	if (strcmp(old->outcome, "moved") == 0)
 		b->removed_dirty = true;
 	if (ud_store_del_header(e->store, j->path, &cause) < 0 ||
-	    ud_store_set_path_markers(e->store, "source", j->path, NULL, 0, &cause) < 0) {
-		ud_log(LOG_ERR, "%s", cause);
-		free(cause);
-	}
+	    ud_store_set_path_markers(e->store, "source", j->path, NULL, 0, &cause) < 0)
+		ud_engine_fault(e, -EIO, cause);
 	ud_engine_event(b, j->path, "remove", NULL);
 	ud_engine_count_header(e, old, -1);
 	free(ud_map_del(&e->headers, j->path));
@@ -137,10 +135,8 @@ apply_same(struct batch *b, struct hjob *j)
 		}
 	}
 	ud_hrow_free(&row);
-	if (cause != NULL) {
-		ud_log(LOG_ERR, "%s", cause);
-		free(cause);
-	}
+	if (cause != NULL)
+		ud_engine_fault(e, -EIO, cause);
 }
 
 /* The header's planned install is made again when its text changed (or when forced). */
@@ -224,10 +220,8 @@ put_row(struct batch *b, struct hjob *j, struct hstate *nw, const struct hstate 
 	row.clock = e->clock;
 	if (ud_store_put_header(e->store, &row, &cause) < 0 ||
 	    ud_store_set_path_markers(e->store, "source", j->path, j->in_source.v, j->in_source.n,
-				      &cause) < 0) {
-		ud_log(LOG_ERR, "%s", cause);
-		free(cause);
-	}
+				      &cause) < 0)
+		ud_engine_fault(e, -EIO, cause);
 }
 
 void
@@ -458,10 +452,8 @@ record_api(struct batch *b, const char *dst, const char *text, size_t len)
 	had = ud_store_api_version_at(e->store, dst, INT64_MAX, &prev_fp, &prev) == 0;
 	if ((had && strcmp(prev_fp, fp) == 0) || (!had && text == NULL))
 		goto out; /* the same API (comments, spacing): no new version */
-	if (ud_store_put_api_version(e->store, dst, e->clock, fp, text, len, &cause) < 0) {
-		ud_log(LOG_ERR, "%s", cause);
-		free(cause);
-	}
+	if (ud_store_put_api_version(e->store, dst, e->clock, fp, text, len, &cause) < 0)
+		ud_engine_fault(e, -EIO, cause);
 	if (had)
 		report_api(b, dst, &prev, text != NULL ? &nw : NULL);
 out:
@@ -508,10 +500,8 @@ ud_engine_apply_install(struct batch *b, struct ijob *j)
 		record_api(b, f->dst, j->in.text.data != NULL ? j->in.text.data : "",
 			   j->in.text.len);
 	if (ud_store_put_installed(e->store, f->dst, f->src, j->src_blob, j->blob, diags, e->clock,
-				   &cause) < 0) {
-		ud_log(LOG_ERR, "%s", cause);
-		free(cause);
-	}
+				   &cause) < 0)
+		ud_engine_fault(e, -EIO, cause);
 	free(diags);
 	if (s == NULL) {
 		s = ud_xcalloc(1, sizeof(*s));
@@ -542,8 +532,7 @@ apply_uninstall(struct batch *b)
 		if (ud_map_has(&e->outputs, o))
 			ud_engine_drop_output(b, o);
 		if (ud_store_del_installed(e->store, b->uninstall.v[i], &cause) < 0) {
-			ud_log(LOG_ERR, "%s", cause);
-			free(cause);
+			ud_engine_fault(e, -EIO, cause);
 			cause = NULL;
 		}
 		ud_engine_event(b, b->uninstall.v[i], "install", "removed");

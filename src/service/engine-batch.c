@@ -225,6 +225,7 @@ prepare(struct batch *b)
 	struct ud_strlist other_srcs = UD_STRLIST_INIT;
 	bool replan_needed = e->plan == NULL && e->problem_install == NULL;
 	const char *k;
+	void *v;
 	size_t i;
 
 	b->verify_disk = b->req->force_all;
@@ -242,6 +243,21 @@ prepare(struct batch *b)
 		replan_needed = true;
 	} else if (prepare_paths(b, &other_srcs)) {
 		replan_needed = true;
+	}
+	/*
+	 * Outputs a batch wrote or removed and could not record: their owners
+	 * are made again and what they write checked on the disk too.
+	 */
+	i = 0;
+	while (ud_map_next(&e->unrecorded, &i, &k, &v)) {
+		const char *owner = v;
+
+		if (strncmp(k, "install/include/", 16) == 0)
+			ud_map_put(&e->force_installed, k + 16, (void *)1);
+		else if (owner[0] != '\0' && strncmp(owner, "kbuild:", 7) != 0 &&
+			 strcmp(owner, "removed") != 0)
+			ud_map_put(&e->force_headers, owner, (void *)1);
+		b->verify_disk = true;
 	}
 	/* headers whose outputs the start-up check found missing or damaged */
 	i = 0;
@@ -577,6 +593,8 @@ batch_free(struct batch *b)
 		free(b->rep.api[i].path);
 	free(b->rep.api);
 	ud_map_free(&b->changed_set, NULL);
+	free(b->fault_cause);
+	ud_map_free(&b->touched, free);
 	free(b);
 }
 
@@ -602,7 +620,15 @@ finish(struct batch *b)
 
 	ud_engine_apply_end(b);
 	t2 = uv_hrtime();
-	rc = ud_store_commit(e->store, &cause);
+	if (b->fault != 0) {
+		/* an output or a write to the store failed: nothing of the batch is kept */
+		ud_store_rollback(e->store);
+		rc = b->fault;
+		cause = b->fault_cause;
+		b->fault_cause = NULL;
+	} else {
+		rc = ud_store_commit(e->store, &cause);
+	}
 	ud_log(LOG_DEBUG, "batch: computed and applied at %.2f ms, lists %.2f ms, commit %.2f ms",
 	       (double)(t1 - b->t0) / 1e6, (double)(t2 - t1) / 1e6,
 	       (double)(uv_hrtime() - t2) / 1e6);
@@ -610,12 +636,17 @@ finish(struct batch *b)
 	if (rc < 0) {
 		/*
 		 * Nothing of the batch is recorded, nor what the socket wrote in
-		 * its transaction (rule 6): remember what the store says, look again.
+		 * its transaction (rule 6): remember what the store says, and
+		 * what the batch changed on the disk; the caller tries again.
 		 */
 		b->rep.error = rc;
 		b->rep.cause = cause;
+		ud_engine_keep_unrecorded(b);
 		ud_engine_load_state(e, NULL);
+		ud_engine_load_problems(e);
 		ud_engine_reload_store_markers(e, NULL);
+	} else if (e->unrecorded.n > 0) {
+		ud_engine_tidy_unrecorded(e);
 	}
 	b->rep.clock = e->clock = ud_store_clock(e->store);
 	if (b->rep.full)
@@ -628,6 +659,7 @@ begin_batch(struct ud_engine *e, struct ud_sched_batch *req, ud_engine_done_fn d
 {
 	struct batch *b = ud_xcalloc(1, sizeof(*b));
 	char *cause = NULL;
+	int rc;
 
 	assert(e->batch == NULL);
 	b->e = e;
@@ -636,8 +668,8 @@ begin_batch(struct ud_engine *e, struct ud_sched_batch *req, ud_engine_done_fn d
 	b->done_ctx = ctx;
 	b->t0 = uv_hrtime();
 	e->batch = b;
-	if (ud_store_begin(e->store, &cause) < 0) {
-		b->rep.error = -EIO;
+	if ((rc = ud_store_begin(e->store, &cause)) < 0) {
+		b->rep.error = rc;
 		b->rep.cause = cause;
 		report(b);
 		return;

@@ -140,6 +140,14 @@ struct batch {
 	size_t progress_total, progress_done;
 	struct ud_engine_report rep;
 	struct ud_map changed_set; /* the paths of rep.changed */
+	/*
+	 * The batch's first failed write of an output or of the store (a
+	 * negative errno, and why): it is not committed but rolled back,
+	 * and tried again (ud_engine_fault).  0 while none.
+	 */
+	int fault;
+	char *fault_cause;
+	struct ud_map touched; /* outputs written or removed: state-relative path -> owner */
 };
 
 /*
@@ -165,6 +173,12 @@ struct ud_engine {
 	struct ud_map outputs;		  /* state-relative path -> ostate */
 	struct ud_map force_headers;	  /* headers whose outputs are missing or damaged */
 	struct ud_map force_installed;	  /* installed headers the same */
+	/*
+	 * Outputs a batch wrote or removed and could not record (path ->
+	 * owner): until a batch is recorded, each owner is made again and
+	 * the disk checked; then those the store does not know are removed.
+	 */
+	struct ud_map unrecorded;
 	/* the install */
 	struct plan_ref *plan;	      /* NULL: no plan */
 	struct ud_strlist plan_reads; /* what planning looked at, sorted */
@@ -208,6 +222,16 @@ is_header(const struct ud_engine *e, const char *path)
 void ud_engine_blob(const void *data, size_t len, char out[BLOB_HEX]);
 void ud_engine_split_key(const struct ud_markers *set, const char *path, char out[32]);
 void ud_engine_set_problem(struct ud_engine *e, char **slot, const char *what, const char *reason);
+/*
+ * A write of an output or of the store failed (rc, and cause, which it
+ * takes): logged, and, in a batch, the batch's fault (the first one is
+ * kept): the batch is rolled back and tried again.
+ */
+void ud_engine_fault(struct ud_engine *e, int rc, char *cause);
+/* Has the batch in flight failed already (its outputs are not written any more)? */
+bool ud_engine_failed(const struct batch *b);
+/* The install's and the split's problems as the store has them (after a rollback). */
+void ud_engine_load_problems(struct ud_engine *e);
 void ud_engine_count_header(struct ud_engine *e, const struct hstate *h, int sign);
 void ud_engine_count_installed(struct ud_engine *e, const char *blob, int sign);
 void ud_engine_istate_free(void *v);
@@ -225,6 +249,10 @@ int ud_engine_put_output(struct batch *b, const char *rel, const char *owner, co
 			 size_t len);
 void ud_engine_drop_output(struct batch *b, const char *rel);
 void ud_engine_drop_owned(struct batch *b, const char *owner, const struct ud_strlist *keep);
+/* The batch is rolled back: the outputs it wrote or removed go to the engine's unrecorded. */
+void ud_engine_keep_unrecorded(struct batch *b);
+/* A batch is recorded: the unrecorded outputs the store does not know are removed. */
+void ud_engine_tidy_unrecorded(struct ud_engine *e);
 int ud_engine_verify_outputs(struct ud_engine *e, char **cause);
 void ud_engine_backfill_api(struct ud_engine *e);
 

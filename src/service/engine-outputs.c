@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 
 #include "engine-int.h"
 #include "uapid/api.h"
+#include "uapid/buf.h"
 #include "uapid/fsutil.h"
 #include "uapid/log.h"
 #include "uapid/path.h"
@@ -69,9 +71,50 @@ damaged_on_disk(struct ud_engine *e, const char *rel, const char *data, size_t l
 	return damaged;
 }
 
+/* The batch is about to change the output at rel, made by owner (see struct batch). */
+static void
+touch(struct batch *b, const char *rel, const char *owner)
+{
+	if (!ud_map_has(&b->touched, rel))
+		ud_map_put(&b->touched, rel, ud_xstrdup(owner));
+}
+
+#ifdef UD_TEST_HOOKS
+/*
+ * UAPID_TEST_FAIL_WRITES=FILE: while FILE exists, writing an output whose
+ * path holds the text in it fails with EIO (empty: every output), as a
+ * failing disk would.  For the cases a tmpfs cannot make: EIO, and an
+ * output failing while the store is fine.
+ */
+static bool
+fail_write(struct ud_engine *e, const char *rel, int *rc, char **cause)
+{
+	const char *f = getenv("UAPID_TEST_FAIL_WRITES");
+	struct ud_buf what = UD_BUF_INIT;
+	bool fails;
+
+	(void)e;
+	if (f == NULL || ud_read_file(f, &what, NULL) < 0)
+		return false;
+	while (what.len > 0 && (what.data[what.len - 1] == '\n' || what.data[what.len - 1] == ' '))
+		what.len--;
+	if (what.data != NULL)
+		what.data[what.len] = '\0';
+	fails = what.len == 0 || strstr(rel, ud_buf_str(&what)) != NULL;
+	if (fails) {
+		*rc = -EIO;
+		*cause = ud_xasprintf("%s/%s: cannot write: %s (UAPID_TEST_FAIL_WRITES)",
+				      e->state_dir, rel, strerror(EIO));
+	}
+	ud_buf_free(&what);
+	return fails;
+}
+#endif
+
 /*
  * Writes an output of the batch b (when its blob differs from what is
- * there, or it is damaged) and records it; 0 or a negative errno.
+ * there, or it is damaged) and records it; 0 or a negative errno (then
+ * the batch has failed: ud_engine_fault).
  */
 int
 ud_engine_put_output(struct batch *b, const char *rel, const char *owner, const char *data,
@@ -88,22 +131,30 @@ ud_engine_put_output(struct batch *b, const char *rel, const char *owner, const 
 		  damaged_on_disk(e, rel, data, len);
 	if (!damaged && o != NULL && strcmp(o->blob, blob) == 0 && strcmp(o->owner, owner) == 0)
 		return 0;
+	if (ud_engine_failed(b)) {
+		b->rep.failed++;
+		return -EIO; /* rolled back: writing more would only take the space it lacks */
+	}
 	if (damaged || o == NULL || strcmp(o->blob, blob) != 0) {
 #ifdef UD_TEST_HOOKS
 		if (e->crash_after > 0 && --e->crash_after == 0)
 			raise(SIGKILL); /* killed between the writes and the commit */
+		if (fail_write(e, rel, &rc, &cause)) {
+			ud_engine_fault(e, rc, cause);
+			b->rep.failed++;
+			return rc;
+		}
 #endif
+		touch(b, rel, owner);
 		if ((rc = ud_sink_write(&e->out, rel, data, len, &cause)) < 0) {
-			ud_log(LOG_ERR, "%s", cause);
-			free(cause);
+			ud_engine_fault(e, rc, cause);
 			b->rep.failed++;
 			return rc;
 		}
 		b->rep.written++;
 	}
 	if ((rc = ud_store_put_output(e->store, rel, blob, owner, &cause)) < 0) {
-		ud_log(LOG_ERR, "%s", cause);
-		free(cause);
+		ud_engine_fault(e, rc, cause);
 		return rc;
 	}
 	if (o == NULL) {
@@ -120,20 +171,24 @@ void
 ud_engine_drop_output(struct batch *b, const char *rel)
 {
 	struct ud_engine *e = b->e;
+	struct ostate *o = ud_map_get(&e->outputs, rel);
 	char *cause = NULL;
+	int rc;
 
-	if (ud_sink_remove(&e->out, rel, &cause) < 0) {
-		ud_log(LOG_ERR, "%s", cause);
-		free(cause);
+	if (ud_engine_failed(b)) {
 		b->rep.failed++;
-		return; /* still recorded: the next start finds it and repairs */
+		return; /* rolled back: the output stays, as the store says */
+	}
+	touch(b, rel, o != NULL ? o->owner : "");
+	if ((rc = ud_sink_remove(&e->out, rel, &cause)) < 0) {
+		ud_engine_fault(e, rc, cause);
+		b->rep.failed++;
+		return;
 	}
 	b->rep.removed++;
 	prune_dirs(e, rel);
-	if (ud_store_del_output(e->store, rel, &cause) < 0) {
-		ud_log(LOG_ERR, "%s", cause);
-		free(cause);
-	}
+	if ((rc = ud_store_del_output(e->store, rel, &cause)) < 0)
+		ud_engine_fault(e, rc, cause);
 	ud_engine_ostate_free(ud_map_del(&e->outputs, rel));
 }
 
@@ -153,6 +208,56 @@ ud_engine_drop_owned(struct batch *b, const char *owner, const struct ud_strlist
 	for (i = 0; i < gone.n; i++)
 		ud_engine_drop_output(b, gone.v[i]);
 	ud_strlist_free(&gone);
+}
+
+/*
+ * A batch was recorded: the outputs that batches before it wrote or
+ * removed without being recorded are what the store says now (their
+ * owners were made again), or, when it does not know them, removed.
+ */
+void
+ud_engine_tidy_unrecorded(struct ud_engine *e)
+{
+	struct ud_map keep = UD_MAP_INIT;
+	const char *k;
+	void *v;
+	size_t i = 0, removed = 0;
+	char *cause = NULL;
+
+	while (ud_map_next(&e->unrecorded, &i, &k, &v)) {
+		if (ud_map_has(&e->outputs, k)) {
+			free(v);
+			continue;
+		}
+		if (ud_sink_remove(&e->out, k, &cause) < 0) {
+			ud_log(LOG_ERR, "%s", cause); /* kept: removed after the next batch */
+			free(cause);
+			cause = NULL;
+			ud_map_put(&keep, k, v);
+			continue;
+		}
+		free(v);
+		prune_dirs(e, k);
+		removed++;
+	}
+	ud_map_free(&e->unrecorded, NULL);
+	e->unrecorded = keep;
+	if (removed > 0)
+		ud_log(LOG_INFO, "outputs: %zu written by batches not recorded removed", removed);
+}
+
+/* The batch could not be recorded: what it changed on the disk is remembered. */
+void
+ud_engine_keep_unrecorded(struct batch *b)
+{
+	struct ud_engine *e = b->e;
+	const char *k;
+	void *v;
+	size_t i = 0;
+
+	while (ud_map_next(&b->touched, &i, &k, &v))
+		if (!ud_map_has(&e->unrecorded, k))
+			ud_map_put(&e->unrecorded, k, ud_xstrdup(v));
 }
 
 /* --- the start-up check of the outputs ------------------------------------------ */

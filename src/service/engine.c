@@ -116,10 +116,56 @@ ud_engine_set_problem(struct ud_engine *e, char **slot, const char *what, const 
 		ud_log(LOG_WARNING, "%s: %s", what, reason);
 	else
 		ud_log(LOG_NOTICE, "%s: served again", what);
-	if (ud_store_set_problem(e->store, what, reason, e->clock, &cause) < 0) {
-		ud_log(LOG_ERR, "%s", cause);
-		free(cause);
+	if (ud_store_set_problem(e->store, what, reason, e->clock, &cause) < 0)
+		ud_engine_fault(e, -EIO, cause);
+}
+
+void
+ud_engine_fault(struct ud_engine *e, int rc, char *cause)
+{
+	struct batch *b = e->batch;
+
+	if (b != NULL && b->fault == 0) {
+		/* the batch's report says it (the daemon's "batch not recorded") */
+		ud_log(LOG_DEBUG, "%s: the batch is rolled back", cause);
+		b->fault = rc < 0 ? rc : -EIO;
+		b->fault_cause = cause;
+		return;
 	}
+	if (b == NULL)
+		ud_log(LOG_ERR, "%s", cause);
+	free(cause); /* the batch's first fault is said: the rest follow from it */
+}
+
+bool
+ud_engine_failed(const struct batch *b)
+{
+	return b->fault != 0 || ud_store_tx_error(b->e->store) != 0;
+}
+
+static int
+load_problem(const char *what, const char *reason, void *ctx)
+{
+	struct ud_engine *e = ctx;
+	char **slot = strcmp(what, "install") == 0 ? &e->problem_install
+		      : strcmp(what, "split") == 0 ? &e->problem_split
+						   : NULL;
+
+	if (slot != NULL) {
+		free(*slot);
+		*slot = ud_xstrdup(reason);
+	}
+	return 0;
+}
+
+void
+ud_engine_load_problems(struct ud_engine *e)
+{
+	free(e->problem_install);
+	free(e->problem_split);
+	e->problem_install = e->problem_split = NULL;
+	e->problem_split_count = 0; /* counted again by the next batch */
+	(void)ud_store_each_problem(e->store, load_problem, e, NULL);
 }
 
 /* Adds (sign 1) or takes away (-1) a header's part of the counts. */
@@ -496,6 +542,7 @@ ud_engine_close(struct ud_engine *e)
 	ud_map_free(&e->outputs, ud_engine_ostate_free);
 	ud_map_free(&e->force_headers, NULL);
 	ud_map_free(&e->force_installed, NULL);
+	ud_map_free(&e->unrecorded, free);
 	markers_unref(e->markers);
 	ud_markers_free(&e->file_markers);
 	ud_tindex_free(e->idx);

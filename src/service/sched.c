@@ -33,6 +33,7 @@ struct ud_sched {
 	bool waiting_git;
 	uint64_t last_event_ns; /* the last event seen */
 	uint64_t last_done_ns;	/* when the last batch finished */
+	uint64_t hold_until_ns; /* ud_sched_retry: nothing runs before */
 };
 
 /*
@@ -60,6 +61,15 @@ pending(struct ud_sched *s)
 static void
 arm(struct ud_sched *s, uint64_t ms)
 {
+	uint64_t now = uv_hrtime();
+
+	/* a batch that could not be recorded is tried again after its back-off, not before */
+	if (s->hold_until_ns > now) {
+		uint64_t left = (s->hold_until_ns - now + NS_PER_MS - 1) / NS_PER_MS;
+
+		if (ms < left)
+			ms = left;
+	}
 	/* refused only for a timer being closed: the scheduler is going away */
 	s->armed = uv_timer_start(&s->timer, on_timer, ms, 0) == 0;
 }
@@ -195,6 +205,17 @@ ud_sched_force_all(struct ud_sched *s)
 {
 	pending(s)->force_all = true;
 	ud_sched_full(s);
+}
+
+void
+ud_sched_retry(struct ud_sched *s, unsigned ms)
+{
+	pending(s)->full = true;
+	s->hold_until_ns = uv_hrtime() + (uint64_t)ms * NS_PER_MS;
+	if (!s->running) {
+		(void)uv_timer_stop(&s->timer); /* armed earlier: now later */
+		arm(s, 0);
+	}
 }
 
 void

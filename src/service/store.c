@@ -106,6 +106,14 @@ struct ud_store {
 	char *path;
 	sqlite3_stmt *st[S__COUNT];
 	bool in_tx;
+	/*
+	 * The open transaction's first failed write that leaves it unfit to
+	 * commit (the disk, the file, or SQLite having rolled it back
+	 * itself), and why: every write after it fails the same way, and so
+	 * does its commit, which rolls it back.  0 when none.
+	 */
+	int tx_err;
+	char *tx_cause;
 };
 
 int
@@ -114,11 +122,36 @@ ud_store_schema_version(void)
 	return (int)ud_schema_count;
 }
 
+/*
+ * Does a failure with this code leave the open transaction unfit to
+ * commit?  The disk or the file failed (SQLite may have rolled the
+ * transaction back already); a constraint or a misuse fails one
+ * statement only.
+ */
+static bool
+breaks_transaction(int code)
+{
+	switch (code & 0xff) {
+	case SQLITE_FULL:
+	case SQLITE_IOERR:
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+	case SQLITE_CANTOPEN:
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+	case SQLITE_NOMEM:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int
 fail(struct ud_store *s, char **cause, const char *what)
 {
 	int code = s->db != NULL ? sqlite3_errcode(s->db) : SQLITE_ERROR;
 	int err;
+	char *msg;
 
 	switch (code & 0xff) {
 	case SQLITE_BUSY:
@@ -144,11 +177,38 @@ fail(struct ud_store *s, char **cause, const char *what)
 		err = EIO;
 		break;
 	}
+	msg = ud_xasprintf("%s: %s: %s%s", s->path, what,
+			   s->db != NULL ? sqlite3_errmsg(s->db) : "cannot open",
+			   err == EBUSY ? " (another process is writing it)" : "");
+	if (s->in_tx && s->tx_err == 0 &&
+	    (breaks_transaction(code) || (s->db != NULL && sqlite3_get_autocommit(s->db)))) {
+		s->tx_err = -err;
+		s->tx_cause = ud_xstrdup(msg);
+	}
 	if (cause != NULL)
-		*cause = ud_xasprintf("%s: %s: %s%s", s->path, what,
-				      s->db != NULL ? sqlite3_errmsg(s->db) : "cannot open",
-				      err == EBUSY ? " (another process is writing it)" : "");
+		*cause = msg;
+	else
+		free(msg);
 	return -err;
+}
+
+/* The transaction failed already: what is asked now is not run, and fails as it did. */
+static int
+tx_failed(struct ud_store *s, char **cause, const char *what)
+{
+	if (cause != NULL)
+		*cause = ud_xasprintf("%s: %s: not done, the transaction failed: %s", s->path, what,
+				      s->tx_cause);
+	return s->tx_err;
+}
+
+static void
+tx_end(struct ud_store *s)
+{
+	s->in_tx = false;
+	s->tx_err = 0;
+	free(s->tx_cause);
+	s->tx_cause = NULL;
 }
 
 static int
@@ -371,19 +431,35 @@ ud_store_begin(struct ud_store *s, char **cause)
 int
 ud_store_commit(struct ud_store *s, char **cause)
 {
-	int rc = exec(s, "COMMIT", cause);
+	int rc;
 
-	if (rc < 0)
+	if (s->in_tx && s->tx_err != 0) {
+		/* a write of it failed: nothing of it is kept, not even what worked */
+		if (cause != NULL)
+			*cause = ud_xstrdup(s->tx_cause);
+		rc = s->tx_err;
 		ud_store_rollback(s);
-	s->in_tx = false;
+		return rc;
+	}
+	if ((rc = exec(s, "COMMIT", cause)) < 0)
+		ud_store_rollback(s);
+	tx_end(s);
 	return rc;
 }
 
 void
 ud_store_rollback(struct ud_store *s)
 {
-	exec(s, "ROLLBACK", NULL);
-	s->in_tx = false;
+	/* SQLite may have rolled it back already (a full disk): then there is nothing to do */
+	if (!sqlite3_get_autocommit(s->db))
+		exec(s, "ROLLBACK", NULL);
+	tx_end(s);
+}
+
+int
+ud_store_tx_error(const struct ud_store *s)
+{
+	return s->in_tx ? s->tx_err : 0;
 }
 
 bool
@@ -422,7 +498,13 @@ col(sqlite3_stmt *q, int i)
 static int
 run(struct ud_store *s, sqlite3_stmt *q, char **cause, const char *what)
 {
-	int rc = sqlite3_step(q);
+	int rc;
+
+	if (s->in_tx && s->tx_err != 0) {
+		sqlite3_reset(q);
+		return tx_failed(s, cause, what);
+	}
+	rc = sqlite3_step(q);
 
 	sqlite3_reset(q);
 	return rc == SQLITE_DONE ? 0 : fail(s, cause, what);
