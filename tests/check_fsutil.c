@@ -203,6 +203,70 @@ START_TEST(test_write_mkdir)
 }
 END_TEST
 
+/* UD_WRITE_PRIVATE: 0600 files and 0700 directories, whatever the umask; a wider file is narrowed.
+ */
+START_TEST(test_write_private)
+{
+	char *d = test_dir("private"), *f = at(d, "a/b/x.h"), *cause = NULL;
+	mode_t old = umask(022);
+	int rc;
+
+	rc = ud_write_file(f, "x", 1, UD_WRITE_MKDIR | UD_WRITE_PRIVATE, &cause);
+	umask(old);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_uint_eq(stat_of(d, "a/b/x.h").st_mode & 07777, 0600);
+	ck_assert_uint_eq(stat_of(d, "a").st_mode & 07777, 0700);
+	ck_assert_uint_eq(stat_of(d, "a/b").st_mode & 07777, 0700);
+	ck_assert_int_eq(chmod(f, 0644), 0);
+	ck_assert_int_eq(ud_write_file(f, "y", 1, UD_WRITE_PRIVATE, &cause), 0);
+	ck_assert_uint_eq(stat_of(d, "a/b/x.h").st_mode & 07777, 0600);
+	assert_text(d, "a/b/x.h", "y");
+	free(f);
+	free(d);
+}
+END_TEST
+
+/* ud_make_private: the group's and others' bits off everything below, symlinks left alone. */
+START_TEST(test_make_private)
+{
+	char *d = test_dir("mkprivate"), *top = at(d, "state"), *cause = NULL;
+	char *sub = at(d, "state/sub"), *f = at(d, "state/sub/f.h"), *g = at(d, "state/g.h");
+	char *link = at(d, "state/link"), *outside = at(d, "outside.h");
+	size_t changed = 99;
+
+	ck_assert_int_eq(ud_mkdir_p(sub, &cause), 0);
+	put(d, "state/sub/f.h", "f");
+	put(d, "state/g.h", "g");
+	put(d, "outside.h", "o");
+	ck_assert_int_eq(chmod(top, 0755), 0);
+	ck_assert_int_eq(chmod(sub, 0750), 0);
+	ck_assert_int_eq(chmod(f, 0644), 0);
+	ck_assert_int_eq(chmod(g, 0600), 0);
+	ck_assert_int_eq(chmod(outside, 0644), 0);
+	ck_assert_int_eq(symlink(outside, link), 0);
+	ck_assert_int_eq(ud_make_private(top, &changed, &cause), 0);
+	ck_assert_ptr_null(cause);
+	ck_assert_uint_eq(changed, 3); /* top, sub, f.h: g.h was private already */
+	ck_assert_uint_eq(stat_of(d, "state").st_mode & 07777, 0700);
+	ck_assert_uint_eq(stat_of(d, "state/sub").st_mode & 07777, 0700);
+	ck_assert_uint_eq(stat_of(d, "state/sub/f.h").st_mode & 07777, 0600);
+	ck_assert_uint_eq(stat_of(d, "state/g.h").st_mode & 07777, 0600);
+	ck_assert_uint_eq(stat_of(d, "outside.h").st_mode & 07777, 0644); /* not followed */
+	ck_assert_int_eq(ud_make_private(top, &changed, &cause), 0);
+	ck_assert_uint_eq(changed, 0);
+	ck_assert_int_lt(ud_make_private("/nonexistent/x", NULL, &cause), 0);
+	ck_assert_ptr_nonnull(cause);
+	free(cause);
+	free(top);
+	free(sub);
+	free(f);
+	free(g);
+	free(link);
+	free(outside);
+	free(d);
+}
+END_TEST
+
 START_TEST(test_write_durable)
 {
 	char *d = test_dir("durable"), *f = at(d, "a.h"), *g = at(d, "sub/b.h"), *cause = NULL, *s;
@@ -355,6 +419,8 @@ main(void)
 	tcase_add_test(tc, test_write_new);
 	tcase_add_test(tc, test_write_existing);
 	tcase_add_test(tc, test_write_mkdir);
+	tcase_add_test(tc, test_write_private);
+	tcase_add_test(tc, test_make_private);
 	tcase_add_test(tc, test_write_durable);
 	tcase_add_test(tc, test_write_failure);
 	tcase_add_test(tc, test_remove);

@@ -51,10 +51,22 @@ expect_in "$WORK/err" "--settle: 'soon'"
 expect_status 0 "$UAPID" watch --help
 expect_in "$WORK/out" "--state-dir DIR"
 
+# private STATE: the state directory and its directories 0700, its files 0600
+private() {
+	wide=$(find "$1" \( -type d ! -perm 0700 \) -o \( -type f ! -perm 0600 \) -printf '%m %p\n' |
+		head -5)
+	if [ -z "$wide" ]; then pass; else fail "not private in $1: $wide"; fi
+}
+
 # --- start, and the first scan -------------------------------------------------
+# under a umask that would make them readable by all: the state is private all the same
+old_umask=$(umask)
+umask 022
 start_daemon "$T" "$S" "$K"
+umask "$old_umask"
 wait_idle "$K"
 converged "$T" "$S" "first scan"
+private "$S"
 expect_file "$S/state.db"
 expect_file "$S/split/.uapid-removed"
 expect_file "$S/install/include/asm/unistd_64.h"
@@ -172,6 +184,18 @@ start_daemon "$T" "$S" "$K"
 wait_idle "$K"
 expect_in "$WORK/daemon.log" "scan: 0 paths, 0 headers split again, 0 installed headers made, 0 written"
 converged "$T" "$S" "restart"
+
+# --- a state directory with wider modes (made by hand, an older uapid) is made private ------
+stop_daemon
+chmod -R go+rX "$S"
+: >"$WORK/daemon.log"
+umask 022
+start_daemon "$T" "$S" "$K"
+umask "$old_umask"
+wait_idle "$K"
+expect_in "$WORK/daemon.log" "state directory $S was 0755: made private (0700), with"
+private "$S"
+converged "$T" "$S" "restart, made private"
 
 # --- SIGHUP reloads the markers ----------------------------------------------------
 MARKERS=$WORK/markers

@@ -22,12 +22,17 @@ enum ud_write_flag {
 	UD_WRITE_DURABLE =
 		1 << 0, /* fsync the file before it takes its name, and the directory after */
 	UD_WRITE_MKDIR = 1 << 1, /* create the parent directories first */
+	/*
+	 * Private, whatever the umask: the file is 0600 (an existing one keeps
+	 * only its owner's bits), the directories UD_WRITE_MKDIR makes 0700.
+	 */
+	UD_WRITE_PRIVATE = 1 << 2,
 };
 
 /*
  * Writes data to path atomically: a temporary file in the same directory,
  * then rename() (or, for a new file, an unnamed file linked in).  Keeps the
- * mode of an existing file (0644 for a new one).  On failure nothing is
+ * mode of an existing file (0644 for a new one; UD_WRITE_PRIVATE: 0600).  On failure nothing is
  * left behind and the old file is untouched.  Without UD_WRITE_DURABLE a
  * crash can lose the write, but never leaves half a file under the name.
  */
@@ -36,6 +41,15 @@ int ud_write_file(const char *path, const void *data, size_t len, unsigned flags
 int ud_remove_file(const char *path, unsigned flags, char **cause);
 /* Creates a directory and its parents (mode 0755); existing ones are fine. */
 int ud_mkdir_p(const char *path, char **cause);
+/* The same with mode for the directories it makes (0700: private, whatever the umask). */
+int ud_mkdir_p_mode(const char *path, mode_t mode, char **cause);
+/*
+ * Makes dir and everything under it private: takes the group's and the
+ * others' bits off each directory and file that has any (symlinks are
+ * left, and not followed).  *changed (may be NULL) counts what it changed.
+ * 0, or the first failure as a negative errno with *cause.
+ */
+int ud_make_private(const char *dir, size_t *changed, char **cause);
 /* True if path names an existing regular file. */
 bool ud_is_file(const char *path);
 /* True if path names an existing directory. */

@@ -44,6 +44,9 @@ enum ud_sink_flag {
 	UD_SINK_DURABLE = 1 << 0,
 	/* A file whose content is already the same is not written again (its mtime stays). */
 	UD_SINK_KEEP_SAME = 1 << 1,
+	/* Files 0600 and the directories made for them 0700, whatever the umask (UD_WRITE_PRIVATE).
+	 */
+	UD_SINK_PRIVATE = 1 << 2,
 };
 
 /*

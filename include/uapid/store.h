@@ -33,7 +33,7 @@ int ud_store_schema_version(void);
  * Opens or creates the store at path (":memory:" for tests), checks it
  * (a corrupt or foreign file is refused, not repaired), and migrates it to
  * the current schema.  A database another process writes is an error, not
- * a wait.
+ * a wait.  A new file is made 0600, whatever the umask.
  */
 int ud_store_open(struct ud_store **out, const char *path, char **cause);
 /*

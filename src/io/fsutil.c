@@ -2,6 +2,7 @@
 /*
  * Whole-file reads and atomic writes (see fsutil.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -155,11 +156,11 @@ write_new_file(const char *path, const void *data, size_t len, unsigned flags)
 		return 1;
 	}
 	*slash = '\0';
-	fd = open(slash == dir ? "/" : dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+	fd = open(slash == dir ? "/" : dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 	free(dir);
 	if (fd < 0)
 		return 1; /* file system or kernel without O_TMPFILE */
-	err = fill(fd, data, len, 0644, flags);
+	err = fill(fd, data, len, (flags & UD_WRITE_PRIVATE) ? 0600 : 0644, flags);
 	if (err != 0) {
 		close(fd);
 		return err;
@@ -183,14 +184,14 @@ write_new_file(const char *path, const void *data, size_t len, unsigned flags)
 
 /* The parent directory of path, made when missing. */
 static int
-make_parent(const char *path, char **cause)
+make_parent(const char *path, unsigned flags, char **cause)
 {
 	char *dir = ud_xstrdup(path), *slash = strrchr(dir, '/');
 	int rc = 0;
 
 	if (slash != NULL && slash != dir) {
 		*slash = '\0';
-		rc = ud_mkdir_p(dir, cause);
+		rc = ud_mkdir_p_mode(dir, (flags & UD_WRITE_PRIVATE) ? 0700 : 0755, cause);
 	}
 	free(dir);
 	return rc;
@@ -204,10 +205,12 @@ ud_write_file(const char *path, const void *data, size_t len, unsigned flags, ch
 	mode_t mode = 0644;
 	int fd, err;
 
-	if ((flags & UD_WRITE_MKDIR) && (err = make_parent(path, cause)) < 0)
+	if ((flags & UD_WRITE_MKDIR) && (err = make_parent(path, flags, cause)) < 0)
 		return err;
+	if (flags & UD_WRITE_PRIVATE)
+		mode = 0600;
 	if (stat(path, &st) == 0) {
-		mode = st.st_mode & 07777;
+		mode = st.st_mode & ((flags & UD_WRITE_PRIVATE) ? 07700 : 07777);
 	} else if (errno == ENOENT) {
 		int rc = write_new_file(path, data, len, flags);
 
@@ -264,11 +267,17 @@ ud_remove_file(const char *path, unsigned flags, char **cause)
 int
 ud_mkdir_p(const char *path, char **cause)
 {
+	return ud_mkdir_p_mode(path, 0755, cause);
+}
+
+int
+ud_mkdir_p_mode(const char *path, mode_t mode, char **cause)
+{
 	char *p, *s;
 	int err = 0;
 
 	/* the common case: the directory is there already */
-	if (mkdir(path, 0755) == 0 || (errno == EEXIST && ud_is_dir(path)))
+	if (mkdir(path, mode) == 0 || (errno == EEXIST && ud_is_dir(path)))
 		return 0;
 	p = ud_xstrdup(path);
 	for (s = p + 1;; s++) {
@@ -278,7 +287,7 @@ ud_mkdir_p(const char *path, char **cause)
 			char c = *s;
 
 			*s = '\0';
-			if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			if (mkdir(p, mode) < 0 && errno != EEXIST) {
 				err = errno;
 				break;
 			}
@@ -315,4 +324,89 @@ ud_is_dir(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* --- private modes ----------------------------------------------------------- */
+
+struct private_walk {
+	size_t changed;
+	int err;
+	char *cause;
+};
+
+static void
+make_one_private(int dirfd, const char *name, const char *path, struct private_walk *w)
+{
+	struct stat st;
+
+	if (w->err != 0)
+		return;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno != ENOENT) {
+			w->err = errno;
+			w->cause = ud_xasprintf("%s: %s", path, strerror(errno));
+		}
+		return;
+	}
+	if (S_ISLNK(st.st_mode) || (st.st_mode & 077) == 0)
+		return;
+	if (fchmodat(dirfd, name, st.st_mode & 07700, 0) < 0) {
+		w->err = errno;
+		w->cause = ud_xasprintf("%s: cannot make it private: %s", path, strerror(errno));
+		return;
+	}
+	w->changed++;
+}
+
+/* Everything in the open directory fd (path names it), and below: fd is closed. */
+static void
+walk_private(int fd, const char *path, struct private_walk *w)
+{
+	DIR *d = fdopendir(fd);
+	struct dirent *de;
+
+	if (d == NULL) {
+		close(fd);
+		w->err = errno;
+		w->cause = ud_xasprintf("%s: %s", path, strerror(errno));
+		return;
+	}
+	while (w->err == 0 && (de = readdir(d)) != NULL) {
+		char *child;
+		int sub;
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		child = ud_xasprintf("%s/%s", path, de->d_name);
+		make_one_private(dirfd(d), de->d_name, child, w);
+		sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0)
+			walk_private(sub, child, w);
+		free(child);
+	}
+	closedir(d);
+}
+
+int
+ud_make_private(const char *dir, size_t *changed, char **cause)
+{
+	struct private_walk w = {0, 0, NULL};
+	int fd;
+
+	make_one_private(AT_FDCWD, dir, dir, &w);
+	fd = w.err == 0 ? open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	if (fd >= 0)
+		walk_private(fd, dir, &w);
+	else if (w.err == 0)
+		w.err = errno, w.cause = ud_xasprintf("%s: %s", dir, strerror(errno));
+	if (changed != NULL)
+		*changed = w.changed;
+	if (w.err != 0) {
+		if (cause != NULL)
+			*cause = w.cause;
+		else
+			free(w.cause);
+		return -w.err;
+	}
+	return 0;
 }

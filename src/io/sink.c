@@ -14,7 +14,8 @@
 static unsigned
 write_flags(const struct ud_sink *s)
 {
-	return UD_WRITE_MKDIR | ((s->flags & UD_SINK_DURABLE) ? UD_WRITE_DURABLE : 0);
+	return UD_WRITE_MKDIR | ((s->flags & UD_SINK_DURABLE) ? UD_WRITE_DURABLE : 0) |
+	       ((s->flags & UD_SINK_PRIVATE) ? UD_WRITE_PRIVATE : 0);
 }
 
 /* Does path hold exactly data[0..len)? */
@@ -84,7 +85,7 @@ ud_sink_open_dir(struct ud_sink *s, const char *root, unsigned flags, char **cau
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	if ((rc = ud_mkdir_p(root, cause)) < 0)
+	if ((rc = ud_mkdir_p_mode(root, (flags & UD_SINK_PRIVATE) ? 0700 : 0755, cause)) < 0)
 		return rc;
 	s->ops = &dir_ops;
 	s->label = ud_xstrdup(root);

@@ -41,6 +41,7 @@
 #include "uapid/discover.h"
 #include "uapid/fsutil.h"
 #include "uapid/log.h"
+#include "uapid/path.h"
 #include "uapid/tree.h"
 #include "uapid/xmalloc.h"
 
@@ -113,17 +114,66 @@ hint_state_dir(const struct daemon *d, const char *why)
 		ud_log(LOG_INFO, "hint: %s, or give this one its own --state-dir DIR", why);
 }
 
+/*
+ * The state directory is private, whatever the umask, as under the unit
+ * (StateDirectoryMode=0700, UMask=0077): the markers, the classification
+ * and the outputs are its owner's.  Made 0700 (its parents as usual); one
+ * that exists with wider modes, or wider files in it (made by hand, or by
+ * an older uapid), is tightened, and the log says so.
+ */
 static int
-lock_state_dir(struct daemon *d)
+private_state_dir(struct daemon *d)
 {
-	char *path = ud_xasprintf("%s/lock", d->state_dir), *cause = NULL;
-	char pid[32];
-	int fd, n;
+	char *cause = NULL, *dir = ud_xstrdup(d->state_dir), *parent;
+	size_t changed = 0, n = strlen(dir);
+	struct stat st;
+	int rc;
 
-	if (ud_mkdir_p(d->state_dir, &cause) < 0) {
+	while (n > 1 && dir[n - 1] == '/')
+		dir[--n] = '\0';
+	parent = ud_path_dir(dir);
+	free(dir);
+
+	if (parent[0] != '\0' && strcmp(parent, d->state_dir) != 0)
+		rc = ud_mkdir_p(parent, &cause);
+	else
+		rc = 0;
+	free(parent);
+	if (rc == 0 && mkdir(d->state_dir, 0700) < 0 && errno != EEXIST)
+		rc = -errno, cause = ud_xasprintf("%s: cannot create directory: %s", d->state_dir,
+						  strerror(errno));
+	if (rc == 0 && stat(d->state_dir, &st) < 0)
+		rc = -errno, cause = ud_xasprintf("%s: %s", d->state_dir, strerror(errno));
+	if (rc == 0 && !S_ISDIR(st.st_mode))
+		rc = -ENOTDIR, cause = ud_xasprintf("%s: not a directory", d->state_dir);
+	if (rc == 0)
+		rc = ud_make_private(d->state_dir, &changed, &cause);
+	if (rc < 0) {
 		ud_log(LOG_ERR, "state directory: %s", cause);
 		hint_state_dir(d, "create it, writable for this user");
 		free(cause);
+		return -1;
+	}
+	if ((st.st_mode & 077) != 0)
+		ud_log(LOG_NOTICE,
+		       "state directory %s was %04o: made private (0700), with %zu file%s and "
+		       "director%s in it",
+		       d->state_dir, (unsigned)(st.st_mode & 07777), changed - 1,
+		       changed - 1 == 1 ? "" : "s", changed - 1 == 1 ? "y" : "ies");
+	else if (changed > 0)
+		ud_log(LOG_NOTICE, "state directory %s: %zu file%s or director%s made private",
+		       d->state_dir, changed, changed == 1 ? "" : "s", changed == 1 ? "y" : "ies");
+	return 0;
+}
+
+static int
+lock_state_dir(struct daemon *d)
+{
+	char *path = ud_xasprintf("%s/lock", d->state_dir);
+	char pid[32];
+	int fd, n;
+
+	if (private_state_dir(d) < 0) {
 		free(path);
 		return -1;
 	}
@@ -134,7 +184,7 @@ lock_state_dir(struct daemon *d)
 		free(path);
 		return -1;
 	}
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		ud_log(LOG_ERR, "%s: %s", path, strerror(errno));
 		free(path);

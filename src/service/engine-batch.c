@@ -696,13 +696,13 @@ ud_engine_start(struct ud_engine *e, ud_engine_done_fn done, void *ctx, char **c
 	char *split;
 	int rc;
 
-	if ((rc = ud_mkdir_p(e->state_dir, cause)) < 0)
+	if ((rc = ud_mkdir_p_mode(e->state_dir, 0700, cause)) < 0)
 		return rc;
 	if ((rc = ud_engine_verify_outputs(e, cause)) < 0)
 		return rc;
 	/* split/ exists even when nothing is split, as uapid split --output makes it */
 	split = ud_xasprintf("%s/split", e->state_dir);
-	rc = ud_mkdir_p(split, cause);
+	rc = ud_mkdir_p_mode(split, 0700, cause);
 	free(split);
 	if (rc < 0)
 		return rc;

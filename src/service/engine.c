@@ -497,7 +497,8 @@ ud_engine_open(struct ud_engine **out, uv_loop_t *loop, const struct ud_engine_o
 	free(db);
 	if (rc < 0)
 		goto fail;
-	if ((rc = ud_sink_open_dir(&e->out, e->state_dir, 0, cause)) < 0)
+	/* the outputs are the state directory's: private, as it is (daemon.c) */
+	if ((rc = ud_sink_open_dir(&e->out, e->state_dir, UD_SINK_PRIVATE, cause)) < 0)
 		goto fail;
 	if ((rc = ud_store_begin(e->store, cause)) < 0)
 		goto fail;

@@ -7,11 +7,14 @@
  * that is busy (another process writing) is not waited for.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "schema.h"
 #include "store-int.h"
@@ -279,11 +282,21 @@ ud_store_open(struct ud_store **out, const char *path, char **cause)
 {
 	struct ud_store *s = ud_xcalloc(1, sizeof(*s));
 	sqlite3_stmt *q = NULL;
-	int v = 0, rc = 0, i;
+	int v = 0, rc = 0, i, fd;
 	bool ok;
 
 	*out = NULL;
 	s->path = ud_xstrdup(path);
+	/*
+	 * A new database is private whatever the umask (its WAL and shared
+	 * memory files take its mode): markers and classifications are no
+	 * one else's business.  An empty file is an empty database.
+	 */
+	if (path[0] != '\0' && strcmp(path, ":memory:") != 0 &&
+	    (fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) >= 0) {
+		(void)fchmod(fd, 0600);
+		close(fd);
+	}
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 	    SQLITE_OK) {
 		rc = fail(s, cause, "cannot open");
