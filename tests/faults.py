@@ -16,6 +16,15 @@ checked for
     machines are noisy; bench/ is where speed is judged).
 One line per case: "case NAME: peak RSS A MiB (B before), after C MiB,
 longest status wait D ms".  Exits 1 if any check failed.
+
+The faults of the state directory (write-eio on the live daemon, when it
+has the test hook UAPID_TEST_FAIL_WRITES=$FAULTS_FAIL_WRITES; disk-full on
+a daemon of its own whose state directory $FAULTS_STATE is a small tmpfs)
+also check that the fault shows in status.problems and the log, that the
+store catches up once the fault is gone (the time it took is printed), and
+that it then equals what a daemon started on a copy of it builds, and the
+outputs what `uapid split --output` and `uapid install` write
+($FAULTS_UAPID, scratch in $FAULTS_WORK).
 """
 import json
 import os
@@ -340,14 +349,179 @@ def lsp_big_buffer():
     check(rc == 0 and "Broken pipe" not in err, "lsp-big-buffer: the bridge ends cleanly", err)
 
 
+# --- faults of the state directory ------------------------------------------------
+
+def state_problem(st):
+    return next((p["reason"] for p in (st or {}).get("problems", []) if p["what"] == "state"),
+                None)
+
+
+def wait_for(pred, within, step=0.05):
+    """Asks status until pred(status) holds: (status, seconds it took), or (None, within)."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < within:
+        st = status(30)
+        if st is not None and pred(st):
+            return st, time.monotonic() - t0
+        time.sleep(step)
+    return None, within
+
+
+def caught_up(st):
+    return state_problem(st) is None and not st["busy"]
+
+
+def write_headers(prefix, n, size):
+    """n new exported headers of about size bytes each in include/linux/, and their Kbuild lines."""
+    d = os.path.join(TREE, "include/linux")
+    for i in range(n):
+        name = "%s%02d" % (prefix, i)
+        lines = ["#ifndef _LINUX_%s_H" % name.upper(), "#define _LINUX_%s_H" % name.upper()]
+        j = 0
+        while sum(len(l) + 1 for l in lines) < size:
+            lines.append("#define %s_VALUE_%d %d" % (name.upper(), j, j))
+            j += 1
+        lines += ["#ifdef __KERNEL__", "int %s_kernel;" % name, "#endif", "#endif", ""]
+        with open(os.path.join(d, name + ".h"), "w") as f:
+            f.write("\n".join(lines))
+    with open(os.path.join(d, "Kbuild"), "a") as f:
+        f.write("".join("header-y += %s%02d.h\n" % (prefix, i) for i in range(n)))
+
+
+def rpc_json(sock, *args):
+    p = subprocess.run([UAPICTL, "--socket", sock, "--timeout", "60", "--json"] + list(args),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return json.loads(p.stdout) if p.returncode == 0 else {"error": p.stderr.decode()}
+
+
+def same_as_restart(name, st):
+    """The store (status, headers, changes) equals what a daemon started on a copy of it builds;
+    the outputs equal the batch commands'."""
+    uapid = os.environ["FAULTS_UAPID"]
+    work = os.environ["FAULTS_WORK"]
+    state, arch = st["state_dir"], st["arch"]
+    copy, sock = os.path.join(work, name + "-restart"), os.path.join(work, name + "-restart.sock")
+    live = {"headers": rpc_json(SOCK, "headers"), "changes": rpc_json(SOCK, "changes", "--since", "0"),
+            "status": status()}
+    subprocess.run(["cp", "-a", state, copy], check=True)
+    # the copy's daemon: a restart of the live one (its lock is the live one's file, copied)
+    with open(os.path.join(work, name + "-restart.log"), "w") as log:
+        d = subprocess.Popen([uapid, "watch", "--state-dir", copy, "--socket", sock, "--arch",
+                              arch, "--settle", "50", TREE], stdout=log, stderr=log)
+    try:
+        again = None
+        for _ in range(1200):
+            r = rpc_json(sock, "status")
+            if r.get("ready") is True:
+                again = {"headers": rpc_json(sock, "headers"),
+                         "changes": rpc_json(sock, "changes", "--since", "0"), "status": r}
+                break
+            if d.poll() is not None:
+                break
+            time.sleep(0.1)
+    finally:
+        d.terminate()
+        d.wait(60)
+    check(again is not None, "%s: a daemon started on a copy of the state is ready" % name)
+    if again is None:
+        return
+    for k in ("headers", "changes"):
+        check(live[k] == again[k], "%s: %s equal a restart's (%d entries)" %
+              (name, k, len(live[k].get("headers", live[k].get("files", [])))),
+              (live[k], again[k]))
+    for k in ("counts", "problems", "clock"):
+        check(live["status"][k] == again["status"][k], "%s: status.%s equals a restart's" % (name, k),
+              (live["status"][k], again["status"][k]))
+    # the outputs: what the batch commands write for the tree as it is
+    split, inst = os.path.join(work, name + "-split"), os.path.join(work, name + "-install")
+    subprocess.run([uapid, "split", "--quiet", "--output", split, TREE], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    subprocess.run([uapid, "install", "--quiet", "--arch", arch, TREE, inst],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for mine, theirs in ((os.path.join(state, "split"), split),
+                         (os.path.join(state, "install/include"), os.path.join(inst, "include"))):
+        p = subprocess.run(["diff", "-r", theirs, mine], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT)
+        check(p.returncode == 0, "%s: %s equals the batch command's" %
+              (name, os.path.relpath(mine, state)), p.stdout.decode(errors="replace")[:1500])
+
+
+def fault_recovery(name, make_fault, end_fault, expect):
+    """The fault shows in status.problems and the log, then, once it ends, the store catches up
+    and equals a restart's."""
+    logged = log_count("batch not recorded")
+    t_fault = time.monotonic()
+    make_fault()
+    st, _ = wait_for(lambda s: state_problem(s) is not None, 120)
+    check(st is not None and any(e in state_problem(st) for e in expect),
+          "%s: status.problems names the fault (%s)" % (name, " or ".join(expect)),
+          st and st["problems"])
+    if st is not None:
+        print("%s: status said: %s" % (name, state_problem(st)))
+    # the batch is tried again with back-off: a few tries, not one per settle time
+    time.sleep(2)
+    st = status()
+    check(state_problem(st) is not None and st["busy"],
+          "%s: still failing, still busy (not idle with a stale store)" % name, st)
+    end_fault()
+    st, took = wait_for(caught_up, 120)
+    check(st is not None, "%s: the store catches up once the fault is gone" % name)
+    said = log_count("batch not recorded") - logged
+    check(said >= 1, "%s: the log says the batch was not recorded" % name)
+    print("%s: recovered %.2f s after the fault ended (%.1f s after it began); "
+          "'batch not recorded' logged %d time%s" %
+          (name, took, time.monotonic() - t_fault, said, "" if said == 1 else "s"))
+    check(log_count("state recorded again after") >= 1, "%s: the log says it recovered" % name)
+    if st is not None:
+        same_as_restart(name, st)
+
+
+def disk_full():
+    """The state directory on a small tmpfs fills up while 40 headers of 40 KB come; then a
+    filler file goes (faults.sh mounts it; FAULTS_STATE)."""
+    state = os.environ["FAULTS_STATE"]
+    filler = os.path.join(state, "filler")
+
+    def fill():
+        v = os.statvfs(state)
+        free = v.f_bavail * v.f_frsize
+        with open(filler, "wb") as f:
+            f.write(b"\0" * max(0, free - 400 * 1024))
+        write_headers("full", 40, 40 * 1024)
+
+    fault_recovery("disk-full", fill, lambda: os.unlink(filler),
+                   ["database or disk is full", "No space left on device"])
+
+
+def write_eio():
+    """Every output write fails with EIO (UAPID_TEST_FAIL_WRITES), the store's own writes work:
+    the batch must not be recorded without its outputs."""
+    flag = os.environ.get("FAULTS_FAIL_WRITES")
+    if not flag:
+        print("skip - write-eio: this uapid has no UAPID_TEST_FAIL_WRITES "
+              "(configure --enable-test-hooks)")
+        return
+
+    def fail():
+        with open(flag, "w") as f:
+            f.write("eio")
+        write_headers("eio", 8, 4096)
+
+    fault_recovery("write-eio", fail, lambda: os.unlink(flag), ["Input/output error"])
+
+
 ALL = {
     "hangup-pipelined": hangup_pipelined,
     "hangup-classify": hangup_classify,
     "batch-line": batch_line,
     "partial-lines": partial_lines,
     "lsp-big-buffer": lsp_big_buffer,
+    "write-eio": write_eio,
+    # its own daemon, on a tmpfs (faults.sh): not one of the live daemon's cases
+    "disk-full": disk_full,
 }
+LIVE = [c for c in ALL if c != "disk-full"]
 
-for name in CASES or list(ALL):
+for name in CASES or LIVE:
     run_case(name, ALL[name])
 sys.exit(1 if failures else 0)
