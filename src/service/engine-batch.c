@@ -610,6 +610,25 @@ report(struct batch *b)
 	batch_free(b);
 }
 
+/*
+ * The batch is rolled back: what it was to make whatever the store says
+ * (forced: a damaged output, a resplit) is forced in the next one too.
+ * Its other jobs are found again by comparing with the rows.
+ */
+static void
+force_again(struct batch *b)
+{
+	struct ud_engine *e = b->e;
+	size_t i;
+
+	for (i = 0; i < b->nhjobs; i++)
+		if (b->hjobs[i].force)
+			ud_map_put(&e->force_headers, b->hjobs[i].path, (void *)1);
+	for (i = 0; i < b->nijobs; i++)
+		ud_map_put(&e->force_installed, b->snap->plan->plan.v[b->ijobs[i].fi].dst,
+			   (void *)1);
+}
+
 static void
 finish(struct batch *b)
 {
@@ -642,6 +661,7 @@ finish(struct batch *b)
 		b->rep.error = rc;
 		b->rep.cause = cause;
 		ud_engine_keep_unrecorded(b);
+		force_again(b);
 		ud_engine_load_state(e, NULL);
 		ud_engine_load_problems(e);
 		ud_engine_reload_store_markers(e, NULL);
