@@ -356,6 +356,13 @@ def state_problem(st):
                 None)
 
 
+def tries(st):
+    """How many tries the state problem counts ("... (N tries in S s)"), 0 without one."""
+    import re
+    m = re.search(r"\((\d+) tr(?:y|ies) in", state_problem(st) or "")
+    return int(m.group(1)) if m else 0
+
+
 def wait_for(pred, within, step=0.05):
     """Asks status until pred(status) holds: (status, seconds it took), or (None, within)."""
     t0 = time.monotonic()
@@ -458,11 +465,10 @@ def fault_recovery(name, make_fault, end_fault, expect):
           st and st["problems"])
     if st is not None:
         print("%s: status said: %s" % (name, state_problem(st)))
-    # the batch is tried again with back-off: a few tries, not one per settle time
-    time.sleep(2)
-    st = status()
-    check(state_problem(st) is not None and st["busy"],
-          "%s: still failing, still busy (not idle with a stale store)" % name, st)
+    # tried again (not once), and while it fails the daemon is busy, not idle with a stale store
+    st, _ = wait_for(lambda s: tries(s) >= 3, 120)
+    check(st is not None and st["busy"],
+          "%s: tried again and again while it fails, busy meanwhile" % name, st)
     end_fault()
     st, took = wait_for(caught_up, 120)
     check(st is not None, "%s: the store catches up once the fault is gone" % name)
