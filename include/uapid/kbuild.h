@@ -56,11 +56,24 @@ void ud_kbuild_free(struct ud_kbuild *kb);
 /* Index of the entry for name, or -1. */
 long ud_kbuild_find(const struct ud_kbuild *kb, const char *name);
 /*
- * Removes name's export from the Kbuild text buf into out.  When the entry
- * sits in a conditional stanza, *moved receives that stanza with only this
- * entry in it (the stanza itself is removed too when nothing else is left
- * in it); otherwise moved receives "header-y += NAME".  Returns 1 if the
- * entry was found and removed, 0 if not (out is then a copy of buf).
+ * Removes the exports of the n names from the Kbuild text buf into out, in
+ * one pass: time linear in the text and the names (what a directory of
+ * 20,000 exports needs).  Each name's first listing goes (its word, and the
+ * blanks before it; a line left with no word goes too).  When that entry
+ * sits in a conditional stanza, moved[k] receives the innermost stanza
+ * around it with only names[k] in it (its opening lines, an "else" before
+ * the entry, its endif); otherwise "header-y += NAME".  A stanza around a
+ * removed entry that exports nothing once all of them are gone is removed
+ * whole, with one blank line before it.  moved is an array of n buffers,
+ * each reset first and left empty when its name is not listed; a name
+ * repeated in names counts once (its later places stay empty).  Returns
+ * how many names were found and removed; out is a copy of buf when none.
+ */
+size_t ud_kbuild_remove_all(const char *buf, size_t len, const char *const *names, size_t n,
+			    struct ud_buf *out, struct ud_buf *moved);
+/*
+ * ud_kbuild_remove_all for one name, moved appended to (not reset).
+ * Returns 1 if the entry was found and removed, 0 if not.
  */
 int ud_kbuild_remove(const char *buf, size_t len, const char *name, struct ud_buf *out,
 		     struct ud_buf *moved);

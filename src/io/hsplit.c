@@ -9,6 +9,7 @@
 
 #include "uapid/hsplit.h"
 #include "uapid/kbuild.h"
+#include "uapid/map.h"
 #include "uapid/path.h"
 #include "uapid/tindex.h"
 #include "uapid/xmalloc.h"
@@ -123,21 +124,18 @@ load(struct ud_source *src, struct ud_kbuild_edit *e, const char *rel, struct ud
 	return 0;
 }
 
-/*
- * Does the uapi export list text (or a list it includes, read from src)
- * already export name?
- */
-static bool
-uapi_exports(struct ud_source *src, const struct ud_kbuild_edit *e, const char *name,
-	     struct ud_diags *diags)
+/* Adds the names the export list text (and the lists it includes, read from src) exports. */
+static void
+add_exports(struct ud_source *src, const char *rel, const char *text, size_t len,
+	    struct ud_map *exported, struct ud_diags *diags)
 {
 	struct ud_kbuild kb = UD_KBUILD_INIT;
-	bool found;
+	size_t i;
 
-	ud_kbuild_load(src, e->rel, ud_buf_str(&e->text), e->text.len, &kb, NULL, diags);
-	found = ud_kbuild_find(&kb, name) >= 0;
+	ud_kbuild_load(src, rel, text, len, &kb, NULL, diags);
+	for (i = 0; i < kb.n; i++)
+		ud_map_put(exported, kb.v[i].name, NULL);
 	ud_kbuild_free(&kb);
-	return found;
 }
 
 static bool
@@ -154,7 +152,8 @@ ud_hsplit_kbuilds(struct ud_source *src, const char *dir, const struct ud_strlis
 {
 	char *krel = ud_xasprintf("%s/Kbuild", dir), *probe = ud_xasprintf("%s/x.h", dir);
 	char *twin = ud_path_uapi_twin(probe), *udir, *urel;
-	struct ud_buf out = UD_BUF_INIT, moved = UD_BUF_INIT;
+	struct ud_buf *moved = ud_xcalloc(names->n + 1, sizeof(*moved));
+	struct ud_map exported = UD_MAP_INIT; /* what the uapi list exports so far */
 	size_t i;
 	int rc;
 
@@ -165,27 +164,35 @@ ud_hsplit_kbuilds(struct ud_source *src, const char *dir, const struct ud_strlis
 		rc = -EIO;
 	if (!uside->existed)
 		ud_buf_addstr(&uside->text, UD_KBUILD_UAPI_HEADER);
+	if (rc == 0) {
+		/* one pass over each list, whatever the number of names (a quadratic loop was 50 s)
+		 */
+		if (kside->existed) {
+			struct ud_buf out = UD_BUF_INIT;
+
+			ud_kbuild_remove_all(kside->text.data, kside->text.len,
+					     (const char *const *)names->v, names->n, &out, moved);
+			ud_buf_free(&kside->text);
+			kside->text = out;
+		}
+		add_exports(src, urel, ud_buf_str(&uside->text), uside->text.len, &exported, diags);
+	}
 	for (i = 0; rc == 0 && i < names->n; i++) {
 		const char *name = names->v[i];
 
-		ud_buf_reset(&moved);
-		if (kside->existed &&
-		    ud_kbuild_remove(kside->text.data, kside->text.len, name, &out, &moved) == 1) {
-			struct ud_buf t = kside->text;
-
-			kside->text = out;
-			out = t;
-		} else {
-			ud_buf_reset(&moved);
-			ud_buf_addf(&moved, "header-y += %s\n", name);
-		}
-		if (!uapi_exports(src, uside, name, diags))
-			ud_kbuild_append(&uside->text, ud_buf_str(&moved));
+		if (moved[i].len == 0)
+			ud_buf_addf(&moved[i], "header-y += %s\n", name);
+		if (ud_map_has(&exported, name))
+			continue;
+		ud_kbuild_append(&uside->text, ud_buf_str(&moved[i]));
+		add_exports(src, urel, ud_buf_str(&moved[i]), moved[i].len, &exported, diags);
 	}
 	kside->changed = kside->existed && differs(kside);
 	uside->changed = names->n > 0 && differs(uside);
-	ud_buf_free(&out);
-	ud_buf_free(&moved);
+	for (i = 0; i < names->n; i++)
+		ud_buf_free(&moved[i]);
+	free(moved);
+	ud_map_free(&exported, NULL);
 	free(krel);
 	free(probe);
 	free(twin);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "uapid/kbuild.h"
+#include "uapid/map.h"
 #include "uapid/text.h"
 #include "uapid/xmalloc.h"
 
@@ -232,138 +233,278 @@ opens_cond(const char *t)
 	       starts_word(t, "ifndef");
 }
 
-/* Does the export list of text name 'name' as a whole word? */
-static bool
-lists(const char *text, const char *name)
-{
-	const char *vals = export_values(text), *p;
-	size_t n = strlen(name);
+#define NONE ((size_t)-1)
 
-	for (p = vals != NULL ? strstr(vals, name) : NULL; p != NULL; p = strstr(p + 1, name))
-		if ((p == vals || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-			return true;
-	return false;
+/* The parsed lines of a Kbuild text, and the stanzas they form. */
+struct klines {
+	struct kline *v;
+	char **text;   /* per line: without comments and continuations, squeezed */
+	size_t *inner; /* per line: its innermost open stanza's first line, or NONE */
+	size_t *close; /* per stanza opening line: its endif, or NONE (unterminated) */
+	size_t n, alloc, atext;
+};
+
+static void
+klines_read(const char *buf, size_t len, struct klines *kls)
+{
+	size_t pos = 0, i, *stack = NULL, nstack = 0, astack = 0;
+	unsigned phys = 1;
+
+	memset(kls, 0, sizeof(*kls));
+	while (pos < len) {
+		kls->v = ud_xgrow(kls->v, &kls->alloc, kls->n + 1, sizeof(*kls->v));
+		kls->text = ud_xgrow(kls->text, &kls->atext, kls->n + 1, sizeof(*kls->text));
+		pos = next_kline(buf, len, pos, &phys, &kls->v[kls->n]);
+		kls->text[kls->n] = kline_text(buf, &kls->v[kls->n]);
+		kls->n++;
+	}
+	kls->inner = ud_xcalloc(kls->n + 1, sizeof(*kls->inner));
+	kls->close = ud_xcalloc(kls->n + 1, sizeof(*kls->close));
+	for (i = 0; i < kls->n; i++) {
+		kls->inner[i] = nstack > 0 ? stack[nstack - 1] : NONE;
+		kls->close[i] = NONE;
+		if (opens_cond(kls->text[i])) {
+			stack = ud_xgrow(stack, &astack, nstack + 1, sizeof(*stack));
+			stack[nstack++] = i;
+		} else if (starts_word(kls->text[i], "endif") && nstack > 0) {
+			kls->close[stack[--nstack]] = i;
+		}
+	}
+	free(stack);
+}
+
+static void
+klines_free(struct klines *kls)
+{
+	size_t i;
+
+	for (i = 0; i < kls->n; i++)
+		free(kls->text[i]);
+	free(kls->text);
+	free(kls->v);
+	free(kls->inner);
+	free(kls->close);
+}
+
+/* Does the line assign a non-empty export list? */
+static bool
+exports_something(const char *text)
+{
+	const char *vals = export_values(text);
+
+	return vals != NULL && *vals != '\0';
 }
 
 /*
- * Appends logical line kl without the word 'name' to out; returns false
- * when nothing but the assignment itself would be left (the line goes).
+ * The names of export line i that go: each name whose first listing this
+ * is (hit[k] still NONE) is claimed for it.  Returns whether one was.
  */
 static bool
-add_without(const char *buf, const struct kline *kl, const char *name, struct ud_buf *out)
+claim_names(const char *text, size_t i, const struct ud_map *index, size_t *hit,
+	    struct ud_buf *word)
 {
-	size_t n = strlen(name), i = kl->start, mark = out->len;
-	bool removed = false, keep;
+	const char *p = export_values(text);
+	bool claimed = false;
+
+	while (p != NULL && *p != '\0') {
+		const char *e = strchr(p, ' ');
+		size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
+		size_t *k;
+
+		ud_buf_reset(word);
+		ud_buf_add(word, p, n);
+		k = ud_map_get(index, ud_buf_str(word));
+		if (k != NULL && hit[*k] == NONE) {
+			hit[*k] = i;
+			claimed = true;
+		}
+		p += n;
+		if (*p == ' ')
+			p++;
+	}
+	return claimed;
+}
+
+/*
+ * Appends logical line kl to out without the first occurrence of each
+ * name claimed by line i (hit[k] == i); returns false when nothing but the
+ * assignment itself would be left (the line goes).  With a word, the
+ * blanks before it go.
+ */
+static bool
+add_without(const char *buf, const struct kline *kl, size_t i, const struct ud_map *index,
+	    const size_t *hit, bool *gone, struct ud_buf *out, struct ud_buf *word)
+{
+	static const char delim[] = " \t\r\n\\"; /* and the end of the text */
+	size_t p = kl->start, mark = out->len;
 	struct kline rest;
+	bool keep;
 	char *t;
 
-	while (i < kl->end) {
-		bool word_start = i == kl->start || strchr(" \t=", buf[i - 1]) != NULL;
+	while (p < kl->end) {
+		/* a word starts the line or follows a blank, '=' or a continued line's newline */
+		if (p == kl->start || strchr(" \t=\n", buf[p - 1]) != NULL) {
+			size_t e = p, *k;
 
-		if (!removed && word_start && i + n <= kl->end && memcmp(buf + i, name, n) == 0 &&
-		    (i + n == kl->end || strchr(" \t\r\n\\", buf[i + n]) != NULL)) {
-			while (out->len > mark &&
-			       (out->data[out->len - 1] == ' ' || out->data[out->len - 1] == '\t'))
-				ud_buf_setlen(out,
-					      out->len - 1); /* the blanks before the word go too */
-			i += n;
-			removed = true;
-			continue;
+			while (e < kl->end && buf[e] != '\0' && strchr(delim, buf[e]) == NULL)
+				e++;
+			ud_buf_reset(word);
+			ud_buf_add(word, buf + p, e - p);
+			k = e > p ? ud_map_get(index, ud_buf_str(word)) : NULL;
+			if (k != NULL && hit[*k] == i && !gone[*k]) {
+				while (out->len > mark && (out->data[out->len - 1] == ' ' ||
+							   out->data[out->len - 1] == '\t'))
+					ud_buf_setlen(out, out->len - 1);
+				gone[*k] = true;
+				p = e;
+				continue;
+			}
 		}
-		ud_buf_addch(out, buf[i++]);
+		ud_buf_addch(out, buf[p++]);
 	}
 	rest.first = rest.last = 0;
 	rest.start = 0;
 	rest.end = out->len - mark;
 	t = kline_text(out->data + mark, &rest);
-	keep = export_values(t) != NULL && *export_values(t) != '\0';
+	keep = exports_something(t);
 	free(t);
 	if (!keep)
 		ud_buf_setlen(out, mark);
 	return keep;
 }
 
+size_t
+ud_kbuild_remove_all(const char *buf, size_t len, const char *const *names, size_t n,
+		     struct ud_buf *out, struct ud_buf *moved)
+{
+	struct klines kls;
+	struct ud_map index = UD_MAP_INIT; /* name -> its place in names */
+	struct ud_buf word = UD_BUF_INIT, line = UD_BUF_INIT;
+	size_t *hit = ud_xcalloc(n + 1, sizeof(*hit)), *slot = ud_xcalloc(n + 1, sizeof(*slot));
+	bool *gone = ud_xcalloc(n + 1, sizeof(*gone));
+	size_t *kept, *material, *line_at, *line_len, found = 0, i, k;
+	bool *going, *keeps, *edited;
+
+	klines_read(buf, len, &kls);
+	ud_map_reserve(&index, n);
+	for (k = 0; k < n; k++) {
+		hit[k] = NONE;
+		slot[k] = k;
+		ud_buf_reset(&moved[k]);
+		if (!ud_map_has(&index, names[k]))
+			ud_map_put(&index, names[k],
+				   &slot[k]); /* a repeated name: the first counts */
+	}
+	edited = ud_xcalloc(kls.n + 1, sizeof(*edited));
+	keeps = ud_xcalloc(kls.n + 1, sizeof(*keeps));
+	going = ud_xcalloc(kls.n + 1, sizeof(*going));
+	kept = ud_xcalloc(kls.n + 1, sizeof(*kept));
+	material = ud_xcalloc(kls.n + 2, sizeof(*material));
+	line_at = ud_xcalloc(kls.n + 1, sizeof(*line_at));
+	line_len = ud_xcalloc(kls.n + 1, sizeof(*line_len));
+
+	/* each name's first listing, and what its line keeps without the names it lists */
+	for (i = 0; i < kls.n; i++) {
+		edited[i] = export_values(kls.text[i]) != NULL &&
+			    claim_names(kls.text[i], i, &index, hit, &word);
+		line_at[i] = line.len;
+		if (edited[i])
+			keeps[i] = add_without(buf, &kls.v[i], i, &index, hit, gone, &line, &word);
+		else
+			keeps[i] = exports_something(kls.text[i]);
+		line_len[i] = line.len - line_at[i];
+	}
+	/* kept[i]: how many lines before i still export something (a stanza's test in O(1)) */
+	for (i = 0; i < kls.n; i++)
+		kept[i + 1] = kept[i] + keeps[i];
+	/* a stanza around an entry that goes, with nothing exported left in it, goes whole */
+	for (k = 0; k < n; k++) {
+		size_t open = hit[k] != NONE ? kls.inner[hit[k]] : NONE;
+
+		if (hit[k] == NONE)
+			continue;
+		found++;
+		if (open != NONE && kls.close[open] != NONE &&
+		    kept[kls.close[open]] - kept[open + 1] == 0)
+			going[open] = true;
+	}
+	/*
+	 * material[i]: the first line from i on that a moved stanza repeats (a
+	 * line that is neither an export nor empty), past stanzas that go whole
+	 */
+	material[kls.n] = NONE;
+	for (i = kls.n; i-- > 0;) {
+		if (going[i])
+			material[i] = material[kls.close[i] + 1];
+		else if (export_values(kls.text[i]) == NULL && kls.text[i][0] != '\0')
+			material[i] = i;
+		else
+			material[i] = material[i + 1];
+	}
+	/* what moves per entry: its stanza's opening lines, the entry, the stanza's endif */
+	for (k = 0; k < n; k++) {
+		size_t open = hit[k] != NONE ? kls.inner[hit[k]] : NONE, j;
+
+		if (hit[k] == NONE)
+			continue;
+		if (open != NONE && kls.close[open] == NONE)
+			open = NONE; /* an unterminated stanza: the entry is plain */
+		if (open != NONE) {
+			ud_buf_add(&moved[k], buf + kls.v[open].start,
+				   kls.v[open].end - kls.v[open].start);
+			for (j = material[open + 1]; j != NONE && j < hit[k]; j = material[j + 1])
+				ud_buf_add(&moved[k], buf + kls.v[j].start,
+					   kls.v[j].end - kls.v[j].start);
+		}
+		ud_buf_addf(&moved[k], "header-y += %s\n", names[k]);
+		if (open != NONE) {
+			j = kls.close[open];
+			ud_buf_add(&moved[k], buf + kls.v[j].start, kls.v[j].end - kls.v[j].start);
+			if (moved[k].data[moved[k].len - 1] != '\n')
+				ud_buf_addch(&moved[k], '\n');
+		}
+	}
+	ud_buf_reset(out);
+	for (i = 0; i < kls.n; i++) {
+		if (going[i]) {
+			/* the whole stanza goes, and one blank line before it */
+			if (out->len >= 2 && out->data[out->len - 1] == '\n' &&
+			    out->data[out->len - 2] == '\n')
+				ud_buf_setlen(out, out->len - 1);
+			i = kls.close[i];
+		} else if (edited[i]) {
+			ud_buf_add(out, line.data + line_at[i], line_len[i]);
+		} else {
+			ud_buf_add(out, buf + kls.v[i].start, kls.v[i].end - kls.v[i].start);
+		}
+	}
+	klines_free(&kls);
+	ud_map_free(&index, NULL);
+	ud_buf_free(&word);
+	ud_buf_free(&line);
+	free(hit);
+	free(slot);
+	free(gone);
+	free(edited);
+	free(keeps);
+	free(going);
+	free(kept);
+	free(material);
+	free(line_at);
+	free(line_len);
+	return found;
+}
+
 int
 ud_kbuild_remove(const char *buf, size_t len, const char *name, struct ud_buf *out,
 		 struct ud_buf *moved)
 {
-	struct kline *lines = NULL;
-	char **texts = NULL;
-	size_t nlines = 0, alines = 0, atexts = 0, pos = 0, i;
-	size_t hit = (size_t)-1, open = (size_t)-1, close = (size_t)-1;
-	size_t *stack = NULL, nstack = 0, astack = 0;
-	unsigned phys = 1;
-	bool other = false;
+	struct ud_buf one = UD_BUF_INIT;
+	size_t found = ud_kbuild_remove_all(buf, len, &name, 1, out, &one);
 
-	while (pos < len) {
-		lines = ud_xgrow(lines, &alines, nlines + 1, sizeof(*lines));
-		texts = ud_xgrow(texts, &atexts, nlines + 1, sizeof(*texts));
-		pos = next_kline(buf, len, pos, &phys, &lines[nlines]);
-		texts[nlines] = kline_text(buf, &lines[nlines]);
-		nlines++;
-	}
-	/* the entry, and the innermost stanza around it with its endif */
-	for (i = 0; i < nlines; i++) {
-		if (opens_cond(texts[i])) {
-			stack = ud_xgrow(stack, &astack, nstack + 1, sizeof(*stack));
-			stack[nstack++] = i;
-		} else if (starts_word(texts[i], "endif") && nstack > 0) {
-			nstack--;
-			if (hit != (size_t)-1 && stack[nstack] == open)
-				close = i; /* the stanza around the entry ends here */
-		} else if (hit == (size_t)-1 && lists(texts[i], name)) {
-			hit = i;
-			open = nstack > 0 ? stack[nstack - 1] : (size_t)-1;
-		}
-		if (close != (size_t)-1)
-			break;
-	}
-	if (open != (size_t)-1 && close == (size_t)-1)
-		open = (size_t)-1; /* an unterminated stanza: treat the entry as plain */
-
-	ud_buf_reset(out);
-	if (hit == (size_t)-1) {
-		ud_buf_add(out, buf, len);
-	} else {
-		/* what moves: the stanza's opening lines, this entry, its endif */
-		if (open != (size_t)-1)
-			for (i = open; i < hit; i++)
-				if (export_values(texts[i]) == NULL && texts[i][0] != '\0')
-					ud_buf_add(moved, buf + lines[i].start,
-						   lines[i].end - lines[i].start);
-		ud_buf_addf(moved, "header-y += %s\n", name);
-		if (open != (size_t)-1) {
-			ud_buf_add(moved, buf + lines[close].start,
-				   lines[close].end - lines[close].start);
-			if (moved->data[moved->len - 1] != '\n')
-				ud_buf_addch(moved, '\n');
-			/* does anything else stay exported in that stanza? */
-			for (i = open + 1; i < close; i++)
-				if (i != hit && export_values(texts[i]) != NULL &&
-				    *export_values(texts[i]) != '\0')
-					other = true;
-		}
-		for (i = 0; i < nlines; i++) {
-			if (open != (size_t)-1 && !other && i >= open && i <= close) {
-				/* the whole stanza goes, and one blank line before it */
-				if (i == open && out->len >= 2 && out->data[out->len - 1] == '\n' &&
-				    out->data[out->len - 2] == '\n')
-					ud_buf_setlen(out, out->len - 1);
-				continue;
-			}
-			if (i == hit)
-				add_without(buf, &lines[i], name, out);
-			else
-				ud_buf_add(out, buf + lines[i].start,
-					   lines[i].end - lines[i].start);
-		}
-	}
-	for (i = 0; i < nlines; i++)
-		free(texts[i]);
-	free(texts);
-	free(lines);
-	free(stack);
-	return hit != (size_t)-1;
+	ud_buf_add(moved, one.data, one.len);
+	ud_buf_free(&one);
+	return found == 1;
 }
 
 void
