@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/map.h"
 #include "uapid/path.h"
 #include "uapid/tindex.h"
 #include "uapid/xmalloc.h"
@@ -24,6 +25,7 @@ struct kdir {
 	char *dir;		    /* tree-relative directory holding the Kbuild */
 	struct ud_kbuild kb;	    /* its entries, and those of the files it includes */
 	struct ud_strlist includes; /* the tree-relative files its "include" lines read */
+	struct ud_map names;	    /* the names kb lists: one look-up per header, not a scan */
 };
 
 struct ud_tindex {
@@ -118,6 +120,7 @@ kdir_clear(struct kdir *k)
 	free(k->dir);
 	ud_kbuild_free(&k->kb);
 	ud_strlist_free(&k->includes);
+	ud_map_free(&k->names, NULL);
 }
 
 /* Inserts path into the sorted file table (no-op when present). */
@@ -229,6 +232,7 @@ load_kdir(struct ud_tindex *idx, const char *dir, struct ud_diags *problems)
 	char *rel = ud_xasprintf("%s/Kbuild", dir);
 	long at = kdir_find(idx, dir);
 	struct kdir k;
+	size_t i;
 	int rc = 0;
 
 	if (ud_path_in_uapi_dir(dir) || ud_strlist_bsearch(&idx->files, rel) < 0) {
@@ -244,6 +248,9 @@ load_kdir(struct ud_tindex *idx, const char *dir, struct ud_diags *problems)
 	memset(&k, 0, sizeof(k));
 	k.dir = ud_xstrdup(dir);
 	rc = parse_kbuild(idx, &k, rel, problems);
+	ud_map_reserve(&k.names, k.kb.n);
+	for (i = 0; i < k.kb.n; i++)
+		ud_map_put(&k.names, k.kb.v[i].name, NULL);
 	if (at >= 0) {
 		kdir_clear(&idx->dirs[at]);
 		idx->dirs[at] = k;
@@ -399,7 +406,7 @@ ud_tindex_exported(const struct ud_tindex *idx, const char *rel)
 {
 	char *dir = ud_path_dir(rel);
 	long at = kdir_find(idx, dir);
-	bool yes = at >= 0 && ud_kbuild_find(&idx->dirs[at].kb, base_of(rel)) >= 0 &&
+	bool yes = at >= 0 && ud_map_has(&idx->dirs[at].names, base_of(rel)) &&
 		   ud_tindex_has(idx, rel);
 
 	free(dir);
