@@ -188,6 +188,29 @@ PY
 		"$WORK/out" && pass || fail "missing tree: JSON"
 fi
 
+# --- export list entries that are no header file: a FIFO, a symlink loop, a
+# directory named x.h, each said with its Kbuild file and line, the rest split
+O=$WORK/odd
+make_tree "$O"
+mkfifo "$O/include/linux/fifo.h"
+ln -s loop.h "$O/include/linux/loop.h"
+mkdir "$O/include/linux/x.h"
+printf 'header-y += fifo.h\nheader-y += loop.h \\\n\tx.h\n' >>"$O/include/linux/Kbuild"
+fifo_line=$(grep -n 'fifo.h' "$O/include/linux/Kbuild" | cut -d: -f1)
+expect_status 1 "$UAPID" split --output "$WORK/odd-out" "$O"
+expect_in "$WORK/err" "include/linux/Kbuild:$fifo_line: warning: 'fifo.h' is listed for export but is a FIFO, not a header file: left out"
+expect_in "$WORK/err" "include/linux/Kbuild:$((fifo_line + 1)): warning: 'loop.h' is listed for export but is a symlink loop, not a header file: left out"
+expect_in "$WORK/err" "include/linux/Kbuild:$((fifo_line + 1)): warning: 'x.h' is listed for export but is a directory, not a header file: left out"
+expect_in "$WORK/out" "split: 3"
+expect_file "$WORK/odd-out/include/uapi/linux/split.h"
+# the same in --json, among the run's diagnostics
+expect_status 1 "$UAPID" split --json --dry-run "$O"
+if python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); d=[x for x in r["diagnostics"] if x.get("path") == "include/linux/Kbuild"]; assert len(d) == 3 and all(x["severity"] == "warning" for x in d), d' "$WORK/out"; then
+	pass
+else
+	fail "odd exports: JSON diagnostics"
+fi
+
 # --- determinism: the sample tree's split equals the committed expectation,
 # byte for byte, whatever the locale, time zone or working directory
 for env in "LC_ALL=C TZ=UTC" "LC_ALL=C.UTF-8 TZ=Pacific/Auckland"; do

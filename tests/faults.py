@@ -516,12 +516,66 @@ def write_eio():
     fault_recovery("write-eio", fail, lambda: os.unlink(flag), ["Input/output error"])
 
 
+def wait_status(pred, within=60):
+    """status, asked every 0.1 s until pred(status) holds; the last one seen."""
+    end = time.monotonic() + within
+    st = None
+    while time.monotonic() < end:
+        st = status()
+        if st is not None and pred(st):
+            return st
+        time.sleep(0.1)
+    return st
+
+
+def exports_problem(st):
+    return next((p["reason"] for p in st.get("problems", []) if p["what"] == "exports"), None)
+
+
+def odd_exports():
+    """A FIFO, a symlink loop and a directory named x.h listed in a Kbuild: said, then gone."""
+    d = os.path.join(TREE, "include", "linux")
+    kbuild = os.path.join(d, "Kbuild")
+    with open(kbuild) as f:
+        orig = f.read()
+    line = orig.count("\n") + 1
+    os.mkfifo(os.path.join(d, "fifo.h"))
+    os.symlink("loop.h", os.path.join(d, "loop.h"))
+    os.mkdir(os.path.join(d, "x.h"))
+    with open(kbuild, "a") as f:
+        f.write("header-y += fifo.h\nheader-y += loop.h \\\n\tx.h\n")
+    want = ["include/linux/Kbuild:%d: 'fifo.h' is listed for export but is a FIFO" % line,
+            "include/linux/Kbuild:%d: 'loop.h' is listed for export but is a symlink loop" %
+            (line + 1),
+            "include/linux/Kbuild:%d: 'x.h' is listed for export but is a directory" % (line + 1)]
+    st = wait_status(lambda st: all(w in (exports_problem(st) or "") for w in want))
+    check(st is not None and all(w in (exports_problem(st) or "") for w in want),
+          "odd-exports: status.problems names each entry with its Kbuild file and line",
+          st and st.get("problems"))
+    check(log_count("warning: exports: " + want[0]) >= 1,
+          "odd-exports: the log says it too")
+    # the FIFO becomes a header, the others go: the problem goes with them
+    os.unlink(os.path.join(d, "fifo.h"))
+    with open(os.path.join(d, "fifo.h"), "w") as f:
+        f.write("#ifndef _LINUX_FIFO_H\n#define _LINUX_FIFO_H\n#define FIFO_H 1\n#endif\n")
+    os.unlink(os.path.join(d, "loop.h"))
+    os.rmdir(os.path.join(d, "x.h"))
+    st = wait_status(lambda st: exports_problem(st) is None)
+    check(st is not None and exports_problem(st) is None,
+          "odd-exports: fixed, the problem leaves status.problems", st and st.get("problems"))
+    check(log_count("exports: served again") >= 1, "odd-exports: the log says it is over")
+    os.unlink(os.path.join(d, "fifo.h"))
+    with open(kbuild, "w") as f:
+        f.write(orig)
+
+
 ALL = {
     "hangup-pipelined": hangup_pipelined,
     "hangup-classify": hangup_classify,
     "batch-line": batch_line,
     "partial-lines": partial_lines,
     "lsp-big-buffer": lsp_big_buffer,
+    "odd-exports": odd_exports,
     "write-eio": write_eio,
     # its own daemon, on a tmpfs (faults.sh): not one of the live daemon's cases
     "disk-full": disk_full,

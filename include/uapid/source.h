@@ -34,6 +34,8 @@ struct ud_fstat {
 	int64_t mtime_ns; /* 0 where the source has no times (git) */
 	uint64_t ino;	  /* 0 where the source has no inodes */
 	bool symlink; /* rel itself is a symlink (type is its target's): listings leave it out */
+	/* UD_FT_OTHER: what it is ("a FIFO", "a symlink loop", ...; static text), else NULL */
+	const char *other;
 };
 
 struct ud_source;

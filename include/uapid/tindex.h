@@ -92,6 +92,16 @@ const struct ud_kbuild *ud_tindex_kbuild(const struct ud_tindex *idx, const char
 /* Is rel a file the index reads: a Kbuild file, or one a Kbuild includes? */
 bool ud_tindex_is_kbuild(const struct ud_tindex *idx, const char *rel);
 /*
+ * Appends to out a warning, at the Kbuild file and line naming it, for
+ * each entry of a directory's own export list that exists but is not a
+ * header file (a FIFO, a directory, a symlink loop, a link leading out of
+ * the tree): such an entry is left out of the split and of the daemon's
+ * work.  Sorted by directory, then line.  Returns how many.  Cheap: what
+ * each list names is looked at when the list is read and when that name
+ * changes.
+ */
+size_t ud_tindex_odd_exports(const struct ud_tindex *idx, struct ud_diags *out);
+/*
  * Parses an export list's text into kb, and the lists its "include" lines
  * name (read from src; their entries flagged included, their paths added
  * to included when not NULL).  label names the text in problems.  Returns

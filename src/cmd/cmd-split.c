@@ -313,6 +313,19 @@ select_headers(struct split_run *r, int argc, char **argv, struct ud_strlist *ru
 	return true;
 }
 
+/* Export list entries that name no header file (a FIFO, a directory, ...): said, not skipped. */
+static void
+report_odd_exports(struct split_run *r)
+{
+	struct ud_diags odd = UD_DIAGS_INIT;
+	size_t i;
+
+	ud_tindex_odd_exports(r->idx, &odd);
+	for (i = 0; i < odd.n; i++)
+		note(r, odd.v[i].path, odd.v[i].line, odd.v[i].severity, "%s", odd.v[i].message);
+	ud_diags_free(&odd);
+}
+
 static int
 load_markers(struct split_run *r)
 {
@@ -546,6 +559,7 @@ cmd_split(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out;
 	}
+	report_odd_exports(&r);
 	/* a whole tree takes a moment; the line shows once it ran a second */
 	ud_progress_start(&progress, "split", "headers", r.o.quiet || r.o.json);
 	for (i = 0; i < run.n; i++) {

@@ -118,6 +118,7 @@ gsrc_stat(struct ud_source *s, const char *rel, struct ud_fstat *st, char **caus
 			 * links leading out */
 			st->type = UD_FT_OTHER;
 			st->symlink = git_tree_entry_filemode(e) == GIT_FILEMODE_LINK;
+			st->other = st->symlink ? "a symlink" : "a submodule";
 			break;
 		}
 		git_tree_entry_free(e);

@@ -228,12 +228,18 @@ dir_stat(struct ud_source *s, const char *rel, struct ud_fstat *st, char **cause
 			return 0; /* UD_FT_NONE */
 		if (err == EXDEV || err == ELOOP) {
 			st->type = UD_FT_OTHER; /* it leads out of the tree */
+			st->other = err == ELOOP ? "a symlink loop"
+						 : "a symlink leading out of the tree";
 			return 0;
 		}
 		return fail(s, rel, err, "cannot stat", cause);
 	}
 	close(fd);
 	st->type = type_of(sb.st_mode);
+	st->other = S_ISFIFO(sb.st_mode)			 ? "a FIFO"
+		    : S_ISSOCK(sb.st_mode)			 ? "a socket"
+		    : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device"
+								 : NULL;
 	st->size = (uint64_t)sb.st_size;
 	st->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
 	st->ino = (uint64_t)sb.st_ino;

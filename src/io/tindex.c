@@ -10,6 +10,7 @@
  * before and after.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +26,8 @@ struct kdir {
 	char *dir;		    /* tree-relative directory holding the Kbuild */
 	struct ud_kbuild kb;	    /* its entries, and those of the files it includes */
 	struct ud_strlist includes; /* the tree-relative files its "include" lines read */
-	struct ud_map names;	    /* the names kb lists: one look-up per header, not a scan */
+	struct ud_map names;	    /* name kb lists -> its first entry's index + 1 */
+	struct ud_map odd;	    /* name listed -> what it is instead of a file (static text) */
 };
 
 struct ud_tindex {
@@ -121,6 +123,7 @@ kdir_clear(struct kdir *k)
 	ud_kbuild_free(&k->kb);
 	ud_strlist_free(&k->includes);
 	ud_map_free(&k->names, NULL);
+	ud_map_free(&k->odd, NULL);
 }
 
 /* Inserts path into the sorted file table (no-op when present). */
@@ -205,6 +208,43 @@ ud_kbuild_load(struct ud_source *src, const char *label, const char *text, size_
 	return load_text(src, label, text, len, kb, included, 0, false, problems);
 }
 
+static bool
+has_file(const struct ud_tindex *idx, const char *rel)
+{
+	return ud_strlist_bsearch(&idx->files, rel) >= 0;
+}
+
+/*
+ * Is the entry for name in k's own list something that exists but is no
+ * header file (a FIFO, a directory, a symlink loop...)?  Records what it
+ * is in k->odd (a missing file is not odd: lists name files of some
+ * architectures only).
+ */
+static void
+check_entry(const struct ud_tindex *idx, struct kdir *k, const char *name)
+{
+	uintptr_t at = (uintptr_t)ud_map_get(&k->names, name);
+	const char *why = NULL;
+	struct ud_fstat st;
+	char *p;
+
+	if (at == 0 || k->kb.v[at - 1].included || strchr(name, '/') != NULL)
+		return;
+	p = ud_xasprintf("%s/%s", k->dir, name);
+	if (!has_file(idx, p) && ud_source_stat(idx->src, p, &st, NULL) == 0) {
+		if (st.type == UD_FT_DIR)
+			why = "a directory";
+		else if (st.type == UD_FT_OTHER)
+			why = st.other != NULL ? st.other : "not a file";
+		else if (st.type == UD_FT_FILE && st.symlink)
+			why = "a symlink (the tree's headers are its own files)";
+	}
+	ud_map_del(&k->odd, name);
+	if (why != NULL)
+		ud_map_put(&k->odd, name, (void *)why);
+	free(p);
+}
+
 /* Parses the Kbuild file rel, and the lists it includes, into k. */
 static int
 parse_kbuild(struct ud_tindex *idx, struct kdir *k, const char *rel, struct ud_diags *problems)
@@ -249,8 +289,10 @@ load_kdir(struct ud_tindex *idx, const char *dir, struct ud_diags *problems)
 	k.dir = ud_xstrdup(dir);
 	rc = parse_kbuild(idx, &k, rel, problems);
 	ud_map_reserve(&k.names, k.kb.n);
+	for (i = k.kb.n; i-- > 0;)
+		ud_map_put(&k.names, k.kb.v[i].name, (void *)(uintptr_t)(i + 1));
 	for (i = 0; i < k.kb.n; i++)
-		ud_map_put(&k.names, k.kb.v[i].name, NULL);
+		check_entry(idx, &k, k.kb.v[i].name);
 	if (at >= 0) {
 		kdir_clear(&idx->dirs[at]);
 		idx->dirs[at] = k;
@@ -552,6 +594,16 @@ ud_tindex_update(struct ud_tindex *idx, const char *rel, struct ud_strlist *chan
 			exported_by(idx, &idx->dirs[at], &after);
 	}
 
+	/* a listed name that changed (a FIFO or a directory came or went) */
+	{
+		char *dir = ud_path_dir(rel);
+		long at = kdir_find(idx, dir);
+
+		if (at >= 0)
+			check_entry(idx, &idx->dirs[at], base_of(rel));
+		free(dir);
+	}
+
 	/* export state changes: in one list and not the other */
 	ud_strlist_sort(&before);
 	ud_strlist_sort(&after);
@@ -568,4 +620,46 @@ ud_tindex_update(struct ud_tindex *idx, const char *rel, struct ud_strlist *chan
 	ud_strlist_free(&before);
 	ud_strlist_free(&after);
 	return rc;
+}
+
+/* Orders entries of one list as the list does (they are one array). */
+static int
+in_list_order(const void *a, const void *b)
+{
+	const struct ud_kbuild_entry *x = *(const struct ud_kbuild_entry *const *)a,
+				     *y = *(const struct ud_kbuild_entry *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+size_t
+ud_tindex_odd_exports(const struct ud_tindex *idx, struct ud_diags *out)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < idx->ndirs; i++) {
+		const struct kdir *k = &idx->dirs[i];
+		const struct ud_kbuild_entry **v;
+		char *kbuild;
+		const char *name;
+		size_t it = 0, nv = 0;
+		void *why;
+
+		if (k->odd.n == 0)
+			continue;
+		v = ud_xcalloc(k->odd.n, sizeof(*v));
+		while (ud_map_next(&k->odd, &it, &name, &why))
+			v[nv++] = &k->kb.v[(uintptr_t)ud_map_get(&k->names, name) - 1];
+		qsort(v, nv, sizeof(*v), in_list_order);
+		kbuild = ud_xasprintf("%s/Kbuild", k->dir);
+		for (j = 0; j < nv; j++)
+			ud_diags_add_at(out, kbuild, v[j]->line, UD_SEV_WARNING,
+					"'%s' is listed for export but is %s, not a header file: "
+					"left out",
+					v[j]->name, (const char *)ud_map_get(&k->odd, v[j]->name));
+		n += nv;
+		free(kbuild);
+		free(v);
+	}
+	return n;
 }

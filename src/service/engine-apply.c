@@ -572,6 +572,38 @@ update_split_problem(struct ud_engine *e)
 	free(why);
 }
 
+/*
+ * The export lists' problem: entries naming a FIFO, a directory, a symlink
+ * loop... (each with its Kbuild file and line; three named, then a count).
+ * The index keeps them as it reads the lists: this costs what it finds.
+ */
+static void
+update_exports_problem(struct ud_engine *e)
+{
+	struct ud_diags odd = UD_DIAGS_INIT;
+	struct ud_buf why = UD_BUF_INIT;
+	size_t i, n = ud_tindex_odd_exports(e->idx, &odd);
+
+	if (!e->exports_said) {
+		/* a row left by a run before this one is not today's word */
+		char *cause = NULL;
+
+		if (ud_store_set_problem(e->store, "exports", NULL, e->clock, &cause) < 0) {
+			ud_log(LOG_ERR, "%s", cause);
+			free(cause);
+		}
+		e->exports_said = true;
+	}
+	for (i = 0; i < n && i < 3; i++)
+		ud_buf_addf(&why, "%s%s:%u: %s", i > 0 ? "; " : "", odd.v[i].path, odd.v[i].line,
+			    odd.v[i].message);
+	if (n > 3)
+		ud_buf_addf(&why, "; and %zu more", n - 3);
+	ud_engine_set_problem(e, &e->problem_exports, "exports", n > 0 ? ud_buf_str(&why) : NULL);
+	ud_buf_free(&why);
+	ud_diags_free(&odd);
+}
+
 /* The batch's end: what depends on all its headers at once. */
 void
 ud_engine_apply_end(struct batch *b)
@@ -580,4 +612,5 @@ ud_engine_apply_end(struct batch *b)
 	apply_removed(b);
 	apply_uninstall(b);
 	update_split_problem(b->e);
+	update_exports_problem(b->e);
 }

@@ -186,7 +186,9 @@ struct ud_engine {
 	char install_key[32];	      /* the install rules the installed headers were made with */
 	char *problem_install, *problem_split;
 	size_t problem_split_count;
-	struct batch *batch; /* in flight, or NULL */
+	char *problem_exports; /* export list entries that name no header file */
+	bool exports_said;     /* the store's "exports" row was set since start */
+	struct batch *batch;   /* in flight, or NULL */
 	ud_engine_progress_fn progress;
 	void *progress_ctx;
 	int64_t clock;

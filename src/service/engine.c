@@ -552,6 +552,7 @@ ud_engine_close(struct ud_engine *e)
 	ud_store_close(e->store);
 	free(e->problem_install);
 	free(e->problem_split);
+	free(e->problem_exports);
 	free(e->root);
 	free(e->state_dir);
 	free(e->arch);
@@ -626,5 +627,7 @@ ud_engine_problem(const struct ud_engine *e, const char *what)
 		return e->problem_install;
 	if (strcmp(what, "split") == 0)
 		return e->problem_split;
+	if (strcmp(what, "exports") == 0)
+		return e->problem_exports;
 	return NULL;
 }
