@@ -191,6 +191,25 @@ int ud_engine_preview(struct ud_engine *e, const char *path, const char *text, s
 void ud_engine_preview_free(struct ud_engine_preview *p);
 
 /*
+ * What a query on one header's text reads, taken on the loop thread: the
+ * markers and the install plan in effect now (a reference to each: a
+ * batch or a reload later does not change them), the tree's source, and
+ * the tree index's answer for path.  ud_engine_query_classify and
+ * ud_engine_query_preview read only it and their own arguments: any thread
+ * may run them (the thread-pool contract in engine.c).  Take and free on
+ * the loop thread.
+ */
+struct ud_engine_query;
+struct ud_engine_query *ud_engine_query_take(struct ud_engine *e, const char *path);
+void ud_engine_query_free(struct ud_engine_query *q);
+/* ud_engine_classify and ud_engine_preview on a query taken before. */
+int ud_engine_query_classify(const struct ud_engine_query *q, const char *path, const char *text,
+			     size_t len, struct ud_buf *bytes, struct ud_classified *out,
+			     char **cause);
+int ud_engine_query_preview(const struct ud_engine_query *q, const char *path, const char *text,
+			    size_t len, struct ud_engine_preview *p, char **cause);
+
+/*
  * What an editor's buffer (text) of the uapi header path changes in the
  * userspace API, against the version installed now: the buffer installed
  * by the tree's rules, diffed (api.h), lines mapped back to the buffer's,

@@ -37,9 +37,20 @@ struct ud_rpc_client;
 typedef json_t *(*ud_rpc_fn)(void *ctx, struct ud_rpc_client *c, json_t *params, int *code,
 			     char **message);
 
+/*
+ * A method that may answer later, off the loop thread's turn (work that
+ * grows with the request goes to the thread pool): called instead of fn
+ * for a single request with an id from a socket client (a notification, a
+ * call in a batch and a call with no client run fn).  Returns 1 when it
+ * took the request: it held the client (ud_rpc_hold) and answers with
+ * ud_rpc_answer, the line made by ud_rpc_reply_line; 0 to let fn run.
+ */
+typedef int (*ud_rpc_later_fn)(void *ctx, struct ud_rpc_client *c, json_t *id, json_t *params);
+
 struct ud_rpc_method {
 	const char *name;
 	ud_rpc_fn fn;
+	ud_rpc_later_fn later; /* NULL: always fn */
 };
 
 struct ud_rpc_dispatch {
@@ -58,6 +69,13 @@ struct ud_rpc_dispatch {
  */
 char *ud_rpc_handle_line(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, const char *line,
 			 size_t len);
+
+/*
+ * The reply line to request id: result (a reference taken over), or when
+ * it is NULL the error code and message.  Touches only its arguments: a
+ * pool thread may make it (with an id of its own, json_deep_copy'd).
+ */
+char *ud_rpc_reply_line(json_t *id, json_t *result, int code, const char *message);
 
 /* A JSON-RPC error reply with this id (may be NULL), as compact text (malloc'd). */
 char *ud_rpc_error_line(json_t *id, int code, const char *message);

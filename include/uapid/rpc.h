@@ -55,6 +55,17 @@ const char *ud_rpc_path(const struct ud_rpc *r);
 void ud_rpc_subscribe(struct ud_rpc_client *c, bool on);
 /* Sends a notification to every subscriber (params: a reference is taken). */
 void ud_rpc_notify_all(struct ud_rpc *r, const char *method, json_t *params);
+/*
+ * For a method that answers later (ud_rpc_later_fn): holds the client (it
+ * stays allocated, even if it goes, and none of its further requests is
+ * read) until ud_rpc_answer.  Loop thread only, as all of this API.
+ */
+void ud_rpc_hold(struct ud_rpc_client *c);
+/*
+ * The held request's reply line (malloc'd, taken; NULL: none), sent if the
+ * client is still there; then its next requests are handled.
+ */
+void ud_rpc_answer(struct ud_rpc_client *c, char *line);
 size_t ud_rpc_clients(const struct ud_rpc *r);
 size_t ud_rpc_subscribers(const struct ud_rpc *r);
 /* Stops listening, closes every client, removes the socket it bound. */

@@ -201,27 +201,17 @@ opt_text(json_t *params, const char **text, size_t *len, int *code, char **messa
 	return true;
 }
 
-/* classify: {"path"} or {"path", "text"}: {"path", "blocks", "diagnostics"}, as uapid classify
- * --json. */
+/* classify's result for path (text: the buffer, NULL to read the file), on a query. */
 static json_t *
-m_classify(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+classify_result(const struct ud_engine_query *q, const char *path, const char *text, size_t len,
+		int *code, char **message)
 {
-	struct daemon *d = ctx;
-	char *path = param_path(d, params, code, message), *cause = NULL;
 	struct ud_buf bytes = UD_BUF_INIT;
 	struct ud_classified cl;
-	const char *text;
-	size_t len;
+	char *cause = NULL;
 	json_t *r = NULL;
 
-	(void)c;
-	if (path == NULL)
-		return NULL;
-	if (!opt_text(params, &text, &len, code, message)) {
-		free(path);
-		return NULL;
-	}
-	if (ud_engine_classify(d->engine, path, text, len, &bytes, &cl, &cause) < 0) {
+	if (ud_engine_query_classify(q, path, text, len, &bytes, &cl, &cause) < 0) {
 		*code = UD_RPC_SERVER_ERROR;
 		*message = cause;
 	} else {
@@ -230,7 +220,6 @@ m_classify(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char *
 		ud_classified_free(&cl);
 	}
 	ud_buf_free(&bytes);
-	free(path);
 	return r;
 }
 
@@ -245,25 +234,16 @@ preview_installed(const struct ud_engine_preview *p)
 			 ud_json_diags(&p->installed.diags));
 }
 
-/* preview: {"path"} or {"path", "text"}: the split's texts and the installed one. */
+/* preview's result: the split's texts and the installed one. */
 static json_t *
-m_preview(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+preview_result(const struct ud_engine_query *q, const char *path, const char *text, size_t len,
+	       int *code, char **message)
 {
-	struct daemon *d = ctx;
-	char *path = param_path(d, params, code, message), *cause = NULL;
 	struct ud_engine_preview p;
-	const char *text;
-	size_t len;
+	char *cause = NULL;
 	json_t *r = NULL;
 
-	(void)c;
-	if (path == NULL)
-		return NULL;
-	if (!opt_text(params, &text, &len, code, message)) {
-		free(path);
-		return NULL;
-	}
-	if (ud_engine_preview(d->engine, path, text, len, &p, &cause) < 0) {
+	if (ud_engine_query_preview(q, path, text, len, &p, &cause) < 0) {
 		*code = UD_RPC_SERVER_ERROR;
 		*message = cause;
 	} else if (p.uapi) {
@@ -278,8 +258,141 @@ m_preview(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **
 			      preview_installed(&p), "diagnostics", ud_json_diags(p.diags));
 	}
 	ud_engine_preview_free(&p);
+	return r;
+}
+
+typedef json_t *(*query_fn)(const struct ud_engine_query *q, const char *path, const char *text,
+			    size_t len, int *code, char **message);
+
+/* classify or preview at once, on the loop thread (a call in a batch, a notification). */
+static json_t *
+query_now(struct daemon *d, json_t *params, query_fn fn, int *code, char **message)
+{
+	char *path = param_path(d, params, code, message);
+	struct ud_engine_query *q;
+	const char *text;
+	size_t len;
+	json_t *r;
+
+	if (path == NULL)
+		return NULL;
+	if (!opt_text(params, &text, &len, code, message)) {
+		free(path);
+		return NULL;
+	}
+	q = ud_engine_query_take(d->engine, path);
+	r = fn(q, path, text, len, code, message);
+	ud_engine_query_free(q);
 	free(path);
 	return r;
+}
+
+/* classify: {"path"} or {"path", "text"}: {"path", "blocks", "diagnostics"}, as uapid classify
+ * --json. */
+static json_t *
+m_classify(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+{
+	(void)c;
+	return query_now(ctx, params, classify_result, code, message);
+}
+
+/* preview: {"path"} or {"path", "text"}: the split's texts and the installed one. */
+static json_t *
+m_preview(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+{
+	(void)c;
+	return query_now(ctx, params, preview_result, code, message);
+}
+
+/*
+ * classify or preview on the thread pool: the work, and the reply's JSON,
+ * grow with the buffer (3.5 s for 6.9 MB), and the loop answers the other
+ * clients meanwhile.  The job reads only what it holds: the query (its
+ * snapshot of the markers and plan), its path, and the text of the
+ * request's params (held by a reference taken and dropped on the loop).
+ */
+struct query_job {
+	uv_work_t req;
+	struct ud_rpc_client *c;
+	query_fn fn;
+	json_t *id;	/* the request's, copied: the job's own */
+	json_t *params; /* held for text */
+	char *path;
+	const char *text;
+	size_t len;
+	struct ud_engine_query *q;
+	char *line; /* the reply line, made on the pool */
+};
+
+static void
+query_work_cb(uv_work_t *req)
+{
+	struct query_job *j = req->data;
+	char *message = NULL;
+	int code = 0;
+	json_t *r = j->fn(j->q, j->path, j->text, j->len, &code, &message);
+
+	j->line = ud_rpc_reply_line(j->id, r, code, message);
+	free(message);
+}
+
+static void
+query_after_cb(uv_work_t *req, int status)
+{
+	struct query_job *j = req->data;
+
+	(void)status; /* not cancelled: nothing calls uv_cancel */
+	ud_rpc_answer(j->c, j->line);
+	ud_engine_query_free(j->q);
+	json_decref(j->params);
+	json_decref(j->id);
+	free(j->path);
+	free(j);
+}
+
+static int
+query_later(struct daemon *d, struct ud_rpc_client *c, json_t *id, json_t *params, query_fn fn)
+{
+	struct query_job *j;
+	char *message = NULL, *path;
+	const char *text;
+	size_t len;
+	int code;
+
+	if ((path = param_path(d, params, &code, &message)) == NULL ||
+	    !opt_text(params, &text, &len, &code, &message)) {
+		free(message); /* the method at once says what is wrong */
+		free(path);
+		return 0;
+	}
+	j = ud_xcalloc(1, sizeof(*j));
+	j->req.data = j;
+	j->c = c;
+	j->fn = fn;
+	j->id = json_deep_copy(id);
+	j->params = json_incref(params);
+	j->path = path;
+	j->text = text;
+	j->len = len;
+	j->q = ud_engine_query_take(d->engine, path);
+	ud_rpc_hold(c);
+	if (uv_queue_work(&d->loop, &j->req, query_work_cb, query_after_cb) < 0) {
+		query_work_cb(&j->req); /* the pool will not take it: done here */
+		query_after_cb(&j->req, 0);
+	}
+	return 1;
+}
+
+static int
+l_classify(void *ctx, struct ud_rpc_client *c, json_t *id, json_t *params)
+{
+	return query_later(ctx, c, id, params, classify_result);
+}
+
+static int
+l_preview(void *ctx, struct ud_rpc_client *c, json_t *id, json_t *params)
+{
+	return query_later(ctx, c, id, params, preview_result);
 }
 
 struct changes_walk {
@@ -689,12 +802,12 @@ m_unsubscribe(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, cha
 }
 
 const struct ud_rpc_method ud_daemon_methods[] = {
-	{"status", m_status},		{"headers", m_headers},
-	{"classify", m_classify},	{"preview", m_preview},
-	{"changes", m_changes},		{"markers.list", m_markers_list},
-	{"markers.add", m_markers_add}, {"markers.remove", m_markers_remove},
-	{"resplit", m_resplit},		{"api.changes", m_api_changes},
-	{"api.log", m_api_log},		{"subscribe", m_subscribe},
-	{"unsubscribe", m_unsubscribe},
+	{"status", m_status, NULL},	      {"headers", m_headers, NULL},
+	{"classify", m_classify, l_classify}, {"preview", m_preview, l_preview},
+	{"changes", m_changes, NULL},	      {"markers.list", m_markers_list, NULL},
+	{"markers.add", m_markers_add, NULL}, {"markers.remove", m_markers_remove, NULL},
+	{"resplit", m_resplit, NULL},	      {"api.changes", m_api_changes, NULL},
+	{"api.log", m_api_log, NULL},	      {"subscribe", m_subscribe, NULL},
+	{"unsubscribe", m_unsubscribe, NULL},
 };
 const size_t ud_daemon_nmethods = sizeof(ud_daemon_methods) / sizeof(ud_daemon_methods[0]);

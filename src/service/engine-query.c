@@ -72,32 +72,68 @@ ud_engine_header(struct ud_engine *e, const char *path, struct ud_engine_header 
 
 /* --- an editor's buffer ---------------------------------------------------------------- */
 
-/* The text to work on: the buffer given, or the file. */
+/* What a query reads (engine.h): a snapshot of the markers and the plan, and the index's answer. */
+struct ud_engine_query {
+	struct engine_snap *snap;
+	bool exported;
+};
+
+struct ud_engine_query *
+ud_engine_query_take(struct ud_engine *e, const char *path)
+{
+	struct ud_engine_query *q = ud_xcalloc(1, sizeof(*q));
+
+	q->snap = ud_engine_snap_take(e);
+	q->snap->plan = ud_engine_plan_ref(e->plan);
+	q->exported = ud_tindex_exported(e->idx, path);
+	return q;
+}
+
+void
+ud_engine_query_free(struct ud_engine_query *q)
+{
+	if (q == NULL)
+		return;
+	ud_engine_snap_unref(q->snap);
+	free(q);
+}
+
 static int
-text_of(struct ud_engine *e, const char *path, const char *text, size_t len, struct ud_buf *out,
-	char **cause)
+query_text(const struct ud_engine_query *q, const char *path, const char *text, size_t len,
+	   struct ud_buf *out, char **cause)
 {
 	if (text != NULL) {
 		ud_buf_add(out, text, len);
 		return 0;
 	}
-	return ud_source_read(&e->src, path, out, cause);
+	return ud_source_read(q->snap->src, path, out, cause);
+}
+
+int
+ud_engine_query_classify(const struct ud_engine_query *q, const char *path, const char *text,
+			 size_t len, struct ud_buf *bytes, struct ud_classified *out, char **cause)
+{
+	const struct ud_marker **mk = NULL;
+	size_t n;
+	int rc;
+
+	if ((rc = query_text(q, path, text, len, bytes, cause)) < 0)
+		return rc;
+	n = ud_markers_for(&q->snap->markers->set, path, &mk);
+	ud_classify(ud_buf_str(bytes), bytes->len, mk, n, out);
+	free(mk);
+	return 0;
 }
 
 int
 ud_engine_classify(struct ud_engine *e, const char *path, const char *text, size_t len,
 		   struct ud_buf *bytes, struct ud_classified *out, char **cause)
 {
-	const struct ud_marker **mk = NULL;
-	size_t n;
-	int rc;
+	struct ud_engine_query *q = ud_engine_query_take(e, path);
+	int rc = ud_engine_query_classify(q, path, text, len, bytes, out, cause);
 
-	if ((rc = text_of(e, path, text, len, bytes, cause)) < 0)
-		return rc;
-	n = ud_markers_for(&e->markers->set, path, &mk);
-	ud_classify(ud_buf_str(bytes), bytes->len, mk, n, out);
-	free(mk);
-	return 0;
+	ud_engine_query_free(q);
+	return rc;
 }
 
 /* text installed at include name dst by the tree's rules, into *in. */
@@ -118,19 +154,27 @@ install_text(struct ud_engine *e, const char *src, const char *dst, const char *
 
 /* The preview's installed part: the uapi text at src, when the tree installs. */
 static void
-preview_install(struct ud_engine *e, struct ud_engine_preview *p, const char *src, const char *text,
-		size_t len)
+preview_install(const struct ud_engine_query *q, struct ud_engine_preview *p, const char *src,
+		const char *text, size_t len)
 {
-	if (e->plan == NULL)
+	struct ud_hdr_file f;
+
+	if (q->snap->plan == NULL)
 		return;
 	p->has_installed = true;
 	p->installed_path = ud_xstrdup(ud_path_include_name(src) + strlen("uapi/"));
-	install_text(e, src, p->installed_path, text, len, &p->installed);
+	memset(&f, 0, sizeof(f));
+	f.dst = p->installed_path;
+	f.src = (char *)(uintptr_t)src;
+	f.generated = true; /* the text is given: not read from the tree */
+	ud_buf_add(&f.gen, text, len);
+	ud_headers_install_file(&q->snap->plan->plan, &f, q->snap->src, &p->installed);
+	ud_buf_free(&f.gen);
 }
 
 int
-ud_engine_preview(struct ud_engine *e, const char *path, const char *text, size_t len,
-		  struct ud_engine_preview *p, char **cause)
+ud_engine_query_preview(const struct ud_engine_query *q, const char *path, const char *text,
+			size_t len, struct ud_engine_preview *p, char **cause)
 {
 	int rc;
 
@@ -140,7 +184,7 @@ ud_engine_preview(struct ud_engine *e, const char *path, const char *text, size_
 		*cause = ud_xasprintf("%s: not a header under include/ or arch/*/include/", path);
 		return -EINVAL;
 	}
-	if ((rc = text_of(e, path, text, len, &p->text, cause)) < 0)
+	if ((rc = query_text(q, path, text, len, &p->text, cause)) < 0)
 		return rc;
 	if (ud_path_is_uapi(path)) {
 		/* a uapi header: nothing to split; installed as it is */
@@ -149,20 +193,32 @@ ud_engine_preview(struct ud_engine *e, const char *path, const char *text, size_
 		p->uapi_path = path;
 		p->uapi_text = ud_buf_str(&p->text);
 		p->diags = &p->none;
-		preview_install(e, p, path, ud_buf_str(&p->text), p->text.len);
+		preview_install(q, p, path, ud_buf_str(&p->text), p->text.len);
 		return 0;
 	}
-	ud_hsplit_compute_text(path, ud_buf_str(&p->text), p->text.len, &e->markers->set, &p->h);
+	ud_hsplit_compute_text(path, ud_buf_str(&p->text), p->text.len, &q->snap->markers->set,
+			       &p->h);
 	p->outcome = ud_split_outcome_name(p->h.res.outcome);
-	p->exported = ud_tindex_exported(e->idx, path);
+	p->exported = q->exported;
 	p->kernel = p->h.res.outcome == UD_SPLIT_SPLIT ? ud_buf_str(&p->h.res.kernel) : NULL;
 	p->uapi_path = p->h.twin;
 	p->diags = &p->h.res.diags;
 	if (ud_hsplit_moves(&p->h)) {
 		p->uapi_text = ud_buf_str(&p->h.res.uapi);
-		preview_install(e, p, p->h.twin, p->uapi_text, p->h.res.uapi.len);
+		preview_install(q, p, p->h.twin, p->uapi_text, p->h.res.uapi.len);
 	}
 	return 0;
+}
+
+int
+ud_engine_preview(struct ud_engine *e, const char *path, const char *text, size_t len,
+		  struct ud_engine_preview *p, char **cause)
+{
+	struct ud_engine_query *q = ud_engine_query_take(e, path);
+	int rc = ud_engine_query_preview(q, path, text, len, p, cause);
+
+	ud_engine_query_free(q);
+	return rc;
 }
 
 void

@@ -3,6 +3,7 @@
  * The JSON-RPC 2.0 request layer (rpc-request.h): parse, check, dispatch,
  * answer.  No I/O.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,14 +42,23 @@ dump(json_t *reply)
 }
 
 char *
+ud_rpc_reply_line(json_t *id, json_t *result, int code, const char *message)
+{
+	if (result == NULL)
+		return dump(error_reply(id, code != 0 ? code : UD_RPC_INTERNAL_ERROR,
+					message != NULL ? message : "internal error"));
+	return dump(json_pack("{s:s, s:O, s:o}", "jsonrpc", "2.0", "id", id, "result", result));
+}
+
+char *
 ud_rpc_error_line(json_t *id, int code, const char *message)
 {
 	return dump(error_reply(id, code, message));
 }
 
-/* One request: its reply, or NULL for a notification. */
+/* One request: its reply, or NULL for a notification or an answer to come later. */
 static json_t *
-process(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, json_t *req)
+process(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, json_t *req, bool in_batch)
 {
 	json_t *id, *method, *params, *version, *result, *reply;
 	char *message = NULL;
@@ -94,6 +104,11 @@ process(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, json_t *req)
 	} else {
 		json_incref(params);
 	}
+	if (d->methods[i].later != NULL && id != NULL && c != NULL && !in_batch &&
+	    d->methods[i].later(d->ctx, c, id, params) == 1) {
+		json_decref(params);
+		return NULL; /* taken: ud_rpc_answer sends the reply */
+	}
 	result = d->methods[i].fn(d->ctx, c, params, &code, &message);
 	json_decref(params);
 	if (id == NULL) {
@@ -135,7 +150,7 @@ run_batch(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, json_t *batc
 	}
 	ud_buf_addch(&out, '[');
 	for (i = 0; i < n; i++) {
-		char *s = dump(process(d, c, json_array_get(batch, i)));
+		char *s = dump(process(d, c, json_array_get(batch, i), true));
 
 		if (s == NULL)
 			continue;
@@ -175,7 +190,7 @@ ud_rpc_handle_line(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, con
 	if (json_is_array(req))
 		reply = run_batch(d, c, req);
 	else if (json_is_object(req))
-		reply = dump(process(d, c, req));
+		reply = dump(process(d, c, req, false));
 	else /* valid JSON, but not a request: JSON-RPC calls that an invalid request */
 		reply = ud_rpc_error_line(NULL, UD_RPC_INVALID_REQUEST,
 					  "invalid request: not an object or a batch array");

@@ -32,6 +32,9 @@ struct ud_rpc_client {
 	bool backlog;	/* whole lines wait for a later turn of the loop: none is read meanwhile */
 	bool reading;	/* uv_read_start is in effect */
 	bool finishing; /* closing once the queued replies are written */
+	bool eof;	/* its input ended while an answer was held: finished after it */
+	bool closed;	/* the pipe's close callback ran (the struct waits for held answers) */
+	unsigned held;	/* requests answered later (ud_rpc_hold): no more are read meanwhile */
 	uid_t uid;
 	pid_t pid;
 	struct ud_rpc_client *prev, *next;
@@ -73,6 +76,7 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf);
 static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
 static void refuse_largest(struct ud_rpc *r);
 static void update_reading(struct ud_rpc_client *c);
+static void resume(struct ud_rpc_client *c);
 
 static void
 on_client_closed(uv_handle_t *h)
@@ -80,7 +84,9 @@ on_client_closed(uv_handle_t *h)
 	struct ud_rpc_client *c = h->data;
 
 	ud_buf_free(&c->in);
-	free(c);
+	c->closed = true;
+	if (c->held == 0)
+		free(c); /* else the last held answer frees it */
 }
 
 /*
@@ -191,8 +197,7 @@ on_written(uv_write_t *req, int status)
 	if (status == 0 && c->paused && !c->closing && !c->finishing &&
 	    queued(c) <= c->r->max_queue / 2) {
 		c->paused = false;
-		drain_input(c);
-		update_reading(c);
+		resume(c);
 	}
 }
 
@@ -253,7 +258,11 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 
 	if (n < 0) {
 		free(buf->base);
-		if (n == UV_EOF) {
+		if (n == UV_EOF && (c->held > 0 || c->backlog)) {
+			/* what it sent is answered first: resume() ends it then */
+			c->eof = true;
+			update_reading(c);
+		} else if (n == UV_EOF) {
 			/* a last request without its newline is still a request */
 			if (!c->paused && c->in.len > 0 && c->in.len <= c->r->max_request)
 				send_line(c, ud_rpc_handle_line(&c->r->dispatch, c, c->in.data,
@@ -273,13 +282,61 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 }
 
 /*
+ * Handles what the client sent and waits (unless an answer is held, or its
+ * replies wait unread), then reads on, or ends it if its input had ended.
+ */
+static void
+resume(struct ud_rpc_client *c)
+{
+	if (c->closing)
+		return;
+	if (c->held == 0)
+		drain_input(c);
+	if (c->closing)
+		return;
+	if (c->eof && c->held == 0 && !c->backlog && !c->paused) {
+		/* a last request without its newline is still a request */
+		if (c->in.len > 0 && c->in.len <= c->r->max_request) {
+			send_line(c, ud_rpc_handle_line(&c->r->dispatch, c, c->in.data, c->in.len));
+			drop_input(c);
+		}
+		if (c->held == 0)
+			finish_client(c); /* the answers to what it sent still go out */
+		return;
+	}
+	update_reading(c);
+}
+
+void
+ud_rpc_hold(struct ud_rpc_client *c)
+{
+	c->held++;
+	update_reading(c);
+}
+
+void
+ud_rpc_answer(struct ud_rpc_client *c, char *line)
+{
+	c->held--;
+	if (c->closing) {
+		free(line);
+		if (c->closed && c->held == 0)
+			free(c); /* its close callback ran while the answer was out */
+		return;
+	}
+	send_line(c, line);
+	resume(c);
+}
+
+/*
  * Reads the client's requests exactly when it may send more: not while
  * its replies wait unread, nor while whole lines of it wait their turn.
  */
 static void
 update_reading(struct ud_rpc_client *c)
 {
-	bool want = !c->closing && !c->finishing && !c->paused && !c->backlog;
+	bool want = !c->closing && !c->finishing && !c->paused && !c->backlog && c->held == 0 &&
+		    !c->eof;
 
 	if (want == c->reading || c->closing)
 		return;
@@ -304,14 +361,13 @@ on_turn(uv_idle_t *h)
 
 	for (c = r->clients; c != NULL; c = next) {
 		next = c->next;
-		if (!c->backlog || c->closing || c->finishing || c->paused)
+		if (!c->backlog || c->closing || c->finishing || c->paused || c->held > 0)
 			continue;
-		drain_input(c);
-		update_reading(c);
+		resume(c);
 	}
 	/* a paused client's backlog waits for its reader (on_written drains it then) */
 	for (c = r->clients; c != NULL && !more; c = c->next)
-		more = c->backlog && !c->closing && !c->finishing && !c->paused;
+		more = c->backlog && !c->closing && !c->finishing && !c->paused && c->held == 0;
 	if (!more)
 		(void)uv_idle_stop(h); /* cannot fail */
 }
@@ -327,7 +383,7 @@ drain_input(struct ud_rpc_client *c)
 	char *nl;
 
 	c->backlog = false;
-	while (!c->closing && !c->finishing && !c->paused && start < c->in.len &&
+	while (!c->closing && !c->finishing && !c->paused && c->held == 0 && start < c->in.len &&
 	       (nl = memchr(c->in.data + start, '\n', c->in.len - start)) != NULL) {
 		size_t len = (size_t)(nl - (c->in.data + start));
 

@@ -40,9 +40,9 @@ fail_silently(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, cha
 }
 
 static const struct ud_rpc_method methods[] = {
-	{"status", echo},
-	{"refuse", refuse},
-	{"fail", fail_silently},
+	{"status", echo, NULL},
+	{"refuse", refuse, NULL},
+	{"fail", fail_silently, NULL},
 };
 
 static void
