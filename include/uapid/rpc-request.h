@@ -77,6 +77,16 @@ char *ud_rpc_handle_line(const struct ud_rpc_dispatch *d, struct ud_rpc_client *
  */
 char *ud_rpc_reply_line(json_t *id, json_t *result, int code, const char *message);
 
+/*
+ * ud_rpc_handle_line in two halves.  The parse touches only its arguments
+ * (any thread may run it: the socket parses long lines on the pool): the
+ * request, or NULL with *error the reply line for bad JSON (NULL too for a
+ * blank line).  The rest runs the methods, on their thread; it takes over
+ * the reference to req.
+ */
+json_t *ud_rpc_parse_line(const char *line, size_t len, char **error);
+char *ud_rpc_handle_request(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, json_t *req);
+
 /* A JSON-RPC error reply with this id (may be NULL), as compact text (malloc'd). */
 char *ud_rpc_error_line(json_t *id, int code, const char *message);
 

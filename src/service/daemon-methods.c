@@ -10,6 +10,9 @@
 
 #include <errno.h>
 #include <jansson.h>
+#ifdef HAVE_MALLOC_TRIM
+#include <malloc.h>
+#endif
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -311,6 +314,8 @@ m_preview(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **
  * snapshot of the markers and plan), its path, and the text of the
  * request's params (held by a reference taken and dropped on the loop).
  */
+#define QUERY_TRIM_AFTER (1u << 20)
+
 struct query_job {
 	uv_work_t req;
 	struct ud_rpc_client *c;
@@ -347,6 +352,10 @@ query_after_cb(uv_work_t *req, int status)
 	json_decref(j->params);
 	json_decref(j->id);
 	free(j->path);
+#ifdef HAVE_MALLOC_TRIM
+	if (j->len >= QUERY_TRIM_AFTER)
+		malloc_trim(0); /* what the pool's work on a large buffer took goes back */
+#endif
 	free(j);
 }
 
@@ -375,11 +384,16 @@ query_later(struct daemon *d, struct ud_rpc_client *c, json_t *id, json_t *param
 	j->text = text;
 	j->len = len;
 	j->q = ud_engine_query_take(d->engine, path);
-	ud_rpc_hold(c);
 	if (uv_queue_work(&d->loop, &j->req, query_work_cb, query_after_cb) < 0) {
-		query_work_cb(&j->req); /* the pool will not take it: done here */
-		query_after_cb(&j->req, 0);
+		/* the pool will not take it: the method computes it here */
+		ud_engine_query_free(j->q);
+		json_decref(j->params);
+		json_decref(j->id);
+		free(j->path);
+		free(j);
+		return 0;
 	}
+	ud_rpc_hold(c); /* the callback runs on a later turn of the loop */
 	return 1;
 }
 

@@ -167,14 +167,13 @@ run_batch(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, json_t *batc
 	return ud_buf_detach(&out, NULL);
 }
 
-char *
-ud_rpc_handle_line(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, const char *line,
-		   size_t len)
+json_t *
+ud_rpc_parse_line(const char *line, size_t len, char **error)
 {
 	json_error_t jerr;
 	json_t *req;
-	char *reply;
 
+	*error = NULL;
 	while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
 		len--;
 	if (len == 0)
@@ -183,10 +182,17 @@ ud_rpc_handle_line(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, con
 	if (req == NULL) {
 		char *m = ud_xasprintf("parse error: %s (column %d)", jerr.text, jerr.column);
 
-		reply = ud_rpc_error_line(NULL, UD_RPC_PARSE_ERROR, m);
+		*error = ud_rpc_error_line(NULL, UD_RPC_PARSE_ERROR, m);
 		free(m);
-		return reply;
 	}
+	return req;
+}
+
+char *
+ud_rpc_handle_request(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, json_t *req)
+{
+	char *reply;
+
 	if (json_is_array(req))
 		reply = run_batch(d, c, req);
 	else if (json_is_object(req))
@@ -196,4 +202,14 @@ ud_rpc_handle_line(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, con
 					  "invalid request: not an object or a batch array");
 	json_decref(req);
 	return reply;
+}
+
+char *
+ud_rpc_handle_line(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, const char *line,
+		   size_t len)
+{
+	char *error;
+	json_t *req = ud_rpc_parse_line(line, len, &error);
+
+	return req != NULL ? ud_rpc_handle_request(d, c, req) : error;
 }

@@ -70,6 +70,21 @@ struct write_req {
  * and every other client is answered between them.
  */
 #define LINES_PER_TURN 64
+/*
+ * A request line this long is parsed on the thread pool (8 MiB of JSON
+ * take the loop a second or more); its client waits meanwhile.
+ */
+#define PARSE_ON_POOL (1u << 20)
+
+/* A long line parsed on the pool. */
+struct parse_job {
+	uv_work_t req;
+	struct ud_rpc_client *c;
+	char *line; /* a copy: the job's own */
+	size_t len;
+	json_t *parsed; /* the request, or NULL with error (NULL too: a blank line) */
+	char *error;
+};
 
 static void drain_input(struct ud_rpc_client *c);
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf);
@@ -77,6 +92,7 @@ static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
 static void refuse_largest(struct ud_rpc *r);
 static void update_reading(struct ud_rpc_client *c);
 static void resume(struct ud_rpc_client *c);
+static void parse_on_pool(struct ud_rpc_client *c, const char *line, size_t len);
 
 static void
 on_client_closed(uv_handle_t *h)
@@ -372,6 +388,55 @@ on_turn(uv_idle_t *h)
 		(void)uv_idle_stop(h); /* cannot fail */
 }
 
+static void
+parse_work_cb(uv_work_t *req)
+{
+	struct parse_job *j = req->data;
+
+	j->parsed = ud_rpc_parse_line(j->line, j->len, &j->error);
+	free(j->line);
+	j->line = NULL;
+}
+
+static void
+parse_after_cb(uv_work_t *req, int status)
+{
+	struct parse_job *j = req->data;
+	struct ud_rpc_client *c = j->c;
+	char *reply = j->error;
+
+	(void)status; /* not cancelled: nothing calls uv_cancel */
+	if (j->parsed != NULL && !c->closing)
+		reply = ud_rpc_handle_request(&c->r->dispatch, c, j->parsed);
+	else
+		json_decref(j->parsed);
+	free(j);
+	give_back_memory(); /* what parsing the long line took */
+	ud_rpc_answer(c, reply);
+}
+
+/* Hands a long request line to the pool to be parsed; the client is held until it is answered. */
+static void
+parse_on_pool(struct ud_rpc_client *c, const char *line, size_t len)
+{
+	struct parse_job *j = ud_xcalloc(1, sizeof(*j));
+
+	j->req.data = j;
+	j->c = c;
+	j->line = ud_xmalloc(len + 1);
+	memcpy(j->line, line, len);
+	j->len = len;
+	if (uv_queue_work(c->r->loop, &j->req, parse_work_cb, parse_after_cb) == 0) {
+		ud_rpc_hold(c); /* the callback runs on a later turn of the loop */
+		return;
+	}
+	/* the pool will not take it: done here */
+	parse_work_cb(&j->req);
+	send_line(c, j->parsed != NULL ? ud_rpc_handle_request(&c->r->dispatch, c, j->parsed)
+				       : j->error);
+	free(j);
+}
+
 /*
  * Handles the whole request lines read so far, LINES_PER_TURN at most
  * (the rest wait for on_turn), unless replies wait unread.
@@ -394,6 +459,11 @@ drain_input(struct ud_rpc_client *c)
 			(void)uv_idle_start(&c->r->turn,
 					    on_turn); /* fails only without a callback */
 			break;
+		}
+		if (len >= PARSE_ON_POOL) {
+			parse_on_pool(c, c->in.data + start, len);
+			start += len + 1;
+			continue; /* held: the next lines wait for its answer */
 		}
 		send_line(c, ud_rpc_handle_line(&c->r->dispatch, c, c->in.data + start, len));
 		start += len + 1;
