@@ -38,8 +38,9 @@ SOCK, PID, TREE, UAPICTL = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[
 CASES = sys.argv[5:]
 MIB = 1 << 20
 RSS_BOUND = 256 * MIB
-# ASan pads every block and keeps freed memory in quarantine: its RSS is no measure
-MEASURE_RSS = not os.environ.get("ASAN_OPTIONS")
+# ASan pads every block and keeps freed memory in quarantine, ThreadSanitizer keeps
+# shadow memory: their RSS is no measure
+MEASURE_RSS = not os.environ.get("ASAN_OPTIONS") and not os.environ.get("TSAN_OPTIONS")
 failures = 0
 
 
@@ -179,7 +180,7 @@ def run_case(name, fn):
         check(after < RSS_BOUND, "%s: RSS after under 256 MiB" % name, after // MIB)
     print("case %s: peak RSS %d MiB (%d before), after %d MiB%s, longest status wait %.0f ms" %
           (name, peak // MIB, before // MIB, after // MIB,
-           "" if MEASURE_RSS else " (ASan: not a measure)", probe.longest))
+           "" if MEASURE_RSS else " (sanitizer: not a measure)", probe.longest))
 
 
 # --- the cases --------------------------------------------------------------------

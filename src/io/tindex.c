@@ -241,7 +241,7 @@ check_entry(const struct ud_tindex *idx, struct kdir *k, const char *name)
 	}
 	ud_map_del(&k->odd, name);
 	if (why != NULL)
-		ud_map_put(&k->odd, name, (void *)why);
+		ud_map_put(&k->odd, name, (void *)(uintptr_t)why);
 	free(p);
 }
 
