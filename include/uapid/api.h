@@ -267,6 +267,9 @@ void ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_hea
 			struct ud_api_diff *diff);
 /* Sorts headers by path, as ud_api_diff_sets wants them. */
 void ud_api_sort_headers(struct ud_api_header *v, size_t n);
+/* The header at path in v (sorted by path), or NULL. */
+const struct ud_api_header *ud_api_find_header(const struct ud_api_header *v, size_t n,
+					       const char *path);
 /*
  * The differences between two sets of headers, each sorted by path (either
  * may be empty): a header only in old is removed, only in new added.
@@ -309,6 +312,36 @@ void ud_api_diff_through_versions(struct ud_api_diff *diff, const struct ud_api_
  */
 void ud_api_diff_versions(const struct ud_api_header *old, size_t nold,
 			  const struct ud_api_header *new_, size_t nnew, struct ud_api_diff *diff);
+/* A header's two versions, either NULL (added, removed), for ud_api_diff_changed. */
+struct ud_api_pair {
+	const struct ud_api_header *old, *new_;
+};
+/*
+ * The new version of a set of headers, for ud_api_diff_changed, looked up
+ * only as far as the diff needs it (a caller may parse on demand).
+ */
+struct ud_api_lookup {
+	/* The header at path (NULL when absent). */
+	const struct ud_api_header *(*header)(const char *path, void *ctx);
+	/*
+	 * Every header, sorted by path, in a malloc'd array of shallow copies
+	 * the caller frees (the headers stay the lookup's), their count in *n;
+	 * NULL: the changed headers' new versions are all there is to look at.
+	 */
+	struct ud_api_header *(*all)(size_t *n, void *ctx);
+	void *ctx;
+};
+/*
+ * Everything a set of changed headers makes (pairs in path order), for
+ * whoever knows what changed and has the new version only a header at a
+ * time (the daemon's store, a git diff): each header's changes, symbols
+ * moved into an included header, then changes through changed types
+ * (their users looked for in every header of the new version).  With
+ * new_ NULL, moves are left out and users looked for in the changed
+ * headers only.
+ */
+void ud_api_diff_changed(const struct ud_api_pair *changed, size_t nchanged,
+			 const struct ud_api_lookup *new_, struct ud_api_diff *diff);
 /*
  * Types (structs, unions, enums, typedefs) a header of both versions no
  * longer sees through its #includes, directly or not (review: a program

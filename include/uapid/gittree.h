@@ -36,6 +36,14 @@ size_t ud_gittree_sink_changes(const struct ud_sink *s);
 /* Writes the tree: baseline with the changes, in *out. 0 or a negative errno with *cause. */
 int ud_gittree_sink_write_tree(struct ud_sink *s, git_oid *out, char **cause);
 
+/*
+ * git_libgit2_init, with libgit2's object cache told to keep trees of up
+ * to 4 MiB, not just small ones: the commands that read trees again and
+ * again (path lookups over a whole history) want them all kept.  Pair
+ * with git_libgit2_shutdown.
+ */
+void ud_git_init_caching_trees(void);
+
 /* "libgit2: MESSAGE" for the last libgit2 error (malloc'd). */
 char *ud_git_error(const char *what);
 

@@ -152,6 +152,17 @@ void ud_installed_free(struct ud_installed *in);
 int ud_headers_install_each(const struct ud_hdr_plan *plan, struct ud_source *src,
 			    int (*fn)(const char *dst, const char *text, size_t len, void *ctx),
 			    void *ctx, char **cause);
+/*
+ * Reads a set of installed headers: hands every .h file below dir (an
+ * INSTALL_HDR_PATH/include, say) to fn, in path order, as
+ * ud_headers_install_each hands a tree's (the path relative to dir, its
+ * text).  Symlinks are left out, as ud_source_open_dir lists them.
+ * Returns 0, what fn returned when non-zero, or a negative errno with
+ * *cause naming what could not be read.
+ */
+int ud_headers_installed_each(const char *dir,
+			      int (*fn)(const char *path, const char *text, size_t len, void *ctx),
+			      void *ctx, char **cause);
 
 struct ud_install_stats {
 	unsigned files, written, unchanged, removed;

@@ -12,10 +12,8 @@
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <git2.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,20 +30,15 @@
 #include "uapid/tindex.h"
 #include "uapid/xmalloc.h"
 
-/*
- * A header to model (parse_all): its installed text, kept, or the file
- * that holds it, read where the model is made; what failed there.
- */
+/* A header to model (parse_all): its installed text, kept. */
 struct api_text {
 	char *path;
-	char *text; /* or NULL: */
+	char *text;
 	size_t len;
-	char *file;
-	char *cause;
 };
 
 static void
-keep_text(struct api_side *s, const char *path, char *text, size_t len, const char *file)
+keep_text(struct api_side *s, const char *path, char *text, size_t len)
 {
 	struct api_text *t;
 
@@ -55,7 +48,6 @@ keep_text(struct api_side *s, const char *path, char *text, size_t len, const ch
 	t->path = ud_xstrdup(path);
 	t->text = text;
 	t->len = len;
-	t->file = file != NULL ? ud_xstrdup(file) : NULL;
 	if (s->progress != NULL)
 		ud_progress_update(s->progress, s->ntexts, s->expect);
 }
@@ -67,7 +59,7 @@ take(const char *dst, const char *text, size_t len, void *ctx)
 
 	memcpy(copy, text, len);
 	copy[len] = '\0';
-	keep_text(ctx, dst, copy, len, NULL);
+	keep_text(ctx, dst, copy, len);
 	return 0;
 }
 
@@ -77,42 +69,6 @@ is_dir(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* Every .h file under root/rel, recursively. */
-static int
-walk_installed(struct api_side *s, const char *root, const char *rel)
-{
-	char *dir = rel[0] != '\0' ? ud_xasprintf("%s/%s", root, rel) : ud_xstrdup(root);
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int rc = 0;
-
-	if (d == NULL) {
-		report_error("%s: %s", dir, strerror(errno));
-		free(dir);
-		return -1;
-	}
-	while (rc == 0 && (e = readdir(d)) != NULL) {
-		char *sub, *abs;
-		size_t n = strlen(e->d_name);
-
-		if (e->d_name[0] == '.')
-			continue;
-		sub = rel[0] != '\0' ? ud_xasprintf("%s/%s", rel, e->d_name)
-				     : ud_xstrdup(e->d_name);
-		abs = ud_xasprintf("%s/%s", root, sub);
-		if (is_dir(abs)) {
-			rc = walk_installed(s, root, sub);
-		} else if (n > 2 && strcmp(e->d_name + n - 2, ".h") == 0) {
-			keep_text(s, sub, NULL, 0, abs);
-		}
-		free(sub);
-		free(abs);
-	}
-	closedir(d);
-	free(dir);
-	return rc;
 }
 
 /* Installs src's headers for arch in memory into s. */
@@ -142,13 +98,6 @@ install_source(struct api_side *s, struct ud_source *src, const char *arch)
 	ud_headers_plan_free(&plan);
 	ud_tindex_free(idx);
 	return rc < 0 ? -1 : 0;
-}
-
-static int
-by_path(const void *a, const void *b)
-{
-	return strcmp(((const struct ud_api_header *)a)->path,
-		      ((const struct ud_api_header *)b)->path);
 }
 
 /* REPO:REV, when REPO opens as a repository; 1 when spec is not that form. */
@@ -225,8 +174,13 @@ side_read(struct api_side *s, const char *spec, const char *arch, struct ud_prog
 		cmd_close_plan(&p);
 	} else {
 		const char *root = is_dir(inc) ? inc : spec;
+		char *cause = NULL;
 
-		rc = walk_installed(s, root, "");
+		rc = ud_headers_installed_each(root, take, s, &cause) < 0 ? -1 : 0;
+		if (rc < 0) {
+			report_error("%s", cause);
+			free(cause);
+		}
 		s->what = ud_xasprintf("%s (installed headers)", root);
 		free(inc);
 		free(mk);
@@ -292,29 +246,19 @@ parse_one(size_t i, void *ctx)
 	{
 		struct api_side *s = j->sides[k];
 		struct api_text *t = &s->texts[i];
-		struct ud_buf b = UD_BUF_INIT;
 
-		if (t->text == NULL && ud_read_file(t->file, &b, &t->cause) == 0) {
-			t->text = b.data != NULL ? b.data : ud_xstrdup("");
-			t->len = b.len;
-		}
-		ud_api_parse(t->path, t->text != NULL ? t->text : "", t->len, &s->v[i]);
+		ud_api_parse(t->path, t->text, t->len, &s->v[i]);
 		free(t->text);
 		t->text = NULL;
 	}
 }
 
-/*
- * The models of the headers the sides hold, made in parallel, each side
- * sorted by path; -1 (what failed reported, the first side's first) when
- * a file could not be read, with *failed set to that side's index.
- */
-static int
-parse_all(struct api_side *const *sides, size_t nsides, size_t *failed)
+/* The models of the headers the sides hold, made in parallel, each side sorted by path. */
+static void
+parse_all(struct api_side *const *sides, size_t nsides)
 {
 	struct parse_job j = {sides, nsides};
 	size_t k, i, total = 0;
-	int rc = 0;
 
 	for (k = 0; k < nsides; k++) {
 		struct api_side *s = sides[k];
@@ -327,34 +271,24 @@ parse_all(struct api_side *const *sides, size_t nsides, size_t *failed)
 	for (k = 0; k < nsides; k++) {
 		struct api_side *s = sides[k];
 
-		for (i = 0; i < s->ntexts; i++) {
-			if (s->texts[i].cause != NULL && rc == 0) {
-				report_error("%s", s->texts[i].cause);
-				*failed = k;
-			}
-			free(s->texts[i].cause);
+		for (i = 0; i < s->ntexts; i++)
 			free(s->texts[i].path);
-			free(s->texts[i].file);
-		}
-		if (*failed == k)
-			rc = -1;
 		free(s->texts);
 		s->texts = NULL;
 		s->ntexts = s->atexts = 0;
 		ud_api_sort_headers(s->v, s->n);
 	}
-	return rc;
 }
 
 int
 api_side_load(struct api_side *s, const char *spec, const char *arch, struct ud_progress *progress)
 {
 	struct api_side *const sides[1] = {s};
-	size_t failed = SIZE_MAX;
 
 	if (side_read(s, spec, arch, progress) < 0)
 		return -1;
-	return parse_all(sides, 1, &failed);
+	parse_all(sides, 1);
+	return 0;
 }
 
 int
@@ -363,7 +297,6 @@ api_side_load_pair(struct api_side *o, const char *old_spec, struct api_side *n,
 		   const char **failed)
 {
 	struct api_side *const sides[2] = {o, n};
-	size_t side = SIZE_MAX;
 
 	memset(n, 0, sizeof(*n));
 	*failed = side_read(o, old_spec, arch, progress[0]) < 0	  ? old_spec
@@ -371,10 +304,7 @@ api_side_load_pair(struct api_side *o, const char *old_spec, struct api_side *n,
 								  : NULL;
 	if (*failed != NULL)
 		return -1;
-	if (parse_all(sides, 2, &side) < 0) {
-		*failed = side == 0 ? old_spec : new_spec;
-		return -1;
-	}
+	parse_all(sides, 2);
 	return 0;
 }
 
@@ -405,11 +335,8 @@ const struct ud_api_header *
 api_side_find(const char *path, void *ctx)
 {
 	const struct api_side *s = ctx;
-	struct ud_api_header key;
 
-	memset(&key, 0, sizeof(key));
-	key.path = (char *)(uintptr_t)path;
-	return s->n > 0 ? bsearch(&key, s->v, s->n, sizeof(*s->v), by_path) : NULL;
+	return ud_api_find_header(s->v, s->n, path);
 }
 
 static void
@@ -436,10 +363,43 @@ api_side_free(struct api_side *s)
 	for (i = 0; i < s->ntexts; i++) {
 		free(s->texts[i].path);
 		free(s->texts[i].text);
-		free(s->texts[i].file);
-		free(s->texts[i].cause);
 	}
 	free(s->texts);
 	free(s->v);
 	free(s->what);
+}
+
+bool
+api_opts_take(struct api_opts *o, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'j':
+		o->json = true;
+		return true;
+	case 'a':
+		o->arch = arg;
+		return true;
+	case 'b':
+		o->abi = arg;
+		return true;
+	default:
+		return false;
+	}
+}
+
+int
+api_opts_target(struct api_opts *o, bool none_ok, const struct ud_abi **abi)
+{
+	if (o->arch == NULL || o->arch[0] == '\0')
+		o->arch = cmd_default_arch();
+	if (o->abi == NULL)
+		o->abi = o->arch;
+	*abi = NULL;
+	if (none_ok && strcmp(o->abi, "none") == 0)
+		return 0;
+	if ((*abi = ud_abi_find(o->abi)) == NULL) {
+		report_error("%s: no such ABI (uapid api-layout --abis lists them)", o->abi);
+		return -1;
+	}
+	return 0;
 }

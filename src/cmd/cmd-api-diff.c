@@ -97,22 +97,16 @@ cmd_api_diff(int argc, char **argv)
 	struct ud_progress *progress[2] = {&po, &pn};
 	struct api_side o, n;
 	struct ud_api_diff d;
-	const char *arch = NULL, *failed, *abi_name = NULL;
+	struct api_opts ao = {false, NULL, NULL};
+	const char *failed;
 	const struct ud_abi *abi = NULL;
-	bool json = false, quiet = false;
+	bool quiet = false;
 	int opt, status, rc;
 
 	while ((opt = getopt_long(argc, argv, "ja:b:qh", longopts, NULL)) != -1) {
+		if (api_opts_take(&ao, opt, optarg))
+			continue;
 		switch (opt) {
-		case 'j':
-			json = true;
-			break;
-		case 'a':
-			arch = optarg;
-			break;
-		case 'b':
-			abi_name = optarg;
-			break;
 		case 'q':
 			quiet = true;
 			break;
@@ -128,23 +122,16 @@ cmd_api_diff(int argc, char **argv)
 		fputs(api_usage, stderr);
 		return EXIT_USAGE;
 	}
-	if (arch == NULL || arch[0] == '\0')
-		arch = cmd_default_arch();
-	if (abi_name == NULL)
-		abi_name = arch;
-	if (strcmp(abi_name, "none") != 0 && (abi = ud_abi_find(abi_name)) == NULL) {
-		report_error("%s: no such ABI (uapid api-layout --abis lists them)", abi_name);
+	if (api_opts_target(&ao, true, &abi) < 0)
 		return EXIT_USAGE;
-	}
-	git_libgit2_init();
-	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)4 << 20);
+	ud_git_init_caching_trees();
 	memset(&n, 0, sizeof(n));
-	if (json)
+	if (ao.json)
 		report_keep();
 	/* two trees or revisions are installed in memory first: that takes a moment */
-	ud_progress_start(&po, "api model of OLD", "headers", quiet || json);
-	ud_progress_start(&pn, "api model of NEW", "headers", quiet || json);
-	rc = api_side_load_pair(&o, argv[optind], &n, argv[optind + 1], arch, progress, &failed);
+	ud_progress_start(&po, "api model of OLD", "headers", quiet || ao.json);
+	ud_progress_start(&pn, "api model of NEW", "headers", quiet || ao.json);
+	rc = api_side_load_pair(&o, argv[optind], &n, argv[optind + 1], ao.arch, progress, &failed);
 	ud_progress_end(&po);
 	ud_progress_end(&pn);
 	if (rc < 0) {
@@ -158,7 +145,7 @@ cmd_api_diff(int argc, char **argv)
 		api_side_resolve_pair(&o, &n, abi);
 	memset(&d, 0, sizeof(d));
 	ud_api_diff_versions(o.v, o.n, n.v, n.n, &d);
-	if (json)
+	if (ao.json)
 		print_json(&o, &n, &d);
 	else
 		print_text(&o, &n, &d);

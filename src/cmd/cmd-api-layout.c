@@ -113,25 +113,17 @@ cmd_api_layout(int argc, char **argv)
 		{"abi", required_argument, NULL, 'b'}, {"abis", no_argument, NULL, 'l'},
 		{"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0},
 	};
-	const char *arch = NULL, *abi_name = NULL;
+	struct api_opts ao = {false, NULL, NULL};
 	const struct ud_abi *abi;
 	struct api_side s;
-	bool json = false;
 	json_t *types = NULL, *unknown = NULL;
 	size_t i, j, k, nunknown = 0, nknown = 0;
 	int opt, found = 0;
 
 	while ((opt = getopt_long(argc, argv, "ja:b:lh", longopts, NULL)) != -1) {
+		if (api_opts_take(&ao, opt, optarg))
+			continue;
 		switch (opt) {
-		case 'j':
-			json = true;
-			break;
-		case 'a':
-			arch = optarg;
-			break;
-		case 'b':
-			abi_name = optarg;
-			break;
 		case 'l':
 			print_abis();
 			return EXIT_OK;
@@ -147,24 +139,19 @@ cmd_api_layout(int argc, char **argv)
 		fputs(layout_usage, stderr);
 		return EXIT_USAGE;
 	}
-	if (arch == NULL || arch[0] == '\0')
-		arch = cmd_default_arch();
-	if ((abi = ud_abi_find(abi_name != NULL ? abi_name : arch)) == NULL) {
-		report_error("%s: no such ABI (uapid api-layout --abis lists them)",
-			     abi_name != NULL ? abi_name : arch);
+	if (api_opts_target(&ao, false, &abi) < 0)
 		return EXIT_USAGE;
-	}
 	git_libgit2_init();
-	if (json)
+	if (ao.json)
 		report_keep();
-	if (api_side_load(&s, argv[optind], arch, NULL) < 0) {
+	if (api_side_load(&s, argv[optind], ao.arch, NULL) < 0) {
 		report_json_failure(argv[optind]);
 		api_side_free(&s);
 		git_libgit2_shutdown();
 		return EXIT_USAGE;
 	}
 	ud_api_resolve(s.v, s.n, abi);
-	if (json) {
+	if (ao.json) {
 		types = json_array();
 		unknown = json_array();
 	} else {
@@ -184,7 +171,7 @@ cmd_api_layout(int argc, char **argv)
 				continue;
 			if (l == NULL) {
 				nunknown++;
-				if (json)
+				if (ao.json)
 					json_array_append_new(
 						unknown,
 						json_pack("{s:s, s:s, s:s, s:i, s:s}", "header",
@@ -200,7 +187,7 @@ cmd_api_layout(int argc, char **argv)
 				continue;
 			}
 			nknown++;
-			if (json) {
+			if (ao.json) {
 				json_t *f = json_array();
 
 				for (k = 0; k < l->nfields; k++)
@@ -222,7 +209,7 @@ cmd_api_layout(int argc, char **argv)
 				print_field(&l->fields[k]);
 		}
 	}
-	if (json) {
+	if (ao.json) {
 		json_t *top = json_pack("{s:s, s:s, s:i, s:I, s:I, s:o, s:o}", "abi", abi->name,
 					"source", s.what, "headers", (int)s.n, "known",
 					(json_int_t)nknown, "unknown_count", (json_int_t)nunknown,

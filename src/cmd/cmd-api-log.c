@@ -260,18 +260,9 @@ cmd_api_log(int argc, char **argv)
 		q.tags = "v*";
 	if (json)
 		report_keep();
-	git_libgit2_init();
-	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)4 << 20);
-	if (git_repository_open_ext(&repo, argv[optind], GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
-		const git_error *e = git_error_last();
-
-		report_error("%s: not a git repository (%s)", argv[optind],
-			     e != NULL ? e->message : "libgit2");
-		goto fail;
-	}
 	/* the store `uapid branch` keeps beside the repository: one cache for both */
-	dir = state_dir != NULL ? ud_xstrdup(state_dir)
-				: ud_xasprintf("%suapid", git_repository_path(repo));
+	if (cmd_open_history(argv[optind], state_dir, &repo, &dir) < 0)
+		goto fail;
 	db = ud_xasprintf("%s/branches.db", dir);
 	/*
 	 * A question the index answers as it is needs no writer: neither the

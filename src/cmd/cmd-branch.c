@@ -199,19 +199,9 @@ cmd_branch(int argc, char **argv)
 			goto out;
 		o.markers = &markers;
 	}
-	git_libgit2_init();
-	/* trees are read again and again (path lookups): keep them all, not just small ones */
-	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)4 << 20);
-	if (git_repository_open_ext(&repo, argv[optind], GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
-		const git_error *e = git_error_last();
-
-		report_error("%s: not a git repository (%s)", argv[optind],
-			     e != NULL ? e->message : "libgit2");
-		goto out_git;
-	}
 	/* the cache lives with the repository unless told otherwise */
-	dir = state_dir != NULL ? ud_xstrdup(state_dir)
-				: ud_xasprintf("%suapid", git_repository_path(repo));
+	if (cmd_open_history(argv[optind], state_dir, &repo, &dir) < 0)
+		goto out_git;
 	if (ud_mkdir_p(dir, &cause) < 0) {
 		report_error("%s", cause);
 		goto out_git;

@@ -6,6 +6,7 @@
 #ifndef UAPID_CMD_H
 #define UAPID_CMD_H
 
+#include <git2.h>
 #include <jansson.h>
 #include <stdio.h>
 
@@ -52,6 +53,14 @@ struct cmd_plan {
  */
 int cmd_open_plan(const char *tree_arg, const char *arch, struct cmd_plan *p);
 void cmd_close_plan(struct cmd_plan *p);
+/*
+ * The repository of `uapid branch` and `uapid api-log` opened (libgit2
+ * started, caching trees: git_libgit2_shutdown follows, whatever this
+ * returns), and the directory of their state in *dir: state_dir, or
+ * uapid/ in the repository's git directory (one store for both).
+ * Reports what failed and returns -1.
+ */
+int cmd_open_history(const char *path, const char *state_dir, git_repository **repo, char **dir);
 
 struct ud_api_header;
 struct ud_abi;
@@ -86,6 +95,19 @@ int api_side_load_pair(struct api_side *o, const char *old_spec, struct api_side
 		       const char **failed);
 /* ud_api_resolve_pair of the two sides, each side on its own thread. */
 void api_side_resolve_pair(struct api_side *o, struct api_side *n, const struct ud_abi *abi);
+/* The options api-diff and api-layout share: --json, --arch, --abi. */
+struct api_opts {
+	bool json;
+	const char *arch, *abi; /* as given, or NULL */
+};
+/* Takes getopt's opt (and its argument) when it is one of them: true. */
+bool api_opts_take(struct api_opts *o, int opt, const char *arg);
+/*
+ * Settles the target: o->arch defaults to the host's, the ABI to the
+ * architecture's; "none" (when none_ok) reads no ABI (*abi NULL).
+ * Reports an unknown ABI and returns -1.
+ */
+int api_opts_target(struct api_opts *o, bool none_ok, const struct ud_abi **abi);
 /* The model of the header at path of side ctx, or NULL. */
 const struct ud_api_header *api_side_find(const char *path, void *ctx);
 void api_side_free(struct api_side *s);

@@ -155,18 +155,6 @@ is_mask(const char *name)
 	return ends_with(name, "_MASK");
 }
 
-static bool
-streq(const char *a, const char *b)
-{
-	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
-static const char *
-or_none(const char *s)
-{
-	return s != NULL ? s : "";
-}
-
 /* A value for people: as written when it is small, in hex when it is a mask of bits. */
 static void
 value_text(char *buf, size_t n, const struct ud_api_sym *s)
@@ -278,10 +266,10 @@ diff_ioctl(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o
 		if (o->ioctl.size_known && n->ioctl.size_known && o->ioctl.size != n->ioctl.size)
 			ud_buf_addf(&why, ", size %llu -> %llu (sizeof(%s))",
 				    (unsigned long long)o->ioctl.size,
-				    (unsigned long long)n->ioctl.size, or_none(n->ioctl.arg));
-		else if (!streq(o->ioctl.arg, n->ioctl.arg))
-			ud_buf_addf(&why, ", argument %s -> %s", or_none(o->ioctl.arg),
-				    or_none(n->ioctl.arg));
+				    (unsigned long long)n->ioctl.size, api_or_none(n->ioctl.arg));
+		else if (!api_streq(o->ioctl.arg, n->ioctl.arg))
+			ud_buf_addf(&why, ", argument %s -> %s", api_or_none(o->ioctl.arg),
+				    api_or_none(n->ioctl.arg));
 		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_IOCTL, o->line,
 		    n->line, "request number %#llx -> %#llx%s", (unsigned long long)o->value,
 		    (unsigned long long)n->value, ud_buf_str(&why));
@@ -303,10 +291,10 @@ diff_ioctl(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o
 		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_IOCTL, o->line,
 		    n->line, "ioctl number %s, %s -> %s, %s", o->ioctl.type, o->ioctl.nr,
 		    n->ioctl.type, n->ioctl.nr);
-	else if (!streq(o->ioctl.arg, n->ioctl.arg))
+	else if (!api_streq(o->ioctl.arg, n->ioctl.arg))
 		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_IOCTL, o->line,
 		    n->line, "ioctl argument type %s -> %s: its size is in the request number",
-		    or_none(o->ioctl.arg), or_none(n->ioctl.arg));
+		    api_or_none(o->ioctl.arg), api_or_none(n->ioctl.arg));
 	else
 		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, UD_API_RULE_IOCTL, o->line,
 		    n->line, "same request, spelled differently");
@@ -428,10 +416,10 @@ diff_value(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o
 			    "replacement '%s' -> '%s': the list it expands to gained entries at its end, "
 			    "every old one kept",
 			    o->text, n->text);
-		else if (!streq(o->params, n->params))
+		else if (!api_streq(o->params, n->params))
 			add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_PARAMS,
-			    o->line, n->line, "parameters (%s) -> (%s)", or_none(o->params),
-			    or_none(n->params));
+			    o->line, n->line, "parameters (%s) -> (%s)", api_or_none(o->params),
+			    api_or_none(n->params));
 		else
 			add(d, header, n, UD_API_CHANGED,
 			    family(n->name) != UD_API_RULE_VALUE ? UD_API_REVIEW : UD_API_BREAKING,
@@ -465,8 +453,8 @@ diff_kind_changed(struct ud_api_diff *d, const char *header, const struct ud_api
 
 /* ---- enums, typedefs, declarations ---- */
 
-static long
-find_member(const struct ud_api_sym *s, const char *name)
+long
+api_find_member(const struct ud_api_sym *s, const char *name)
 {
 	size_t i;
 
@@ -488,7 +476,7 @@ diff_enum(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
 	for (i = 0; i < o->nmembers; i++) {
 		if (o->members[i].expands)
 			continue; /* a macro call the reading could not expand */
-		if (find_member(n, o->members[i].name) < 0) {
+		if (api_find_member(n, o->members[i].name) < 0) {
 			/*
 			 * The constant itself is compared on its own: removed
 			 * (breaking) or become a macro of the same value.
@@ -869,7 +857,7 @@ ud_api_diff_sets(const struct ud_api_header *o, size_t no, const struct ud_api_h
 }
 
 const struct ud_api_header *
-api_find_header(const struct ud_api_header *v, size_t n, const char *path)
+ud_api_find_header(const struct ud_api_header *v, size_t n, const char *path)
 {
 	size_t lo = 0, hi = n;
 
@@ -897,7 +885,7 @@ set_find(const char *path, void *ctx)
 {
 	const struct set *s = ctx;
 
-	return api_find_header(s->v, s->n, path);
+	return ud_api_find_header(s->v, s->n, path);
 }
 
 void
@@ -910,6 +898,50 @@ ud_api_diff_versions(const struct ud_api_header *o, size_t no, const struct ud_a
 	ud_api_diff_moves(d, set_find, &ns);
 	ud_api_diff_through_versions(d, o, no, n, nn);
 	ud_api_diff_includes(d, o, no, n, nn);
+}
+
+/*
+ * Can a change of d make others through a type (what ud_api_diff_through
+ * looks for)?  Only a change of a struct, union, enum or typedef that was
+ * there before: without one it finds nothing, and no user need be looked up.
+ */
+static bool
+type_changed(const struct ud_api_diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->v[i].symbol[0] != '\0' && d->v[i].what != UD_API_ADDED &&
+		    (d->v[i].kind == UD_API_STRUCT || d->v[i].kind == UD_API_UNION ||
+		     d->v[i].kind == UD_API_ENUM || d->v[i].kind == UD_API_TYPEDEF))
+			return true;
+	return false;
+}
+
+void
+ud_api_diff_changed(const struct ud_api_pair *changed, size_t nchanged,
+		    const struct ud_api_lookup *new_, struct ud_api_diff *d)
+{
+	struct ud_api_header *users; /* shallow copies: the callers own the headers */
+	size_t i, n = 0;
+
+	for (i = 0; i < nchanged; i++)
+		ud_api_diff_header(changed[i].old, changed[i].new_, d);
+	if (new_ != NULL)
+		ud_api_diff_moves(d, new_->header, new_->ctx);
+	if (!type_changed(d))
+		return;
+	if (new_ != NULL && new_->all != NULL) {
+		users = new_->all(&n, new_->ctx);
+	} else {
+		users = ud_xcalloc(nchanged + 1, sizeof(*users));
+		for (i = 0; i < nchanged; i++)
+			if (changed[i].new_ != NULL)
+				users[n++] = *changed[i].new_;
+		ud_api_sort_headers(users, n);
+	}
+	ud_api_diff_through(d, users, n);
+	free(users);
 }
 
 void

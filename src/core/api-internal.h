@@ -35,6 +35,20 @@ struct api_toks {
 
 /* C tokens of text (comments dropped, continuations joined), each with its line. */
 void api_tokenize(const char *text, size_t len, struct api_toks *out);
+/* Whether a and b are the same text, NULL the same only as NULL. */
+static inline bool
+api_streq(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* s, or "" for NULL. */
+static inline const char *
+api_or_none(const char *s)
+{
+	return s != NULL ? s : "";
+}
+
 /*
  * Whether token t is the text s.  Inline: the readers ask it of every
  * token against many words, and with a literal s the compiler reduces it
@@ -270,10 +284,10 @@ void api_diff_sym(struct ud_api_diff *d, const char *header, const struct ud_api
 /* The changes between two versions of a struct or union. */
 void api_diff_record(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
 		     const struct ud_api_sym *n);
+/* The index of s's member name, or -1 (anonymous members: always -1, they are matched by position).
+ */
+long api_find_member(const struct ud_api_sym *s, const char *name);
 /* Moves more's changes into d after each header's own (more is left empty). */
 void api_diff_merge(struct ud_api_diff *d, struct ud_api_diff *more);
-/* The header at path in v[0..n) (sorted by path), or NULL. */
-const struct ud_api_header *api_find_header(const struct ud_api_header *v, size_t n,
-					    const char *path);
 
 #endif /* UAPID_CORE_API_INTERNAL_H */

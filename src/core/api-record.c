@@ -36,38 +36,14 @@ flexible(const char *array)
 	return array != NULL && (strcmp(array, "[]") == 0 || strcmp(array, "[0]") == 0);
 }
 
-static bool
-streq(const char *a, const char *b)
-{
-	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
-static const char *
-or_none(const char *s)
-{
-	return s != NULL ? s : "";
-}
-
-static long
-find_member(const struct ud_api_sym *s, const char *name)
-{
-	size_t i;
-
-	if (name[0] == '\0')
-		return -1; /* anonymous members are matched by position */
-	for (i = 0; i < s->nmembers; i++)
-		if (strcmp(s->members[i].name, name) == 0)
-			return (long)i;
-	return -1;
-}
-
 static char *
 describe(const struct ud_api_member *m)
 {
 	if (m->bits >= 0)
 		return ud_xasprintf("%s%s%s : %d", m->type, m->name[0] ? " " : "", m->name,
 				    m->bits);
-	return ud_xasprintf("%s%s%s%s", m->type, m->name[0] ? " " : "", m->name, or_none(m->array));
+	return ud_xasprintf("%s%s%s%s", m->type, m->name[0] ? " " : "", m->name,
+			    api_or_none(m->array));
 }
 
 /*
@@ -197,15 +173,15 @@ diff_members_text(struct ud_api_diff *d, const char *header, const struct ud_api
 		const struct ud_api_member *om = &o->members[i];
 		long j =
 			om->name[0] != '\0'
-				? find_member(n, om->name)
+				? api_find_member(n, om->name)
 				: (i < n->nmembers && n->members[i].name[0] == '\0' ? (long)i : -1);
 
 		if (j < 0) {
 			const struct ud_api_member *at = i < n->nmembers ? &n->members[i] : NULL;
 
-			if (at != NULL && find_member(o, at->name) < 0 &&
+			if (at != NULL && api_find_member(o, at->name) < 0 &&
 			    api_placeholder(om->name) && strcmp(at->type, om->type) == 0 &&
-			    streq(at->array, om->array) && at->bits == om->bits) {
+			    api_streq(at->array, om->array) && at->bits == om->bits) {
 				add(d, header, o, UD_API_CHANGED, UD_API_REVIEW,
 				    UD_API_RULE_RESERVED, o->line, n->line,
 				    "reserved member %s renamed to %s (same type and place)",
@@ -238,7 +214,7 @@ diff_members_text(struct ud_api_diff *d, const char *header, const struct ud_api
 			const char *why;
 
 			if ((strcmp(nm->type, om->type) != 0 || nm->bits != om->bits ||
-			     !streq(nm->array, om->array)) &&
+			     !api_streq(nm->array, om->array)) &&
 			    respelled(om, nm, &rv, &why)) {
 				char *a = describe(om), *b = describe(nm);
 
@@ -251,7 +227,7 @@ diff_members_text(struct ud_api_diff *d, const char *header, const struct ud_api
 				free(b);
 				any = true;
 			} else if (strcmp(nm->type, om->type) != 0 || nm->bits != om->bits ||
-				   !streq(nm->array, om->array)) {
+				   !api_streq(nm->array, om->array)) {
 				char *a = describe(om), *b = describe(nm);
 				bool flex = (flexible(om->array) || flexible(nm->array)) &&
 					    (size_t)j == n->nmembers - 1 && i == o->nmembers - 1 &&
@@ -283,19 +259,19 @@ diff_members_text(struct ud_api_diff *d, const char *header, const struct ud_api
 		size_t k;
 
 		if (nm->name[0] == '\0' ? i < o->nmembers && o->members[i].name[0] == '\0'
-					: find_member(o, nm->name) >= 0)
+					: api_find_member(o, nm->name) >= 0)
 			continue;
 		/* a renamed placeholder was reported above */
 		if (i < o->nmembers && api_placeholder(o->members[i].name) &&
-		    find_member(n, o->members[i].name) < 0 &&
+		    api_find_member(n, o->members[i].name) < 0 &&
 		    strcmp(o->members[i].type, nm->type) == 0 &&
-		    streq(o->members[i].array, nm->array) && o->members[i].bits == nm->bits)
+		    api_streq(o->members[i].array, nm->array) && o->members[i].bits == nm->bits)
 			continue;
 		for (k = i + 1; k < n->nmembers; k++)
-			if (find_member(o, n->members[k].name) >= 0)
+			if (api_find_member(o, n->members[k].name) >= 0)
 				at_end = false;
 		/* the next member the old one had: a reserved one gives up its room */
-		for (k = i + 1; k < n->nmembers && find_member(o, n->members[k].name) < 0; k++)
+		for (k = i + 1; k < n->nmembers && api_find_member(o, n->members[k].name) < 0; k++)
 			;
 		{
 			char *b = describe(nm);

@@ -870,7 +870,7 @@ wanted(const struct ud_api_header *v, size_t n, const struct ud_api_header *othe
 	size_t h, i;
 
 	for (h = 0; h < n; h++) {
-		const struct ud_api_header *oh = api_find_header(other, nother, v[h].path);
+		const struct ud_api_header *oh = ud_api_find_header(other, nother, v[h].path);
 		struct ud_map keys = UD_MAP_INIT;
 
 		want[h] = ud_xcalloc(v[h].n + 1, sizeof(**want));

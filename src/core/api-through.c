@@ -19,12 +19,6 @@
 
 #define add api_diff_add
 
-static const char *
-or_none(const char *s)
-{
-	return s != NULL ? s : "";
-}
-
 /*
  * The header among those from (new version) includes, directly or not,
  * that defines a symbol of this kind and name; NULL when none does.
@@ -414,7 +408,7 @@ inherit(struct ud_api_diff *out, const struct ud_map *roots, const char *header,
 				    "the request number changes %#llx -> %#llx: sizeof(%s) %llu -> "
 				    "%llu (%s)",
 				    (unsigned long long)o->value, (unsigned long long)s->value,
-				    or_none(s->ioctl.arg), (unsigned long long)o->ioctl.size,
+				    api_or_none(s->ioctl.arg), (unsigned long long)o->ioctl.size,
 				    (unsigned long long)s->ioctl.size, r->header);
 			else
 				add(out, header, s, UD_API_CHANGED, v, UD_API_RULE_THROUGH, s->line,
@@ -522,7 +516,7 @@ ud_api_diff_through_versions(struct ud_api_diff *d, const struct ud_api_header *
 	/* each symbol reported once: what the diff has, a new header (reported as such) */
 	for (i = 0; i < nn && roots.n > 0; i++) {
 		bool added = ud_map_has(&added_headers, nw[i].path) ||
-			     (o != NULL && api_find_header(o, no, nw[i].path) == NULL);
+			     (o != NULL && ud_api_find_header(o, no, nw[i].path) == NULL);
 
 		done[i] = ud_xcalloc(nw[i].n + 1, sizeof(**done));
 		reported = ud_map_get(&ids, nw[i].path);
@@ -546,7 +540,7 @@ ud_api_diff_through_versions(struct ud_api_diff *d, const struct ud_api_header *
 		more_roots = false;
 		for (i = 0; i < nn; i++) {
 			const struct ud_api_header *oh =
-				o != NULL ? api_find_header(o, no, nw[i].path) : NULL;
+				o != NULL ? ud_api_find_header(o, no, nw[i].path) : NULL;
 
 			for (j = 0; j < nw[i].n; j++) {
 				const struct ud_api_sym *s = &nw[i].v[j];
@@ -609,7 +603,7 @@ closure(const struct ud_api_header *v, size_t n, const struct ud_api_header *h,
 			if (ud_map_has(&seen, inc))
 				continue;
 			ud_map_put(&seen, inc, NULL);
-			if ((g = api_find_header(v, n, inc)) != NULL) {
+			if ((g = ud_api_find_header(v, n, inc)) != NULL) {
 				*out = ud_xgrow(*out, &alloc, *nout + 1, sizeof(**out));
 				(*out)[(*nout)++] = g;
 			}
@@ -758,7 +752,7 @@ ud_api_diff_includes(struct ud_api_diff *d, const struct ud_api_header *o, size_
 		visible_types(&h, 1, &all_new);
 	}
 	for (i = 0; i < nn; i++) {
-		const struct ud_api_header *h_old = api_find_header(o, no, n[i].path);
+		const struct ud_api_header *h_old = ud_api_find_header(o, no, n[i].path);
 		const struct ud_api_header **co, **cn;
 		size_t nco, ncn;
 

@@ -21,6 +21,13 @@ ud_git_error(const char *what)
 			    e != NULL && e->message != NULL ? e->message : "libgit2 error");
 }
 
+void
+ud_git_init_caching_trees(void)
+{
+	git_libgit2_init();
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)4 << 20);
+}
+
 /* ---- the source ---- */
 
 struct gsrc {

@@ -546,3 +546,29 @@ ud_headers_install_each(const struct ud_hdr_plan *plan, struct ud_source *src,
 	}
 	return rc;
 }
+
+int
+ud_headers_installed_each(const char *dir,
+			  int (*fn)(const char *path, const char *text, size_t len, void *ctx),
+			  void *ctx, char **cause)
+{
+	struct ud_strlist names = UD_STRLIST_INIT;
+	struct ud_source src;
+	size_t i;
+	int rc;
+
+	if ((rc = ud_source_open_dir(&src, dir, cause)) < 0)
+		return rc;
+	rc = ud_source_walk(&src, "", ".h", NULL, &names, cause);
+	for (i = 0; i < names.n && rc == 0; i++) {
+		struct ud_buf b = UD_BUF_INIT;
+
+		rc = ud_source_read(&src, names.v[i], &b, cause);
+		if (rc == 0)
+			rc = fn(names.v[i], b.data != NULL ? b.data : "", b.len, ctx);
+		ud_buf_free(&b);
+	}
+	ud_strlist_free(&names);
+	ud_source_close(&src);
+	return rc;
+}

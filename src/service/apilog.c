@@ -5,10 +5,10 @@
  *
  * The installed headers of the last step are kept parsed in memory while
  * the index grows, so each step parses only the headers its commit
- * changed, and compares them as api-diff compares two versions: each
- * changed header (ud_api_diff_header), symbols that moved to a header the
- * old one includes (ud_api_diff_moves), and the users of a changed type in
- * every header (ud_api_diff_through).  Only the visibility of types through
+ * changed, and compares them as api-diff compares two versions
+ * (ud_api_diff_changed): each changed header, symbols that moved to a
+ * header the old one includes, and the users of a changed type in every
+ * header.  Only the visibility of types through
  * #includes (ud_api_diff_includes) is left out: it is a fact about the
  * including header, not about the symbol.
  */
@@ -191,21 +191,16 @@ lookup_new(const char *path, void *ctx)
 }
 
 /*
- * Can a change of d make others through a type (what ud_api_diff_through
- * looks for)?  Only a change of a struct, union, enum or typedef that was
- * there before: without one it finds nothing, and no header needs parsing.
+ * Every header of the step, for the users of a changed type (asked for
+ * only when a type changed: the rest are parsed then, not before).
  */
-static bool
-type_changed(const struct ud_api_diff *d)
+static struct ud_api_header *
+all_new(size_t *n, void *ctx)
 {
-	size_t i;
+	const struct hset *s = ctx;
 
-	for (i = 0; i < d->n; i++)
-		if (d->v[i].symbol[0] != '\0' && d->v[i].what != UD_API_ADDED &&
-		    (d->v[i].kind == UD_API_STRUCT || d->v[i].kind == UD_API_UNION ||
-		     d->v[i].kind == UD_API_ENUM || d->v[i].kind == UD_API_TYPEDEF))
-			return true;
-	return false;
+	*n = s->n;
+	return hset_flat(s);
 }
 
 /* The headers a step compares: the old versions of those it changed, and the new set. */
@@ -237,9 +232,11 @@ step_diff(struct build *b, git_tree *old_tree, git_tree *t, struct ud_apilog_row
 		struct ud_api_header *nw; /* the new model (NULL: removed) */
 		bool del;
 	} * ch;
+	struct ud_api_pair *changed;
+	const struct ud_api_lookup now = {lookup_new, all_new, &b->cur};
 	struct ud_api_diff d;
 	git_diff *diff = NULL;
-	size_t ngone = 0, agone = 0, i, k, nd;
+	size_t ngone = 0, agone = 0, nchanged = 0, i, k, nd;
 
 	if (git_diff_tree_to_tree(&diff, b->repo, old_tree, t, NULL) < 0) {
 		*cause = ud_git_error("comparing two headers commits");
@@ -248,6 +245,7 @@ step_diff(struct build *b, git_tree *old_tree, git_tree *t, struct ud_apilog_row
 	memset(&d, 0, sizeof(d));
 	nd = git_diff_num_deltas(diff);
 	ch = ud_xcalloc(nd + 1, sizeof(*ch));
+	changed = ud_xcalloc(nd + 1, sizeof(*changed));
 	/* git's deltas come in path order, as ud_api_diff_header wants them */
 	for (i = 0; i < nd; i++) {
 		const git_diff_delta *dd = git_diff_get_delta(diff, i);
@@ -265,7 +263,8 @@ step_diff(struct build *b, git_tree *old_tree, git_tree *t, struct ud_apilog_row
 		ch[i].path = p;
 		ch[i].del = del;
 		git_oid_cpy(&ch[i].id, &dd->new_file.id);
-		ud_api_diff_header(old, ch[i].nw, &d);
+		changed[nchanged].old = old;
+		changed[nchanged++].new_ = ch[i].nw;
 		ud_map_put(&olds, p, old);
 	}
 	/*
@@ -297,14 +296,8 @@ step_diff(struct build *b, git_tree *old_tree, git_tree *t, struct ud_apilog_row
 	b->cur.n = k;
 	if (b->cur.n > 1)
 		qsort(b->cur.v, b->cur.n, sizeof(*b->cur.v), by_path);
-	ud_api_diff_moves(&d, lookup_new, &b->cur);
 	/* users of a changed type anywhere, as api-diff looks for them */
-	if (type_changed(&d)) {
-		struct ud_api_header *flat = hset_flat(&b->cur);
-
-		ud_api_diff_through(&d, flat, b->cur.n);
-		free(flat);
-	}
+	ud_api_diff_changed(changed, nchanged, &now, &d);
 	{
 		struct versions v = {&olds, &b->cur};
 
@@ -316,6 +309,7 @@ step_diff(struct build *b, git_tree *old_tree, git_tree *t, struct ud_apilog_row
 		header_free(gone[i]);
 	free(gone);
 	free(ch);
+	free(changed);
 	ud_map_free(&olds, NULL);
 	return 0;
 }

@@ -20,10 +20,9 @@
 #include "uapid/tindex.h"
 #include "uapid/xmalloc.h"
 
-/* Headers parsed on demand, for the move check (the new side). */
+/* Headers parsed on demand from the store's latest versions, for the move check. */
 struct lookup {
-	struct ud_store *st;	 /* from the store's latest versions, or */
-	const char *install_dir; /* from the installed files */
+	struct ud_store *st;
 	struct ud_map parsed;
 };
 
@@ -33,19 +32,10 @@ look(const char *path, void *ctx)
 	struct lookup *l = ctx;
 	struct ud_api_header *h = NULL;
 	struct ud_buf b = UD_BUF_INIT;
-	bool have;
 
 	if (ud_map_has(&l->parsed, path))
 		return ud_map_get(&l->parsed, path);
-	if (l->st != NULL) {
-		have = ud_store_api_version_at(l->st, path, INT64_MAX, NULL, &b) == 0;
-	} else {
-		char *f = ud_xasprintf("%s/include/%s", l->install_dir, path);
-
-		have = ud_read_file(f, &b, NULL) == 0;
-		free(f);
-	}
-	if (have) {
+	if (ud_store_api_version_at(l->st, path, INT64_MAX, NULL, &b) == 0) {
 		h = ud_xcalloc(1, sizeof(*h));
 		ud_api_parse(path, b.data != NULL ? b.data : "", b.len, h);
 	}
@@ -66,53 +56,46 @@ json_t *
 ud_apiquery_since(struct ud_store *st, int64_t since, bool fresh)
 {
 	struct ud_strlist paths = UD_STRLIST_INIT;
-	struct lookup l = {st, NULL, UD_MAP_INIT};
+	struct lookup l = {st, UD_MAP_INIT};
+	const struct ud_api_lookup nl = {look, NULL, &l};
 	struct ud_api_diff d;
-	struct ud_buf b = UD_BUF_INIT;
+	struct ud_api_header *olds;
+	struct ud_api_pair *changed;
+	size_t i, n = 0;
 	json_t *r;
-	size_t i;
 
 	memset(&d, 0, sizeof(d));
 	ud_store_api_paths_since(st, fresh ? -1 : since, &paths);
+	olds = ud_xcalloc(paths.n + 1, sizeof(*olds));
+	changed = ud_xcalloc(paths.n + 1, sizeof(*changed));
 	for (i = 0; i < paths.n; i++) {
-		struct ud_api_header o;
-		const struct ud_api_header *n = look(paths.v[i], &l);
+		struct ud_buf b = UD_BUF_INIT;
 		bool had = !fresh && ud_store_api_version_at(st, paths.v[i], since, NULL, &b) == 0;
 
-		if (!had && n == NULL)
-			continue;
-		if (had)
-			ud_api_parse(paths.v[i], b.data != NULL ? b.data : "", b.len, &o);
-		ud_api_diff_header(had ? &o : NULL, n, &d);
-		if (had)
-			ud_api_header_free(&o);
+		changed[n].new_ = look(paths.v[i], &l);
+		if (had) {
+			ud_api_parse(paths.v[i], b.data != NULL ? b.data : "", b.len, &olds[i]);
+			changed[n].old = &olds[i];
+		}
+		ud_buf_free(&b);
+		if (changed[n].old != NULL || changed[n].new_ != NULL)
+			n++;
 	}
-	ud_api_diff_moves(&d, look, &l);
 	/*
 	 * Users of a changed type are looked for in the changed headers only:
 	 * parsing every installed header would hold the loop for a quarter
 	 * of a second (uapid api-diff and {"rev"} look everywhere).
 	 */
-	{
-		struct ud_api_header *now = ud_xcalloc(paths.n + 1, sizeof(*now));
-		size_t m = 0;
-
-		for (i = 0; i < paths.n; i++) {
-			const struct ud_api_header *h = look(paths.v[i], &l);
-
-			if (h != NULL)
-				now[m++] = *h; /* a shallow copy: l.parsed owns it */
-		}
-		ud_api_sort_headers(now, m);
-		ud_api_diff_through(&d, now, m);
-		free(now);
-	}
+	ud_api_diff_changed(changed, n, &nl, &d);
 	r = ud_json_api_diff(&d);
 	json_object_set_new(r, "fresh_instance", json_boolean(fresh));
 	ud_api_diff_free(&d);
+	for (i = 0; i < paths.n; i++)
+		ud_api_header_free(&olds[i]); /* a zeroed one (not had) too */
+	free(olds);
+	free(changed);
 	ud_map_free(&l.parsed, free_header);
 	ud_strlist_free(&paths);
-	ud_buf_free(&b);
 	return r;
 }
 
@@ -131,53 +114,6 @@ take(const char *dst, const char *text, size_t len, void *ctx)
 	return 0;
 }
 
-/* Every .h under dir/rel, parsed. */
-static void
-walk(struct side *s, const char *root, const char *rel)
-{
-	struct ud_strlist names = UD_STRLIST_INIT;
-	struct ud_source src;
-	size_t i;
-
-	if (ud_source_open_dir(&src, root, NULL) < 0)
-		return;
-	{
-		/* a breadth-first walk through the source: files and directories */
-		struct ud_strlist dirs = UD_STRLIST_INIT;
-		size_t k;
-
-		ud_strlist_add(&dirs, rel);
-		for (k = 0; k < dirs.n; k++) {
-			ud_strlist_free(&names);
-			if (ud_source_list(&src, dirs.v[k], &names, NULL) < 0)
-				continue;
-			for (i = 0; i < names.n; i++) {
-				size_t n = strlen(names.v[i]);
-				char *p = dirs.v[k][0] != '\0'
-						  ? ud_xasprintf("%s/%s", dirs.v[k], names.v[i])
-						  : ud_xstrdup(names.v[i]);
-
-				if (n > 0 && names.v[i][n - 1] == '/') {
-					p[strlen(p) - 1] = '\0';
-					ud_strlist_take(&dirs, p);
-					continue;
-				}
-				if (n > 2 && strcmp(names.v[i] + n - 2, ".h") == 0) {
-					struct ud_buf b = UD_BUF_INIT;
-
-					if (ud_source_read(&src, p, &b, NULL) == 0)
-						take(p, b.data != NULL ? b.data : "", b.len, s);
-					ud_buf_free(&b);
-				}
-				free(p);
-			}
-		}
-		ud_strlist_free(&dirs);
-	}
-	ud_strlist_free(&names);
-	ud_source_close(&src);
-}
-
 json_t *
 ud_apiquery_rev(const char *root, const char *arch, const char *install_dir, const char *rev,
 		char **cause)
@@ -190,9 +126,8 @@ ud_apiquery_rev(const char *root, const char *arch, const char *install_dir, con
 	struct ud_diags problems = UD_DIAGS_INIT;
 	struct ud_hdr_plan plan;
 	struct side o = {NULL, 0, 0}, n = {NULL, 0, 0};
-	struct lookup l = {NULL, install_dir, UD_MAP_INIT};
 	struct ud_api_diff d;
-	char *inc;
+	char *inc, *why = NULL;
 	json_t *r = NULL;
 	size_t i;
 	int rc;
@@ -218,8 +153,10 @@ ud_apiquery_rev(const char *root, const char *arch, const char *install_dir, con
 	ud_source_close(&src);
 	if (rc < 0)
 		goto out;
+	/* the daemon's own output: one that cannot be read whole is diffed as far as it was read */
 	inc = ud_xasprintf("%s/include", install_dir);
-	walk(&n, inc, "");
+	if (ud_headers_installed_each(inc, take, &n, &why) < 0)
+		free(why);
 	free(inc);
 	ud_api_sort_headers(o.v, o.n);
 	ud_api_sort_headers(n.v, n.n);
@@ -237,7 +174,6 @@ out:
 		ud_api_header_free(&n.v[i]);
 	free(o.v);
 	free(n.v);
-	ud_map_free(&l.parsed, free_header);
 	ud_diags_free(&problems);
 	ud_headers_plan_free(&plan);
 	ud_tindex_free(idx);

@@ -855,52 +855,54 @@ static char *
 api_trailer(git_repository *repo, git_tree *base, const git_oid *new_id)
 {
 	struct api_lookup l = {repo, NULL, UD_MAP_INIT};
+	const struct ud_api_lookup nl = {api_lookup_header, NULL, &l};
 	struct ud_api_diff d;
-	struct ud_api_header *now = NULL; /* the changed headers' new versions */
-	size_t nnow = 0, anow = 0;
+	struct ud_api_header *olds = NULL, *news = NULL; /* the changed headers' versions */
+	struct ud_api_pair *changed = NULL;
 	git_diff *diff = NULL;
 	char *t = NULL;
-	size_t i, n;
+	size_t i, n, k = 0;
 
 	if (base == NULL || git_tree_lookup(&l.tree, repo, new_id) < 0)
 		return NULL;
 	memset(&d, 0, sizeof(d));
 	if (git_diff_tree_to_tree(&diff, repo, base, l.tree, NULL) == 0) {
 		n = git_diff_num_deltas(diff);
+		olds = ud_xcalloc(n + 1, sizeof(*olds));
+		news = ud_xcalloc(n + 1, sizeof(*news));
+		changed = ud_xcalloc(n + 1, sizeof(*changed));
 		for (i = 0; i < n; i++) {
 			const git_diff_delta *dd = git_diff_get_delta(diff, i);
 			const char *p = dd->status == GIT_DELTA_DELETED ? dd->old_file.path
 									: dd->new_file.path;
-			struct ud_api_header o, nw;
 
 			if (strncmp(p, "include/", 8) != 0)
 				continue;
 			p += 8;
-			if (dd->status != GIT_DELTA_ADDED)
-				parse_blob(repo, &dd->old_file.id, p, &o);
-			if (dd->status != GIT_DELTA_DELETED)
-				parse_blob(repo, &dd->new_file.id, p, &nw);
-			ud_api_diff_header(dd->status == GIT_DELTA_ADDED ? NULL : &o,
-					   dd->status == GIT_DELTA_DELETED ? NULL : &nw, &d);
-			if (dd->status != GIT_DELTA_ADDED)
-				ud_api_header_free(&o);
-			if (dd->status != GIT_DELTA_DELETED) {
-				now = ud_xgrow(now, &anow, nnow + 1, sizeof(*now));
-				now[nnow++] = nw;
+			if (dd->status != GIT_DELTA_ADDED) {
+				parse_blob(repo, &dd->old_file.id, p, &olds[k]);
+				changed[k].old = &olds[k];
 			}
+			if (dd->status != GIT_DELTA_DELETED) {
+				parse_blob(repo, &dd->new_file.id, p, &news[k]);
+				changed[k].new_ = &news[k];
+			}
+			k++;
 		}
-		ud_api_diff_moves(&d, api_lookup_header, &l);
-		ud_api_sort_headers(now, nnow);
-		ud_api_diff_through(&d, now, nnow);
+		ud_api_diff_changed(changed, k, &nl, &d);
 		t = ud_xasprintf("API-change: %u breaking, %u review, %u compatible",
 				 d.verdicts[UD_API_BREAKING], d.verdicts[UD_API_REVIEW],
 				 d.verdicts[UD_API_COMPATIBLE]);
 	}
 	git_diff_free(diff);
 	ud_api_diff_free(&d);
-	for (i = 0; i < nnow; i++)
-		ud_api_header_free(&now[i]);
-	free(now);
+	for (i = 0; i < k; i++) {
+		ud_api_header_free(&olds[i]);
+		ud_api_header_free(&news[i]);
+	}
+	free(olds);
+	free(news);
+	free(changed);
 	ud_map_free(&l.parsed, free_api_header);
 	git_tree_free(l.tree);
 	return t;

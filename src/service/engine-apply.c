@@ -415,9 +415,7 @@ report_api(struct batch *b, const char *dst, const struct ud_buf *prev,
 
 	memset(&d, 0, sizeof(d));
 	ud_api_parse(dst, prev->data != NULL ? prev->data : "", prev->len, &old);
-	ud_api_diff_header(&old, nw, &d);
-	if (nw != NULL)
-		ud_api_diff_through(&d, nw, 1);
+	ud_api_diff_changed(&(struct ud_api_pair){&old, nw}, 1, NULL, &d);
 	b->rep.api = ud_xgrow(b->rep.api, &b->rep.aapi, b->rep.napi + 1, sizeof(*b->rep.api));
 	a = &b->rep.api[b->rep.napi++];
 	a->path = ud_xstrdup(dst);
