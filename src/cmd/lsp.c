@@ -38,6 +38,7 @@
 #include "uapid/lex.h"
 #include "uapid/lsp-frame.h"
 #include "uapid/markers.h"
+#include "uapid/rpc-request.h"
 #include "uapid/rpcclient.h"
 #include "uapid/xmalloc.h"
 
@@ -45,13 +46,10 @@
 #define REDISCOVER_MS 5000     /* how often a file without a daemon looks again */
 #define DAEMON_TIMEOUT_MS 2000 /* for one call to the daemon */
 
-/* JSON-RPC and LSP error codes the bridge answers with. */
+/* The LSP's own error codes the bridge answers with (JSON-RPC's: rpc-request.h). */
 enum {
-	LSP_METHOD_NOT_FOUND = -32601,
-	LSP_INVALID_PARAMS = -32602,
 	LSP_REQUEST_FAILED = -32803,
 	LSP_SERVER_NOT_INITIALIZED = -32002,
-	LSP_INVALID_REQUEST = -32600,
 };
 
 /* The semantic token legend: kernel-only lines are comments (dimmed everywhere). */
@@ -384,26 +382,35 @@ diagnostic(json_t *range, int severity, const char *code, const char *message)
 			 "source", "uapid", "code", code, "message", message);
 }
 
-/* Classifies the document's buffer and publishes everything that follows from it. */
-static void
-refresh(struct lsp *s, struct doc *d)
-{
-	const char *sock = doc_socket(d);
-	json_t *cls, *pre = NULL, *diags, *regions, *inactive, *b, *x, *inst;
-	size_t i, nlines, *starts;
-	struct ud_lexed lx;
-	struct ud_diags lex_diags = UD_DIAGS_INIT;
-	const char *text;
+/* What the daemon says of a buffer. */
+struct answers {
+	json_t *cls; /* "classify" */
+	json_t *pre; /* "preview", or NULL */
+	json_t *api; /* "api.changes" (a uapi header), or NULL */
+};
 
-	d->due_ms = 0;
-	if (sock == NULL)
-		return;
-	if (daemon_call(s, sock, "classify",
-			json_pack("{s:s, s:s%}", "path", d->path, "text", ud_buf_str(&d->text),
-				  d->text.len),
-			&cls) != 0) {
-		/* not a header of the tree (the daemon says why) or no daemon: say nothing */
-		json_decref(cls);
+/* A call about d's buffer (path and text). */
+static int
+buffer_call(struct lsp *s, struct doc *d, const char *sock, const char *method, json_t **result)
+{
+	return daemon_call(s, sock, method,
+			   json_pack("{s:s, s:s%}", "path", d->path, "text", ud_buf_str(&d->text),
+				     d->text.len),
+			   result);
+}
+
+/*
+ * Asks the tree's daemon about d's buffer; false when it does not
+ * classify it (not a header of the tree, which the daemon says, or no
+ * daemon): nothing to publish then.
+ */
+static bool
+fetch(struct lsp *s, struct doc *d, const char *sock, struct answers *a)
+{
+	memset(a, 0, sizeof(*a));
+	if (buffer_call(s, d, sock, "classify", &a->cls) != 0) {
+		json_decref(a->cls);
+		a->cls = NULL;
 		if (s->refused != NULL && !d->told_too_big) {
 			/* but a buffer too large for the daemon: the user would wait for ever */
 			notify("window/showMessage",
@@ -413,27 +420,51 @@ refresh(struct lsp *s, struct doc *d)
 		}
 		free(s->refused);
 		s->refused = NULL;
-		return;
+		return false;
 	}
 	d->told_too_big = false;
-	if (daemon_call(s, sock, "preview",
-			json_pack("{s:s, s:s%}", "path", d->path, "text", ud_buf_str(&d->text),
-				  d->text.len),
-			&pre) != 0) {
-		json_decref(pre);
-		pre = NULL;
+	if (buffer_call(s, d, sock, "preview", &a->pre) != 0) {
+		json_decref(a->pre);
+		a->pre = NULL;
 	}
-	text = ud_buf_str(&d->text);
-	starts = line_starts(text, d->text.len, &nlines);
-	ud_lex(text, d->text.len, &lx, &lex_diags); /* a text it refuses: every line plain */
-	diags = json_array();
-	regions = json_array();
-	inactive = json_array();
+	/* a uapi header: what this buffer changes in the userspace API */
+	if (strstr(d->path, "/include/uapi/") != NULL &&
+	    buffer_call(s, d, sock, "api.changes", &a->api) != 0) {
+		json_decref(a->api);
+		a->api = NULL;
+	}
+	return true;
+}
+
+/* The buffer being rendered: its text, where its lines start, its tokens. */
+struct view {
+	const char *text;
+	size_t *starts, nlines;
+	struct ud_lexed lx;
+};
+
+static json_t *
+view_range(const struct view *v, long long first, long long last)
+{
+	return lines_range(v->text, v->starts, v->nlines, first, last);
+}
+
+/* What the editor shows of a buffer. */
+struct rendered {
+	json_t *diags, *regions, *inactive;
+};
+
+/* The split's diagnostics and the blocks: a retained one warned of, every class a region. */
+static void
+render_blocks(const struct view *v, json_t *cls, struct rendered *r)
+{
+	json_t *b, *x;
+	size_t i;
+
 	json_array_foreach(json_object_get(cls, "diagnostics"), i, x)
 	{
-		json_array_append_new(diags,
-				      diagnostic(lines_range(text, starts, nlines, jnum(x, "line"),
-							     jnum(x, "line")),
+		json_array_append_new(r->diags,
+				      diagnostic(view_range(v, jnum(x, "line"), jnum(x, "line")),
 						 lsp_severity(jstr(x, "severity")), "split",
 						 jstr(x, "message")));
 	}
@@ -448,30 +479,35 @@ refresh(struct lsp *s, struct doc *d)
 					     "%s",
 					     jstr(b, "reason"));
 
-			json_array_append_new(
-				diags, diagnostic(lines_range(text, starts, nlines, first, first),
-						  2, "retained", msg));
+			json_array_append_new(r->diags, diagnostic(view_range(v, first, first), 2,
+								   "retained", msg));
 			free(msg);
 		}
 		if (strcmp(cls_name, "kernel") == 0 || strcmp(cls_name, "user-only") == 0 ||
 		    strcmp(cls_name, "retained") == 0) {
 			bool directive;
 			/* what a reader sees it as: an `#ifdef __KERNEL__` opens kernel code */
-			const char *label = lsp_region_label(&lx, json_object_get(cls, "blocks"), i,
-							     &directive);
+			const char *label = lsp_region_label(&v->lx, json_object_get(cls, "blocks"),
+							     i, &directive);
 
-			json_array_append_new(
-				regions, json_pack("{s:o, s:s, s:s, s:s, s:b}", "range",
-						   lines_range(text, starts, nlines, first, last),
-						   "class", cls_name, "reason", jstr(b, "reason"),
-						   "label", label, "directive", directive));
+			json_array_append_new(r->regions,
+					      json_pack("{s:o, s:s, s:s, s:s, s:b}", "range",
+							view_range(v, first, last), "class",
+							cls_name, "reason", jstr(b, "reason"),
+							"label", label, "directive", directive));
 			if (strcmp(cls_name, "kernel") == 0)
-				json_array_append_new(
-					inactive, lines_range(text, starts, nlines, first, last));
+				json_array_append_new(r->inactive, view_range(v, first, last));
 		}
 	}
-	/* the kernel's checks run on the installed form, which another file may hold */
-	inst = pre != NULL ? json_object_get(pre, "installed") : NULL;
+}
+
+/* The kernel's checks, run on the installed form, which another file may hold. */
+static void
+render_installed(const struct view *v, json_t *pre, struct rendered *r)
+{
+	json_t *inst = pre != NULL ? json_object_get(pre, "installed") : NULL, *x;
+	size_t i;
+
 	json_array_foreach(json_object_get(inst, "diagnostics"), i, x)
 	{
 		bool same = strcmp(jstr(pre, "outcome"), "uapi") == 0;
@@ -481,67 +517,96 @@ refresh(struct lsp *s, struct doc *d)
 						jstr(x, "message"));
 		long long line = same ? jnum(x, "line") : 1;
 
-		json_array_append_new(diags,
-				      diagnostic(lines_range(text, starts, nlines, line, line),
+		json_array_append_new(r->diags,
+				      diagnostic(view_range(v, line, line),
 						 lsp_severity(jstr(x, "severity")), "check", msg));
 		free(msg);
 	}
-	/* a uapi header: what this buffer changes in the userspace API, on its lines */
-	if (strstr(d->path, "/include/uapi/") != NULL) {
-		json_t *api = NULL, *ch;
+}
 
-		if (daemon_call(s, sock, "api.changes",
-				json_pack("{s:s, s:s%}", "path", d->path, "text",
-					  ud_buf_str(&d->text), d->text.len),
-				&api) == 0) {
-			json_array_foreach(json_object_get(api, "changes"), i, ch)
-			{
-				const char *v = jstr(ch, "verdict");
-				long long line = jnum(ch, "new_line") > 0 ? jnum(ch, "new_line")
-									  : jnum(ch, "old_line");
-				char *msg;
-				const char *kind;
+/* The userspace API changes that are not compatible, on their lines. */
+static void
+render_api(const struct view *v, json_t *api, struct rendered *r)
+{
+	json_t *ch;
+	size_t i;
 
-				if (strcmp(v, "compatible") == 0)
-					continue;
-				if (line < 1 || (size_t)line > nlines)
-					line = 1;
-				kind = ud_api_kind_shown(jstr(ch, "kind"), jstr(ch, "symbol"));
-				msg = ud_xasprintf("%s userspace API change: %s%s%s: %s",
-						   strcmp(v, "breaking") == 0 ? "breaking"
-									      : "to review:",
-						   kind, kind[0] ? " " : "", jstr(ch, "symbol"),
-						   jstr(ch, "reason"));
-				json_array_append_new(
-					diags,
-					diagnostic(lines_range(text, starts, nlines, line, line),
-						   strcmp(v, "breaking") == 0 ? 2 : 3, "api", msg));
-				free(msg);
-			}
-		}
-		json_decref(api);
+	json_array_foreach(json_object_get(api, "changes"), i, ch)
+	{
+		const char *verdict = jstr(ch, "verdict");
+		long long line =
+			jnum(ch, "new_line") > 0 ? jnum(ch, "new_line") : jnum(ch, "old_line");
+		char *msg;
+		const char *kind;
+
+		if (strcmp(verdict, "compatible") == 0)
+			continue;
+		if (line < 1 || (size_t)line > v->nlines)
+			line = 1;
+		kind = ud_api_kind_shown(jstr(ch, "kind"), jstr(ch, "symbol"));
+		msg = ud_xasprintf(
+			"%s userspace API change: %s%s%s: %s",
+			strcmp(verdict, "breaking") == 0 ? "breaking" : "to review:", kind,
+			kind[0] ? " " : "", jstr(ch, "symbol"), jstr(ch, "reason"));
+		json_array_append_new(r->diags, diagnostic(view_range(v, line, line),
+							   strcmp(verdict, "breaking") == 0 ? 2 : 3,
+							   "api", msg));
+		free(msg);
 	}
+}
+
+/* The answers about d's buffer as the editor shows them. */
+static void
+render(struct doc *d, const struct answers *a, struct rendered *r)
+{
+	struct ud_diags lex_diags = UD_DIAGS_INIT;
+	struct view v;
+
+	v.text = ud_buf_str(&d->text);
+	v.starts = line_starts(v.text, d->text.len, &v.nlines);
+	ud_lex(v.text, d->text.len, &v.lx, &lex_diags); /* a text it refuses: every line plain */
+	r->diags = json_array();
+	r->regions = json_array();
+	r->inactive = json_array();
+	render_blocks(&v, a->cls, r);
+	render_installed(&v, a->pre, r);
+	render_api(&v, a->api, r);
+	ud_lexed_free(&v.lx);
+	ud_diags_free(&lex_diags);
+	free(v.starts);
+}
+
+/* Classifies the document's buffer and publishes everything that follows from it. */
+static void
+refresh(struct lsp *s, struct doc *d)
+{
+	const char *sock = doc_socket(d);
+	struct answers a;
+	struct rendered r;
+
+	d->due_ms = 0;
+	if (sock == NULL || !fetch(s, d, sock, &a))
+		return;
+	render(d, &a, &r);
 	notify("textDocument/publishDiagnostics",
 	       json_pack("{s:s, s:I, s:o}", "uri", d->uri, "version", (json_int_t)d->version,
-			 "diagnostics", diags));
+			 "diagnostics", r.diags));
 	notify("uapid/regions",
 	       json_pack("{s:{s:s, s:I}, s:s, s:o}", "textDocument", "uri", d->uri, "version",
-			 (json_int_t)d->version, "outcome", pre != NULL ? jstr(pre, "outcome") : "",
-			 "regions", regions));
+			 (json_int_t)d->version, "outcome",
+			 a.pre != NULL ? jstr(a.pre, "outcome") : "", "regions", r.regions));
 	if (s->inactive_regions)
 		notify("textDocument/inactiveRegions",
 		       json_pack("{s:{s:s, s:I}, s:o}", "textDocument", "uri", d->uri, "version",
-				 (json_int_t)d->version, "regions", inactive));
+				 (json_int_t)d->version, "regions", r.inactive));
 	else
-		json_decref(inactive);
+		json_decref(r.inactive);
 	d->published = true;
-	ud_lexed_free(&lx);
-	ud_diags_free(&lex_diags);
 	json_decref(d->blocks);
-	d->blocks = json_incref(json_object_get(cls, "blocks"));
-	json_decref(cls);
-	json_decref(pre);
-	free(starts);
+	d->blocks = json_incref(json_object_get(a.cls, "blocks"));
+	json_decref(a.cls);
+	json_decref(a.pre);
+	json_decref(a.api);
 }
 
 /* ---- requests ---- */
@@ -816,7 +881,7 @@ execute_command(struct lsp *s, json_t *id, json_t *params)
 
 	if (strcmp(cmd, "uapid.addMarker") != 0 && strcmp(cmd, "uapid.preview") != 0 &&
 	    strcmp(cmd, "uapid.status") != 0) {
-		reply_error(id, LSP_INVALID_PARAMS, "unknown command");
+		reply_error(id, UD_RPC_INVALID_PARAMS, "unknown command");
 		return;
 	}
 	if (d != NULL && doc_socket(d) != NULL)
@@ -941,7 +1006,7 @@ handle(struct lsp *s, json_t *m, int *status)
 	if (method[0] == '\0') {
 		if (id != NULL && json_object_get(m, "result") == NULL &&
 		    json_object_get(m, "error") == NULL)
-			reply_error(id, LSP_INVALID_REQUEST, "a request needs a method");
+			reply_error(id, UD_RPC_INVALID_REQUEST, "a request needs a method");
 		return true; /* an answer to a request of ours: none are sent */
 	}
 	if (strcmp(method, "exit") == 0) {
@@ -993,7 +1058,7 @@ handle(struct lsp *s, json_t *m, int *status)
 	} else if (strcmp(method, "workspace/executeCommand") == 0) {
 		execute_command(s, id, params);
 	} else if (id != NULL) {
-		reply_error(id, LSP_METHOD_NOT_FOUND, "method not handled by uapictl lsp");
+		reply_error(id, UD_RPC_METHOD_NOT_FOUND, "method not handled by uapictl lsp");
 	}
 	return true;
 }
@@ -1024,7 +1089,7 @@ ctl_lsp(struct ctl *ctl, int argc, char **argv)
 		/* messages already read go first */
 		while ((rc = ud_lsp_take_message(&s.in, &m, &cause)) == 1) {
 			if (m == NULL) {
-				reply_error(NULL, -32700, "parse error");
+				reply_error(NULL, UD_RPC_PARSE_ERROR, "parse error");
 				continue;
 			}
 			if (!handle(&s, m, &status)) {
