@@ -4,8 +4,6 @@
  * the daemon's api-log index (api.log; the daemon runs with --branches),
  * printed as `uapid api-log` prints it.
  */
-#include "config.h"
-
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,32 +12,20 @@
 #include "ctl.h"
 #include "uapid/xmalloc.h"
 
-#define RED "\033[31m"
-#define YELLOW "\033[33m"
-#define RESET "\033[0m"
-
 static const char log_usage[] =
 	"api --log: usage: uapictl api --log [--since REV] [--until REV] [--tags GLOB] SYMBOL...";
-
-static const char *
-str(json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s != NULL ? s : "";
-}
 
 /* The change column: the change, after its symbol when it is another than the one asked. */
 static char *
 change_text(json_t *e, const char *asked)
 {
-	const char *sym = str(e, "symbol"), *kind = str(e, "kind");
+	const char *sym = ctl_str(e, "symbol"), *kind = ctl_str(e, "kind");
 
 	if (strcmp(sym, asked) == 0 || strcmp(kind, "header") == 0)
-		return ud_xstrdup(str(e, "change"));
+		return ud_xstrdup(ctl_str(e, "change"));
 	if (strncmp(sym, kind, strlen(kind)) == 0)
-		return ud_xasprintf("%s: %s", sym, str(e, "change"));
-	return ud_xasprintf("%s %s: %s", kind, sym, str(e, "change"));
+		return ud_xasprintf("%s: %s", sym, ctl_str(e, "change"));
+	return ud_xasprintf("%s %s: %s", kind, sym, ctl_str(e, "change"));
 }
 
 static void
@@ -51,36 +37,38 @@ print_answer(const struct ctl *ctl, json_t *a)
 
 	json_array_foreach(h, i, e)
 	{
-		const char *rel = json_is_string(json_object_get(e, "release")) ? str(e, "release")
-										: "unreleased";
-		int n = snprintf(NULL, 0, "%s:%lld", str(e, "header"),
+		const char *rel = json_is_string(json_object_get(e, "release"))
+					  ? ctl_str(e, "release")
+					  : "unreleased";
+		int n = snprintf(NULL, 0, "%s:%lld", ctl_str(e, "header"),
 				 (long long)json_integer_value(json_object_get(e, "line")));
 
 		wr = (int)strlen(rel) > wr ? (int)strlen(rel) : wr;
 		wh = n > wh ? n : wh;
-		wv = (int)strlen(str(e, "verdict")) > wv ? (int)strlen(str(e, "verdict")) : wv;
+		wv = (int)strlen(ctl_str(e, "verdict")) > wv ? (int)strlen(ctl_str(e, "verdict"))
+							     : wv;
 	}
 	json_array_foreach(h, i, e)
 	{
 		const char *v =
-			json_is_string(json_object_get(e, "verdict")) ? str(e, "verdict") : "-";
-		const char *col = strcmp(v, "breaking") == 0 ? ctl_sgr(ctl, RED)
-				  : strcmp(v, "review") == 0 ? ctl_sgr(ctl, YELLOW)
+			json_is_string(json_object_get(e, "verdict")) ? ctl_str(e, "verdict") : "-";
+		const char *col = strcmp(v, "breaking") == 0 ? ctl_sgr(ctl, SGR_RED)
+				  : strcmp(v, "review") == 0 ? ctl_sgr(ctl, SGR_YELLOW)
 							     : "";
 		char *where =
-			ud_xasprintf("%s:%lld", str(e, "header"),
+			ud_xasprintf("%s:%lld", ctl_str(e, "header"),
 				     (long long)json_integer_value(json_object_get(e, "line")));
-		char *change = change_text(e, str(a, "symbol"));
+		char *change = change_text(e, ctl_str(a, "symbol"));
 
 		printf("%-*s  %s  %.12s  %-*s  %s%-*s%s  %s\n", wr,
-		       json_is_string(json_object_get(e, "release")) ? str(e, "release")
+		       json_is_string(json_object_get(e, "release")) ? ctl_str(e, "release")
 								     : "unreleased",
-		       str(e, "date"), str(e, "commit"), wh, where, col, wv, v, ctl_sgr(ctl, RESET),
-		       change);
+		       ctl_str(e, "date"), ctl_str(e, "commit"), wh, where, col, wv, v,
+		       ctl_sgr(ctl, SGR_RESET), change);
 		free(where);
 		free(change);
 	}
-	printf("%s: %s\n", str(a, "symbol"), str(a, "summary"));
+	printf("%s: %s\n", ctl_str(a, "symbol"), ctl_str(a, "summary"));
 }
 
 int

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * uapictl's pieces: the commands (ctl-commands.c), the LSP bridge (lsp.c)
- * and what they share (uapictl.c).
+ * uapictl's pieces: the command table and options (uapictl.c), one file a
+ * command (ctl-*.c), the LSP bridge (lsp.c), and what they share
+ * (ctl-client.c).
  */
 #ifndef UAPID_CTL_H
 #define UAPID_CTL_H
 
+#include <getopt.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "uapid/buf.h"
 #include "uapid/lex.h"
 
 /* Exit codes, a contract for scripts. */
@@ -28,6 +31,15 @@ struct ctl {
 	int timeout_ms;
 };
 
+/* SGR colours, for ctl_sgr. */
+#define SGR_RED "\033[31m"
+#define SGR_GREEN "\033[32m"
+#define SGR_YELLOW "\033[33m"
+#define SGR_CYAN "\033[36m"
+#define SGR_BOLD "\033[1m"
+#define SGR_DIM "\033[2m"
+#define SGR_RESET "\033[0m"
+
 /* An SGR colour for human output ("" without colour). */
 const char *ctl_sgr(const struct ctl *ctl, const char *code);
 /*
@@ -44,6 +56,42 @@ int ctl_call(const struct ctl *ctl, const char *hint, const char *method, json_t
 	     json_t **result);
 /* Prints v as indented JSON on stdout. */
 void ctl_print_json(json_t *v);
+
+/* A command's own options (--json is accepted after the command too): getopt_long's answer. */
+int ctl_next_opt(int argc, char **argv, const char *shortopts, const struct option *longopts);
+/* Prints "uapictl: MESSAGE" and where the commands are listed; returns CTL_USAGE. */
+int ctl_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A command that takes no arguments and no option but --json: CTL_OK, or a usage error. */
+int ctl_no_args(const char *cmd, int argc, char **argv, struct ctl *ctl);
+/*
+ * A FILE argument as the daemon takes it: absolute (the daemon makes it
+ * tree-relative), with the directory's symlinks resolved so that it
+ * matches the daemon's canonical root.
+ */
+char *ctl_absolute_path(const char *file);
+/* Reads all of stdin (an editor's unsaved buffer): 0, or -1 after saying why. */
+int ctl_read_stdin(struct ud_buf *b);
+/* FILE [--stdin]: the params {path[,text]} for classify and preview (NULL after an error). */
+json_t *ctl_path_params(const char *file, bool from_stdin);
+/* The string (or "") and the integer (or 0) at key of an answer. */
+const char *ctl_str(json_t *o, const char *key);
+long long ctl_num(json_t *o, const char *key);
+/* The colour a header's outcome is shown in. */
+const char *ctl_outcome_color(const struct ctl *ctl, const char *outcome);
+/* "path:line: severity: message" for each diagnostic, as compilers print them. */
+void ctl_print_diags(const struct ctl *ctl, const char *path, json_t *diags);
+/* The branch follower's state (uapid watch --branches), on one line after prefix. */
+void ctl_print_branches(const struct ctl *ctl, json_t *b, const char *prefix);
+
+/*
+ * A command of the table in uapictl.c: its lines of `uapictl --help`
+ * (usage and summary) beside what runs it, so the two cannot drift.
+ */
+struct ctl_command {
+	const char *name;
+	const char *help;
+	int (*run)(struct ctl *ctl, int argc, char **argv);
+};
 
 /* The commands: argv[0] is the command's name.  Each returns an exit code. */
 int ctl_status(struct ctl *ctl, int argc, char **argv);

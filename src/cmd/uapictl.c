@@ -9,144 +9,72 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ctl.h"
-#include "uapid/discover.h"
-#include "uapid/rpcclient.h"
-#include "uapid/xmalloc.h"
 
-static const char ctl_usage[] =
+static const char ctl_usage_head[] =
 	"usage: uapictl [--socket PATH | --tree DIR] [--json] [--timeout SECONDS] COMMAND [ARGS]\n"
 	"\n"
-	"commands:\n"
-	"  status                          the daemon's tree, clock, counts and health\n"
-	"  headers [--prefix P] [--outcome O] [--exported | --unexported]\n"
-	"                                  headers with their outcome and export state\n"
-	"  classify [--stdin] FILE         each line's class and the split's diagnostics\n"
-	"  preview [--stdin] [--kernel | --uapi | --installed] FILE\n"
-	"                                  the texts the split gives\n"
-	"  changes [--since CLOCK]         files whose outcome or outputs changed\n"
-	"  marker list [FILE]              coaching markers in the daemon's store\n"
-	"  marker add FILE ACTION [SELECTOR] [--occurrence N] [--why TEXT]\n"
-	"  marker rm ID...\n"
-	"  resplit [PATH...]               split again (all headers without PATH)\n"
-	"  api [--since CLOCK | --rev REV]  userspace API changes, symbol by symbol, with verdicts\n"
-	"  api --log [--since REV] [--until REV] [--tags GLOB] SYMBOL...\n"
-	"                                  since which release a symbol exists, what changed when\n"
-	"  watch                           print change notifications as they come\n"
-	"  sockname [PATH]                 the socket of the daemon for PATH's tree\n"
-	"  lsp                             a Language Server on stdin/stdout for editors\n"
-	"  call METHOD [PARAMS-JSON]       any method, raw (also: METHOD PARAMS-JSON)\n"
+	"commands:\n";
+static const char ctl_usage_tail[] =
 	"\n"
 	"exit status: 0 ok, 1 the daemon answered an error, 2 usage, 3 no daemon reachable\n";
 
-const char *
-ctl_sgr(const struct ctl *ctl, const char *code)
-{
-	return ctl->color ? code : "";
-}
-
-void
-ctl_print_json(json_t *v)
-{
-	char *s = json_dumps(v, JSON_INDENT(2) | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
-
-	if (s != NULL)
-		puts(s);
-	free(s);
-}
-
-char *
-ctl_socket(const struct ctl *ctl, const char *hint)
-{
-	const char *where = hint != NULL ? hint : ctl->tree_opt != NULL ? ctl->tree_opt : ".";
-	char *sock, *tree, real[PATH_MAX];
-	int rc;
-
-	if (ctl->socket_opt != NULL)
-		return ud_xstrdup(ctl->socket_opt);
-	/* --tree names the tree: a FILE argument outside it does not move the search */
-	if (ctl->tree_opt != NULL)
-		where = ctl->tree_opt;
-	rc = ud_discover_socket(where, &sock, &tree);
-	free(tree);
-	if (rc == 0)
-		return sock;
-	if (rc == -ENOENT && access(where, F_OK) != 0) {
-		fprintf(stderr, "uapictl: %s: %s\n", where, strerror(-rc));
-		return NULL;
-	}
-	if (realpath(where, real) != NULL)
-		where = real;
-	fprintf(stderr,
-		"uapictl: no uapid daemon found for %s\n"
-		"hint: start one with `uapid watch TREE` (or `systemctl start "
-		"uapid@$(systemd-escape --path TREE)`), or name its socket with --socket\n",
-		where);
-	return NULL;
-}
-
-int
-ctl_call(const struct ctl *ctl, const char *hint, const char *method, json_t *params,
-	 json_t **result)
-{
-	struct ud_rpc_conn c;
-	char *sock = ctl_socket(ctl, hint), *cause = NULL;
-	int rc;
-
-	*result = NULL;
-	if (sock == NULL) {
-		json_decref(params);
-		return CTL_UNREACHABLE;
-	}
-	rc = ud_rpc_connect(&c, sock, ctl->timeout_ms, &cause);
-	if (rc < 0) {
-		fprintf(stderr, "uapictl: %s\n", cause);
-		if (rc != -ENAMETOOLONG)
-			fprintf(stderr,
-				"hint: is uapid running? start it with `uapid watch TREE`\n");
-		free(cause);
-		free(sock);
-		json_decref(params);
-		return CTL_UNREACHABLE;
-	}
-	rc = ud_rpc_call(&c, method, params, result, &cause);
-	ud_rpc_disconnect(&c);
-	free(sock);
-	if (rc < 0) {
-		fprintf(stderr, "uapictl: %s\n", cause);
-		free(cause);
-		return CTL_UNREACHABLE;
-	}
-	if (rc == 1) {
-		json_t *msg = json_object_get(*result, "message");
-
-		fprintf(stderr, "uapictl: %s: error %" JSON_INTEGER_FORMAT ": %s\n", method,
-			json_integer_value(json_object_get(*result, "code")),
-			json_is_string(msg) ? json_string_value(msg) : "(no message)");
-		json_decref(*result);
-		*result = NULL;
-		return CTL_DAEMON_ERROR;
-	}
-	return CTL_OK;
-}
-
-static const struct {
-	const char *name;
-	int (*fn)(struct ctl *, int, char **);
-} commands[] = {
-	{"status", ctl_status},	  {"headers", ctl_headers}, {"classify", ctl_classify},
-	{"preview", ctl_preview}, {"changes", ctl_changes}, {"marker", ctl_marker},
-	{"resplit", ctl_resplit}, {"watch", ctl_watch},	    {"sockname", ctl_sockname},
-	{"lsp", ctl_lsp},	  {"call", ctl_raw},	    {"api", ctl_api},
+/* The commands, in the order --help lists them. */
+static const struct ctl_command commands[] = {
+	{"status",
+	 "  status                          the daemon's tree, clock, counts and health\n",
+	 ctl_status},
+	{"headers",
+	 "  headers [--prefix P] [--outcome O] [--exported | --unexported]\n"
+	 "                                  headers with their outcome and export state\n",
+	 ctl_headers},
+	{"classify",
+	 "  classify [--stdin] FILE         each line's class and the split's diagnostics\n",
+	 ctl_classify},
+	{"preview",
+	 "  preview [--stdin] [--kernel | --uapi | --installed] FILE\n"
+	 "                                  the texts the split gives\n",
+	 ctl_preview},
+	{"changes", "  changes [--since CLOCK]         files whose outcome or outputs changed\n",
+	 ctl_changes},
+	{"marker",
+	 "  marker list [FILE]              coaching markers in the daemon's store\n"
+	 "  marker add FILE ACTION [SELECTOR] [--occurrence N] [--why TEXT]\n"
+	 "  marker rm ID...\n",
+	 ctl_marker},
+	{"resplit", "  resplit [PATH...]               split again (all headers without PATH)\n",
+	 ctl_resplit},
+	{"api",
+	 "  api [--since CLOCK | --rev REV]  userspace API changes, symbol by symbol, with verdicts\n"
+	 "  api --log [--since REV] [--until REV] [--tags GLOB] SYMBOL...\n"
+	 "                                  since which release a symbol exists, what changed when\n",
+	 ctl_api},
+	{"watch", "  watch                           print change notifications as they come\n",
+	 ctl_watch},
+	{"sockname", "  sockname [PATH]                 the socket of the daemon for PATH's tree\n",
+	 ctl_sockname},
+	{"lsp", "  lsp                             a Language Server on stdin/stdout for editors\n",
+	 ctl_lsp},
+	{"call", "  call METHOD [PARAMS-JSON]       any method, raw (also: METHOD PARAMS-JSON)\n",
+	 ctl_raw},
 };
+
+static void
+usage(FILE *f)
+{
+	size_t i;
+
+	fputs(ctl_usage_head, f);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fputs(commands[i].help, f);
+	fputs(ctl_usage_tail, f);
+}
 
 /* "METHOD {...}" (today's raw form): a JSON argument after the name means raw. */
 static bool
@@ -200,15 +128,15 @@ main(int argc, char **argv)
 			printf("uapictl %s\n", PACKAGE_VERSION);
 			return CTL_OK;
 		case 'h':
-			fputs(ctl_usage, stdout);
+			usage(stdout);
 			return CTL_OK;
 		default:
-			fputs(ctl_usage, stderr);
+			usage(stderr);
 			return CTL_USAGE;
 		}
 	}
 	if (optind >= argc) {
-		fputs(ctl_usage, stderr);
+		usage(stderr);
 		return CTL_USAGE;
 	}
 	if (ctl.socket_opt != NULL && ctl.tree_opt != NULL) {
@@ -224,7 +152,7 @@ main(int argc, char **argv)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[0], commands[i].name) == 0) {
 			optind = 0; /* each command parses its own options */
-			return commands[i].fn(&ctl, argc, argv);
+			return commands[i].run(&ctl, argc, argv);
 		}
 	/* an unknown name is a method, sent as is: the daemon says whether it knows it */
 	return ctl_raw(&ctl, argc, argv);

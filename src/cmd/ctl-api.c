@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * uapictl api: userspace API changes, symbol by symbol, with verdicts
+ * (api --log: ctl-apilog.c).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "uapid/api.h"
+
+int
+ctl_api(struct ctl *ctl, int argc, char **argv)
+{
+	static const struct option longopts[] = {{"since", required_argument, NULL, 's'},
+						 {"rev", required_argument, NULL, 'r'},
+						 {"json", no_argument, NULL, 'j'},
+						 {NULL, 0, NULL, 0}};
+	json_t *params = json_object(), *r, *c, *sum;
+	char *end;
+	size_t i;
+	int opt, rc;
+
+	for (i = 1; i < (size_t)argc; i++)
+		if (strcmp(argv[i], "--log") == 0) {
+			json_decref(params);
+			return ctl_api_log(ctl, argc, argv); /* another question: ctl-apilog.c */
+		}
+	while ((opt = ctl_next_opt(argc, argv, "s:r:j", longopts)) != -1) {
+		if (opt == 's') {
+			long long since = strtoll(optarg, &end, 10);
+
+			if (*end != '\0' || end == optarg || since < 0) {
+				json_decref(params);
+				return ctl_usage_error("api: --since '%s' is not a clock", optarg);
+			}
+			json_object_set_new(params, "since", json_integer(since));
+		} else if (opt == 'r') {
+			json_object_set_new(params, "rev", json_string(optarg));
+		} else if (opt == 'j') {
+			ctl->json = true;
+		} else {
+			json_decref(params);
+			return ctl_usage_error(
+				"%s", "api: usage: uapictl api [--since CLOCK | --rev REV]");
+		}
+	}
+	if (optind < argc ||
+	    (json_object_get(params, "since") != NULL && json_object_get(params, "rev") != NULL)) {
+		json_decref(params);
+		return ctl_usage_error("%s", "api: usage: uapictl api [--since CLOCK | --rev REV]");
+	}
+	if (json_object_get(params, "rev") == NULL && json_object_get(params, "since") == NULL)
+		json_object_set_new(params, "since", json_integer(0));
+	if ((rc = ctl_call(ctl, NULL, "api.changes", params, &r)) != CTL_OK)
+		return rc;
+	if (ctl->json) {
+		ctl_print_json(r);
+		json_decref(r);
+		return CTL_OK;
+	}
+	sum = json_object_get(r, "summary");
+	printf("clock %lld: %lld header%s changed, %lld added, %lld removed: %s%lld breaking%s, "
+	       "%lld review, %lld compatible\n",
+	       ctl_num(r, "clock"), ctl_num(sum, "headers_changed"),
+	       ctl_num(sum, "headers_changed") == 1 ? "" : "s", ctl_num(sum, "headers_added"),
+	       ctl_num(sum, "headers_removed"),
+	       ctl_num(sum, "breaking") > 0 ? ctl_sgr(ctl, SGR_RED) : "", ctl_num(sum, "breaking"),
+	       ctl_sgr(ctl, SGR_RESET), ctl_num(sum, "review"), ctl_num(sum, "compatible"));
+	json_array_foreach(json_object_get(r, "changes"), i, c)
+	{
+		const char *v = ctl_str(c, "verdict");
+		const char *col = strcmp(v, "breaking") == 0 ? ctl_sgr(ctl, SGR_RED)
+				  : strcmp(v, "review") == 0 ? ctl_sgr(ctl, SGR_YELLOW)
+							     : "";
+
+		bool named = json_is_string(json_object_get(c, "symbol"));
+		const char *kind =
+			named ? ud_api_kind_shown(ctl_str(c, "kind"), ctl_str(c, "symbol")) : "";
+
+		printf("%s:%lld: %s%s%s: %s%s%s%s%s\n", ctl_str(c, "header"),
+		       ctl_num(c, "new_line") ? ctl_num(c, "new_line") : ctl_num(c, "old_line"),
+		       col, v, ctl_sgr(ctl, SGR_RESET), kind, kind[0] ? " " : "",
+		       ctl_str(c, "symbol"), named ? ": " : "", ctl_str(c, "reason"));
+	}
+	json_decref(r);
+	return CTL_OK;
+}
