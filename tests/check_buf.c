@@ -25,7 +25,9 @@ START_TEST(test_buf_add)
 	s = ud_buf_detach(&b, &n);
 	ck_assert_uint_eq(n, 3);
 	ck_assert_int_eq(memcmp(s, "a\0b", 4), 0);
-	ck_assert_ptr_null(b.data);
+	/* emptied: a valid empty string it does not own, as after UD_BUF_INIT */
+	ck_assert_str_eq(b.data, "");
+	ck_assert_uint_eq(b.alloc, 0);
 	free(s);
 	s = ud_buf_detach(&b, &n);
 	ck_assert_str_eq(s, "");

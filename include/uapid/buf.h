@@ -2,9 +2,11 @@
 /*
  * Growable byte buffer, in the spirit of git's strbuf.
  *
- * Invariant: data is always NUL-terminated (data[len] == '\0') once the
- * buffer has been written to; an initialised, never-written buffer has
- * data == NULL and len == 0.  All growable text in uapid goes through
+ * Invariant: data is always a NUL-terminated string (data[len] == '\0'):
+ * an initialised, never-written buffer points at ud_buf_slop, an empty
+ * string no one writes to (as git's strbuf_slopbuf), with alloc == 0.  A
+ * zeroed struct (data NULL) is an empty buffer too, for the functions
+ * here; ud_buf_str reads either.  All growable text in uapid goes through
  * this type.
  */
 #ifndef UAPID_BUF_H
@@ -19,9 +21,16 @@ struct ud_buf {
 	size_t alloc;
 };
 
+/*
+ * The storage of every empty buffer: "" (alloc 0 says a buffer owns none).
+ * Read-only, so that a write through an empty buffer faults at once
+ * instead of changing every empty buffer's text.
+ */
+extern const char ud_buf_slop[1];
+
 #define UD_BUF_INIT                                                                                \
 	{                                                                                          \
-		NULL, 0, 0                                                                         \
+		(char *)ud_buf_slop, 0, 0                                                          \
 	}
 
 void ud_buf_init(struct ud_buf *b);

@@ -10,10 +10,12 @@
 #include "uapid/buf.h"
 #include "uapid/xmalloc.h"
 
+const char ud_buf_slop[1];
+
 void
 ud_buf_init(struct ud_buf *b)
 {
-	b->data = NULL;
+	b->data = (char *)ud_buf_slop;
 	b->len = 0;
 	b->alloc = 0;
 }
@@ -23,7 +25,8 @@ ud_buf_free(struct ud_buf *b)
 {
 	if (b == NULL)
 		return;
-	free(b->data);
+	if (b->alloc > 0)
+		free(b->data);
 	ud_buf_init(b);
 }
 
@@ -31,7 +34,7 @@ void
 ud_buf_reset(struct ud_buf *b)
 {
 	b->len = 0;
-	if (b->data != NULL)
+	if (b->alloc > 0)
 		b->data[0] = '\0';
 }
 
@@ -40,13 +43,15 @@ ud_buf_setlen(struct ud_buf *b, size_t len)
 {
 	assert(len <= b->len);
 	b->len = len;
-	if (b->data != NULL)
+	if (b->alloc > 0)
 		b->data[len] = '\0';
 }
 
 void
 ud_buf_grow(struct ud_buf *b, size_t extra)
 {
+	if (b->alloc == 0)
+		b->data = NULL; /* the slop (or a zeroed struct's NULL): nothing to keep */
 	b->data = ud_xgrow(b->data, &b->alloc, b->len + extra + 1, 1);
 }
 
@@ -109,7 +114,7 @@ ud_buf_detach(struct ud_buf *b, size_t *len)
 {
 	char *p;
 
-	if (b->data == NULL)
+	if (b->alloc == 0)
 		ud_buf_grow(b, 0), b->data[0] = '\0';
 	p = b->data;
 	if (len != NULL)

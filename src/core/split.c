@@ -427,7 +427,7 @@ reduce(const struct olist *lines)
 			}
 			break;
 		}
-		if (b.data != NULL)
+		if (b.len > 0) /* an empty one is the slop, never written */
 			b.len = ud_squeeze(b.data, b.data, b.len);
 		if (directive) {
 			const char *s = ud_buf_str(&b);

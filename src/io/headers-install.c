@@ -539,8 +539,7 @@ ud_headers_install_each(const struct ud_hdr_plan *plan, struct ud_source *src,
 				in.diags.n > 0 ? in.diags.v[0].message : "unknown reason");
 			rc = -EINVAL;
 		} else {
-			rc = fn(plan->v[i].dst, in.text.data != NULL ? in.text.data : "",
-				in.text.len, ctx);
+			rc = fn(plan->v[i].dst, ud_buf_str(&in.text), in.text.len, ctx);
 		}
 		ud_installed_free(&in);
 	}
@@ -565,7 +564,7 @@ ud_headers_installed_each(const char *dir,
 
 		rc = ud_source_read(&src, names.v[i], &b, cause);
 		if (rc == 0)
-			rc = fn(names.v[i], b.data != NULL ? b.data : "", b.len, ctx);
+			rc = fn(names.v[i], b.data, b.len, ctx);
 		ud_buf_free(&b);
 	}
 	ud_strlist_free(&names);

@@ -18,8 +18,7 @@ static void
 compute(struct ud_hsplit *h, const struct ud_markers *set)
 {
 	h->nmarkers = set != NULL ? ud_markers_for(set, h->path, &h->markers) : 0;
-	ud_split(h->path, h->input.data != NULL ? h->input.data : "", h->input.len, h->markers,
-		 h->nmarkers, &h->res);
+	ud_split(h->path, ud_buf_str(&h->input), h->input.len, h->markers, h->nmarkers, &h->res);
 }
 
 static void

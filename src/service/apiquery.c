@@ -37,7 +37,7 @@ look(const char *path, void *ctx)
 		return ud_map_get(&l->parsed, path);
 	if (ud_store_api_version_at(l->st, path, INT64_MAX, NULL, &b) == 0) {
 		h = ud_xcalloc(1, sizeof(*h));
-		ud_api_parse(path, b.data != NULL ? b.data : "", b.len, h);
+		ud_api_parse(path, b.data, b.len, h);
 	}
 	ud_buf_free(&b);
 	ud_map_put(&l->parsed, path, h);
@@ -74,7 +74,7 @@ ud_apiquery_since(struct ud_store *st, int64_t since, bool fresh)
 
 		changed[n].new_ = look(paths.v[i], &l);
 		if (had) {
-			ud_api_parse(paths.v[i], b.data != NULL ? b.data : "", b.len, &olds[i]);
+			ud_api_parse(paths.v[i], b.data, b.len, &olds[i]);
 			changed[n].old = &olds[i];
 		}
 		ud_buf_free(&b);

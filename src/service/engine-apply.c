@@ -165,19 +165,16 @@ put_split(struct batch *b, struct hjob *j, struct hstate *nw, bool *want_k, bool
 
 	*want_u = true;
 	o = split_out(j->h.twin);
-	ok = ud_engine_put_output(b, o, j->path, r->uapi.data != NULL ? r->uapi.data : "",
-				  r->uapi.len) == 0;
+	ok = ud_engine_put_output(b, o, j->path, ud_buf_str(&r->uapi), r->uapi.len) == 0;
 	free(o);
-	ud_engine_blob(r->uapi.data != NULL ? r->uapi.data : "", r->uapi.len, nw->ublob);
+	ud_engine_blob(ud_buf_str(&r->uapi), r->uapi.len, nw->ublob);
 	if (ok && r->outcome == UD_SPLIT_SPLIT) {
 		*want_k = true;
 		o = split_out(j->path);
-		ok = ud_engine_put_output(b, o, j->path,
-					  r->kernel.data != NULL ? r->kernel.data : "",
-					  r->kernel.len) == 0;
+		ok = ud_engine_put_output(b, o, j->path, ud_buf_str(&r->kernel), r->kernel.len) ==
+		     0;
 		free(o);
-		ud_engine_blob(r->kernel.data != NULL ? r->kernel.data : "", r->kernel.len,
-			       nw->kblob);
+		ud_engine_blob(ud_buf_str(&r->kernel), r->kernel.len, nw->kblob);
 	}
 	return ok;
 }
@@ -414,7 +411,7 @@ report_api(struct batch *b, const char *dst, const struct ud_buf *prev,
 	struct ud_engine_api *a;
 
 	memset(&d, 0, sizeof(d));
-	ud_api_parse(dst, prev->data != NULL ? prev->data : "", prev->len, &old);
+	ud_api_parse(dst, ud_buf_str(prev), prev->len, &old);
 	ud_api_diff_changed(&(struct ud_api_pair){&old, nw}, 1, NULL, &d);
 	b->rep.api = ud_xgrow(b->rep.api, &b->rep.aapi, b->rep.napi + 1, sizeof(*b->rep.api));
 	a = &b->rep.api[b->rep.napi++];
@@ -472,9 +469,8 @@ ud_engine_apply_install(struct batch *b, struct ijob *j)
 
 	b->rep.reinstalled++;
 	if (j->in.ok) {
-		if (ud_engine_put_output(b, o, "install",
-					 j->in.text.data != NULL ? j->in.text.data : "",
-					 j->in.text.len) < 0) {
+		if (ud_engine_put_output(b, o, "install", ud_buf_str(&j->in.text), j->in.text.len) <
+		    0) {
 			free(o);
 			return; /* the row stays: the next start finds the output and repairs it */
 		}
@@ -495,8 +491,7 @@ ud_engine_apply_install(struct batch *b, struct ijob *j)
 	if (changed)
 		ud_engine_event(b, f->dst, "install", j->in.ok ? "installed" : "failed");
 	if (changed && j->in.ok)
-		record_api(b, f->dst, j->in.text.data != NULL ? j->in.text.data : "",
-			   j->in.text.len);
+		record_api(b, f->dst, ud_buf_str(&j->in.text), j->in.text.len);
 	if (ud_store_put_installed(e->store, f->dst, f->src, j->src_blob, j->blob, diags, e->clock,
 				   &cause) < 0)
 		ud_engine_fault(e, -EIO, cause);

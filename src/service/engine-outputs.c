@@ -415,11 +415,10 @@ ud_engine_backfill_api(struct ud_engine *e)
 			continue;
 		path = ud_xasprintf("%s/install/include/%s", e->state_dir, k);
 		if (ud_read_file(path, &text, NULL) == 0) {
-			ud_api_parse(k, text.data != NULL ? text.data : "", text.len, &h);
+			ud_api_parse(k, text.data, text.len, &h);
 			snprintf(fp, sizeof(fp), "%016llx", (unsigned long long)h.fingerprint);
 			if (ud_store_put_api_version(e->store, k, ud_store_clock(e->store), fp,
-						     text.data != NULL ? text.data : "", text.len,
-						     NULL) == 0)
+						     text.data, text.len, NULL) == 0)
 				n++;
 			ud_api_header_free(&h);
 		}

@@ -266,8 +266,8 @@ ud_engine_api_text(struct ud_engine *e, const char *path, const char *text, size
 	}
 	had = ud_store_api_version_at(e->store, f->dst, INT64_MAX, NULL, &prev) == 0;
 	if (had)
-		ud_api_parse(f->dst, prev.data != NULL ? prev.data : "", prev.len, &o);
-	ud_api_parse(f->dst, in.text.data != NULL ? in.text.data : "", in.text.len, &n);
+		ud_api_parse(f->dst, prev.data, prev.len, &o);
+	ud_api_parse(f->dst, ud_buf_str(&in.text), in.text.len, &n);
 	ud_api_diff_changed(&(struct ud_api_pair){had ? &o : NULL, &n}, 1, NULL, diff);
 	/* the editor's lines: installed lines mapped back to the buffer's */
 	for (i = 0; i < diff->n; i++) {
