@@ -75,39 +75,6 @@ const char *ud_headers_srcarch(const char *arch);
 int ud_headers_plan(struct ud_source *src, const struct ud_tindex *idx, const char *arch,
 		    struct ud_hdr_plan *plan, char **cause);
 void ud_headers_plan_free(struct ud_hdr_plan *plan);
-/* Adds a file to the plan (strings copied); returns it. */
-struct ud_hdr_file *ud_headers_plan_add(struct ud_hdr_plan *plan, const char *dst, const char *src,
-					bool generated);
-/*
- * The plan's file for dst, made anew from src: a later file of a name
- * overwrites an earlier one, as the .pl installs write them (strings
- * copied); returns it.
- */
-struct ud_hdr_file *ud_headers_plan_set(struct ud_hdr_plan *plan, const char *dst, const char *src,
-					bool generated);
-/* linux/version.h as the tree's top Makefile writes it. */
-void ud_headers_version_h(const struct ud_karch *ka, struct ud_buf *out);
-/* Makes the generated header f (NAME in the arch's generated uapi asm/), or says why not. */
-void ud_headers_generate(struct ud_kgen *g, struct ud_source *src, struct ud_hdr_file *f,
-			 const char *name, bool syscall_y);
-/* The same for the tree-relative generated file target of the archheaders rule. */
-void ud_headers_generate_target(struct ud_kgen *g, struct ud_source *src, struct ud_hdr_file *f,
-				const char *target);
-/*
- * The 3.x install (scripts/headers_install.pl): the files the tree's own
- * scripts/Makefile.headersinst picks, directory by directory (headers.c
- * calls it; headers3.c).
- */
-int ud_headers_plan_pl(struct ud_source *src, const struct ud_karch *ka, struct ud_hdr_plan *plan,
-		       char **cause);
-/*
- * The install from before the split (2.6.27 to 3.6, UD_INSTALL_PL26):
- * each Makefile.headersinst run of the top Makefile's headers_install
- * recipe, with the lists that run hands the script (header-y, objhdr-y,
- * genhdr-y) and its asm-generic wrappers (headers-presplit.c).
- */
-int ud_headers_plan_presplit(struct ud_source *src, const struct ud_karch *ka,
-			     struct ud_hdr_plan *plan, char **cause);
 /* Does the plan install a header named dst ("linux/types.h")? */
 bool ud_headers_plan_has(const struct ud_hdr_plan *plan, const char *dst);
 /*

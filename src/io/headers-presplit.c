@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The installed-headers set of a tree from before the split, 2.6.27 to
- * 3.6 (see headers.h, ud_headers_plan_presplit).
+ * 3.6 (headers-int.h, ud_headers_plan_presplit).
  *
  * The top Makefile's headers_install recipe runs scripts/Makefile.headersinst
  * once per directory: include, then the architecture's asm directory
@@ -31,8 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/headers.h"
-#include "uapid/kmake.h"
+#include "headers-int.h"
 #include "uapid/path.h"
 #include "uapid/xmalloc.h"
 
@@ -100,14 +99,6 @@ struct ps_call {
 	char *dir;  /* DIR as written: "$(srctree)/$(obj)" */
 	char *list; /* LIST: "header-y" */
 };
-
-static const char *
-tree_rel(const char *p)
-{
-	while (p[0] == '.' && p[1] == '/')
-		p += 2;
-	return p;
-}
 
 /* The text of s without leading and trailing blanks, with runs of blanks made one space. */
 static char *
@@ -194,46 +185,6 @@ read_cmd_install(struct ps_ctx *c, struct ud_make *m, struct ps_call **calls, si
 	return rc;
 }
 
-/*
- * A variable of the Makefile, expanded; an error in the expansion goes to
- * the plan's problems and sets *rc.
- */
-static char *
-var(struct ps_ctx *c, struct ud_make *m, const char *name, int *rc)
-{
-	struct ud_diags notes = UD_DIAGS_INIT;
-	char *v = ud_make_var(m, name, &notes);
-	size_t i;
-
-	for (i = 0; i < notes.n; i++) {
-		if (notes.v[i].severity != UD_SEV_ERROR)
-			continue;
-		ud_diags_add_at(&c->plan->problems, notes.v[i].path, notes.v[i].line, UD_SEV_ERROR,
-				"%s", notes.v[i].message);
-		*rc = -EINVAL;
-	}
-	ud_diags_free(&notes);
-	return v != NULL ? v : ud_xstrdup("");
-}
-
-/* Text expanded in the Makefile's scope, as var(). */
-static char *
-expand(struct ps_ctx *c, struct ud_make *m, const char *text, int *rc)
-{
-	struct ud_diags notes = UD_DIAGS_INIT;
-	char *v = ud_make_expand(m, text, &notes);
-	size_t i;
-
-	for (i = 0; i < notes.n; i++)
-		if (notes.v[i].severity == UD_SEV_ERROR) {
-			ud_diags_add_at(&c->plan->problems, notes.v[i].path, notes.v[i].line,
-					UD_SEV_ERROR, "%s", notes.v[i].message);
-			*rc = -EINVAL;
-		}
-	ud_diags_free(&notes);
-	return v != NULL ? v : ud_xstrdup("");
-}
-
 /* A file the build makes before the install: linux/version.h, or an archheaders one. */
 static void
 made_by_build(struct ps_ctx *c, struct ud_hdr_file *f, const char *rel)
@@ -254,14 +205,15 @@ add_call(struct ps_ctx *c, struct ud_make *m, const struct ps_call *call, const 
 	struct ud_strlist names = UD_STRLIST_INIT;
 	char *ref = ud_xasprintf("$(%s)", call->list);
 	int rc = 0;
-	char *dir = expand(c, m, call->dir, &rc), *list = expand(c, m, ref, &rc);
+	char *dir = ud_headers_make_expand(m, call->dir, c->plan, &rc),
+	     *list = ud_headers_make_expand(m, ref, c->plan, &rc);
 	/* what the object tree holds is made by the build; srctree and objtree are one here */
 	bool built = strncmp(call->dir, "$(objtree)", 10) == 0;
 	size_t i;
 
 	ud_make_words(list, &names);
 	for (i = 0; i < names.n && rc == 0; i++) {
-		char *joined = ud_xasprintf("%s/%s", tree_rel(dir), names.v[i]);
+		char *joined = ud_xasprintf("%s/%s", ud_headers_tree_rel(dir), names.v[i]);
 		char *rel = ud_path_normalize(joined), *out, *dst;
 
 		free(joined);
@@ -321,12 +273,12 @@ install_dir(struct ps_ctx *c, const char *obj, const char *dst, unsigned depth)
 		goto out;
 	/* make installs the subdirectories first ($(subdirs) before $(install-file)) */
 	{
-		char *subdirs = var(c, m, "subdirs", &rc);
+		char *subdirs = ud_headers_make_var(m, "subdirs", c->plan, &rc);
 
 		ud_make_words(subdirs, &sub);
 		free(subdirs);
 	}
-	dstvar = var(c, m, "_dst", &rc);
+	dstvar = ud_headers_make_var(m, "_dst", c->plan, &rc);
 	for (i = 0; i < sub.n && rc == 0; i++) {
 		char *o = ud_xasprintf("%s/%s", obj, sub.v[i]);
 		char *d = ud_xasprintf("%s/%s", dstvar, sub.v[i]);
@@ -337,7 +289,7 @@ install_dir(struct ps_ctx *c, const char *obj, const char *dst, unsigned depth)
 	}
 	if (rc < 0)
 		goto out;
-	install = var(c, m, "install", &rc);
+	install = ud_headers_make_var(m, "install", c->plan, &rc);
 	if (rc == 0 && strcmp(install, OUT_MARK) != 0 &&
 	    strncmp(install, OUT_MARK "/", strlen(OUT_MARK) + 1) != 0) {
 		ud_diags_add_at(&c->plan->problems, HEADERSINST, 0, UD_SEV_ERROR,
@@ -356,7 +308,7 @@ install_dir(struct ps_ctx *c, const char *obj, const char *dst, unsigned depth)
 	for (i = 0; i < ncalls && rc == 0; i++)
 		rc = add_call(c, m, &calls[i], outdir);
 	if (rc == 0 && wrappers) {
-		char *w = var(c, m, "wrapper-files", &rc);
+		char *w = ud_headers_make_var(m, "wrapper-files", c->plan, &rc);
 
 		ud_make_words(w, &wrap);
 		free(w);

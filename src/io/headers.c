@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "headers-int.h"
 #include "uapid/fsutil.h"
-#include "uapid/headers.h"
-#include "uapid/kmake.h"
 #include "uapid/xmalloc.h"
 
 const char *
@@ -560,4 +559,47 @@ ud_headers_plan_free(struct ud_hdr_plan *plan)
 	ud_map_free(&plan->by_dst, NULL);
 	ud_map_free(&plan->by_src, NULL);
 	memset(plan, 0, sizeof(*plan));
+}
+
+const char *
+ud_headers_tree_rel(const char *p)
+{
+	while (p[0] == '.' && p[1] == '/')
+		p += 2;
+	return p;
+}
+
+/* Hands the errors of an expansion to the plan's problems. */
+static char *
+expanded(char *v, struct ud_diags *notes, struct ud_hdr_plan *plan, int *rc)
+{
+	size_t i;
+
+	for (i = 0; i < notes->n; i++) {
+		if (notes->v[i].severity != UD_SEV_ERROR)
+			continue;
+		ud_diags_add_at(&plan->problems, notes->v[i].path, notes->v[i].line, UD_SEV_ERROR,
+				"%s", notes->v[i].message);
+		*rc = -EINVAL;
+	}
+	ud_diags_free(notes);
+	return v != NULL ? v : ud_xstrdup("");
+}
+
+char *
+ud_headers_make_var(struct ud_make *m, const char *name, struct ud_hdr_plan *plan, int *rc)
+{
+	struct ud_diags notes = UD_DIAGS_INIT;
+	char *v = ud_make_var(m, name, &notes);
+
+	return expanded(v, &notes, plan, rc);
+}
+
+char *
+ud_headers_make_expand(struct ud_make *m, const char *text, struct ud_hdr_plan *plan, int *rc)
+{
+	struct ud_diags notes = UD_DIAGS_INIT;
+	char *v = ud_make_expand(m, text, &notes);
+
+	return expanded(v, &notes, plan, rc);
 }

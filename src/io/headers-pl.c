@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The 3.x installed-headers set (see headers.h, ud_headers_plan_pl).
+ * The 3.x installed-headers set, as scripts/headers_install.pl installs
+ * it (headers-int.h, ud_headers_plan_pl).
  *
  * 3.7 to 4.x install by lists, not by directories: the top Makefile runs
  * scripts/Makefile.headersinst for include/uapi and for the architecture's
@@ -16,9 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "headers-int.h"
 #include "uapid/path.h"
-#include "uapid/headers.h"
-#include "uapid/kmake.h"
 #include "uapid/xmalloc.h"
 
 #define OUT_MARK                                                                                   \
@@ -32,14 +32,6 @@ struct pl_ctx {
 	struct ud_hdr_plan *plan;
 	struct ud_kgen *gen;
 };
-
-static const char *
-tree_rel(const char *p)
-{
-	while (p[0] == '.' && p[1] == '/')
-		p += 2;
-	return p;
-}
 
 static const char *
 base_of(const char *p)
@@ -65,28 +57,6 @@ generated(struct pl_ctx *c, struct ud_hdr_file *f, const char *rel)
 	free(asmdir);
 }
 
-/*
- * A variable of the Makefile, expanded; an error in the expansion (a
- * self-reference, an $(error)) goes to the plan's problems and sets *rc.
- */
-static char *
-var(struct pl_ctx *c, struct ud_make *m, const char *name, int *rc)
-{
-	struct ud_diags notes = UD_DIAGS_INIT;
-	char *v = ud_make_var(m, name, &notes);
-	size_t i;
-
-	for (i = 0; i < notes.n; i++) {
-		if (notes.v[i].severity != UD_SEV_ERROR)
-			continue;
-		ud_diags_add_at(&c->plan->problems, notes.v[i].path, notes.v[i].line, UD_SEV_ERROR,
-				"%s", notes.v[i].message);
-		*rc = -EINVAL;
-	}
-	ud_diags_free(&notes);
-	return v != NULL ? v : ud_xstrdup("");
-}
-
 /* One run of Makefile.headersinst for obj (dst NULL when unset), then its subdirectories. */
 static int
 install_dir(struct pl_ctx *c, const char *obj, const char *dst, unsigned depth)
@@ -110,7 +80,7 @@ install_dir(struct pl_ctx *c, const char *obj, const char *dst, unsigned depth)
 	rc = ud_kmake_read(m, c->src, "scripts/Makefile.headersinst", &c->plan->problems);
 	if (rc < 0)
 		goto out;
-	installdir = var(c, m, "installdir", &rc);
+	installdir = ud_headers_make_var(m, "installdir", c->plan, &rc);
 	if (rc < 0)
 		goto out;
 	if (strncmp(installdir, OUT_MARK "/", strlen(OUT_MARK) + 1) != 0) {
@@ -126,9 +96,9 @@ install_dir(struct pl_ctx *c, const char *obj, const char *dst, unsigned depth)
 	else if (strcmp(outdir, "include") == 0)
 		outdir += 7;
 	{
-		char *inputs = var(c, m, "input-files", &rc);
-		char *wrappers = var(c, m, "wrapper-files", &rc);
-		char *subdirs = var(c, m, "subdirs", &rc);
+		char *inputs = ud_headers_make_var(m, "input-files", c->plan, &rc);
+		char *wrappers = ud_headers_make_var(m, "wrapper-files", c->plan, &rc);
+		char *subdirs = ud_headers_make_var(m, "subdirs", c->plan, &rc);
 
 		ud_make_words(inputs, &in);
 		ud_make_words(wrappers, &wrap);
@@ -138,7 +108,7 @@ install_dir(struct pl_ctx *c, const char *obj, const char *dst, unsigned depth)
 		free(subdirs);
 	}
 	for (i = 0; i < in.n; i++) {
-		const char *rel = tree_rel(in.v[i]);
+		const char *rel = ud_headers_tree_rel(in.v[i]);
 		/* "header-y += ../arch/" installs into asm/../arch: include/arch/, as make does */
 		char *joined = ud_xasprintf("%s%s%s", outdir, outdir[0] ? "/" : "", base_of(rel));
 		char *name = ud_path_normalize(joined);
@@ -162,7 +132,7 @@ install_dir(struct pl_ctx *c, const char *obj, const char *dst, unsigned depth)
 		free(joined);
 		free(gen);
 	}
-	dstvar = var(c, m, "_dst", &rc);
+	dstvar = ud_headers_make_var(m, "_dst", c->plan, &rc);
 	for (i = 0; i < sub.n && rc == 0; i++) {
 		char *o = ud_xasprintf("%s/%s", obj, sub.v[i]);
 		char *d = ud_xasprintf("%s/%s", dstvar, sub.v[i]);
