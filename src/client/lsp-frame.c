@@ -2,8 +2,6 @@
 /*
  * LSP base framing (lsp-frame.h).  No I/O.
  */
-#include "config.h"
-
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>

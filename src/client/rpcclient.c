@@ -2,8 +2,6 @@
 /*
  * The client side of the daemon's JSON-RPC socket (see rpcclient.h).
  */
-#include "config.h"
-
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>

@@ -10,8 +10,6 @@
  * many threads as the machine has (ud_api_parse and ud_api_resolve touch
  * only their own headers: nothing is shared but the read-only ABI table).
  */
-#include "config.h"
-
 #include <errno.h>
 #include <git2.h>
 #include <stdio.h>

@@ -10,8 +10,6 @@
  * Exit status: 1 when a change is breaking (as the kernel's check-uapi.sh
  * does), 0 otherwise, 2 for bad usage or input.
  */
-#include "config.h"
-
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>

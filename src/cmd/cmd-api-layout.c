@@ -8,8 +8,6 @@
  * Exit status: 0, 1 when a HEADER named is not installed, 2 for bad
  * usage or input.
  */
-#include "config.h"
-
 #include <getopt.h>
 #include <git2.h>
 #include <jansson.h>

@@ -14,8 +14,6 @@
  * Exit status: 0 when every symbol was found in the range, 1 when one was
  * not, 2 for bad usage or input.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <getopt.h>
 #include <git2.h>

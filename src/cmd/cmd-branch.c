@@ -3,8 +3,6 @@
  * uapid branch: keep a repository's uapi branches current, once (the
  * daemon does it after every commit with --branches).  See branch.h.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <getopt.h>
 #include <git2.h>

@@ -4,8 +4,6 @@
  * history from the daemon's api.log, "since v5.4 (commit 1234abcd); last
  * changed in v6.2".
  */
-#include "config.h"
-
 #include <stdio.h>
 #include <string.h>
 

@@ -8,8 +8,6 @@
  * that is its label; the #else and #endif the split rewrites get none (the
  * hover says what becomes of them).
  */
-#include "config.h"
-
 #include <string.h>
 
 #include "ctl.h"

@@ -3,8 +3,6 @@
  * api.log's parameters (apilog.h), read apart from the daemon's method
  * table so that the method itself is a few lines wherever the table lives.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <string.h>
 

@@ -4,8 +4,6 @@
  * indexed reads, with each change attributed to the earliest release that
  * contains it.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,8 +5,6 @@
  * member of a record) with the verdict and a change in words, the symbols
  * of headers added or removed whole, and moves paired.
  */
-#include "config.h"
-
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -12,8 +12,6 @@
  * #includes (ud_api_diff_includes) is left out: it is a fact about the
  * including header, not about the symbol.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,8 +4,6 @@
  * from git objects through the same source/sink pipeline as the batch
  * commands (gittree.h).
  */
-#include "config.h"
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +22,7 @@
 #include "uapid/tindex.h"
 #include "uapid/xmalloc.h"
 
-#define HEX GIT_OID_HEXSZ + 1
+#define HEX (GIT_OID_HEXSZ + 1)
 
 static char *
 oid_hex(const git_oid *id)

@@ -6,8 +6,6 @@
  * results).  Each method runs on the loop thread and returns the result,
  * or NULL with *code and *message.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <jansson.h>
 #ifdef HAVE_MALLOC_TRIM

@@ -5,8 +5,6 @@
  * systemd and to the socket's subscribers; with --branches, the follower
  * keeps the uapi branches current and its updates are news too.
  */
-#include "config.h"
-
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>

@@ -13,8 +13,6 @@
  * systemd; READY=1 follows it.  Every failure before the loop runs is a
  * one-line error and exit status 2.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <git2.h>

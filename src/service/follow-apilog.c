@@ -3,8 +3,6 @@
  * The branch follower's api-log index and api.log (follow-int.h): apart
  * from follow.c's refs, timers and worker, which call it at three points.
  */
-#include "config.h"
-
 #include <stdlib.h>
 #include <string.h>
 

@@ -2,8 +2,6 @@
 /*
  * The daemon's branch follower (follow.h).
  */
-#include "config.h"
-
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>

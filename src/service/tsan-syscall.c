@@ -10,8 +10,6 @@
  * cannot be handed out again before the runtime knows), and hands every
  * call to the C library's.  No suppression is needed for libuv's descriptors.
  */
-#include "config.h"
-
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stddef.h>
