@@ -563,6 +563,348 @@ static void expand_var(struct ud_make *m, const char *name, size_t n, struct ud_
 static void global_var(struct ud_make *m, const char *name, size_t n, struct ud_buf *out);
 
 /*
+ * A call of a make function, as its handler sees it: the arguments split
+ * at top-level commas (or the whole text as one), and the first ones
+ * expanded when the function's entry says so.
+ */
+struct fn_call {
+	const char *name; /* the function's name, nn bytes */
+	size_t nn;
+	const char *args; /* the argument text, unexpanded, an bytes */
+	size_t an;
+	const char *a[MAX_ARGS]; /* the arguments, unexpanded */
+	size_t al[MAX_ARGS], na;
+	char *x[3]; /* the expanded ones (the entry's expand first), else NULL */
+};
+
+static bool
+fn_is(const struct fn_call *c, const char *name)
+{
+	return c->nn == strlen(name) && memcmp(c->name, name, c->nn) == 0;
+}
+
+/* $(if COND,THEN[,ELSE]): the condition and the branch taken expanded, no more. */
+static void
+fn_if(struct ud_make *m, struct fn_call *c, struct ud_buf *out)
+{
+	char *cond = expand_str(m, c->a[0], c->al[0]);
+	char *t = cond;
+
+	while (ud_is_space(*t))
+		t++;
+	if (*t != '\0' && c->na > 1)
+		expand(m, c->a[1], c->al[1], out);
+	else if (*t == '\0' && c->na > 2)
+		expand(m, c->a[2], c->al[2], out);
+	free(cond);
+}
+
+/* $(or ...) and $(and ...): expanded left to right until one decides. */
+static void
+fn_or_and(struct ud_make *m, struct fn_call *c, struct ud_buf *out)
+{
+	bool is_or = fn_is(c, "or");
+	size_t i;
+
+	for (i = 0; i < c->na; i++) {
+		char *v = expand_str(m, c->a[i], c->al[i]), *t = v;
+
+		while (ud_is_space(*t))
+			t++;
+		if (is_or && *t != '\0') {
+			ud_buf_addstr(out, v);
+			free(v);
+			return;
+		}
+		if (!is_or && *t == '\0') {
+			free(v);
+			return;
+		}
+		if (!is_or && i + 1 == c->na)
+			ud_buf_addstr(out, v);
+		free(v);
+	}
+}
+
+static void
+fn_foreach(struct ud_make *m, struct fn_call *c, struct ud_buf *out)
+{
+	struct ud_strlist list = UD_STRLIST_INIT;
+	char *var = expand_str(m, c->a[0], c->al[0]);
+	char *text = expand_str(m, c->a[1], c->al[1]);
+	bool first = true;
+	size_t i;
+
+	words_of(text, &list);
+	for (i = 0; i < list.n; i++) {
+		struct var *v;
+		char *val, *t;
+		char *vn = ud_xstrdup(var);
+		char *sp = vn;
+
+		while (ud_is_space(*sp))
+			sp++;
+		for (t = sp + strlen(sp); t > sp && ud_is_space(t[-1]); t--)
+			*(t - 1) = '\0';
+		v = new_var(m, sp); /* shadows any global of that name for the body */
+		free(v->value);
+		v->value = ud_xstrdup(list.v[i]);
+		v->flavor = FL_SIMPLE;
+		val = expand_str(m, c->a[2], c->al[2]);
+		/* drop the shadow: it is the last variable */
+		free(m->vars[m->nvars - 1].name);
+		free(m->vars[m->nvars - 1].value);
+		m->nvars--;
+		for (t = val; ud_is_space(*t); t++)
+			;
+		if (*t != '\0') {
+			size_t len = strlen(t);
+
+			while (len > 0 && ud_is_space(t[len - 1]))
+				len--;
+			add_word(out, t, len, &first);
+		}
+		free(val);
+		free(vn);
+	}
+	ud_strlist_free(&list);
+	free(var);
+	free(text);
+}
+
+/* $(call NAME,ARGS...): NAME's value expanded with $(0) .. $(9) set. */
+static void
+fn_call_var(struct ud_make *m, struct fn_call *c, struct ud_buf *out)
+{
+	struct frame f, *saved = m->frame;
+	char *fname, *owned[MAX_ARGS], *t;
+	size_t i;
+
+	if (saved != NULL)
+		f = *saved;
+	else
+		memset(&f, 0, sizeof(f));
+	fname = expand_str(m, c->a[0], c->al[0]);
+	f.in_call = true;
+	f.nargs = c->na;
+	for (i = 0; i < c->na; i++)
+		f.args[i] = owned[i] = i == 0 ? fname : expand_str(m, c->a[i], c->al[i]);
+	m->frame = &f;
+	for (t = fname; ud_is_space(*t); t++)
+		;
+	expand_var(m, t, strlen(t), out);
+	m->frame = saved;
+	for (i = 1; i < c->na; i++)
+		free(owned[i]);
+	free(fname);
+}
+
+/* $(shell ...): uapid runs nothing; the Makefiles only make directories with it. */
+static void
+fn_shell(struct ud_make *m, struct fn_call *c, struct ud_buf *out)
+{
+	(void)m;
+	(void)c;
+	(void)out;
+}
+
+/* $(error ...) stops, $(warning ...) is a note, $(info ...) is dropped. */
+static void
+fn_message(struct ud_make *m, struct fn_call *c, struct ud_buf *out)
+{
+	(void)out;
+	if (fn_is(c, "error"))
+		fail(m, "%s", c->x[0]);
+	else if (fn_is(c, "warning") && m->diags != NULL)
+		ud_diags_add_at(m->diags, m->file, m->line, UD_SEV_NOTE, "make: %s", c->x[0]);
+}
+
+static void
+fn_unsupported(struct ud_make *m, struct fn_call *c, struct ud_buf *out)
+{
+	(void)out;
+	fail(m, "$(%.*s): a make function uapid does not evaluate", (int)c->nn, c->name);
+}
+
+static void
+fn_subst(struct ud_make *m, struct fn_call *c, struct ud_buf *out)
+{
+	const char *p = c->x[2], *hit;
+	size_t k = strlen(c->x[0]);
+
+	(void)m;
+	if (c->x[0][0] == '\0') {
+		ud_buf_addstr(out, c->x[2]);
+		return;
+	}
+	while ((hit = strstr(p, c->x[0])) != NULL) {
+		ud_buf_add(out, p, (size_t)(hit - p));
+		ud_buf_addstr(out, c->x[1]);
+		p = hit + k;
+	}
+	ud_buf_addstr(out, p);
+}
+
+static void
+fn_patsubst(struct ud_make *m, struct fn_call *c, struct ud_buf *out)
+{
+	(void)m;
+	patsubst(c->x[0], c->x[1], c->x[2], out);
+}
+
+static void
+fn_filter(struct ud_make *m, struct fn_call *c, struct ud_buf *out)
+{
+	(void)m;
+	filter(c->x[0], c->x[1], fn_is(c, "filter-out"), out);
+}
+
+static void
+fn_addfix(struct ud_make *m, struct fn_call *c, struct ud_buf *out)
+{
+	struct map_ctx mc = {out, true, c->x[0],
+			     fn_is(c, "addprefix") ? FN_ADDPREFIX : FN_ADDSUFFIX};
+
+	(void)m;
+	each_word(c->x[1], map_cb, &mc);
+}
+
+static void
+fn_findstring(struct ud_make *m, struct fn_call *c, struct ud_buf *out)
+{
+	(void)m;
+	if (strstr(c->x[1], c->x[0]) != NULL)
+		ud_buf_addstr(out, c->x[0]);
+}
+
+static void
+fn_word(struct ud_make *m, struct fn_call *c, struct ud_buf *out)
+{
+	struct ud_strlist w = UD_STRLIST_INIT;
+	long k = strtol(c->x[0], NULL, 10);
+
+	(void)m;
+	words_of(c->x[1], &w);
+	if (k >= 1 && (size_t)k <= w.n)
+		ud_buf_addstr(out, w.v[k - 1]);
+	ud_strlist_free(&w);
+}
+
+static void
+fn_wildcard(struct ud_make *m, struct fn_call *c, struct ud_buf *out)
+{
+	wildcard(m, c->x[0], out);
+}
+
+/* $(notdir), $(dir), $(basename), $(suffix): each word mapped. */
+static void
+fn_file_part(struct ud_make *m, struct fn_call *c, struct ud_buf *out)
+{
+	struct map_ctx mc = {out, true, NULL,
+			     fn_is(c, "notdir")	    ? FN_NOTDIR
+			     : fn_is(c, "dir")	    ? FN_DIR
+			     : fn_is(c, "basename") ? FN_BASENAME
+						    : FN_SUFFIX};
+
+	(void)m;
+	each_word(c->x[0], map_cb, &mc);
+}
+
+/* $(abspath) and $(realpath): each word normalised (no file system: a tree is a source). */
+static void
+fn_abspath(struct ud_make *m, struct fn_call *c, struct ud_buf *out)
+{
+	struct ud_strlist w = UD_STRLIST_INIT;
+	bool first = true;
+	size_t i;
+
+	(void)m;
+	words_of(c->x[0], &w);
+	for (i = 0; i < w.n; i++) {
+		char *p = norm_path(w.v[i]);
+
+		add_word(out, p, strlen(p), &first);
+		free(p);
+	}
+	ud_strlist_free(&w);
+}
+
+/* $(strip), $(sort), $(words), $(firstword), $(lastword): the words of the text. */
+static void
+fn_words(struct ud_make *m, struct fn_call *c, struct ud_buf *out)
+{
+	struct ud_strlist w = UD_STRLIST_INIT;
+	bool first = true;
+	size_t i;
+
+	(void)m;
+	words_of(c->x[0], &w);
+	if (fn_is(c, "sort"))
+		ud_strlist_sort(&w); /* sorted, duplicates dropped, as make does */
+	if (fn_is(c, "words"))
+		ud_buf_addf(out, "%zu", w.n);
+	else if (fn_is(c, "firstword") && w.n > 0)
+		ud_buf_addstr(out, w.v[0]);
+	else if (fn_is(c, "lastword") && w.n > 0)
+		ud_buf_addstr(out, w.v[w.n - 1]);
+	else if (fn_is(c, "strip") || fn_is(c, "sort"))
+		for (i = 0; i < w.n; i++)
+			add_word(out, w.v[i], strlen(w.v[i]), &first);
+	ud_strlist_free(&w);
+}
+
+/*
+ * The make functions, as GNU make keeps them (function.c): how many
+ * arguments the text is split into at most (0: it is one argument,
+ * commas and all), how many it must have, how many of the first are
+ * expanded before the handler runs (the others expand only what they
+ * take: $(if) its branch, $(foreach) its body once a word).
+ */
+static const struct make_fn {
+	const char *name;
+	unsigned char split, least, expand;
+	void (*fn)(struct ud_make *m, struct fn_call *c, struct ud_buf *out);
+} make_fns[] = {
+	{"if", 3, 0, 0, fn_if},
+	{"or", MAX_ARGS, 0, 0, fn_or_and},
+	{"and", MAX_ARGS, 0, 0, fn_or_and},
+	{"foreach", 3, 3, 0, fn_foreach},
+	{"call", MAX_ARGS, 0, 0, fn_call_var},
+	{"shell", 0, 0, 0, fn_shell},
+	{"error", 0, 0, 1, fn_message},
+	{"warning", 0, 0, 1, fn_message},
+	{"info", 0, 0, 1, fn_message},
+	{"eval", 0, 0, 0, fn_unsupported},
+	{"value", 0, 0, 0, fn_unsupported},
+	{"origin", 0, 0, 0, fn_unsupported},
+	{"flavor", 0, 0, 0, fn_unsupported},
+	{"file", 0, 0, 0, fn_unsupported},
+	{"guile", 0, 0, 0, fn_unsupported},
+	{"subst", 3, 3, 3, fn_subst},
+	{"patsubst", 3, 3, 3, fn_patsubst},
+	{"filter", 2, 2, 2, fn_filter},
+	{"filter-out", 2, 2, 2, fn_filter},
+	{"addprefix", 2, 2, 2, fn_addfix},
+	{"addsuffix", 2, 2, 2, fn_addfix},
+	{"findstring", 2, 2, 2, fn_findstring},
+	{"word", 2, 2, 2, fn_word},
+	{"wordlist", 3, 2, 2, fn_unsupported},
+	{"join", 2, 2, 2, fn_unsupported},
+	{"strip", 0, 0, 1, fn_words},
+	{"sort", 0, 0, 1, fn_words},
+	{"words", 0, 0, 1, fn_words},
+	{"firstword", 0, 0, 1, fn_words},
+	{"lastword", 0, 0, 1, fn_words},
+	{"notdir", 0, 0, 1, fn_file_part},
+	{"dir", 0, 0, 1, fn_file_part},
+	{"basename", 0, 0, 1, fn_file_part},
+	{"suffix", 0, 0, 1, fn_file_part},
+	{"wildcard", 0, 0, 1, fn_wildcard},
+	{"abspath", 0, 0, 1, fn_abspath},
+	{"realpath", 0, 0, 1, fn_abspath},
+};
+
+/*
  * A function call: name is the function's, args its unexpanded argument
  * text.  Returns false when name is not a function.
  */
@@ -570,241 +912,38 @@ static bool
 call_function(struct ud_make *m, const char *name, size_t nn, const char *args, size_t an,
 	      struct ud_buf *out)
 {
-#define IS(f) (nn == sizeof(f) - 1 && memcmp(name, f, nn) == 0)
-	const char *a[MAX_ARGS];
-	size_t al[MAX_ARGS], na, i;
-	char *x[3] = {NULL, NULL, NULL};
+	const struct make_fn *f = NULL;
+	struct fn_call c;
+	size_t i;
 
-	if (IS("if") || IS("or") || IS("and")) {
-		na = split_args(args, an, IS("if") ? 3 : MAX_ARGS, a, al);
-		if (IS("if")) {
-			char *c = expand_str(m, a[0], al[0]);
-			char *t = c;
-
-			while (ud_is_space(*t))
-				t++;
-			if (*t != '\0' && na > 1)
-				expand(m, a[1], al[1], out);
-			else if (*t == '\0' && na > 2)
-				expand(m, a[2], al[2], out);
-			free(c);
-			return true;
-		}
-		for (i = 0; i < na; i++) {
-			char *v = expand_str(m, a[i], al[i]), *t = v;
-
-			while (ud_is_space(*t))
-				t++;
-			if (IS("or") && *t != '\0') {
-				ud_buf_addstr(out, v);
-				free(v);
-				return true;
-			}
-			if (IS("and") && *t == '\0') {
-				free(v);
-				return true;
-			}
-			if (IS("and") && i + 1 == na)
-				ud_buf_addstr(out, v);
-			free(v);
-		}
-		return true;
-	}
-	if (IS("foreach")) {
-		struct ud_strlist list = UD_STRLIST_INIT;
-		char *var, *text;
-		bool first = true;
-
-		if (split_args(args, an, 3, a, al) != 3) {
-			fail(m, "$(foreach) needs three arguments");
-			return true;
-		}
-		var = expand_str(m, a[0], al[0]);
-		text = expand_str(m, a[1], al[1]);
-		words_of(text, &list);
-		for (i = 0; i < list.n; i++) {
-			struct var *v;
-			char *val, *t;
-			char *vn = ud_xstrdup(var);
-			char *sp = vn;
-
-			while (ud_is_space(*sp))
-				sp++;
-			for (t = sp + strlen(sp); t > sp && ud_is_space(t[-1]); t--)
-				*(t - 1) = '\0';
-			v = new_var(m, sp); /* shadows any global of that name for the body */
-			free(v->value);
-			v->value = ud_xstrdup(list.v[i]);
-			v->flavor = FL_SIMPLE;
-			val = expand_str(m, a[2], al[2]);
-			/* drop the shadow: it is the last variable */
-			free(m->vars[m->nvars - 1].name);
-			free(m->vars[m->nvars - 1].value);
-			m->nvars--;
-			for (t = val; ud_is_space(*t); t++)
-				;
-			if (*t != '\0') {
-				size_t len = strlen(t);
-
-				while (len > 0 && ud_is_space(t[len - 1]))
-					len--;
-				add_word(out, t, len, &first);
-			}
-			free(val);
-			free(vn);
-		}
-		ud_strlist_free(&list);
-		free(var);
-		free(text);
-		return true;
-	}
-	if (IS("call")) {
-		struct frame f, *saved = m->frame;
-		char *fname, *owned[MAX_ARGS];
-
-		if (saved != NULL)
-			f = *saved;
-		else
-			memset(&f, 0, sizeof(f));
-
-		na = split_args(args, an, MAX_ARGS, a, al);
-		fname = expand_str(m, a[0], al[0]);
-		f.in_call = true;
-		f.nargs = na;
-		for (i = 0; i < na; i++)
-			f.args[i] = owned[i] = i == 0 ? fname : expand_str(m, a[i], al[i]);
-		m->frame = &f;
-		{
-			char *t = fname;
-
-			while (ud_is_space(*t))
-				t++;
-			expand_var(m, t, strlen(t), out);
-		}
-		m->frame = saved;
-		for (i = 1; i < na; i++)
-			free(owned[i]);
-		free(fname);
-		return true;
-	}
-	if (IS("shell")) {
-		return true; /* uapid runs nothing: the Makefiles only make directories with it */
-	}
-	if (IS("error") || IS("warning") || IS("info")) {
-		char *msg = expand_str(m, args, an);
-
-		if (IS("error"))
-			fail(m, "%s", msg);
-		else if (IS("warning") && m->diags != NULL)
-			ud_diags_add_at(m->diags, m->file, m->line, UD_SEV_NOTE, "make: %s", msg);
-		free(msg);
-		return true;
-	}
-	if (IS("eval") || IS("value") || IS("origin") || IS("flavor") || IS("file") ||
-	    IS("guile")) {
-		fail(m, "$(%.*s): a make function uapid does not evaluate", (int)nn, name);
-		return true;
-	}
-
-	/* the rest expand all their arguments first */
-	if (IS("subst") || IS("patsubst")) {
-		if (split_args(args, an, 3, a, al) != 3) {
-			fail(m, "$(%.*s) needs three arguments", (int)nn, name);
-			return true;
-		}
-		for (i = 0; i < 3; i++)
-			x[i] = expand_str(m, a[i], al[i]);
-		if (IS("patsubst")) {
-			patsubst(x[0], x[1], x[2], out);
-		} else if (x[0][0] == '\0') {
-			ud_buf_addstr(out, x[2]);
-		} else {
-			const char *p = x[2], *hit;
-			size_t k = strlen(x[0]);
-
-			while ((hit = strstr(p, x[0])) != NULL) {
-				ud_buf_add(out, p, (size_t)(hit - p));
-				ud_buf_addstr(out, x[1]);
-				p = hit + k;
-			}
-			ud_buf_addstr(out, p);
-		}
-	} else if (IS("filter") || IS("filter-out") || IS("addprefix") || IS("addsuffix") ||
-		   IS("findstring") || IS("word") || IS("wordlist") || IS("join")) {
-		if (split_args(args, an, IS("wordlist") ? 3 : 2, a, al) < 2) {
-			fail(m, "$(%.*s) needs more arguments", (int)nn, name);
-			return true;
-		}
-		x[0] = expand_str(m, a[0], al[0]);
-		x[1] = expand_str(m, a[1], al[1]);
-		if (IS("filter") || IS("filter-out")) {
-			filter(x[0], x[1], IS("filter-out"), out);
-		} else if (IS("addprefix") || IS("addsuffix")) {
-			struct map_ctx c = {out, true, x[0],
-					    IS("addprefix") ? FN_ADDPREFIX : FN_ADDSUFFIX};
-
-			each_word(x[1], map_cb, &c);
-		} else if (IS("findstring")) {
-			if (strstr(x[1], x[0]) != NULL)
-				ud_buf_addstr(out, x[0]);
-		} else if (IS("word")) {
-			struct ud_strlist w = UD_STRLIST_INIT;
-			long k = strtol(x[0], NULL, 10);
-
-			words_of(x[1], &w);
-			if (k >= 1 && (size_t)k <= w.n)
-				ud_buf_addstr(out, w.v[k - 1]);
-			ud_strlist_free(&w);
-		} else {
-			fail(m, "$(%.*s): a make function uapid does not evaluate", (int)nn, name);
-		}
-	} else if (IS("strip") || IS("sort") || IS("words") || IS("firstword") || IS("lastword") ||
-		   IS("notdir") || IS("dir") || IS("basename") || IS("suffix") || IS("wildcard") ||
-		   IS("abspath") || IS("realpath")) {
-		struct ud_strlist w = UD_STRLIST_INIT;
-		bool first = true;
-
-		x[0] = expand_str(m, args, an);
-		if (IS("wildcard")) {
-			wildcard(m, x[0], out);
-		} else if (IS("notdir") || IS("dir") || IS("basename") || IS("suffix")) {
-			struct map_ctx c = {out, true, NULL,
-					    IS("notdir")     ? FN_NOTDIR
-					    : IS("dir")	     ? FN_DIR
-					    : IS("basename") ? FN_BASENAME
-							     : FN_SUFFIX};
-
-			each_word(x[0], map_cb, &c);
-		} else if (IS("abspath") || IS("realpath")) {
-			words_of(x[0], &w);
-			for (i = 0; i < w.n; i++) {
-				char *p = norm_path(w.v[i]);
-
-				add_word(out, p, strlen(p), &first);
-				free(p);
-			}
-		} else {
-			words_of(x[0], &w);
-			if (IS("sort"))
-				ud_strlist_sort(&w); /* sorted, duplicates dropped, as make does */
-			if (IS("words"))
-				ud_buf_addf(out, "%zu", w.n);
-			else if (IS("firstword") && w.n > 0)
-				ud_buf_addstr(out, w.v[0]);
-			else if (IS("lastword") && w.n > 0)
-				ud_buf_addstr(out, w.v[w.n - 1]);
-			else if (IS("strip") || IS("sort"))
-				for (i = 0; i < w.n; i++)
-					add_word(out, w.v[i], strlen(w.v[i]), &first);
-		}
-		ud_strlist_free(&w);
-	} else {
+	for (i = 0; i < sizeof(make_fns) / sizeof(make_fns[0]) && f == NULL; i++)
+		if (strlen(make_fns[i].name) == nn && memcmp(make_fns[i].name, name, nn) == 0)
+			f = &make_fns[i];
+	if (f == NULL)
 		return false;
+	memset(&c, 0, sizeof(c));
+	c.name = name;
+	c.nn = nn;
+	c.args = args;
+	c.an = an;
+	if (f->split > 0) {
+		c.na = split_args(args, an, f->split, c.a, c.al);
+	} else {
+		c.a[0] = args;
+		c.al[0] = an;
+		c.na = 1;
 	}
+	if (c.na < f->least) {
+		fail(m, "$(%.*s) needs %s arguments", (int)nn, name,
+		     f->least == 3 ? "three" : "more");
+		return true;
+	}
+	for (i = 0; i < f->expand; i++)
+		c.x[i] = expand_str(m, c.a[i], c.al[i]);
+	f->fn(m, &c, out);
 	for (i = 0; i < 3; i++)
-		free(x[i]);
+		free(c.x[i]);
 	return true;
-#undef IS
 }
 
 /* --- expansion ---------------------------------------------------------- */
