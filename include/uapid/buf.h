@@ -23,14 +23,14 @@ struct ud_buf {
 
 /*
  * The storage of every empty buffer: "" (alloc 0 says a buffer owns none).
- * Read-only, so that a write through an empty buffer faults at once
- * instead of changing every empty buffer's text.
+ * Nothing writes to it: the functions here write only to storage a
+ * buffer owns, and a caller writes no byte of an empty buffer.
  */
-extern const char ud_buf_slop[1];
+extern char ud_buf_slop[1];
 
 #define UD_BUF_INIT                                                                                \
 	{                                                                                          \
-		(char *)ud_buf_slop, 0, 0                                                          \
+		ud_buf_slop, 0, 0                                                                  \
 	}
 
 void ud_buf_init(struct ud_buf *b);

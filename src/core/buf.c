@@ -10,12 +10,12 @@
 #include "uapid/buf.h"
 #include "uapid/xmalloc.h"
 
-const char ud_buf_slop[1];
+char ud_buf_slop[1];
 
 void
 ud_buf_init(struct ud_buf *b)
 {
-	b->data = (char *)ud_buf_slop;
+	b->data = ud_buf_slop;
 	b->len = 0;
 	b->alloc = 0;
 }
