@@ -104,7 +104,9 @@ expect_status 2 "$UAPICTL" preview --uapi --kernel "$T/include/linux/sample_ioct
 c0=$(cat "$WORK/clock")
 "$UAPICTL" --tree "$T" watch >"$WORK/watch.out" 2>&1 &
 WPID=$!
-sleep 0.5
+# subscribed once it says so: a change made before would not be told
+i=0
+while ! grep -q "watching from clock" "$WORK/watch.out" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 printf '\n#define SAMPLE_MORE 2\n' >>"$T/include/linux/sample_ioctl.h"
 wait_idle "$K"
 expect_status 0 "$UAPICTL" --tree "$T" changes --since "$c0"

@@ -164,8 +164,13 @@ converged "$T" "$S" "burst rewrite and delete"
 mkdir -p "$T/.git"
 : >"$T/.git/index.lock"
 printf '/* during a checkout */\n' >>"$T/include/linux/sample_compound.h"
-sleep 0.5
-status_json "$K" >"$WORK/status"
+# the edit seen and held back: the daemon says it waits for git
+i=0
+until status_json "$K" >"$WORK/status" && grep -q '"waiting_for_git": true' "$WORK/status" ||
+	[ $i -ge 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 expect_in "$WORK/status" '"waiting_for_git": true'
 if grep -q "during a checkout" "$S/split/include/linux/sample_compound.h"; then
 	fail "processed while .git/index.lock exists"
@@ -342,7 +347,12 @@ $AS true 2>/dev/null || AS=
 [ -n "$AS" ] && chown nobody "$WORK/ro-state" 2>/dev/null || true
 $AS "$UAPID" watch --state-dir "$WORK/ro-state" --socket "$WORK/ro.sock" "$T" >/dev/null 2>&1 &
 RPID=$!
-sleep 2
+# its store made once it answers on its socket
+i=0
+while [ ! -S "$WORK/ro.sock" ] && kill -0 "$RPID" 2>/dev/null && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
 kill -TERM "$RPID" 2>/dev/null || true
 wait "$RPID" 2>/dev/null || true
 chmod 444 "$WORK/ro-state/state.db"
@@ -379,7 +389,12 @@ PY
 NPID=$!
 while [ ! -S "$WORK/notify.sock" ]; do sleep 0.05; done
 NOTIFY_SOCKET=$WORK/notify.sock WATCHDOG_USEC=200000 start_daemon "$T" "$S" "$K"
-sleep 0.5
+# the watchdog pinged at least once (every 100 ms of its 200)
+i=0
+while ! grep -q "WATCHDOG=1" "$WORK/notify.log" 2>/dev/null && [ $i -lt 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
 stop_daemon
 wait "$NPID" || true
 expect_in "$WORK/notify.log" "STATUS=scanning"
