@@ -277,8 +277,9 @@ START_TEST(test_first_scan)
 	ck_assert_uint_eq(c.exported, 4);
 	ck_assert_uint_eq(c.split, 2);
 	ck_assert_uint_eq(c.moved, 2);
-	ck_assert_str_eq(ud_engine_problem(x.e, "install"),
-			 "the tree has no include/uapi/: only its split is kept");
+	/* a tree with no install script: its split is served, the install refused, saying why */
+	ck_assert_ptr_nonnull(strstr(ud_engine_problem(x.e, "install"),
+				     "uapid does not know how this tree installs its headers"));
 	ck_assert_int_eq(x.clock, ud_store_clock(ud_engine_store(x.e)));
 	teardown(&x);
 }
