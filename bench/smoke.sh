@@ -50,6 +50,8 @@ bench bench-install BENCH_KERNEL="$work/linux-install"
 bench bench-install-all BENCH_KERNEL="$S"
 BENCH_EDITS=10 bench bench-watch BENCH_KERNEL="$S"
 BENCH_CALLS=20 BENCH_CLIENTS=4 BENCH_SECONDS=1 bench bench-rpc
+# a directory exporting many headers (its own generated tree): 500, not 20,000
+bench bench-kbuild BENCH_HEADERS=500
 # what uapid branch reads (the bench commits the tree it is given: fewer files, less git)
 small_tree "$work/linux-branch" Makefile Kbuild scripts include
 BENCH_COMMITS=3 bench bench-branch BENCH_KERNEL="$work/linux-branch"
