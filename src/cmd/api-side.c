@@ -82,6 +82,7 @@ install_source(struct api_side *s, struct ud_source *src, const char *arch)
 	if (ud_tindex_build(&idx, src, &problems) < 0) {
 		report_diags(stderr, src->label, &problems);
 		ud_diags_free(&problems);
+		ud_tindex_free(idx);
 		return -1;
 	}
 	ud_diags_free(&problems);

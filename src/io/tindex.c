@@ -404,6 +404,23 @@ ud_tindex_build(struct ud_tindex **out, struct ud_source *src, struct ud_diags *
 	return rc;
 }
 
+int
+ud_tindex_build_whole(struct ud_tindex **out, struct ud_source *src, char **cause)
+{
+	struct ud_diags problems = UD_DIAGS_INIT;
+	int rc = ud_tindex_build(out, src, &problems);
+
+	if (rc < 0) {
+		*cause = ud_xasprintf("%s: %s", src->label,
+				      problems.n > 0 ? problems.v[0].message
+						     : "cannot index the tree");
+		ud_tindex_free(*out);
+		*out = NULL;
+	}
+	ud_diags_free(&problems);
+	return rc;
+}
+
 void
 ud_tindex_free(struct ud_tindex *idx)
 {

@@ -123,7 +123,6 @@ ud_apiquery_rev(const char *root, const char *arch, const char *install_dir, con
 	git_tree *tree = NULL;
 	struct ud_source src;
 	struct ud_tindex *idx = NULL;
-	struct ud_diags problems = UD_DIAGS_INIT;
 	struct ud_hdr_plan plan;
 	struct side o = {NULL, 0, 0}, n = {NULL, 0, 0};
 	struct ud_api_diff d;
@@ -140,10 +139,7 @@ ud_apiquery_rev(const char *root, const char *arch, const char *install_dir, con
 		goto out;
 	}
 	ud_gittree_source_open(&src, repo, tree, rev, NULL);
-	if (ud_tindex_build(&idx, &src, &problems) < 0) {
-		*cause = ud_xasprintf("%s: %s", rev,
-				      problems.n > 0 ? problems.v[0].message
-						     : "cannot index the tree");
+	if (ud_tindex_build_whole(&idx, &src, cause) < 0) {
 		ud_source_close(&src);
 		goto out;
 	}
@@ -174,7 +170,6 @@ out:
 		ud_api_header_free(&n.v[i]);
 	free(o.v);
 	free(n.v);
-	ud_diags_free(&problems);
 	ud_headers_plan_free(&plan);
 	ud_tindex_free(idx);
 	git_tree_free(tree);

@@ -364,22 +364,16 @@ split_tree(struct split_run *s, git_tree *t0, const char *label, git_oid *final,
 	struct ud_source src;
 	struct ud_sink sink;
 	struct ud_tindex *idx = NULL;
-	struct ud_diags problems = UD_DIAGS_INIT;
 	struct ud_strlist list = UD_STRLIST_INIT;
 	git_oid cur;
 	size_t i;
 	int rc;
 
 	ud_gittree_source_open(&src, s->repo, t0, label, NULL);
-	if (ud_tindex_build(&idx, &src, &problems) < 0) {
-		*cause = ud_xasprintf("%s: %s", label,
-				      problems.n > 0 ? problems.v[0].message
-						     : "cannot index the tree");
-		ud_diags_free(&problems);
+	if (ud_tindex_build_whole(&idx, &src, cause) < 0) {
 		ud_source_close(&src);
 		return -EINVAL;
 	}
-	ud_diags_free(&problems);
 	ud_tindex_exported_under(idx, "", &list);
 	ud_gittree_sink_open(&sink, s->repo, t0, label, NULL);
 	rc = 0;
@@ -699,7 +693,6 @@ install_tree(struct install_run *ir, git_tree *t, const char *label, git_tree *b
 	struct ud_source src;
 	struct ud_sink sink;
 	struct ud_tindex *idx = NULL;
-	struct ud_diags problems = UD_DIAGS_INIT;
 	struct ud_hdr_plan plan;
 	struct ud_map planned = UD_MAP_INIT;
 	struct ud_strlist old = UD_STRLIST_INIT;
@@ -709,15 +702,10 @@ install_tree(struct install_run *ir, git_tree *t, const char *label, git_tree *b
 
 	memset(&plan, 0, sizeof(plan));
 	ud_gittree_source_open(&src, ir->repo, t, label, NULL);
-	if (ud_tindex_build(&idx, &src, &problems) < 0) {
-		*cause = ud_xasprintf("%s: %s", label,
-				      problems.n > 0 ? problems.v[0].message
-						     : "cannot index the tree");
-		ud_diags_free(&problems);
+	if (ud_tindex_build_whole(&idx, &src, cause) < 0) {
 		ud_source_close(&src);
 		return -EINVAL;
 	}
-	ud_diags_free(&problems);
 	rc = ud_headers_plan(&src, idx, ir->o->arch, &plan, cause);
 	if (rc < 0)
 		goto out;
