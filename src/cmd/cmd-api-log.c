@@ -186,8 +186,14 @@ print_history(json_t *a)
 	printf("%s: %s\n", asked, json_string_value(json_object_get(a, "summary")));
 }
 
-int
-cmd_api_log(int argc, char **argv)
+struct log_opts {
+	const char *arch, *named, *state_dir;
+	bool json, quiet;
+};
+
+/* Reads the command line into o and q: -1 to go on, else the exit status. */
+static int
+parse_options(struct log_opts *o, struct ud_apilog_query *q, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"arch", required_argument, NULL, 'a'},
@@ -201,44 +207,33 @@ cmd_api_log(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct ud_apilog_query q;
-	struct ud_apilog_opts lo;
-	struct ud_apilog_result lr;
-	struct ud_progress p;
-	const char *arch = NULL, *named = NULL, *state_dir = NULL;
-	git_repository *repo = NULL;
-	struct ud_store *st = NULL;
-	char *cause = NULL, *dir = NULL, *db = NULL, *headers = NULL;
-	json_t *answers = NULL;
-	bool json = false, quiet = false, all_found = true;
-	int opt, rc, i, status = EXIT_USAGE;
+	int opt;
 
-	memset(&q, 0, sizeof(q));
 	while ((opt = getopt_long(argc, argv, "a:jqh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'a':
-			arch = optarg;
+			o->arch = optarg;
 			break;
 		case 'j':
-			json = true;
+			o->json = true;
 			break;
 		case 's':
-			q.since = optarg;
+			q->since = optarg;
 			break;
 		case 'u':
-			q.until = optarg;
+			q->until = optarg;
 			break;
 		case 't':
-			q.tags = optarg;
+			q->tags = optarg;
 			break;
 		case 'H':
-			named = optarg;
+			o->named = optarg;
 			break;
 		case 'd':
-			state_dir = optarg;
+			o->state_dir = optarg;
 			break;
 		case 'q':
-			quiet = true;
+			o->quiet = true;
 			break;
 		case 'h':
 			fputs(log_usage, stdout);
@@ -252,14 +247,62 @@ cmd_api_log(int argc, char **argv)
 		fputs(log_usage, stderr);
 		return EXIT_USAGE;
 	}
-	if (arch == NULL || arch[0] == '\0')
-		arch = cmd_default_arch();
-	if (q.tags == NULL || q.tags[0] == '\0')
-		q.tags = "v*";
-	if (json)
+	if (o->arch == NULL || o->arch[0] == '\0')
+		o->arch = cmd_default_arch();
+	if (q->tags == NULL || q->tags[0] == '\0')
+		q->tags = "v*";
+	return -1;
+}
+
+/* Prints the answers, as JSON with what the index holds, or as text. */
+static void
+print_answers(git_repository *repo, struct ud_store *st, const char *headers, json_t *answers,
+	      bool json)
+{
+	if (json) {
+		json_t *j = json_pack("{s:o?, s:O}", "index", ud_apilog_about(repo, st, headers),
+				      "symbols", answers);
+		char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+
+		puts(s);
+		free(s);
+		json_decref(j);
+	} else {
+		json_t *a;
+		size_t k;
+
+		json_array_foreach(answers, k, a)
+		{
+			if (k > 0)
+				putchar('\n');
+			print_history(a);
+		}
+	}
+}
+
+int
+cmd_api_log(int argc, char **argv)
+{
+	struct log_opts o = {NULL, NULL, NULL, false, false};
+	struct ud_apilog_query q;
+	struct ud_apilog_opts lo;
+	struct ud_apilog_result lr;
+	struct ud_progress p;
+	git_repository *repo = NULL;
+	struct ud_store *st = NULL;
+	char *cause = NULL, *dir = NULL, *db = NULL, *headers = NULL;
+	json_t *answers = NULL;
+	bool all_found = true;
+	int rc, i, status;
+
+	memset(&q, 0, sizeof(q));
+	if ((status = parse_options(&o, &q, argc, argv)) >= 0)
+		return status;
+	status = EXIT_USAGE;
+	if (o.json)
 		report_keep();
 	/* the store `uapid branch` keeps beside the repository: one cache for both */
-	if (cmd_open_history(argv[optind], state_dir, &repo, &dir) < 0)
+	if (cmd_open_history(argv[optind], o.state_dir, &repo, &dir) < 0)
 		goto fail;
 	db = ud_xasprintf("%s/branches.db", dir);
 	/*
@@ -267,7 +310,7 @@ cmd_api_log(int argc, char **argv)
 	 * check of the whole store that opening the writer makes, nor its lock.
 	 */
 	if (access(db, F_OK) == 0 && ud_store_open_reader(&st, db, NULL) == 0 &&
-	    (headers = headers_as_is(repo, st, named, arch, q.tags)) != NULL)
+	    (headers = headers_as_is(repo, st, o.named, o.arch, q.tags)) != NULL)
 		goto ask;
 	if (st != NULL)
 		ud_store_close(st);
@@ -276,9 +319,10 @@ cmd_api_log(int argc, char **argv)
 		report_error("%s", cause);
 		goto fail;
 	}
-	if (headers_history(repo, st, named, arch, q.since, quiet || json, &headers, &cause) < 0) {
+	if (headers_history(repo, st, o.named, o.arch, q.since, o.quiet || o.json, &headers,
+			    &cause) < 0) {
 		report_error("%s", cause);
-		if (named == NULL && q.since == NULL)
+		if (o.named == NULL && q.since == NULL)
 			report_hint(
 				"--since REV reads the history from REV on; `uapid branch "
 				"--no-split --since REV REPO` makes a headers branch from there");
@@ -286,7 +330,7 @@ cmd_api_log(int argc, char **argv)
 	}
 	memset(&lo, 0, sizeof(lo));
 	lo.headers = headers;
-	ud_progress_start(&p, "api-log index", "headers commits", quiet || json);
+	ud_progress_start(&p, "api-log index", "headers commits", o.quiet || o.json);
 	lo.progress = ud_progress_cb_for(&p);
 	rc = ud_apilog_update(repo, st, &lo, &lr, &cause);
 	ud_progress_end(&p);
@@ -307,29 +351,11 @@ ask:
 		all_found &= json_is_true(json_object_get(a, "found"));
 		json_array_append_new(answers, a);
 	}
-	if (json) {
-		json_t *j = json_pack("{s:o?, s:O}", "index", ud_apilog_about(repo, st, headers),
-				      "symbols", answers);
-		char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-
-		puts(s);
-		free(s);
-		json_decref(j);
-	} else {
-		json_t *a;
-		size_t k;
-
-		json_array_foreach(answers, k, a)
-		{
-			if (k > 0)
-				putchar('\n');
-			print_history(a);
-		}
-	}
+	print_answers(repo, st, headers, answers, o.json);
 	status = all_found ? EXIT_OK : EXIT_FINDINGS;
 	goto out;
 fail:
-	if (json)
+	if (o.json)
 		report_json_failure(argv[optind]);
 out:
 	json_decref(answers);

@@ -86,8 +86,15 @@ print_result(const struct ud_branch_result *r, const struct ud_branch_opts *o, b
 	       r->cache_misses, r->cache_misses == 1 ? "" : "es");
 }
 
-int
-cmd_branch(int argc, char **argv)
+/* What the command line says beside the branch options. */
+struct branch_cli {
+	const char *markers_file, *state_dir;
+	bool json, quiet;
+};
+
+/* Reads the command line into o and c: -1 to go on, else the exit status. */
+static int
+parse_options(struct ud_branch_opts *o, struct branch_cli *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"split", required_argument, NULL, 's'},
@@ -106,61 +113,50 @@ cmd_branch(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct ud_branch_opts o;
-	struct ud_branch_result r;
-	struct ud_markers markers = UD_MARKERS_INIT;
-	struct ud_buf mtext = UD_BUF_INIT;
-	const char *markers_file = NULL, *state_dir = NULL;
-	git_repository *repo = NULL;
-	struct ud_store *st = NULL;
-	struct ud_progress split_progress, headers_progress;
-	char *cause = NULL, *dir = NULL, *db = NULL, *mhash = NULL;
-	bool json = false, quiet = false;
-	int opt, rc, status = EXIT_USAGE;
+	int opt;
 
-	memset(&o, 0, sizeof(o));
-	o.split = "uapi/split";
-	o.headers = "uapi/headers";
+	o->split = "uapi/split";
+	o->headers = "uapi/headers";
 	while ((opt = getopt_long(argc, argv, "hq", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
-			o.split = optarg;
+			o->split = optarg;
 			break;
 		case 'S':
-			o.split = NULL;
+			o->split = NULL;
 			break;
 		case 'H':
-			o.headers = optarg;
+			o->headers = optarg;
 			break;
 		case 'N':
-			o.headers = NULL;
+			o->headers = NULL;
 			break;
 		case 'r':
-			o.source = optarg;
+			o->source = optarg;
 			break;
 		case 'a':
-			o.arch = optarg;
+			o->arch = optarg;
 			break;
 		case 'c':
-			o.since = optarg;
+			o->since = optarg;
 			break;
 		case '1':
-			o.one_commit = true;
+			o->one_commit = true;
 			break;
 		case 'i':
-			o.identity = optarg;
+			o->identity = optarg;
 			break;
 		case 'm':
-			markers_file = optarg;
+			c->markers_file = optarg;
 			break;
 		case 'd':
-			state_dir = optarg;
+			c->state_dir = optarg;
 			break;
 		case 'j':
-			json = true;
+			c->json = true;
 			break;
 		case 'q':
-			quiet = true;
+			c->quiet = true;
 			break;
 		case 'h':
 			fputs(branch_usage, stdout);
@@ -174,31 +170,59 @@ cmd_branch(int argc, char **argv)
 		fputs(branch_usage, stderr);
 		return EXIT_USAGE;
 	}
-	if (o.split == NULL && o.headers == NULL) {
+	if (o->split == NULL && o->headers == NULL) {
 		report_error("--no-split and --no-headers: nothing to do");
 		return EXIT_USAGE;
 	}
-	if (o.arch == NULL || o.arch[0] == '\0')
-		o.arch = cmd_default_arch();
-	if (markers_file != NULL) {
-		struct ud_diags d = UD_DIAGS_INIT;
-		int bad;
+	if (o->arch == NULL || o->arch[0] == '\0')
+		o->arch = cmd_default_arch();
+	return -1;
+}
 
-		if (ud_read_file(markers_file, &mtext, &cause) < 0) {
-			report_error("%s", cause);
-			free(cause);
-			ud_buf_free(&mtext);
-			return EXIT_USAGE;
-		}
-		bad = ud_markers_parse(&markers, mtext.data, mtext.len, &d) < 0;
-		report_diags(stderr, markers_file, &d);
-		ud_diags_free(&d);
-		if (bad)
+/* Reads and parses the markers file into markers (its text in mtext); -1 after reporting why. */
+static int
+load_markers(const char *path, struct ud_markers *markers, struct ud_buf *mtext)
+{
+	struct ud_diags d = UD_DIAGS_INIT;
+	char *cause = NULL;
+	int bad;
+
+	if (ud_read_file(path, mtext, &cause) < 0) {
+		report_error("%s", cause);
+		free(cause);
+		return -1;
+	}
+	bad = ud_markers_parse(markers, mtext->data, mtext->len, &d) < 0;
+	report_diags(stderr, path, &d);
+	ud_diags_free(&d);
+	return bad ? -1 : 0;
+}
+
+int
+cmd_branch(int argc, char **argv)
+{
+	struct ud_branch_opts o;
+	struct branch_cli c = {NULL, NULL, false, false};
+	struct ud_branch_result r;
+	struct ud_markers markers = UD_MARKERS_INIT;
+	struct ud_buf mtext = UD_BUF_INIT;
+	git_repository *repo = NULL;
+	struct ud_store *st = NULL;
+	struct ud_progress split_progress, headers_progress;
+	char *cause = NULL, *dir = NULL, *db = NULL, *mhash = NULL;
+	int rc, status;
+
+	memset(&o, 0, sizeof(o));
+	if ((status = parse_options(&o, &c, argc, argv)) >= 0)
+		return status;
+	status = EXIT_USAGE;
+	if (c.markers_file != NULL) {
+		if (load_markers(c.markers_file, &markers, &mtext) < 0)
 			goto out;
 		o.markers = &markers;
 	}
 	/* the cache lives with the repository unless told otherwise */
-	if (cmd_open_history(argv[optind], state_dir, &repo, &dir) < 0)
+	if (cmd_open_history(argv[optind], c.state_dir, &repo, &dir) < 0)
 		goto out_git;
 	if (ud_mkdir_p(dir, &cause) < 0) {
 		report_error("%s", cause);
@@ -211,8 +235,8 @@ cmd_branch(int argc, char **argv)
 	}
 	mhash = markers_hash(&mtext);
 	o.markers_hash = mhash;
-	ud_progress_start(&split_progress, "split branch", "headers", quiet || json);
-	ud_progress_start(&headers_progress, "headers branch", "commits", quiet || json);
+	ud_progress_start(&split_progress, "split branch", "headers", c.quiet || c.json);
+	ud_progress_start(&headers_progress, "headers branch", "commits", c.quiet || c.json);
 	o.split_progress = ud_progress_cb_for(&split_progress);
 	o.headers_progress = ud_progress_cb_for(&headers_progress);
 	rc = ud_branch_update(repo, st, &o, &r, &cause);
@@ -224,7 +248,7 @@ cmd_branch(int argc, char **argv)
 			report_hint("--no-headers makes the split branch alone");
 		goto out_git;
 	}
-	print_result(&r, &o, json);
+	print_result(&r, &o, c.json);
 	status = r.split_refused != NULL || r.headers_refused != NULL ? EXIT_FINDINGS : EXIT_OK;
 	ud_branch_result_free(&r);
 out_git:

@@ -238,38 +238,37 @@ compile_all(struct check_run *r, struct cmd_plan *p, unsigned jobs, bool quiet, 
 	return n;
 }
 
-int
-cmd_check(int argc, char **argv)
+struct check_opts {
+	const char *arch, *tree;
+	unsigned jobs;
+	bool json, quiet;
+};
+
+/* Reads the command line into o: -1 to go on, else the exit status. */
+static int
+parse_options(struct check_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"arch", required_argument, NULL, 'a'}, {"jobs", required_argument, NULL, 'j'},
 		{"json", no_argument, NULL, 'J'},	{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},	{NULL, 0, NULL, 0},
 	};
-	const char *arch = NULL, *tmpdir = getenv("TMPDIR");
-	unsigned jobs = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-	struct cmd_plan p;
-	struct ud_sink scratch;
-	struct check_run r;
-	bool json = false, quiet = false, can_compile;
-	size_t i, compiled = 0, skipped = 0, errors = 0, warnings = 0;
-	char *cause = NULL;
 	int opt;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "a:j:Jqh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'a':
-			arch = optarg;
+			o->arch = optarg;
 			break;
 		case 'j':
-			jobs = (unsigned)strtoul(optarg, NULL, 10);
+			o->jobs = (unsigned)strtoul(optarg, NULL, 10);
 			break;
 		case 'J':
-			json = true;
+			o->json = true;
 			break;
 		case 'q':
-			quiet = true;
+			o->quiet = true;
 			break;
 		case 'h':
 			fputs(check_usage, stdout);
@@ -283,10 +282,29 @@ cmd_check(int argc, char **argv)
 		fputs(check_usage, stderr);
 		return EXIT_USAGE;
 	}
-	if (json)
+	o->tree = argv[optind];
+	return -1;
+}
+
+int
+cmd_check(int argc, char **argv)
+{
+	struct check_opts o = {NULL, NULL, (unsigned)sysconf(_SC_NPROCESSORS_ONLN), false, false};
+	const char *tmpdir = getenv("TMPDIR");
+	struct cmd_plan p;
+	struct ud_sink scratch;
+	struct check_run r;
+	bool can_compile;
+	size_t i, compiled = 0, skipped = 0, errors = 0, warnings = 0;
+	char *cause = NULL;
+	int status;
+
+	if ((status = parse_options(&o, argc, argv)) >= 0)
+		return status;
+	if (o.json)
 		report_keep();
-	if (cmd_open_plan(argv[optind], arch, &p) < 0) {
-		report_json_failure(argv[optind]);
+	if (cmd_open_plan(o.tree, o.arch, &p) < 0) {
+		report_json_failure(o.tree);
 		return EXIT_USAGE;
 	}
 	memset(&r, 0, sizeof(r));
@@ -294,7 +312,7 @@ cmd_check(int argc, char **argv)
 	if (mkdtemp(r.tmp) == NULL || ud_sink_open_dir(&scratch, r.tmp, 0, &cause) < 0) {
 		report_error("%s: cannot create a scratch directory%s%s", r.tmp, cause ? ": " : "",
 			     cause ? cause : "");
-		report_json_failure(argv[optind]);
+		report_json_failure(o.tree);
 		free(cause);
 		free(r.tmp);
 		cmd_close_plan(&p);
@@ -352,14 +370,14 @@ cmd_check(int argc, char **argv)
 	can_compile = strcmp(p.plan.srcarch, ud_headers_srcarch(cmd_default_arch())) == 0 ||
 		      getenv("CC") != NULL;
 	if (can_compile)
-		compiled = compile_all(&r, &p, jobs, quiet || json, &skipped);
+		compiled = compile_all(&r, &p, o.jobs, o.quiet || o.json, &skipped);
 
 	for (i = 0; i < r.n; i++) {
 		errors += ud_diags_count(&r.v[i].in.diags, UD_SEV_ERROR);
 		warnings += ud_diags_count(&r.v[i].in.diags, UD_SEV_WARNING) -
 			    ud_diags_count(&r.v[i].in.diags, UD_SEV_ERROR);
 	}
-	if (json) {
+	if (o.json) {
 		json_t *files = json_array();
 
 		for (i = 0; i < r.n; i++)
