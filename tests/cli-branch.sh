@@ -279,7 +279,12 @@ wait_branches 1
 [ "$(branches_field source)" = "$(git -C "$D" rev-parse master)" ] && pass || fail "status: source"
 "$UAPICTL" --socket "$K" --json watch >"$WORK/notes" 2>&1 &
 WPID=$!
-sleep 0.3
+# subscribed once the daemon counts it: a commit made before would not be told
+i=0
+until [ "$(status_json "$K" | json_field clients.subscribed 2>/dev/null)" -ge 1 ] 2>/dev/null || [ $i -ge 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 h0=$(git -C "$D" rev-parse uapi/headers)
 printf '#define DAEMON_EDIT 1\n' >>"$D/include/uapi/linux/mini.h"
 R=$D commit "mini: a constant, seen by the daemon"
