@@ -32,7 +32,7 @@ struct ud_sched_batch {
 	struct ud_map paths; /* tree-relative path -> (void *)(uintptr_t)watch kinds */
 	bool full;	     /* look at the whole tree (events were lost) */
 	bool force_all;	     /* ... and split and install everything again */
-	uint64_t first_ns;   /* when the first of its events came (uv_hrtime) */
+	uint64_t first_ns;   /* when the first of its events came (the scheduler's clock) */
 };
 
 /*
@@ -69,12 +69,27 @@ void ud_sched_done(struct ud_sched *s);
 bool ud_sched_busy(const struct ud_sched *s);
 void ud_sched_set_settle(struct ud_sched *s, unsigned settle_ms);
 /*
- * How soon after a lone save's first event the first event of its tail
- * must come to run at once (5 ms).  Tests widen it: a loaded machine can
- * stall between two reads for longer, and the rule, not the clock, is what
- * they check.
+ * The scheduler's clock: the time and one alarm.  ud_sched_new's is the
+ * loop's: uv_hrtime, and a timer on the loop.  A test sets a fake one that
+ * it advances by hand, so that it checks the rules to the millisecond
+ * whatever the speed of the machine.
  */
-void ud_sched_set_lone_tail(struct ud_sched *s, unsigned ms);
+struct ud_sched_clock {
+	uint64_t (*now)(void *ctx); /* monotonic nanoseconds */
+	/*
+	 * Sets the alarm: ud_sched_alarm is to be called once, ms from now (0:
+	 * on the next turn of the loop), in place of any alarm set before.
+	 * Returns 0, or a negative errno when it cannot (the scheduler is
+	 * going away).
+	 */
+	int (*set)(void *ctx, uint64_t ms);
+	void (*cancel)(void *ctx); /* takes back the alarm set, if any */
+	void *ctx;
+};
+/* Runs s on clock c (copied) in place of the loop's; before any event. */
+void ud_sched_set_clock(struct ud_sched *s, const struct ud_sched_clock *c);
+/* The alarm set through the clock went off. */
+void ud_sched_alarm(struct ud_sched *s);
 /* Is the scheduler holding back because git's index lock is there? */
 bool ud_sched_waiting_for_git(const struct ud_sched *s);
 void ud_sched_batch_free(struct ud_sched_batch *b);

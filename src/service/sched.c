@@ -17,7 +17,8 @@
 #define NS_PER_MS 1000000ULL
 
 struct ud_sched {
-	uv_timer_t timer;
+	uv_timer_t timer; /* the loop clock's alarm */
+	struct ud_sched_clock clock;
 	unsigned settle_ms;
 	char *root; /* the work tree: its git lock is looked for at each batch */
 	ud_sched_run_fn run;
@@ -29,7 +30,6 @@ struct ud_sched {
 	bool running_lone;		/* the batch out is a lone save's */
 	unsigned lone_tail;		/* lone batches run back to back for one save's tail */
 	uint64_t lone_first_ns;		/* when the lone save's first event came */
-	uint64_t lone_tail_ns;		/* how soon a tail's first event must come */
 	bool waiting_git;
 	uint64_t last_event_ns; /* the last event seen */
 	uint64_t last_done_ns;	/* when the last batch finished */
@@ -46,14 +46,18 @@ struct ud_sched {
 #define LONE_TAIL_BATCHES 3
 #define LONE_TAIL_NS (5 * NS_PER_MS)
 
-static void on_timer(uv_timer_t *t);
+static uint64_t
+now(const struct ud_sched *s)
+{
+	return s->clock.now(s->clock.ctx);
+}
 
 static struct ud_sched_batch *
 pending(struct ud_sched *s)
 {
 	if (s->pending == NULL) {
 		s->pending = ud_xcalloc(1, sizeof(*s->pending));
-		s->pending->first_ns = uv_hrtime();
+		s->pending->first_ns = now(s);
 	}
 	return s->pending;
 }
@@ -61,17 +65,17 @@ pending(struct ud_sched *s)
 static void
 arm(struct ud_sched *s, uint64_t ms)
 {
-	uint64_t now = uv_hrtime();
+	uint64_t t = now(s);
 
 	/* a batch that could not be recorded is tried again after its back-off, not before */
-	if (s->hold_until_ns > now) {
-		uint64_t left = (s->hold_until_ns - now + NS_PER_MS - 1) / NS_PER_MS;
+	if (s->hold_until_ns > t) {
+		uint64_t left = (s->hold_until_ns - t + NS_PER_MS - 1) / NS_PER_MS;
 
 		if (ms < left)
 			ms = left;
 	}
 	/* refused only for a timer being closed: the scheduler is going away */
-	s->armed = uv_timer_start(&s->timer, on_timer, ms, 0) == 0;
+	s->armed = s->clock.set(s->clock.ctx, ms) == 0;
 }
 
 /*
@@ -83,11 +87,11 @@ arm(struct ud_sched *s, uint64_t ms)
 static void
 throttle(struct ud_sched *s)
 {
-	uint64_t settle = (uint64_t)s->settle_ms * NS_PER_MS, now = uv_hrtime(), since;
+	uint64_t settle = (uint64_t)s->settle_ms * NS_PER_MS, since;
 
 	if (s->pending == NULL || s->running || s->armed)
 		return;
-	since = now - s->last_done_ns;
+	since = now(s) - s->last_done_ns;
 	arm(s, since >= settle ? 0 : (settle - since + NS_PER_MS - 1) / NS_PER_MS);
 }
 
@@ -103,10 +107,9 @@ git_busy(const struct ud_sched *s)
 	return busy;
 }
 
-static void
-on_timer(uv_timer_t *t)
+void
+ud_sched_alarm(struct ud_sched *s)
 {
-	struct ud_sched *s = t->data;
 	struct ud_sched_batch *b;
 
 	s->armed = false;
@@ -132,6 +135,36 @@ on_timer(uv_timer_t *t)
 	s->run(s->ctx, b);
 }
 
+static void
+on_timer(uv_timer_t *t)
+{
+	ud_sched_alarm(t->data);
+}
+
+/* The loop clock: uv_hrtime, and the scheduler's timer on the loop. */
+static uint64_t
+loop_now(void *ctx)
+{
+	(void)ctx;
+	return uv_hrtime();
+}
+
+static int
+loop_set(void *ctx, uint64_t ms)
+{
+	struct ud_sched *s = ctx;
+
+	return uv_timer_start(&s->timer, on_timer, ms, 0);
+}
+
+static void
+loop_cancel(void *ctx)
+{
+	struct ud_sched *s = ctx;
+
+	(void)uv_timer_stop(&s->timer); /* cannot fail: it only unlinks the timer */
+}
+
 struct ud_sched *
 ud_sched_new(uv_loop_t *loop, unsigned settle_ms, const char *root, ud_sched_run_fn run, void *ctx)
 {
@@ -142,8 +175,8 @@ ud_sched_new(uv_loop_t *loop, unsigned settle_ms, const char *root, ud_sched_run
 		return NULL;
 	}
 	s->timer.data = s;
+	s->clock = (struct ud_sched_clock){loop_now, loop_set, loop_cancel, s};
 	s->settle_ms = settle_ms;
-	s->lone_tail_ns = LONE_TAIL_NS;
 	s->root = root != NULL ? ud_xstrdup(root) : NULL;
 	s->run = run;
 	s->ctx = ctx;
@@ -155,7 +188,7 @@ lone_tail(struct ud_sched *s)
 {
 	if (!s->running_lone || s->pending == NULL || s->pending->paths.n > LONE_TAIL_PATHS ||
 	    s->lone_tail >= LONE_TAIL_BATCHES ||
-	    s->pending->first_ns - s->lone_first_ns > s->lone_tail_ns)
+	    s->pending->first_ns - s->lone_first_ns > LONE_TAIL_NS)
 		return false;
 	s->lone_tail++;
 	s->arming_lone = true;
@@ -166,21 +199,21 @@ lone_tail(struct ud_sched *s)
 void
 ud_sched_note(struct ud_sched *s, const char *rel, unsigned kinds)
 {
-	uint64_t now = uv_hrtime(), settle = (uint64_t)s->settle_ms * NS_PER_MS;
+	uint64_t t = now(s), settle = (uint64_t)s->settle_ms * NS_PER_MS;
 	bool fresh = s->pending == NULL;
-	bool quiet = (s->last_event_ns == 0 || now - s->last_event_ns >= settle) &&
-		     (s->last_done_ns == 0 || now - s->last_done_ns >= settle);
+	bool quiet = (s->last_event_ns == 0 || t - s->last_event_ns >= settle) &&
+		     (s->last_done_ns == 0 || t - s->last_done_ns >= settle);
 	struct ud_sched_batch *b = pending(s);
 	uintptr_t old = (uintptr_t)ud_map_get(&b->paths, rel);
 
 	ud_map_put(&b->paths, rel, (void *)(old | kinds));
-	s->last_event_ns = now;
+	s->last_event_ns = t;
 	if (s->running)
 		return; /* ud_sched_done schedules what came meanwhile */
 	if (fresh && quiet) {
 		/* a lone save: at once, with the rest of this read of inotify */
 		s->lone_tail = 0;
-		s->lone_first_ns = now;
+		s->lone_first_ns = t;
 		s->arming_lone = true;
 		arm(s, 0);
 		return;
@@ -195,7 +228,7 @@ void
 ud_sched_full(struct ud_sched *s)
 {
 	pending(s)->full = true;
-	s->last_event_ns = uv_hrtime();
+	s->last_event_ns = now(s);
 	if (!s->running && !s->armed)
 		arm(s, 0);
 }
@@ -211,9 +244,9 @@ void
 ud_sched_retry(struct ud_sched *s, unsigned ms)
 {
 	pending(s)->full = true;
-	s->hold_until_ns = uv_hrtime() + (uint64_t)ms * NS_PER_MS;
+	s->hold_until_ns = now(s) + (uint64_t)ms * NS_PER_MS;
 	if (!s->running) {
-		(void)uv_timer_stop(&s->timer); /* armed earlier: now later */
+		s->clock.cancel(s->clock.ctx); /* armed earlier: now later */
 		arm(s, 0);
 	}
 }
@@ -228,7 +261,7 @@ void
 ud_sched_done(struct ud_sched *s)
 {
 	s->running = false;
-	s->last_done_ns = uv_hrtime();
+	s->last_done_ns = now(s);
 	if (!lone_tail(s))
 		throttle(s);
 }
@@ -246,9 +279,9 @@ ud_sched_set_settle(struct ud_sched *s, unsigned settle_ms)
 }
 
 void
-ud_sched_set_lone_tail(struct ud_sched *s, unsigned ms)
+ud_sched_set_clock(struct ud_sched *s, const struct ud_sched_clock *c)
 {
-	s->lone_tail_ns = (uint64_t)ms * NS_PER_MS;
+	s->clock = *c;
 }
 
 bool
@@ -281,7 +314,7 @@ ud_sched_close(struct ud_sched *s)
 {
 	if (s == NULL)
 		return;
-	(void)uv_timer_stop(&s->timer); /* cannot fail: it only unlinks the timer */
+	s->clock.cancel(s->clock.ctx);
 	uv_close((uv_handle_t *)&s->timer, on_closed);
 }
 
