@@ -66,8 +66,14 @@ setup(struct fx *x, const char *name)
 static void
 build(struct fx *x)
 {
+	struct ud_tindex *whole = NULL;
+
 	ck_assert_int_eq(ud_tindex_build(&x->idx, &x->src, &x->problems), 0);
 	ck_assert_uint_eq(x->problems.n, 0);
+	/* a tree that indexes whole: the same with the one-cause convention (cause may be NULL) */
+	ck_assert_int_eq(ud_tindex_build_whole(&whole, &x->src, NULL), 0);
+	ck_assert_ptr_nonnull(whole);
+	ud_tindex_free(whole);
 }
 
 static void
@@ -460,6 +466,18 @@ START_TEST(test_unreadable_include)
 	ck_assert_msg(has_problem(&x.problems, "arch/arm/include/asm/Kbuild",
 				  "include/asm-generic/Kbuild.missing"),
 		      "%s", x.problems.v[0].message);
+	/* whole or none: no index, and the first problem as the cause */
+	{
+		struct ud_tindex *whole = NULL;
+		char *cause = NULL;
+		char *want = ud_xasprintf("%s: %s", x.src.label, x.problems.v[0].message);
+
+		ck_assert_int_lt(ud_tindex_build_whole(&whole, &x.src, &cause), 0);
+		ck_assert_ptr_null(whole);
+		ck_assert_str_eq(cause, want);
+		free(cause);
+		free(want);
+	}
 	ud_diags_free(&x.problems);
 	/* the rest is indexed */
 	assert_exported_under(&x, "include",

@@ -39,8 +39,8 @@ int ud_tindex_build(struct ud_tindex **out, struct ud_source *src, struct ud_dia
 /*
  * ud_tindex_build for a caller that needs the whole index or none, with
  * the rest of io's convention: returns 0, or the negative errno with *out
- * NULL and *cause "LABEL: PROBLEM" (src's label and the first problem;
- * "cannot index the tree" when none was said).
+ * NULL and *cause (when cause is not NULL) "LABEL: PROBLEM", src's label
+ * and the first problem ("cannot index the tree" when none was said).
  */
 int ud_tindex_build_whole(struct ud_tindex **out, struct ud_source *src, char **cause);
 void ud_tindex_free(struct ud_tindex *idx);

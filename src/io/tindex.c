@@ -411,9 +411,10 @@ ud_tindex_build_whole(struct ud_tindex **out, struct ud_source *src, char **caus
 	int rc = ud_tindex_build(out, src, &problems);
 
 	if (rc < 0) {
-		*cause = ud_xasprintf("%s: %s", src->label,
-				      problems.n > 0 ? problems.v[0].message
-						     : "cannot index the tree");
+		if (cause != NULL)
+			*cause = ud_xasprintf("%s: %s", src->label,
+					      problems.n > 0 ? problems.v[0].message
+							     : "cannot index the tree");
 		ud_tindex_free(*out);
 		*out = NULL;
 	}
