@@ -28,6 +28,12 @@
 struct known {
 	struct ud_expr_sym *v; /* numeric macros and enum constants so far */
 	size_t n, alloc;
+	/*
+	 * A name -> (uintptr_t) the index + 1 of its first entry in v: what
+	 * ud_expr_find_sym answers, found without its walk of the whole list
+	 * (a header of a thousand macros walked it for every name).
+	 */
+	struct ud_map first;
 };
 
 struct reader {
@@ -121,6 +127,51 @@ remember(struct reader *r, const char *name, long long value)
 	s = &r->known.v[r->known.n++];
 	s->name = ud_xstrdup(name);
 	s->value = decimal(value);
+	if (!ud_map_has(&r->known.first, name))
+		ud_map_put(&r->known.first, name, (void *)(uintptr_t)r->known.n);
+}
+
+/*
+ * The known names expression text uses, each its first entry: an
+ * environment ud_expr_evaluate answers the same from as from the whole
+ * list, at the cost of the expression's words, not of the header's names.
+ * Returns the count; *out (malloc'd, the caller frees it) holds them.
+ */
+static size_t
+known_used(const struct reader *r, const char *text, struct ud_expr_sym **out)
+{
+	const char *p = text;
+	size_t n = 0, alloc = 0;
+	char word[256];
+
+	*out = NULL;
+	while (*p != '\0') {
+		const char *b = p;
+		uintptr_t at;
+
+		if (!ud_is_ident_start((unsigned char)*p) ||
+		    (p > text && ud_is_ident((unsigned char)p[-1]))) {
+			p++;
+			continue;
+		}
+		while (ud_is_ident((unsigned char)*p))
+			p++;
+		if ((size_t)(p - b) < sizeof(word)) {
+			memcpy(word, b, (size_t)(p - b));
+			word[p - b] = '\0';
+			at = (uintptr_t)ud_map_get(&r->known.first, word);
+		} else {
+			char *long_word = ud_xstrndup(b, (size_t)(p - b));
+
+			at = (uintptr_t)ud_map_get(&r->known.first, long_word);
+			free(long_word);
+		}
+		if (at == 0)
+			continue;
+		*out = ud_xgrow(*out, &alloc, n + 1, sizeof(**out));
+		(*out)[n++] = r->known.v[at - 1];
+	}
+	return n;
 }
 
 /* The value of expression text, with the header's numeric names so far; false when unknown. */
@@ -129,6 +180,7 @@ evaluate(struct reader *r, const char *text, long long *out)
 {
 	struct ud_expr_env env;
 	struct ud_expr_value v;
+	struct ud_expr_sym *used;
 	char *copy;
 	size_t i, j;
 	bool ok;
@@ -161,10 +213,11 @@ evaluate(struct reader *r, const char *text, long long *out)
 	copy[j] = '\0';
 	memset(&env, 0, sizeof(env));
 	env.dialect = UD_EXPR_C;
-	env.syms = r->known.v;
-	env.nsyms = r->known.n;
+	env.nsyms = known_used(r, copy, &used);
+	env.syms = used;
 	ud_expr_evaluate(copy, &env, &v);
 	ok = !v.error && v.truth != UD_UNKNOWN && v.end != NULL && *v.end == '\0';
+	free(used);
 	free(copy);
 	if (ok)
 		*out = v.num;
@@ -1339,13 +1392,17 @@ member_hash(uint64_t f, const struct ud_api_member *m)
  * "KIND NAME" or "KIND NAME @ COND": what matches a symbol across versions
  * ("... #undef LINE" for a macro its header #undefs: not API).
  */
+_Static_assert(UD_API__KINDS <= 10, "a key's kind is one digit");
+
 static char *
 key_of(const struct ud_api_sym *s)
 {
 	size_t n = strlen(s->name), c = strlen(s->cond);
 	char *k = ud_xmalloc(4 + n + (c > 0 ? c + 3 : 0) + 24), *p = k;
 
-	p += snprintf(p, 4, "%d ", (int)s->kind); /* kinds are one digit */
+	/* kinds are one digit; written by hand: snprintf was a tenth of api_finish's time */
+	*p++ = (char)('0' + (int)s->kind);
+	*p++ = ' ';
 	memcpy(p, s->name, n);
 	p += n;
 	if (c > 0) {
@@ -1557,6 +1614,7 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 		free((void *)(uintptr_t)r.known.v[i].value);
 	}
 	free(r.known.v);
+	ud_map_free(&r.known.first, NULL);
 	free(r.guard);
 	ud_buf_free(&r.cond);
 	ud_map_free(&r.attr_macros, NULL);
