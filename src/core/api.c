@@ -1331,6 +1331,17 @@ fnv(uint64_t h, const char *s)
 	return (h ^ 0xff) * 1099511628211ull; /* a separator: "ab","c" differs from "a","bc" */
 }
 
+/* fnv of s[0..n): the same hash as of a copy of those bytes, with no copy made. */
+static uint64_t
+fnv_n(uint64_t h, const char *s, size_t n)
+{
+	const char *end = s + n;
+
+	for (; s < end; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return (h ^ 0xff) * 1099511628211ull;
+}
+
 static int
 by_key_ptr(const void *a, const void *b)
 {
@@ -1367,12 +1378,8 @@ member_hash(uint64_t f, const struct ud_api_member *m)
 		const char *open = strchr(m->type, '{'), *close = strrchr(m->type, '}');
 
 		f = fnv(f, ud_api_kind_name(m->sub_kind));
-		if (close != NULL && open != NULL && close > open) {
-			char *head = ud_xstrndup(m->type, (size_t)(open - m->type));
-
-			f = fnv(fnv(f, head), close + 1);
-			free(head);
-		}
+		if (close != NULL && open != NULL && close > open)
+			f = fnv(fnv_n(f, m->type, (size_t)(open - m->type)), close + 1);
 		for (k = 0; k < m->nsub; k++)
 			f = member_hash(f, &m->sub[k]);
 	} else {
