@@ -122,13 +122,14 @@ convert(struct api_val v, unsigned rank, const struct ud_abi *abi)
 	return make((uint64_t)api_val_signed(&v, abi), rank, abi);
 }
 
-static bool
+/* Inline: with a literal s, api_tok_is is a length test and a compare of a byte or two. */
+static inline bool
 peek(const struct ev *e, const char *s)
 {
 	return e->i < e->n && api_tok_is(&e->v[e->i], s);
 }
 
-static bool
+static inline bool
 accept(struct ev *e, const char *s)
 {
 	if (!peek(e, s))
@@ -669,6 +670,26 @@ static const struct {
 	{"!=", B_NE, 6},  {"&", B_AND, 5},  {"^", B_XOR, 4},  {"|", B_OR, 3},
 };
 
+/*
+ * The index in binops of the operator token t spells, or -1.  Asked after
+ * every operand, mostly of a ')' or ',' or a name: those are turned away
+ * by their length or first byte before the table is read.
+ */
+static int
+binop_of(const struct api_tok *t)
+{
+	size_t k;
+
+	if (t->n > 2 || memchr("*/%+-<>=!&^|", t->p[0], 12) == NULL)
+		return -1;
+	for (k = 0; k < sizeof(binops) / sizeof(binops[0]); k++)
+		if (binops[k].text[0] == t->p[0] &&
+		    (t->n == 1 ? binops[k].text[1] == '\0'
+			       : binops[k].text[1] == t->p[1] && binops[k].text[2] == '\0'))
+			return (int)k;
+	return -1;
+}
+
 static struct api_val
 apply(struct ev *e, enum binop op, struct api_val a, struct api_val b)
 {
@@ -739,16 +760,11 @@ binary(struct ev *e, int min_prec)
 	struct api_val a = unary(e);
 
 	for (;;) {
-		size_t k;
-		int found = -1;
+		int found;
 
 		if (e->i >= e->n || e->error)
 			break;
-		for (k = 0; k < sizeof(binops) / sizeof(binops[0]); k++)
-			if (api_tok_is(&e->v[e->i], binops[k].text)) {
-				found = (int)k;
-				break;
-			}
+		found = binop_of(&e->v[e->i]);
 		if (found < 0 || binops[found].prec < min_prec)
 			break;
 		e->i++;
