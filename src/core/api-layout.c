@@ -383,7 +383,9 @@ api_lay_out(struct api_ctx *c, unsigned h, enum ud_api_kind kind, const struct u
 	bits = kind == UD_API_STRUCT ? r.off : r.max;
 	out->align = r.align;
 	out->size = round_up(bits, r.align * 8) / 8;
-	out->fields = r.f.v;
+	/* as many as there are: the layouts of a whole version stay in memory */
+	out->fields =
+		r.f.n > 0 && r.f.n < r.f.alloc ? ud_xrealloc(r.f.v, r.f.n * sizeof(*r.f.v)) : r.f.v;
 	out->nfields = r.f.n;
 	return true;
 }
