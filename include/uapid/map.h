@@ -18,16 +18,25 @@ struct ud_map_slot {
 	bool dead; /* removed: probing goes on past it */
 };
 
+struct ud_arena;
+
 struct ud_map {
 	struct ud_map_slot *slots;
 	size_t cap;  /* a power of two, or 0 */
 	size_t n;    /* live keys */
 	size_t used; /* live and dead slots */
+	/*
+	 * NULL: each key is malloc'd and freed with its slot.  Else the
+	 * arena (the caller's, outliving the map) keys are copied into,
+	 * never freed one by one: for a map filled, read and dropped whole
+	 * (a model's name tables: hundreds of thousands of keys a diff).
+	 */
+	struct ud_arena *keys;
 };
 
 #define UD_MAP_INIT                                                                                \
 	{                                                                                          \
-		NULL, 0, 0, 0                                                                      \
+		NULL, 0, 0, 0, NULL                                                                \
 	}
 
 /* The value for key, or NULL. */

@@ -136,6 +136,8 @@ ctx_init(struct api_ctx *c, struct ud_api_header *v, size_t n, const struct ud_a
 	c->v = v;
 	c->n = n;
 	c->hd = ud_xcalloc(n + 1, sizeof(*c->hd));
+	/* the name tables' keys live as long as the context: in its arena */
+	c->global.keys = c->gseen.keys = c->abi_macros.keys = c->renamed.keys = &c->arena;
 	/* one table for the version's names, made once: most symbols have a name of their own */
 	for (h = i = 0; h < n; h++)
 		i += v[h].n;
@@ -143,6 +145,7 @@ ctx_init(struct api_ctx *c, struct ud_api_header *v, size_t n, const struct ud_a
 	for (h = 0; h < n; h++) {
 		struct api_hdr *d = &c->hd[h];
 
+		d->seen.keys = &c->arena;
 		d->st = ud_xcalloc(v[h].n + 1, sizeof(*d->st));
 		d->nst = v[h].n;
 		d->next = ud_xcalloc(v[h].n + 1, sizeof(*d->next));
@@ -867,12 +870,14 @@ static bool **
 wanted(const struct ud_api_header *v, size_t n, const struct ud_api_header *other, size_t nother)
 {
 	bool **want = ud_xcalloc(n + 1, sizeof(*want));
+	struct ud_arena arena = UD_ARENA_INIT;
 	size_t h, i;
 
 	for (h = 0; h < n; h++) {
 		const struct ud_api_header *oh = ud_api_find_header(other, nother, v[h].path);
 		struct ud_map keys = UD_MAP_INIT;
 
+		keys.keys = &arena;
 		want[h] = ud_xcalloc(v[h].n + 1, sizeof(**want));
 		if (oh != NULL && oh->fingerprint != v[h].fingerprint)
 			for (i = 0; i < oh->n; i++)
@@ -895,6 +900,7 @@ wanted(const struct ud_api_header *v, size_t n, const struct ud_api_header *othe
 		}
 		ud_map_free(&keys, NULL);
 	}
+	ud_arena_free(&arena);
 	return want;
 }
 

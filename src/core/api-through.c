@@ -736,11 +736,13 @@ ud_api_diff_includes(struct ud_api_diff *d, const struct ud_api_header *o, size_
 		     const struct ud_api_header *n, size_t nn)
 {
 	struct ud_api_diff more;
+	struct ud_arena arena = UD_ARENA_INIT; /* every map's keys: a million on 6.1 -> 6.12 */
 	struct ud_map all_old = UD_MAP_INIT, all_new = UD_MAP_INIT;
 	uint64_t *ho = type_names_hashes(o, no), *hn = type_names_hashes(n, nn);
 	size_t i;
 
 	memset(&more, 0, sizeof(more));
+	all_old.keys = all_new.keys = &arena;
 	for (i = 0; i < no; i++) {
 		const struct ud_api_header *h = &o[i];
 
@@ -763,6 +765,7 @@ ud_api_diff_includes(struct ud_api_diff *d, const struct ud_api_header *o, size_
 		if (!same_closure(co, nco, o, ho, cn, ncn, n, hn)) {
 			struct ud_map vo = UD_MAP_INIT, vn = UD_MAP_INIT;
 
+			vo.keys = vn.keys = &arena;
 			visible_types(co, nco, &vo);
 			visible_types(cn, ncn, &vn);
 			visibility_changes(&more, h_old, &n[i], &vo, &vn, &all_new, true);
@@ -775,6 +778,7 @@ ud_api_diff_includes(struct ud_api_diff *d, const struct ud_api_header *o, size_
 	}
 	ud_map_free(&all_old, NULL);
 	ud_map_free(&all_new, NULL);
+	ud_arena_free(&arena);
 	free(ho);
 	free(hn);
 	api_diff_merge(d, &more);

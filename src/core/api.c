@@ -59,6 +59,7 @@ struct reader {
 	size_t npoints, apoints;
 	struct ud_map attr_macros; /* macros defined so far that stand for attributes */
 	struct ud_map macros;	   /* the macros defined so far, but those naming themselves */
+	struct ud_arena keys;	   /* the maps' keys, dropped with the reader */
 	unsigned pack;		   /* #pragma pack(N) in force, 0 when none */
 	unsigned packs[8];	   /* pack(push) */
 	size_t npacks;
@@ -1537,6 +1538,7 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 	memset(&r, 0, sizeof(r));
 	out->path = ud_xstrdup(path);
 	r.h = out;
+	r.macros.keys = r.attr_macros.keys = r.known.first.keys = &r.keys;
 	/*
 	 * about one symbol per 80 bytes of a uapi header at most: few copies
 	 * of a growing array (add_sym clears each; api_finish trims it)
@@ -1636,6 +1638,7 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 	ud_buf_free(&r.cond);
 	ud_map_free(&r.attr_macros, NULL);
 	ud_map_free(&r.macros, NULL);
+	ud_arena_free(&r.keys);
 	free(dl);
 	free(c.v);
 	free(t.v);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/arena.h"
 #include "uapid/map.h"
 #include "uapid/xmalloc.h"
 
@@ -121,7 +122,7 @@ ud_map_put(struct ud_map *m, const char *key, void *value)
 	}
 	if (!s->dead)
 		m->used++;
-	s->key = ud_xstrdup(key);
+	s->key = m->keys != NULL ? ud_arena_strndup(m->keys, key, strlen(key)) : ud_xstrdup(key);
 	s->hash = h;
 	s->value = value;
 	s->dead = false;
@@ -138,7 +139,8 @@ ud_map_del(struct ud_map *m, const char *key)
 	if (s == NULL || s->key == NULL)
 		return NULL;
 	old = s->value;
-	free(s->key);
+	if (m->keys == NULL)
+		free(s->key);
 	s->key = NULL;
 	s->value = NULL;
 	s->dead = true;
@@ -166,12 +168,14 @@ ud_map_free(struct ud_map *m, void (*free_value)(void *value))
 {
 	size_t i;
 
-	for (i = 0; i < m->cap; i++) {
+	/* keys in an arena and no values to free: nothing per slot */
+	for (i = 0; (m->keys == NULL || free_value != NULL) && i < m->cap; i++) {
 		if (m->slots[i].key == NULL)
 			continue;
 		if (free_value != NULL)
 			free_value(m->slots[i].value);
-		free(m->slots[i].key);
+		if (m->keys == NULL)
+			free(m->slots[i].key);
 	}
 	free(m->slots);
 	memset(m, 0, sizeof(*m));
