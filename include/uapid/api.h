@@ -312,6 +312,25 @@ void ud_api_diff_through_versions(struct ud_api_diff *diff, const struct ud_api_
  */
 void ud_api_diff_versions(const struct ud_api_header *old, size_t nold,
 			  const struct ud_api_header *new_, size_t nnew, struct ud_api_diff *diff);
+/*
+ * ud_api_diff_versions in parts, for a caller with two processors: the
+ * parts read the versions only, so ud_api_diff_versions_own (everything
+ * but the #include visibility, into diff) and ud_api_diff_includes_apart
+ * (that alone, into a diff of its own, *out) may run at once on two
+ * threads; ud_api_diff_merge(diff, out) then gives what
+ * ud_api_diff_versions gives.
+ */
+void ud_api_diff_versions_own(const struct ud_api_header *old, size_t nold,
+			      const struct ud_api_header *new_, size_t nnew,
+			      struct ud_api_diff *diff);
+void ud_api_diff_includes_apart(const struct ud_api_header *old, size_t nold,
+				const struct ud_api_header *new_, size_t nnew,
+				struct ud_api_diff *out);
+/*
+ * Moves more's changes into diff after each header's own, by symbol (more
+ * is left empty, its array freed).
+ */
+void ud_api_diff_merge(struct ud_api_diff *diff, struct ud_api_diff *more);
 /* A header's two versions, either NULL (added, removed), for ud_api_diff_changed. */
 struct ud_api_pair {
 	const struct ud_api_header *old, *new_;

@@ -330,6 +330,34 @@ api_side_resolve_pair(struct api_side *o, struct api_side *n, const struct ud_ab
 	run_parallel(2, resolve_one, &j);
 }
 
+struct diff_job {
+	const struct api_side *o, *n;
+	struct ud_api_diff *own, *includes;
+};
+
+static void
+diff_part(size_t i, void *ctx)
+{
+	const struct diff_job *j = ctx;
+
+	if (i == 0)
+		ud_api_diff_versions_own(j->o->v, j->o->n, j->n->v, j->n->n, j->own);
+	else
+		ud_api_diff_includes_apart(j->o->v, j->o->n, j->n->v, j->n->n, j->includes);
+}
+
+void
+api_side_diff_pair(const struct api_side *o, const struct api_side *n, struct ud_api_diff *d)
+{
+	struct ud_api_diff includes;
+	struct diff_job j = {o, n, d, &includes};
+
+	/* the #include visibility reads the versions only: beside the rest, on a second thread */
+	memset(&includes, 0, sizeof(includes));
+	run_parallel(2, diff_part, &j);
+	ud_api_diff_merge(d, &includes);
+}
+
 const struct ud_api_header *
 api_side_find(const char *path, void *ctx)
 {

@@ -142,7 +142,7 @@ cmd_api_diff(int argc, char **argv)
 	if (abi != NULL)
 		api_side_resolve_pair(&o, &n, abi);
 	memset(&d, 0, sizeof(d));
-	ud_api_diff_versions(o.v, o.n, n.v, n.n, &d);
+	api_side_diff_pair(&o, &n, &d);
 	if (ao.json)
 		print_json(&o, &n, &d);
 	else

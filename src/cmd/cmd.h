@@ -63,6 +63,7 @@ void cmd_close_plan(struct cmd_plan *p);
 int cmd_open_history(const char *path, const char *state_dir, git_repository **repo, char **dir);
 
 struct ud_api_header;
+struct ud_api_diff;
 struct ud_abi;
 struct ud_progress;
 struct api_text;
@@ -95,6 +96,8 @@ int api_side_load_pair(struct api_side *o, const char *old_spec, struct api_side
 		       const char **failed);
 /* ud_api_resolve_pair of the two sides, each side on its own thread. */
 void api_side_resolve_pair(struct api_side *o, struct api_side *n, const struct ud_abi *abi);
+/* ud_api_diff_versions of the two sides into d (zeroed), its parts on two threads. */
+void api_side_diff_pair(const struct api_side *o, const struct api_side *n, struct ud_api_diff *d);
 /* The options api-diff and api-layout share: --json, --arch, --abi. */
 struct api_opts {
 	bool json;

@@ -892,12 +892,19 @@ void
 ud_api_diff_versions(const struct ud_api_header *o, size_t no, const struct ud_api_header *n,
 		     size_t nn, struct ud_api_diff *d)
 {
+	ud_api_diff_versions_own(o, no, n, nn, d);
+	ud_api_diff_includes(d, o, no, n, nn);
+}
+
+void
+ud_api_diff_versions_own(const struct ud_api_header *o, size_t no, const struct ud_api_header *n,
+			 size_t nn, struct ud_api_diff *d)
+{
 	struct set ns = {n, nn};
 
 	ud_api_diff_sets(o, no, n, nn, d);
 	ud_api_diff_moves(d, set_find, &ns);
 	ud_api_diff_through_versions(d, o, no, n, nn);
-	ud_api_diff_includes(d, o, no, n, nn);
 }
 
 /*

@@ -732,8 +732,8 @@ visibility_changes(struct ud_api_diff *out, const struct ud_api_header *h_old,
 }
 
 void
-ud_api_diff_includes(struct ud_api_diff *d, const struct ud_api_header *o, size_t no,
-		     const struct ud_api_header *n, size_t nn)
+ud_api_diff_includes_apart(const struct ud_api_header *o, size_t no, const struct ud_api_header *n,
+			   size_t nn, struct ud_api_diff *out)
 {
 	struct ud_api_diff more;
 	struct ud_arena arena = UD_ARENA_INIT; /* every map's keys: a million on 6.1 -> 6.12 */
@@ -781,5 +781,21 @@ ud_api_diff_includes(struct ud_api_diff *d, const struct ud_api_header *o, size_
 	ud_arena_free(&arena);
 	free(ho);
 	free(hn);
+	*out = more;
+}
+
+void
+ud_api_diff_includes(struct ud_api_diff *d, const struct ud_api_header *o, size_t no,
+		     const struct ud_api_header *n, size_t nn)
+{
+	struct ud_api_diff more;
+
+	ud_api_diff_includes_apart(o, no, n, nn, &more);
 	api_diff_merge(d, &more);
+}
+
+void
+ud_api_diff_merge(struct ud_api_diff *d, struct ud_api_diff *more)
+{
+	api_diff_merge(d, more);
 }
