@@ -366,22 +366,9 @@ api_side_find(const char *path, void *ctx)
 	return ud_api_find_header(s->v, s->n, path);
 }
 
+/* Frees the models of s and what is left of its texts: not its summary (what, n). */
 static void
-free_one(size_t i, void *ctx)
-{
-	api_side_free(((struct api_side **)ctx)[i]);
-}
-
-void
-api_side_free_pair(struct api_side *o, struct api_side *n)
-{
-	struct api_side *sides[2] = {o, n};
-
-	run_parallel(2, free_one, sides);
-}
-
-void
-api_side_free(struct api_side *s)
+free_models(struct api_side *s)
 {
 	size_t i;
 
@@ -392,7 +379,43 @@ api_side_free(struct api_side *s)
 		free(s->texts[i].text);
 	}
 	free(s->texts);
+	s->texts = NULL;
+	s->ntexts = 0;
 	free(s->v);
+	s->v = NULL;
+}
+
+struct free_job {
+	struct api_side *sides[2];
+	void (*beside)(void *ctx);
+	void *ctx;
+};
+
+static void
+free_part(size_t i, void *ctx)
+{
+	struct free_job *j = ctx;
+
+	if (i == 2)
+		j->beside(j->ctx);
+	else
+		free_models(j->sides[i]);
+}
+
+void
+api_side_free_pair(struct api_side *o, struct api_side *n, void (*beside)(void *ctx), void *ctx)
+{
+	struct free_job j = {{o, n}, beside, ctx};
+
+	run_parallel(beside != NULL ? 3 : 2, free_part, &j);
+	free(o->what);
+	free(n->what);
+}
+
+void
+api_side_free(struct api_side *s)
+{
+	free_models(s);
 	free(s->what);
 }
 

@@ -83,6 +83,23 @@ print_json(const struct api_side *o, const struct api_side *n, const struct ud_a
 	json_decref(j);
 }
 
+struct report {
+	const struct api_side *o, *n;
+	const struct ud_api_diff *d;
+	bool json;
+};
+
+static void
+print_report(void *ctx)
+{
+	const struct report *r = ctx;
+
+	if (r->json)
+		print_json(r->o, r->n, r->d);
+	else
+		print_text(r->o, r->n, r->d);
+}
+
 int
 cmd_api_diff(int argc, char **argv)
 {
@@ -143,13 +160,14 @@ cmd_api_diff(int argc, char **argv)
 		api_side_resolve_pair(&o, &n, abi);
 	memset(&d, 0, sizeof(d));
 	api_side_diff_pair(&o, &n, &d);
-	if (ao.json)
-		print_json(&o, &n, &d);
-	else
-		print_text(&o, &n, &d);
+	{
+		struct report r = {&o, &n, &d, ao.json};
+
+		/* the report holds its own text: printed while the models are freed */
+		api_side_free_pair(&o, &n, print_report, &r);
+	}
 	status = d.verdicts[UD_API_BREAKING] > 0 ? EXIT_FINDINGS : EXIT_OK;
 	ud_api_diff_free(&d);
-	api_side_free_pair(&o, &n);
 	git_libgit2_shutdown();
 	return status;
 }

@@ -114,8 +114,14 @@ int api_opts_target(struct api_opts *o, bool none_ok, const struct ud_abi **abi)
 /* The model of the header at path of side ctx, or NULL. */
 const struct ud_api_header *api_side_find(const char *path, void *ctx);
 void api_side_free(struct api_side *s);
-/* Both at once (a large version takes a while to free). */
-void api_side_free_pair(struct api_side *o, struct api_side *n);
+/*
+ * Both at once (a large version takes a while to free), and beside(ctx)
+ * (or NULL) at the same time on another thread: it may read the sides'
+ * what and n, not their models (the report of a diff, which owns its
+ * text).
+ */
+void api_side_free_pair(struct api_side *o, struct api_side *n, void (*beside)(void *ctx),
+			void *ctx);
 
 /* Prints "path:line: severity: message" for each diagnostic. */
 void report_diags(FILE *f, const char *path, const struct ud_diags *d);
