@@ -62,6 +62,8 @@ BENCH_COMMITS=8 bench bench-api-log BENCH_KERNEL="$work/linux-branch"
 rm -f "$work/api-old/.uapid-install"
 python3 "$(dirname "$0")/api-oracle-plant.py" --count 40 "$work/api-old" "$work/api-new" >/dev/null
 PLANTED=$work/api-new.planted.tsv SUBSAMPLE=150 bench bench-api OLD="$work/api-old" NEW="$work/api-new"
+# api-diff's own time on the same pair (a few seconds)
+bench bench-api-diff BENCH_API_OLD="$work/api-old" BENCH_API_NEW="$work/api-new"
 
 # the ABI table against the cross compilers installed (CI has the host's alone)
 bench bench-abi
