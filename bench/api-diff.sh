@@ -49,8 +49,8 @@ new=$(installed new "$NEW")
 
 # best LABEL CMD...: the run of least wall time among $runs: "wall user sys rss_kb"
 best() {
-	local i line b=""
-	for i in $(seq "$runs"); do
+	local line b=""
+	for _ in $(seq "$runs"); do
 		line=$(/usr/bin/time -f '%e %U %S %M' "$@" 2>&1 >/dev/null | tail -1)
 		if [ -z "$b" ] || awk -v a="${line%% *}" -v c="${b%% *}" 'BEGIN { exit !(a < c) }'; then
 			b=$line
@@ -75,7 +75,9 @@ row() { # row LABEL "wall user sys rss_kb"
 }
 # api-diff exits 1 when a change is breaking: that is a figure, not a failure
 floor=$(best bash -c headers)
+# shellcheck disable=SC2016 # the single quotes are the inner shell's script
 text=$(best sh -c '"$0" api-diff "$1" "$2"; [ $? -le 1 ]' "$uapid" "$old" "$new")
+# shellcheck disable=SC2016
 json=$(best sh -c '"$0" api-diff --json "$1" "$2"; [ $? -le 1 ]' "$uapid" "$old" "$new")
 row "cat of the headers (floor)" "$floor"
 row "uapid api-diff" "$text"
