@@ -51,3 +51,19 @@ ud_build() {
 	ud_say "make (in ${dir#"$UD_TOP"/})"
 	make -C "$dir" -s -j"$(nproc)" >/dev/null
 }
+
+# The tests, benches and scripts run Debian's python3 (in UD_PACKAGES), not the
+# first python3 on PATH: a version manager's shim (pyenv's is a bash script that
+# runs `pyenv exec`) costs 0.3-0.8 s of CPU per start where Debian's costs 0.04,
+# and the daemon suites start python3 hundreds of times (measured: ./test.sh's
+# make check, 5:27 of CPU through pyenv's shim). A directory holding only a link
+# to it goes first on PATH; the link may dangle until ud_install_deps installs it.
+ud_debian_python() {
+	local bin=$UD_BUILD/.debian-python
+	[ "$(command -v python3 || :)" != /usr/bin/python3 ] || return 0
+	mkdir -p "$bin"
+	ln -sfn /usr/bin/python3 "$bin/python3"
+	case ":$PATH:" in *":$bin:"*) ;; *) PATH=$bin:$PATH ;; esac
+	export PATH
+}
+ud_debian_python

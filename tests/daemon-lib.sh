@@ -33,16 +33,12 @@ start_daemon() {
 	${UAPID_DAEMON_WRAP:-} "$UAPID" watch --state-dir "$state" --socket "$sock" --arch "$ARCH" \
 		--settle 50 "$@" "$tree" >>"$WORK/daemon.log" 2>&1 &
 	DPID=$!
-	i=0
-	while [ $i -lt 1200 ]; do
-		if [ "$(status_json "$sock" | json_field ready 2>/dev/null)" = true ]; then
-			return 0
-		fi
-		kill -0 "$DPID" 2>/dev/null || { fail "daemon died at start"; tail -20 "$WORK/daemon.log" >&2; return 1; }
-		sleep 0.1
-		i=$((i + 1))
-	done
-	fail "daemon not ready after 120 s"
+	# one process polls status (tests/daemon-wait.py): exit 2, the daemon is gone
+	rc=0
+	python3 "$top_srcdir/tests/daemon-wait.py" "$sock" ready "$DPID" || rc=$?
+	[ "$rc" = 0 ] && return 0
+	if [ "$rc" = 2 ]; then fail "daemon died at start"; else fail "daemon not ready after 120 s"; fi
+	tail -20 "$WORK/daemon.log" >&2
 	return 1
 }
 
@@ -55,20 +51,7 @@ stop_daemon() {
 	[ "$code" = 0 ] && pass || fail "daemon exit $code after SIGTERM"
 }
 
-# wait_idle SOCK: no batch running or waiting, and the clock still for 0.3 s
+# wait_idle SOCK: no batch running or waiting, and the clock still for 0.15 s
 wait_idle() {
-	last=x i=0
-	sleep 0.15
-	while [ $i -lt 200 ]; do
-		s=$(status_json "$1") || { sleep 0.1; i=$((i + 1)); continue; }
-		busy=$(echo "$s" | json_field busy)
-		clock=$(echo "$s" | json_field clock)
-		if [ "$busy" = false ] && [ "$clock" = "$last" ]; then
-			return 0
-		fi
-		last=$clock
-		sleep 0.15
-		i=$((i + 1))
-	done
-	fail "daemon never idle"
+	python3 "$top_srcdir/tests/daemon-wait.py" "$1" idle || fail "daemon never idle"
 }
