@@ -3,7 +3,7 @@
 """The layout oracle: uapid's layouts against the C compiler's.
 
     api-layout-oracle.py [--uapid PATH] [--cc CC] [--jobs N] [--abi ABI]
-                         [--keep DIR] [--list] INSTALLED...
+                         [--keep DIR] [--list] [--cache DIR] INSTALLED...
 
 For each installed-headers directory (INSTALL_HDR_PATH, with include/):
 
@@ -39,9 +39,18 @@ engine knows every type of the headers that compile alone; 1 otherwise;
 2 on usage errors; 77 when the compiler cannot run probes for ABI.
 
 Only native probes run: the ABI must be the host's (x86_64 on x86-64).
+
+--cache DIR (default $UD_CACHE): the compiler's answers for each
+header are kept, keyed by everything they depend on (the installed set's
+files, the compiler's identity, this script, the ABI, and the types uapid
+asked about in that header), so that a run on unchanged headers compiles
+only what uapid's model changed; uapid's side is computed every run.
+They are in DIR/layout-oracle; never required, delete it to compile
+everything again.
 """
 import argparse
 import concurrent.futures
+import hashlib
 import json
 import os
 import re
@@ -204,6 +213,69 @@ def defined_in(t, text):
                      % (kind, re.escape(tag)), text) is not None
 
 
+def set_digest(inc):
+    """sha256 of an installed set: every file's path and content."""
+    h = hashlib.sha256()
+    for dp, dirs, fs in os.walk(inc):
+        dirs.sort()
+        for f in sorted(fs):
+            p = os.path.join(dp, f)
+            h.update(os.path.relpath(p, inc).encode() + b"\0")
+            with open(p, "rb") as fh:
+                h.update(fh.read() + b"\0")
+    return h.hexdigest()
+
+
+class Cache:
+    """The compiler's answers for one installed set, one JSON file:
+    header -> [key of the types probed, mode, probe output, error, text]."""
+
+    def __init__(self, top, cc, abi, inc):
+        self.path = None
+        self.entries = {}
+        if not top:
+            return
+        h = hashlib.sha256()
+        with open(os.path.abspath(__file__), "rb") as f:
+            h.update(f.read())
+        cc_id = sh([cc, "--version"]).stdout + sh([cc, "-dumpmachine"]).stdout
+        h.update(("\0%s\0%s\0%s" % (cc_id, abi, set_digest(inc))).encode())
+        self.path = os.path.join(top, "layout-oracle", h.hexdigest() + ".json")
+        try:
+            with open(self.path) as f:
+                self.entries = json.load(f)
+        except (OSError, ValueError):
+            self.entries = {}
+        self.hits = 0
+
+    @staticmethod
+    def key(types):
+        return hashlib.sha256(json.dumps(types, sort_keys=True).encode()).hexdigest()
+
+    def get(self, h, key):
+        e = self.entries.get(h)
+        if self.path is None or e is None or e[0] != key:
+            return None
+        mode = next((m for m in MODES if m[0] == e[1]), None) if e[1] is not None else None
+        if e[1] is not None and mode is None:
+            return None
+        self.hits += 1
+        return h, mode, e[2], e[3], e[4]
+
+    def put(self, h, key, mode, out, err, text):
+        if self.path is not None:
+            self.entries[h] = [key, mode[0] if mode else None, out, err, text]
+
+    def save(self):
+        if self.path is None:
+            return
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        tmp = "%s.%d.tmp" % (self.path, os.getpid())
+        with open(tmp, "w") as f:
+            json.dump(self.entries, f)
+        os.replace(tmp, self.path)
+
+
 DEFINITION = re.compile(r"\b(struct|union)\s+([A-Za-z_]\w*)\s*(?:__attribute__\s*\(\(.*?\)\)\s*)?\{")
 
 
@@ -226,7 +298,18 @@ def check_dir(args, d, work):
     headers = sorted(os.path.relpath(os.path.join(dp, f), inc)
                      for dp, _, fs in os.walk(inc) for f in fs if f.endswith(".h"))
 
+    cache = Cache(args.cache, args.cc, args.abi, inc)
+
     def one(h):
+        key = Cache.key(by_header.get(h, []))
+        got = cache.get(h, key)
+        if got is not None:
+            return got
+        got = probe_header(h)
+        cache.put(h, key, *got[1:])
+        return got
+
+    def probe_header(h):
         for mode in MODES:
             ok, err = compiles(args.cc, inc, h, work, mode)
             if ok:
@@ -244,6 +327,10 @@ def check_dir(args, d, work):
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         for h, mode, out, err, text in ex.map(one, headers):
             res[h] = (mode, out, err, text)
+    cache.save()
+    if cache.path is not None:
+        print("%s: the compiler's answers for %d of %d headers from the cache %s"
+              % (d, cache.hits, len(headers), cache.path))
 
     rep = {"dir": d, "headers": len(headers), "alone": 0, "not_alone": [], "modes": {},
            "not_compiled": [],
@@ -323,6 +410,8 @@ def main():
     ap.add_argument("--keep", help="write the probes here and keep them")
     ap.add_argument("--list", action="store_true", help="list every exception in full")
     ap.add_argument("--json", help="write the report as JSON here")
+    ap.add_argument("--cache", default=os.environ.get("UD_CACHE") or None,
+                    help="keep the compiler's answers in DIR/layout-oracle (default: $UD_CACHE)")
     ap.add_argument("dirs", nargs="+")
     args = ap.parse_args()
     if shutil.which(args.cc) is None:
