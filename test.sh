@@ -54,6 +54,12 @@ esac
 
 # scratch space of the run: the kernel trees (extracted once), their references
 UD_SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/uapid-test-sh.XXXXXX")
+# what the full tier computes from inputs that rarely change, kept between runs keyed by
+# those inputs' checksums (tests/kernel-refs.sh: the kernel's own headers_install for
+# every architecture; tests/api-layout-oracle.py: the compiler's layouts): UD_CACHE=DIR
+# to keep it elsewhere, UD_CACHE= (empty) for none. Never required: a run without it
+# computes everything (README.md, "Set-up", has both times).
+export UD_CACHE=${UD_CACHE-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/uapid-test}
 export UD_KERNEL_TREES=$UD_SCRATCH/kernels UD_KERNEL_REFS=$UD_SCRATCH/refs
 stages_init "$UD_SCRATCH"
 
