@@ -224,6 +224,9 @@ spawn full kernel-refs niced kernel_refs
 spawn full api-kernel niced run_test api-kernel UD_KERNEL_61="$UD_KERNEL_TREES/linux-6.1" \
 	UD_KERNEL_612="$UD_KERNEL_TREES/linux-6.12"
 spawn full branch-kernel niced run_test branch-kernel
+# the daemon against the batch commands on 6.1 and from 6.1 to 6.12: its own trees and
+# state, so it starts with the other kernel stages (it was the run's last long pole)
+spawn full daemon-vs-batch niced daemon_vs_batch
 stage default kernel-smoke run_test kernel-smoke
 join asan
 
@@ -238,7 +241,6 @@ spawn full tsan tsan
 join kernel-refs
 stage full kernel-headers niced run_test kernel-headers
 stage full daemon-kernel run_test daemon-kernel
-spawn full daemon-vs-batch niced daemon_vs_batch
 spawn full package niced package_test
 join distcheck
 stage full dist-files dist_files
