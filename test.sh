@@ -15,7 +15,9 @@
 #                      daemon-kernel.sh, branch-kernel.sh, daemon-vs-batch.sh),
 #                      and a ThreadSanitizer build running the daemon suites
 #                      and a stress of its thread pool (tests/tsan.sh,
-#                      tsan-stress.sh).
+#                      tsan-stress.sh); Linux 3.6 and 2.6.35 where
+#                      bench/fetch-kernels.sh --full put them
+#                      (tests/old-kernels.sh).
 #   ./test.sh --quick  (or UD_QUICK=1) the build and make check only.
 # README.md ("Set-up") has the stages of each tier and their times.
 #
@@ -190,6 +192,15 @@ tsan() {
 		"$UD_KERNEL_TREES/linux-6.1"
 }
 
+# the trees from before the split (tests/old-kernels.sh: Linux 3.6 and 2.6.35, every
+# architecture against their own make headers_install), where bench/fetch-kernels.sh --full
+# put them in $UD_KERNELS (~/kernels); without them it says so and skips (77)
+old_kernels() {
+	local rc=0
+	run_test old-kernels || rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 77 ]
+}
+
 # the Debian package end to end (tests/package.sh: build, lintian, install, the
 # unit, purge); it skips itself (77), saying why, where that cannot run
 package_test() {
@@ -239,6 +250,7 @@ spawn full valgrind-cli-rpc valgrind_daemon cli-rpc
 stage full valgrind-cli-ctl valgrind_daemon cli-ctl
 spawn full tsan tsan
 join kernel-refs
+spawn full old-kernels niced old_kernels
 stage full kernel-headers niced run_test kernel-headers
 stage full daemon-kernel run_test daemon-kernel
 spawn full package niced package_test

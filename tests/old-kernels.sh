@@ -22,6 +22,11 @@
 #    where the top Makefile refuses it, "failed" where make stops later (as
 #    cris, whose asm/Kbuild names a directory without a Kbuild); the exit
 #    status is 2 when one failed.
+# UD_CACHE=DIR (optional; ./test.sh sets it): the references of a tree that
+# bench/fetch-kernels.sh stamped with its commit are kept in
+# DIR/old-kernel-refs/COMMIT.vN and taken from there on the next run (make's
+# logs with the tree's path taken out, so that the tree may move); never
+# required, and trees without a stamp are always built.
 # Needs make, perl and a C compiler (the kernel's make builds
 # scripts/unifdef).  By hand:
 #   bench/fetch-kernels.sh --full && make -C build bench-old-kernels
@@ -29,6 +34,8 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 kernels=${UD_KERNELS:-${HOME:-}/kernels}
+stamp=.fetch-kernels-stamp # bench/fetch-kernels.sh: the commit a tree was extracted from
+format=v1                  # how the cached references are laid out
 jobs=${UD_REF_JOBS:-2}
 trees=""
 for v in 3.6 2.6.35; do
@@ -69,12 +76,29 @@ for K in $trees; do
 	# shellcheck disable=SC2086
 	echo "$version ($K): make headers_install for $(echo $arches $aliases | wc -w) ARCH values"
 	t0=$(date +%s)
-	# shellcheck disable=SC2086
-	printf '%s\n' $arches $aliases | xargs -P "$jobs" -I{} sh -c \
-		'mkdir -p "$2/obj-$3"; if make -C "$1" O="$2/obj-$3" ARCH="$3" headers_install INSTALL_HDR_PATH="$2/ref-$3" >"$2/make-$3.log" 2>&1; then echo "$3" >>"$2/accepted"; else echo "$3" >>"$2/refused"; fi; rm -rf "$2/obj-$3"' \
-		sh "$K" "$R" {}
-	echo "$version: references in $(($(date +%s) - t0)) s"
-	touch "$R/accepted" "$R/refused"
+	cache=
+	if [ -n "${UD_CACHE:-}" ] && [ -f "$K/$stamp" ]; then
+		cache=$UD_CACHE/old-kernel-refs/$(head -c 40 "$K/$stamp" | tr -c 'A-Za-z0-9' _).$format
+	fi
+	if [ -n "$cache" ] && [ -f "$cache/accepted" ]; then
+		cp -a "$cache/." "$R/"
+		echo "$version: references from the cache $cache"
+	else
+		# shellcheck disable=SC2086
+		printf '%s\n' $arches $aliases | xargs -P "$jobs" -I{} sh -c \
+			'mkdir -p "$2/obj-$3"; if make -C "$1" O="$2/obj-$3" ARCH="$3" headers_install INSTALL_HDR_PATH="$2/ref-$3" >"$2/make-$3.log" 2>&1; then echo "$3" >>"$2/accepted"; else echo "$3" >>"$2/refused"; fi; rm -rf "$2/obj-$3"' \
+			sh "$K" "$R" {}
+		touch "$R/accepted" "$R/refused"
+		sed -i "s#$K/##g" "$R"/make-*.log
+		echo "$version: references in $(($(date +%s) - t0)) s"
+		if [ -n "$cache" ]; then
+			mkdir -p "${cache%/*}"
+			tmp=$(mktemp -d "${cache%/*}/.new.XXXXXX")
+			cp -a "$R/." "$tmp/"
+			mv -T "$tmp" "$cache" 2>/dev/null || rm -rf "$tmp" # another run stored it first
+			echo "$version: references stored in the cache $cache"
+		fi
+	fi
 
 	same=0 total=0
 	for a in $(sort "$R/accepted"); do
