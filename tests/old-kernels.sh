@@ -24,7 +24,7 @@
 #    status is 2 when one failed.
 # UD_CACHE=DIR (optional; ./test.sh sets it): the references of a tree that
 # bench/fetch-kernels.sh stamped with its commit are kept in
-# DIR/old-kernel-refs/COMMIT.vN and taken from there on the next run (make's
+# DIR/old-kernel-refs/SHA256-OF-STAMP.vN and taken from there on the next run (make's
 # logs with the tree's path taken out, so that the tree may move); never
 # required, and trees without a stamp are always built.
 # Needs make, perl and a C compiler (the kernel's make builds
@@ -78,7 +78,7 @@ for K in $trees; do
 	t0=$(date +%s)
 	cache=
 	if [ -n "${UD_CACHE:-}" ] && [ -f "$K/$stamp" ]; then
-		cache=$UD_CACHE/old-kernel-refs/$(head -c 40 "$K/$stamp" | tr -c 'A-Za-z0-9' _).$format
+		cache=$UD_CACHE/old-kernel-refs/$(sha256sum <"$K/$stamp" | cut -c1-64).$format
 	fi
 	if [ -n "$cache" ] && [ -f "$cache/accepted" ]; then
 		cp -a "$cache/." "$R/"
