@@ -87,6 +87,14 @@ char *ud_rpc_reply_line(json_t *id, json_t *result, int code, const char *messag
 json_t *ud_rpc_parse_line(const char *line, size_t len, char **error);
 char *ud_rpc_handle_request(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, json_t *req);
 
+/*
+ * The refusal of a batch that may not run (req an empty array, or one of
+ * more than max_batch calls; 0: UD_RPC_MAX_BATCH) as a reply line, or NULL
+ * when req is no such batch.  Touches only req: the socket refuses an
+ * overlong batch on the pool, where the parsed batch is freed too.
+ */
+char *ud_rpc_refuse_batch(const json_t *req, size_t max_batch);
+
 /* A JSON-RPC error reply with this id (may be NULL), as compact text (malloc'd). */
 char *ud_rpc_error_line(json_t *id, int code, const char *message);
 

@@ -337,6 +337,14 @@ query_work_cb(uv_work_t *req)
 
 	j->line = ud_rpc_reply_line(j->id, r, code, message);
 	free(message);
+#ifdef HAVE_MALLOC_TRIM
+	/*
+	 * What the work on a large buffer took goes back, here: malloc_trim
+	 * walks the whole heap (milliseconds), which the loop must not wait for.
+	 */
+	if (j->len >= QUERY_TRIM_AFTER)
+		malloc_trim(0);
+#endif
 }
 
 static void
@@ -350,10 +358,6 @@ query_after_cb(uv_work_t *req, int status)
 	json_decref(j->params);
 	json_decref(j->id);
 	free(j->path);
-#ifdef HAVE_MALLOC_TRIM
-	if (j->len >= QUERY_TRIM_AFTER)
-		malloc_trim(0); /* what the pool's work on a large buffer took goes back */
-#endif
 	free(j);
 }
 

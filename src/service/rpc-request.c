@@ -129,25 +129,36 @@ process(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, json_t *req, b
  * A batch's replies, written out one by one as each call is answered: the
  * text grows, never a tree of every reply beside it.
  */
-static char *
-run_batch(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, json_t *batch)
+char *
+ud_rpc_refuse_batch(const json_t *req, size_t max_batch)
 {
-	size_t max = d->max_batch > 0 ? d->max_batch : UD_RPC_MAX_BATCH;
-	struct ud_buf out = UD_BUF_INIT;
-	size_t i, n = json_array_size(batch), answered = 0;
+	size_t max = max_batch > 0 ? max_batch : UD_RPC_MAX_BATCH;
+	size_t n = json_array_size(req);
+	char *m, *s;
 
+	if (!json_is_array(req))
+		return NULL;
 	if (n == 0)
 		return ud_rpc_error_line(NULL, UD_RPC_INVALID_REQUEST,
 					 "invalid request: an empty batch");
-	if (n > max) {
-		char *m = ud_xasprintf("invalid request: a batch of %zu calls: at most %zu, none "
-				       "was run",
-				       n, max);
-		char *s = ud_rpc_error_line(NULL, UD_RPC_INVALID_REQUEST, m);
+	if (n <= max)
+		return NULL;
+	m = ud_xasprintf("invalid request: a batch of %zu calls: at most %zu, none was run", n,
+			 max);
+	s = ud_rpc_error_line(NULL, UD_RPC_INVALID_REQUEST, m);
+	free(m);
+	return s;
+}
 
-		free(m);
-		return s;
-	}
+static char *
+run_batch(const struct ud_rpc_dispatch *d, struct ud_rpc_client *c, json_t *batch)
+{
+	struct ud_buf out = UD_BUF_INIT;
+	size_t i, n = json_array_size(batch), answered = 0;
+	char *refused = ud_rpc_refuse_batch(batch, d->max_batch);
+
+	if (refused != NULL)
+		return refused;
 	ud_buf_addch(&out, '[');
 	for (i = 0; i < n; i++) {
 		char *s = dump(process(d, c, json_array_get(batch, i), true));

@@ -26,7 +26,8 @@
 struct ud_rpc_client {
 	uv_pipe_t pipe;
 	struct ud_rpc *r;
-	struct ud_buf in;
+	struct ud_buf in; /* read into straight (alloc_cb): no copy per read */
+	size_t scanned;	  /* in.data[0, scanned) holds no newline: not searched again */
 	bool closing, subscribed;
 	bool paused;	/* replies wait unread: no more requests are read until they drain */
 	bool backlog;	/* whole lines wait for a later turn of the loop: none is read meanwhile */
@@ -50,9 +51,11 @@ struct ud_rpc {
 	struct ud_rpc_dispatch dispatch;
 	struct ud_rpc_client *clients;
 	size_t nclients, nsubscribers;
-	uv_idle_t turn;	  /* runs while a client has a backlog: its next lines, a few per turn */
-	int open_handles; /* server and turn: r is freed when both are closed */
-	size_t pending;	  /* the sum of every client's in.len */
+	uv_idle_t turn;	     /* runs while a client has a backlog: its next lines, a few per turn */
+	uv_check_t turned;   /* after each turn's I/O: the next turn's budget starts afresh */
+	uint64_t turn_start; /* when this turn handled its first line (uv_hrtime), or 0 */
+	int open_handles;    /* server, turn and turned: r is freed when all are closed */
+	size_t pending;	     /* the sum of every client's in.len */
 };
 
 struct write_req {
@@ -71,17 +74,29 @@ struct write_req {
  */
 #define LINES_PER_TURN 64
 /*
+ * And over all clients, one turn of the loop spends at most this long on
+ * pipelined lines (each client's first line in a turn is always handled):
+ * 20 clients pipelining thousands of requests each must not make a turn,
+ * and so every other client's wait, 20 slices long.
+ */
+#define TURN_BUDGET_NS (5u * 1000 * 1000)
+/*
  * A request line this long is parsed on the thread pool (8 MiB of JSON
  * take the loop a second or more); its client waits meanwhile.
  */
 #define PARSE_ON_POOL (1u << 20)
 
-/* A long line parsed on the pool. */
+/*
+ * A long line parsed on the pool.  The job reads only what it holds: the
+ * storage the line is in (the client's input buffer, handed over, or a
+ * copy) and the bound on a batch.
+ */
 struct parse_job {
 	uv_work_t req;
 	struct ud_rpc_client *c;
-	char *line; /* a copy: the job's own */
-	size_t len;
+	char *buf;	  /* the job's own: freed on the pool */
+	const char *line; /* in buf */
+	size_t len, max_batch;
 	json_t *parsed; /* the request, or NULL with error (NULL too: a blank line) */
 	char *error;
 };
@@ -92,7 +107,7 @@ static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
 static void refuse_largest(struct ud_rpc *r);
 static void update_reading(struct ud_rpc_client *c);
 static void resume(struct ud_rpc_client *c);
-static void parse_on_pool(struct ud_rpc_client *c, const char *line, size_t len);
+static void parse_on_pool(struct ud_rpc_client *c, size_t start, size_t len);
 
 static void
 on_client_closed(uv_handle_t *h)
@@ -105,17 +120,37 @@ on_client_closed(uv_handle_t *h)
 		free(c); /* else the last held answer frees it */
 }
 
-/*
- * After a large request or reply, the heap's free pages go back to the
- * system: one client's 8 MiB line must not leave the daemon's RSS at its
- * peak for the rest of its life.
- */
 static void
-give_back_memory(void)
+trim_work_cb(uv_work_t *req)
 {
+	(void)req;
 #ifdef HAVE_MALLOC_TRIM
 	malloc_trim(0);
 #endif
+}
+
+static void
+trim_after_cb(uv_work_t *req, int status)
+{
+	(void)status;
+	free(req);
+}
+
+/*
+ * After a large request or reply, the heap's free pages go back to the
+ * system: one client's 8 MiB line must not leave the daemon's RSS at its
+ * peak for the rest of its life.  On the pool: malloc_trim walks the whole
+ * heap, milliseconds the loop does not wait for (it touches none of ours).
+ */
+static void
+give_back_memory(struct ud_rpc *r)
+{
+	uv_work_t *req = ud_xcalloc(1, sizeof(*req));
+
+	if (uv_queue_work(r->loop, req, trim_work_cb, trim_after_cb) < 0) {
+		trim_work_cb(req); /* the pool will not take it: done here */
+		free(req);
+	}
 }
 
 /* The client's unhandled input is dropped (it is closing: nothing more is read). */
@@ -126,8 +161,9 @@ drop_input(struct ud_rpc_client *c)
 
 	c->r->pending -= c->in.len;
 	ud_buf_free(&c->in);
+	c->scanned = 0;
 	if (large)
-		give_back_memory();
+		give_back_memory(c->r);
 }
 
 static void
@@ -200,7 +236,7 @@ on_written(uv_write_t *req, int status)
 	free(w->data);
 	free(w);
 	if (large)
-		give_back_memory();
+		give_back_memory(c->r);
 	if (status < 0 && status != UV_ECANCELED) {
 		/* the peer hung up before reading: a closed client, not an error of ours */
 		ud_log(LOG_DEBUG, "socket: a client went before its reply was written: %s",
@@ -259,12 +295,15 @@ send_line(struct ud_rpc_client *c, char *text)
 	return true;
 }
 
+/* Reads go straight into the client's input buffer: a long line is not copied per read. */
 static void
 alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 {
-	(void)h;
-	buf->base = ud_xmalloc(suggested);
-	buf->len = suggested;
+	struct ud_rpc_client *c = h->data;
+
+	ud_buf_grow(&c->in, suggested);
+	buf->base = c->in.data + c->in.len;
+	buf->len = c->in.alloc - c->in.len - 1; /* the NUL's byte stays */
 }
 
 static void
@@ -272,8 +311,8 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
 	struct ud_rpc_client *c = s->data;
 
+	(void)buf; /* it is c->in's */
 	if (n < 0) {
-		free(buf->base);
 		if (n == UV_EOF && (c->held > 0 || c->backlog)) {
 			/* what it sent is answered first: resume() ends it then */
 			c->eof = true;
@@ -288,9 +327,9 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 			close_client(c);
 		return;
 	}
-	ud_buf_add(&c->in, buf->base, (size_t)n);
+	c->in.len += (size_t)n;
+	c->in.data[c->in.len] = '\0';
 	c->r->pending += (size_t)n;
-	free(buf->base);
 	drain_input(c);
 	update_reading(c);
 	if (c->r->pending > c->r->max_pending)
@@ -394,8 +433,16 @@ parse_work_cb(uv_work_t *req)
 	struct parse_job *j = req->data;
 
 	j->parsed = ud_rpc_parse_line(j->line, j->len, &j->error);
-	free(j->line);
+	free(j->buf);
+	j->buf = NULL;
 	j->line = NULL;
+	/* a batch refused is refused here, and its parsed calls freed here too */
+	if (j->parsed != NULL &&
+	    (j->error = ud_rpc_refuse_batch(j->parsed, j->max_batch)) != NULL) {
+		json_decref(j->parsed);
+		j->parsed = NULL;
+	}
+	trim_work_cb(req); /* what parsing the long line took goes back */
 }
 
 static void
@@ -411,21 +458,42 @@ parse_after_cb(uv_work_t *req, int status)
 	else
 		json_decref(j->parsed);
 	free(j);
-	give_back_memory(); /* what parsing the long line took */
 	ud_rpc_answer(c, reply);
 }
 
-/* Hands a long request line to the pool to be parsed; the client is held until it is answered. */
+/*
+ * Hands the long request line at start (len bytes, its newline after it)
+ * to the pool to be parsed, and takes it and what came before it out of
+ * the client's input; the client is held until it is answered.  Of the
+ * line and what follows it, the shorter is copied: the line keeps the
+ * input's storage when little follows it (as it does, read by read).
+ */
 static void
-parse_on_pool(struct ud_rpc_client *c, const char *line, size_t len)
+parse_on_pool(struct ud_rpc_client *c, size_t start, size_t len)
 {
 	struct parse_job *j = ud_xcalloc(1, sizeof(*j));
+	size_t next = start + len + 1, rest = c->in.len - next;
 
 	j->req.data = j;
 	j->c = c;
-	j->line = ud_xmalloc(len + 1);
-	memcpy(j->line, line, len);
 	j->len = len;
+	j->max_batch = c->r->dispatch.max_batch;
+	if (rest < len) {
+		struct ud_buf tail = UD_BUF_INIT;
+
+		ud_buf_add(&tail, c->in.data + next, rest);
+		j->buf = ud_buf_detach(&c->in, NULL);
+		j->line = j->buf + start;
+		c->in = tail;
+	} else {
+		j->buf = ud_xmalloc(len + 1);
+		memcpy(j->buf, c->in.data + start, len);
+		j->line = j->buf;
+		memmove(c->in.data, c->in.data + next, rest);
+		ud_buf_setlen(&c->in, rest);
+	}
+	c->r->pending -= next;
+	c->scanned = 0;
 	if (uv_queue_work(c->r->loop, &j->req, parse_work_cb, parse_after_cb) == 0) {
 		ud_rpc_hold(c); /* the callback runs on a later turn of the loop */
 		return;
@@ -437,38 +505,66 @@ parse_on_pool(struct ud_rpc_client *c, const char *line, size_t len)
 	free(j);
 }
 
+/* Has this turn of the loop spent its budget on pipelined lines? */
+static bool
+turn_spent(struct ud_rpc *r)
+{
+	uint64_t now = uv_hrtime();
+
+	if (r->turn_start == 0)
+		r->turn_start = now;
+	return now - r->turn_start > TURN_BUDGET_NS;
+}
+
+/* The loop's I/O of this turn is done: the next turn has its budget again. */
+static void
+on_turned(uv_check_t *h)
+{
+	struct ud_rpc *r = h->data;
+
+	r->turn_start = 0;
+}
+
 /*
- * Handles the whole request lines read so far, LINES_PER_TURN at most
- * (the rest wait for on_turn), unless replies wait unread.
+ * Handles the whole request lines read so far: LINES_PER_TURN at most, and
+ * past the first only while the turn's budget lasts (the rest wait for
+ * on_turn), unless replies wait unread.  Only bytes not searched before
+ * are searched for a newline: a long line read 64 KiB at a time is
+ * scanned once, not once per read.
  */
 static void
 drain_input(struct ud_rpc_client *c)
 {
 	size_t start = 0, lines = 0;
-	char *nl;
 
 	c->backlog = false;
-	while (!c->closing && !c->finishing && !c->paused && c->held == 0 && start < c->in.len &&
-	       (nl = memchr(c->in.data + start, '\n', c->in.len - start)) != NULL) {
-		size_t len = (size_t)(nl - (c->in.data + start));
+	while (!c->closing && !c->finishing && !c->paused && c->held == 0 && start < c->in.len) {
+		size_t from = start > c->scanned ? start : c->scanned, len;
+		char *nl = memchr(c->in.data + from, '\n', c->in.len - from);
 
+		if (nl == NULL) {
+			c->scanned = c->in.len;
+			break;
+		}
+		c->scanned = (size_t)(nl - c->in.data);
+		len = (size_t)(nl - (c->in.data + start));
 		if (len > c->r->max_request)
 			break;
-		if (lines++ == LINES_PER_TURN) {
+		if (lines == LINES_PER_TURN || (lines > 0 && turn_spent(c->r))) {
 			c->backlog = true;
 			(void)uv_idle_start(&c->r->turn,
 					    on_turn); /* fails only without a callback */
 			break;
 		}
+		lines++;
+		(void)turn_spent(c->r); /* the budget starts with the turn's first line */
 		if (len >= PARSE_ON_POOL) {
-			parse_on_pool(c, c->in.data + start, len);
-			start += len + 1;
-			continue; /* held: the next lines wait for its answer */
+			parse_on_pool(c, start, len);
+			start = 0; /* the input now starts after that line */
+			continue;  /* held: the next lines wait for its answer */
 		}
 		send_line(c, ud_rpc_handle_line(&c->r->dispatch, c, c->in.data + start, len));
 		start += len + 1;
-		if (len >= TRIM_AFTER)
-			give_back_memory(); /* what parsing a long line took */
 	}
 	if (c->closing)
 		return;
@@ -476,6 +572,11 @@ drain_input(struct ud_rpc_client *c)
 		memmove(c->in.data, c->in.data + start, c->in.len - start);
 		ud_buf_setlen(&c->in, c->in.len - start);
 		c->r->pending -= start;
+		c->scanned = c->scanned > start ? c->scanned - start : 0;
+	}
+	if (c->in.len == 0) {
+		ud_buf_free(&c->in); /* an idle client holds no read buffer */
+		c->scanned = 0;
 	}
 	if (!c->paused && !c->backlog && c->in.len > c->r->max_request) {
 		char *m = ud_xasprintf("invalid request: longer than %zu bytes: refused, the "
@@ -708,9 +809,12 @@ ud_rpc_open(struct ud_rpc **out, uv_loop_t *loop, const struct ud_rpc_opts *o,
 		free(r);
 		return rc;
 	}
-	(void)uv_idle_init(loop, &r->turn); /* cannot fail */
-	r->server.data = r->turn.data = r;
-	r->open_handles = 2;
+	(void)uv_idle_init(loop, &r->turn);    /* cannot fail */
+	(void)uv_check_init(loop, &r->turned); /* cannot fail */
+	(void)uv_check_start(&r->turned, on_turned);
+	uv_unref((uv_handle_t *)&r->turned); /* it keeps no loop running */
+	r->server.data = r->turn.data = r->turned.data = r;
+	r->open_handles = 3;
 	if (o->activated_fd >= 0) {
 		char name[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
 		size_t len = sizeof(name);
@@ -814,5 +918,6 @@ ud_rpc_close(struct ud_rpc *r)
 	if (r->ours)
 		unlink(r->path);
 	uv_close((uv_handle_t *)&r->turn, on_handle_closed);
+	uv_close((uv_handle_t *)&r->turned, on_handle_closed);
 	uv_close((uv_handle_t *)&r->server, on_handle_closed);
 }
