@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "uapid/buf.h"
@@ -54,6 +55,7 @@ struct ud_rpc {
 	uv_idle_t turn;	     /* runs while a client has a backlog: its next lines, a few per turn */
 	uv_check_t turned;   /* after each turn's I/O: the next turn's budget starts afresh */
 	uint64_t turn_start; /* when this turn handled its first line (uv_hrtime), or 0 */
+	uint64_t turn_cpu;   /* the loop thread's CPU time at the end of the last turn (ns) */
 	int open_handles;    /* server, turn and turned: r is freed when all are closed */
 	size_t pending;	     /* the sum of every client's in.len */
 };
@@ -516,13 +518,36 @@ turn_spent(struct ud_rpc *r)
 	return now - r->turn_start > TURN_BUDGET_NS;
 }
 
-/* The loop's I/O of this turn is done: the next turn has its budget again. */
+/* The CPU time the calling thread has used, in ns. */
+static uint64_t
+thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The loop's I/O of this turn is done: the next turn has its budget again.
+ * A turn that took the loop thread long is said in the debug log (CPU
+ * time, not wall time: a busy machine's delays are not the loop's work):
+ * what holds the loop is found, not guessed.
+ */
+#define SLOW_TURN_NS (20u * 1000 * 1000)
+
 static void
 on_turned(uv_check_t *h)
 {
 	struct ud_rpc *r = h->data;
+	uint64_t cpu = thread_cpu_ns();
 
 	r->turn_start = 0;
+	if (r->turn_cpu != 0 && cpu - r->turn_cpu > SLOW_TURN_NS)
+		ud_log(LOG_DEBUG, "loop: a turn took %.1f ms of CPU",
+		       (double)(cpu - r->turn_cpu) / 1e6);
+	r->turn_cpu = cpu;
 }
 
 /*
