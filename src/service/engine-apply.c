@@ -273,43 +273,68 @@ ud_engine_apply_header(struct batch *b, struct hjob *j)
 
 /* --- the export lists ------------------------------------------------------------------ */
 
-/* One directory's export lists as its moving headers (names, sorted) leave them. */
+/*
+ * One directory's export-list edit.  Computed on the pool (a directory
+ * listing 20,000 headers takes the loop a good part of a second): the job
+ * reads only what it holds, the snapshot's source, its directory and its
+ * names (copies); the outputs are written on the loop after it.
+ */
+struct kbuild_dir {
+	char *dir;
+	struct ud_strlist *names; /* its moving headers' names; NULL: none moves */
+	int rc;
+	struct ud_kbuild_edit kside, uside;
+	struct ud_diags problems;
+};
+
+struct kbuild_job {
+	uv_work_t req;
+	struct batch *b;       /* for the loop's half only */
+	struct ud_source *src; /* the batch's snapshot's: read only, no wave is out */
+	struct kbuild_dir *v;  /* sorted by directory */
+	size_t n;
+	void (*done)(struct batch *b);
+	bool queued; /* on the pool: counted in the batch's chunks_out */
+};
+
 static void
-apply_kbuild_dir(struct batch *b, const char *dir, struct ud_strlist *names)
+compute_kbuild_dir(struct ud_source *src, struct kbuild_dir *d)
+{
+	if (d->names == NULL)
+		return;
+	/* in the order a batch meets them: sorted, as the tree index lists */
+	ud_strlist_sort(d->names);
+	d->rc = ud_hsplit_kbuilds(src, d->dir, d->names, &d->kside, &d->uside, &d->problems);
+}
+
+/* One directory's export lists as its moving headers leave them (the edit computed). */
+static void
+put_kbuild_dir(struct batch *b, struct kbuild_dir *d)
 {
 	struct ud_strlist keep = UD_STRLIST_INIT;
-	char *owner = ud_xasprintf("kbuild:%s", dir);
+	char *owner = ud_xasprintf("kbuild:%s", d->dir);
+	size_t x;
 
-	if (names != NULL) {
-		struct ud_kbuild_edit kside, uside;
-		struct ud_diags problems = UD_DIAGS_INIT;
-		const struct ud_kbuild_edit *ed[2] = {&kside, &uside};
-		size_t x;
+	if (d->names != NULL && d->rc < 0) {
+		for (x = 0; x < d->problems.n; x++)
+			ud_log(LOG_WARNING, "%s: %s",
+			       d->problems.v[x].path ? d->problems.v[x].path : d->dir,
+			       d->problems.v[x].message);
+		ud_strlist_add(&keep, "*"); /* keep what is there: nothing known better */
+	} else if (d->names != NULL) {
+		const struct ud_kbuild_edit *ed[2] = {&d->kside, &d->uside};
 
-		/* in the order a batch meets them: sorted, as the tree index lists */
-		ud_strlist_sort(names);
-		if (ud_hsplit_kbuilds(b->snap->src, dir, names, &kside, &uside, &problems) < 0) {
-			for (x = 0; x < problems.n; x++)
-				ud_log(LOG_WARNING, "%s: %s",
-				       problems.v[x].path ? problems.v[x].path : dir,
-				       problems.v[x].message);
-			ud_strlist_add(&keep, "*"); /* keep what is there: nothing known better */
-		} else {
-			for (x = 0; x < 2; x++) {
-				char *o;
+		for (x = 0; x < 2; x++) {
+			char *o;
 
-				if (!ed[x]->changed)
-					continue;
-				o = split_out(ed[x]->rel);
-				if (ud_engine_put_output(b, o, owner, ud_buf_str(&ed[x]->text),
-							 ed[x]->text.len) == 0)
-					ud_strlist_add(&keep, o);
-				free(o);
-			}
+			if (!ed[x]->changed)
+				continue;
+			o = split_out(ed[x]->rel);
+			if (ud_engine_put_output(b, o, owner, ud_buf_str(&ed[x]->text),
+						 ed[x]->text.len) == 0)
+				ud_strlist_add(&keep, o);
+			free(o);
 		}
-		ud_diags_free(&problems);
-		ud_kbuild_edit_free(&kside);
-		ud_kbuild_edit_free(&uside);
 	}
 	if (!ud_strlist_has(&keep, "*"))
 		ud_engine_drop_owned(b, owner, &keep);
@@ -317,24 +342,42 @@ apply_kbuild_dir(struct batch *b, const char *dir, struct ud_strlist *names)
 	free(owner);
 }
 
-/* Each directory's export lists as a split leaves them (see hsplit.h). */
 static void
-apply_kbuilds(struct batch *b)
+kbuild_dir_free(struct kbuild_dir *d)
+{
+	free(d->dir);
+	if (d->names != NULL) {
+		ud_strlist_free(d->names);
+		free(d->names);
+	}
+	ud_diags_free(&d->problems);
+	ud_kbuild_edit_free(&d->kside);
+	ud_kbuild_edit_free(&d->uside);
+}
+
+/*
+ * The directories whose export lists the batch remakes (sorted), each with
+ * its moving headers' names.
+ */
+static struct kbuild_dir *
+kbuild_dirs(struct batch *b, size_t *n)
 {
 	struct ud_engine *e = b->e;
 	struct ud_map by_dir = UD_MAP_INIT; /* dir -> struct ud_strlist * of moving names */
 	struct ud_strlist dirs = UD_STRLIST_INIT;
+	struct kbuild_dir *v;
 	const char *k;
-	void *v;
+	void *val;
 	size_t i = 0;
 
+	*n = 0;
 	if (!b->kbuild_all && b->dirty_dirs.n == 0)
-		return;
-	while (ud_map_next(&e->headers, &i, &k, &v)) {
+		return NULL;
+	while (ud_map_next(&e->headers, &i, &k, &val)) {
 		struct ud_strlist *names;
 		char *dir;
 
-		if (!moves(v))
+		if (!moves(val))
 			continue;
 		dir = ud_path_dir(k);
 		if ((names = ud_map_get(&by_dir, dir)) == NULL) {
@@ -349,8 +392,8 @@ apply_kbuilds(struct batch *b)
 		while (ud_map_next(&by_dir, &i, &k, NULL))
 			ud_strlist_add(&dirs, k);
 		i = 0;
-		while (ud_map_next(&e->outputs, &i, &k, &v)) {
-			const char *owner = ((struct ostate *)v)->owner;
+		while (ud_map_next(&e->outputs, &i, &k, &val)) {
+			const char *owner = ((struct ostate *)val)->owner;
 
 			if (strncmp(owner, "kbuild:", 7) == 0 && !ud_strlist_has(&dirs, owner + 7))
 				ud_strlist_add(&dirs, owner + 7);
@@ -360,15 +403,20 @@ apply_kbuilds(struct batch *b)
 			ud_strlist_add(&dirs, b->dirty_dirs.v[i]);
 	}
 	ud_strlist_sort(&dirs);
-	for (i = 0; i < dirs.n; i++)
-		apply_kbuild_dir(b, dirs.v[i], ud_map_get(&by_dir, dirs.v[i]));
+	v = ud_xcalloc(dirs.n > 0 ? dirs.n : 1, sizeof(*v));
+	for (i = 0; i < dirs.n; i++) {
+		v[i].dir = ud_xstrdup(dirs.v[i]);
+		v[i].names = ud_map_del(&by_dir, dirs.v[i]); /* taken: the job's own */
+	}
+	*n = dirs.n;
 	i = 0;
-	while (ud_map_next(&by_dir, &i, &k, &v)) {
-		ud_strlist_free(v);
-		free(v);
+	while (ud_map_next(&by_dir, &i, &k, &val)) { /* moving names of no directory listed */
+		ud_strlist_free(val);
+		free(val);
 	}
 	ud_map_free(&by_dir, NULL);
 	ud_strlist_free(&dirs);
+	return v;
 }
 
 /* split/.uapid-removed: the headers that moved whole, as uapid split --output lists them. */
@@ -597,13 +645,60 @@ update_exports_problem(struct ud_engine *e)
 	ud_diags_free(&odd);
 }
 
-/* The batch's end: what depends on all its headers at once. */
-void
-ud_engine_apply_end(struct batch *b)
+/* On a pool thread: every directory's edit. */
+static void
+kbuild_work_cb(uv_work_t *req)
 {
-	apply_kbuilds(b);
+	struct kbuild_job *j = req->data;
+	size_t i;
+
+	for (i = 0; i < j->n; i++)
+		compute_kbuild_dir(j->src, &j->v[i]);
+}
+
+/* The batch's end, its export lists computed: what depends on all its headers at once. */
+static void
+kbuild_after_cb(uv_work_t *req, int status)
+{
+	struct kbuild_job *j = req->data;
+	struct batch *b = j->b;
+	void (*done)(struct batch *) = j->done;
+	size_t i;
+
+	if (status < 0) /* cancelled (nothing cancels it): computed here after all */
+		kbuild_work_cb(req);
+	if (j->queued)
+		b->chunks_out--;
+	for (i = 0; i < j->n; i++) {
+		put_kbuild_dir(b, &j->v[i]);
+		kbuild_dir_free(&j->v[i]);
+	}
+	free(j->v);
+	free(j);
 	apply_removed(b);
 	apply_uninstall(b);
 	update_split_problem(b->e);
 	update_exports_problem(b->e);
+	done(b);
+}
+
+void
+ud_engine_apply_end(struct batch *b, void (*done)(struct batch *b))
+{
+	struct kbuild_job *j = ud_xcalloc(1, sizeof(*j));
+
+	ASSERT_NO_CHUNKS_OUT(b);
+	j->req.data = j;
+	j->b = b;
+	j->src = b->snap->src;
+	j->done = done;
+	j->v = kbuild_dirs(b, &j->n);
+	if (j->n > 0 && uv_queue_work(b->e->loop, &j->req, kbuild_work_cb, kbuild_after_cb) == 0) {
+		j->queued = true;
+		b->chunks_out++; /* nothing the job reads is written meanwhile (rule 3) */
+		return;
+	}
+	/* nothing to edit, or the pool will not take it: done here */
+	kbuild_work_cb(&j->req);
+	kbuild_after_cb(&j->req, 0);
 }

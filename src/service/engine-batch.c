@@ -629,16 +629,15 @@ force_again(struct batch *b)
 			   (void *)1);
 }
 
+/* The batch's end is applied: it is committed (or rolled back) and reported. */
 static void
-finish(struct batch *b)
+commit_batch(struct batch *b)
 {
 	struct ud_engine *e = b->e;
 	char *cause = NULL;
 	int rc;
-	uint64_t t1 = uv_hrtime(), t2;
+	uint64_t t1 = b->t_end, t2 = uv_hrtime();
 
-	ud_engine_apply_end(b);
-	t2 = uv_hrtime();
 	if (b->fault != 0) {
 		/* an output or a write to the store failed: nothing of the batch is kept */
 		ud_store_rollback(e->store);
@@ -672,6 +671,13 @@ finish(struct batch *b)
 	if (b->rep.full)
 		malloc_trim(0); /* a full scan's buffers are freed: give the pages back */
 	report(b);
+}
+
+static void
+finish(struct batch *b)
+{
+	b->t_end = uv_hrtime();
+	ud_engine_apply_end(b, commit_batch);
 }
 
 static void

@@ -136,7 +136,7 @@ struct batch {
 	bool kbuild_all;	      /* recompute every directory's export lists */
 	struct ud_strlist dirty_dirs; /* directories whose moves changed */
 	bool removed_dirty;
-	uint64_t t0;
+	uint64_t t0, t_end; /* its start, and its end's (the lists) */
 	size_t progress_total, progress_done;
 	struct ud_engine_report rep;
 	struct ud_map changed_set; /* the paths of rep.changed */
@@ -268,6 +268,10 @@ bool ud_engine_wants_replan(const struct ud_engine *e, const char *path, unsigne
 void ud_engine_event(struct batch *b, const char *path, const char *kind, const char *detail);
 void ud_engine_apply_header(struct batch *b, struct hjob *j);
 void ud_engine_apply_install(struct batch *b, struct ijob *j);
-void ud_engine_apply_end(struct batch *b);
+/*
+ * The batch's end: the export lists (computed on the pool), split/.uapid-removed,
+ * the headers no longer installed, the problems; then done(b), on the loop.
+ */
+void ud_engine_apply_end(struct batch *b, void (*done)(struct batch *b));
 
 #endif /* UAPID_ENGINE_INT_H */
