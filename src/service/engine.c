@@ -24,7 +24,11 @@
  *     before its first chunk goes out; it is reference-counted (the batch
  *     and each chunk on the pool hold a reference), and what it points to
  *     is immutable: a new set of markers or a new plan is a new object,
- *     the old one freed when the last snapshot lets go of it.
+ *     the old one freed when the last snapshot lets go of it.  The
+ *     batch's end has one job of its own, the export-list edits (struct
+ *     kbuild_job, engine-apply.c): each directory and its moving names
+ *     copied in on the loop thread, the snapshot's source read; it is
+ *     counted in chunks_out like a wave's chunk (rule 3).
  *  2. What changes while chunks are out (markers over the socket, SIGHUP
  *     and a new markers file, a replanned install) changes the engine's
  *     current objects; the next batch takes them.
