@@ -172,16 +172,62 @@ place_expansion(struct rec *r, const struct ud_api_member *m, const char *prefix
 	return ok;
 }
 
+/* Places bit-field m of type t and attributes ma in record r, its field named under prefix. */
+static bool
+place_bitfield(struct rec *r, const struct ud_api_member *m, const char *prefix,
+	       const struct api_type *t, const struct api_attrs *ma)
+{
+	const struct ud_abi *abi = r->c->abi;
+	struct api_val w = api_eval_text(r->c, r->h, m->width);
+	uint64_t unit = (r->pack != 0 && r->pack < t->align ? r->pack : t->align) * 8;
+	bool tight = r->packed || ma->packed || abi->bitfields_unaligned;
+	uint64_t at, bits;
+	unsigned flags;
+
+	if (!w.known || w.u > t->size * 8 || !t->integer || t->array)
+		return fail(r, "bit-field %s%s: width '%s' not known", prefix, m->name, m->width);
+	bits = w.u;
+	if (bits == 0) {
+		if (r->kind == UD_API_STRUCT)
+			r->off = round_up(r->off, unit);
+		if (abi->unnamed_bitfields_align && t->align > r->align)
+			r->align = t->align;
+		return true;
+	}
+	if (r->kind == UD_API_UNION)
+		at = 0;
+	else if (!tight && r->off / unit != (r->off + bits - 1) / unit)
+		at = round_up(r->off, unit);
+	else
+		at = r->off;
+	if (r->kind == UD_API_STRUCT)
+		r->off = at + bits;
+	else if (round_up(bits, tight ? 8 : unit) > r->max)
+		r->max = round_up(bits, tight ? 8 : unit);
+	if (!tight && (m->name[0] != '\0' || abi->unnamed_bitfields_align) && unit / 8 > r->align)
+		r->align = unit / 8;
+	if (ma->aligned > r->align)
+		r->align = ma->aligned;
+	if (m->name[0] != '\0') {
+		flags = UD_API_FIELD_BITFIELD | UD_API_FIELD_INTEGER |
+			(t->is_unsigned ? UD_API_FIELD_UNSIGNED : 0) |
+			(api_placeholder(m->name) ? UD_API_FIELD_PLACEHOLDER : 0);
+		field_add(&r->f, ud_xasprintf("%s%s", prefix, m->name),
+			  ud_xasprintf("%s : %llu", t->spelled, (unsigned long long)bits), at, bits,
+			  flags);
+	}
+	return true;
+}
+
 /* Places member m in record r, its fields named under prefix ("" or "a."). */
 static bool
 place(struct rec *r, const struct ud_api_member *m, const char *prefix)
 {
 	struct api_ctx *c = r->c;
-	const struct ud_abi *abi = c->abi;
 	struct api_type t;
 	struct api_attrs ma = {0, false};
 	bool flexible = false, ok = true;
-	uint64_t at, bits, malign;
+	uint64_t at, malign;
 	unsigned flags = 0;
 
 	if (m->cond != NULL && m->cond[0] != '\0') {
@@ -228,49 +274,9 @@ place(struct rec *r, const struct ud_api_member *m, const char *prefix)
 	}
 	if (m->width != NULL) {
 		/* a bit-field */
-		struct api_val w = api_eval_text(c, r->h, m->width);
-		uint64_t unit = (r->pack != 0 && r->pack < t.align ? r->pack : t.align) * 8;
-		bool tight = r->packed || ma.packed || abi->bitfields_unaligned;
-
-		if (!w.known || w.u > t.size * 8 || !t.integer || t.array) {
-			api_type_free(&t);
-			return fail(r, "bit-field %s%s: width '%s' not known", prefix, m->name,
-				    m->width);
-		}
-		bits = w.u;
-		if (bits == 0) {
-			if (r->kind == UD_API_STRUCT)
-				r->off = round_up(r->off, unit);
-			if (abi->unnamed_bitfields_align && t.align > r->align)
-				r->align = t.align;
-			api_type_free(&t);
-			return true;
-		}
-		if (r->kind == UD_API_UNION)
-			at = 0;
-		else if (!tight && r->off / unit != (r->off + bits - 1) / unit)
-			at = round_up(r->off, unit);
-		else
-			at = r->off;
-		if (r->kind == UD_API_STRUCT)
-			r->off = at + bits;
-		else if (round_up(bits, tight ? 8 : unit) > r->max)
-			r->max = round_up(bits, tight ? 8 : unit);
-		if (!tight && (m->name[0] != '\0' || abi->unnamed_bitfields_align) &&
-		    unit / 8 > r->align)
-			r->align = unit / 8;
-		if (ma.aligned > r->align)
-			r->align = ma.aligned;
-		if (m->name[0] != '\0') {
-			flags = UD_API_FIELD_BITFIELD | UD_API_FIELD_INTEGER |
-				(t.is_unsigned ? UD_API_FIELD_UNSIGNED : 0) |
-				(api_placeholder(m->name) ? UD_API_FIELD_PLACEHOLDER : 0);
-			field_add(&r->f, ud_xasprintf("%s%s", prefix, m->name),
-				  ud_xasprintf("%s : %llu", t.spelled, (unsigned long long)bits),
-				  at, bits, flags);
-		}
+		ok = place_bitfield(r, m, prefix, &t, &ma);
 		api_type_free(&t);
-		return true;
+		return ok;
 	}
 	malign = r->packed || ma.packed ? 1 : t.align;
 	if (ma.aligned > malign)
