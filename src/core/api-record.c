@@ -358,117 +358,141 @@ under_new_aggregate(const struct ud_api_layout *l, const struct ud_api_layout *o
 	return false;
 }
 
+/* What diff_layouts' members share while it walks the old layout's fields. */
+struct layouts_diff {
+	struct ud_api_diff *d;
+	const char *header;
+	const struct ud_api_sym *o, *n;
+	struct ud_buf grown; /* aggregates grown inside the room they had */
+	bool moved;	     /* a member that is not reserved moved */
+};
+
+/* Reports member f of the old layout, which the new one lacks; false if its aggregate says it. */
+static bool
+diff_member_gone(struct layouts_diff *x, const struct ud_api_field *f)
+{
+	const struct ud_api_layout *ol = x->o->layout, *nl = x->n->layout;
+	bool pad = (f->flags & UD_API_FIELD_PLACEHOLDER) != 0;
+	struct ud_buf room = UD_BUF_INIT;
+	char *a, *sa;
+
+	if (under_new_aggregate(ol, nl, f))
+		return false; /* reported with its aggregate */
+	newcomers(nl, ol, f->offset, f->offset + (f->size > 0 ? f->size : 1), &room);
+	a = where(f->offset);
+	sa = how_big(f);
+	if (pad)
+		add(x->d, x->header, x->o, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_RESERVED,
+		    x->o->line, x->n->line, "reserved member %s (%s, at %s, size %s) is gone%s%s%s",
+		    f->path, f->type, a, sa, room.len ? "; its room now holds " : "",
+		    ud_buf_str(&room), room.len ? "" : " (check what took its room)");
+	else
+		add(x->d, x->header, x->o, UD_API_CHANGED, UD_API_BREAKING,
+		    UD_API_RULE_MEMBER_REMOVED, x->o->line, x->n->line,
+		    "member %s removed (was %s, at %s, size %s)%s%s", f->path, f->type, a, sa,
+		    room.len ? "; its room now holds " : "", ud_buf_str(&room));
+	free(a);
+	free(sa);
+	ud_buf_free(&room);
+	return true;
+}
+
+/* Reports how member f of the old layout differs from g, the new one's of its name, if it does. */
+static bool
+diff_member_changed(struct layouts_diff *x, const struct ud_api_field *f,
+		    const struct ud_api_field *g)
+{
+	const struct ud_api_layout *ol = x->o->layout, *nl = x->n->layout;
+	bool pad = (f->flags & UD_API_FIELD_PLACEHOLDER) != 0;
+	char *a, *b, *sa, *sb;
+
+	if (f->offset != g->offset) {
+		a = where(f->offset);
+		b = where(g->offset);
+		add(x->d, x->header, x->o, UD_API_CHANGED, pad ? UD_API_REVIEW : UD_API_BREAKING,
+		    pad ? UD_API_RULE_RESERVED : UD_API_RULE_MEMBER_MOVED, x->o->line, x->n->line,
+		    "%smember %s: offset %s -> %s", pad ? "reserved " : "", f->path, a, b);
+		free(a);
+		free(b);
+		x->moved |= !pad;
+		return true;
+	}
+	if (f->size != g->size) {
+		bool last = f->offset + f->size >= ol->size * 8 && g->size > f->size &&
+			    nl->size > ol->size;
+
+		if (f->flags & UD_API_FIELD_AGGREGATE) {
+			/* its members and the record's size tell what matters */
+			if (g->size > f->size && nl->size == ol->size)
+				ud_buf_addf(&x->grown, "%s%s", x->grown.len ? ", " : "", f->path);
+			return false;
+		}
+		sa = how_big(f);
+		sb = how_big(g);
+		if ((f->flags | g->flags) & UD_API_FIELD_FLEXIBLE)
+			add(x->d, x->header, x->o, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_FLEX,
+			    x->o->line, x->n->line,
+			    "member %s: %s -> %s (size %s -> %s): a flexible array now or "
+			    "before",
+			    f->path, f->type, g->type, sa, sb);
+		else if (pad)
+			add(x->d, x->header, x->o, UD_API_CHANGED, UD_API_REVIEW,
+			    UD_API_RULE_RESERVED, x->o->line, x->n->line,
+			    "reserved member %s: size %s -> %s (its room given to other "
+			    "members)",
+			    f->path, sa, sb);
+		else if (last)
+			add(x->d, x->header, x->o, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_GREW,
+			    x->o->line, x->n->line,
+			    "%s: member %s %s -> %s, size %llu -> %llu (old binaries pass the "
+			    "smaller size)",
+			    api_grew_reason, f->path, f->type, g->type,
+			    (unsigned long long)ol->size, (unsigned long long)nl->size);
+		else
+			add(x->d, x->header, x->o, UD_API_CHANGED, UD_API_BREAKING,
+			    UD_API_RULE_MEMBER_RESIZED, x->o->line, x->n->line,
+			    "member %s: %s -> %s, size %s -> %s", f->path, f->type, g->type, sa,
+			    sb);
+		free(sa);
+		free(sb);
+		return true;
+	}
+	if (strcmp(f->type, g->type) != 0) {
+		bool ints = (f->flags & g->flags & UD_API_FIELD_INTEGER) != 0;
+
+		add(x->d, x->header, x->o, UD_API_CHANGED, ints ? UD_API_REVIEW : UD_API_BREAKING,
+		    ints ? UD_API_RULE_SIGNEDNESS : UD_API_RULE_MEMBER_RETYPED, x->o->line,
+		    x->n->line, "member %s: %s -> %s%s", f->path, f->type, g->type,
+		    ints ? " (the same size and place: an integer of another signedness or "
+			   "enum)"
+			 : " (the same size and place)");
+		return true;
+	}
+	return false;
+}
+
 static void
 diff_layouts(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
 	     const struct ud_api_sym *n)
 {
 	const struct ud_api_layout *ol = o->layout, *nl = n->layout;
-	struct ud_buf added = UD_BUF_INIT, grown = UD_BUF_INIT;
-	bool any = false, moved = false;
+	struct layouts_diff x = {d, header, o, n, UD_BUF_INIT, false};
+	struct ud_buf added = UD_BUF_INIT;
+	bool any = false;
 	size_t i;
 
 	for (i = 0; i < ol->nfields; i++) {
 		const struct ud_api_field *f = &ol->fields[i];
 		const struct ud_api_field *g = api_layout_field(nl, f->path);
-		bool pad = (f->flags & UD_API_FIELD_PLACEHOLDER) != 0;
-		char *a, *b, *sa, *sb;
 
-		if (g == NULL) {
-			struct ud_buf room = UD_BUF_INIT;
-
-			if (under_new_aggregate(ol, nl, f))
-				continue; /* reported with its aggregate */
-			newcomers(nl, ol, f->offset, f->offset + (f->size > 0 ? f->size : 1),
-				  &room);
-			a = where(f->offset);
-			sa = how_big(f);
-			if (pad)
-				add(d, header, o, UD_API_CHANGED, UD_API_REVIEW,
-				    UD_API_RULE_RESERVED, o->line, n->line,
-				    "reserved member %s (%s, at %s, size %s) is gone%s%s%s",
-				    f->path, f->type, a, sa,
-				    room.len ? "; its room now holds " : "", ud_buf_str(&room),
-				    room.len ? "" : " (check what took its room)");
-			else
-				add(d, header, o, UD_API_CHANGED, UD_API_BREAKING,
-				    UD_API_RULE_MEMBER_REMOVED, o->line, n->line,
-				    "member %s removed (was %s, at %s, size %s)%s%s", f->path,
-				    f->type, a, sa, room.len ? "; its room now holds " : "",
-				    ud_buf_str(&room));
-			free(a);
-			free(sa);
-			ud_buf_free(&room);
-			any = true;
-			continue;
-		}
-		if (f->offset != g->offset) {
-			a = where(f->offset);
-			b = where(g->offset);
-			add(d, header, o, UD_API_CHANGED, pad ? UD_API_REVIEW : UD_API_BREAKING,
-			    pad ? UD_API_RULE_RESERVED : UD_API_RULE_MEMBER_MOVED, o->line, n->line,
-			    "%smember %s: offset %s -> %s", pad ? "reserved " : "", f->path, a, b);
-			free(a);
-			free(b);
-			moved |= !pad;
-			any = true;
-			continue;
-		}
-		if (f->size != g->size) {
-			bool last = f->offset + f->size >= ol->size * 8 && g->size > f->size &&
-				    nl->size > ol->size;
-
-			if (f->flags & UD_API_FIELD_AGGREGATE) {
-				/* its members and the record's size tell what matters */
-				if (g->size > f->size && nl->size == ol->size)
-					ud_buf_addf(&grown, "%s%s", grown.len ? ", " : "", f->path);
-				continue;
-			}
-			sa = how_big(f);
-			sb = how_big(g);
-			if ((f->flags | g->flags) & UD_API_FIELD_FLEXIBLE)
-				add(d, header, o, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_FLEX,
-				    o->line, n->line,
-				    "member %s: %s -> %s (size %s -> %s): a flexible array now or "
-				    "before",
-				    f->path, f->type, g->type, sa, sb);
-			else if (pad)
-				add(d, header, o, UD_API_CHANGED, UD_API_REVIEW,
-				    UD_API_RULE_RESERVED, o->line, n->line,
-				    "reserved member %s: size %s -> %s (its room given to other "
-				    "members)",
-				    f->path, sa, sb);
-			else if (last)
-				add(d, header, o, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_GREW,
-				    o->line, n->line,
-				    "%s: member %s %s -> %s, size %llu -> %llu (old binaries pass the "
-				    "smaller size)",
-				    api_grew_reason, f->path, f->type, g->type,
-				    (unsigned long long)ol->size, (unsigned long long)nl->size);
-			else
-				add(d, header, o, UD_API_CHANGED, UD_API_BREAKING,
-				    UD_API_RULE_MEMBER_RESIZED, o->line, n->line,
-				    "member %s: %s -> %s, size %s -> %s", f->path, f->type, g->type,
-				    sa, sb);
-			free(sa);
-			free(sb);
-			any = true;
-			continue;
-		}
-		if (strcmp(f->type, g->type) != 0) {
-			bool ints = (f->flags & g->flags & UD_API_FIELD_INTEGER) != 0;
-
-			add(d, header, o, UD_API_CHANGED, ints ? UD_API_REVIEW : UD_API_BREAKING,
-			    ints ? UD_API_RULE_SIGNEDNESS : UD_API_RULE_MEMBER_RETYPED, o->line,
-			    n->line, "member %s: %s -> %s%s", f->path, f->type, g->type,
-			    ints ? " (the same size and place: an integer of another signedness or "
-				   "enum)"
-				 : " (the same size and place)");
-			any = true;
-		}
+		if (g == NULL)
+			any |= diff_member_gone(&x, f);
+		else
+			any |= diff_member_changed(&x, f, g);
 	}
 	/* what the new one has that the old did not */
 	newcomers(nl, ol, 0, UINT64_MAX, &added);
-	if (nl->size > ol->size && !moved) {
+	if (nl->size > ol->size && !x.moved) {
 		add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_GREW, o->line, n->line,
 		    "%s: size %llu -> %llu%s%s (old binaries pass the smaller size)",
 		    api_grew_reason, (unsigned long long)ol->size, (unsigned long long)nl->size,
@@ -480,15 +504,15 @@ diff_layouts(struct ud_api_diff *d, const char *header, const struct ud_api_sym 
 		    (unsigned long long)nl->size, added.len ? ", members added: " : "",
 		    ud_buf_str(&added));
 		any = true;
-	} else if (added.len > 0 || grown.len > 0) {
+	} else if (added.len > 0 || x.grown.len > 0) {
 		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, UD_API_RULE_MEMBER_ADDED,
 		    o->line, n->line,
 		    "%s%s%s%s in room it already had: no offset or size moves (size %llu)",
 		    added.len ? "members added: " : "", ud_buf_str(&added),
-		    added.len && grown.len ? "; " : "", grown.len ? "grew inside the union: " : "",
-		    (unsigned long long)nl->size);
-		if (grown.len > 0)
-			ud_buf_addstr(&added, ud_buf_str(&grown));
+		    added.len && x.grown.len ? "; " : "",
+		    x.grown.len ? "grew inside the union: " : "", (unsigned long long)nl->size);
+		if (x.grown.len > 0)
+			ud_buf_addstr(&added, ud_buf_str(&x.grown));
 		any = true;
 	}
 	if (nl->align != ol->align) {
@@ -509,7 +533,7 @@ diff_layouts(struct ud_api_diff *d, const char *header, const struct ud_api_sym 
 			    (unsigned long long)nl->size);
 	}
 	ud_buf_free(&added);
-	ud_buf_free(&grown);
+	ud_buf_free(&x.grown);
 }
 
 /*
