@@ -397,6 +397,57 @@ value_token(struct expander *x, struct api_ref mr, const struct api_tok *t)
 	return true;
 }
 
+/* A function-like macro call's arguments: argument i is v.v[start[i]..end[i]). */
+struct call_args {
+	struct tv v;
+	size_t start[33], end[33], n;
+};
+
+/*
+ * Takes the arguments of a call to a macro with parameters p off the stack,
+ * whose top is the call's '(', through its ')'; false when no ')' closes it
+ * or it has more than 32 arguments.
+ */
+static bool
+collect_args(struct tv *stack, const struct params *p, struct call_args *a)
+{
+	size_t level = 0;
+	bool closed = false;
+
+	memset(a, 0, sizeof(*a));
+	stack->n--; /* the '(' */
+	a->start[0] = 0;
+	while (stack->n > 0) {
+		struct api_tok t = stack->v[--stack->n];
+
+		if (api_tok_is(&t, "(")) {
+			level++;
+		} else if (api_tok_is(&t, ")")) {
+			if (level == 0) {
+				closed = true;
+				break;
+			}
+			level--;
+		} else if (level == 0 && api_tok_is(&t, ",") &&
+			   !(p->variadic && a->n + 1 >= p->n)) {
+			a->end[a->n] = a->v.n;
+			if (++a->n >= 32)
+				break;
+			a->start[a->n] = a->v.n;
+			continue;
+		}
+		tv_push(&a->v, t);
+	}
+	if (!closed || a->n >= 32)
+		return false;
+	a->end[a->n] = a->v.n;
+	a->n++;
+	/* "F()" of a macro without parameters has no argument */
+	if (p->n == 0 && a->n == 1 && a->end[0] == a->start[0])
+		a->n = 0;
+	return true;
+}
+
 /*
  * Expands in[0..n) into out.  The input is a stack of tokens to read
  * (reversed), so that a macro's replacement is rescanned together with
@@ -503,64 +554,35 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 		}
 		{
 			struct params p;
-			struct tv args = {NULL, 0, 0}, rep = {NULL, 0, 0};
-			size_t astart[33], aend[33], nargs = 0, level = 0;
-			bool closed = false;
+			struct call_args a;
+			struct tv rep = {NULL, 0, 0};
 
 			if (!parse_params(m->params, &p)) {
 				tv_push(out, made(x->c, API_UNKNOWN_WORD, strlen(API_UNKNOWN_WORD),
 						  NULL));
 				continue;
 			}
-			stack.n--; /* the '(' */
-			astart[0] = 0;
-			while (stack.n > 0) {
-				struct api_tok a = stack.v[--stack.n];
-
-				if (api_tok_is(&a, "(")) {
-					level++;
-				} else if (api_tok_is(&a, ")")) {
-					if (level == 0) {
-						closed = true;
-						break;
-					}
-					level--;
-				} else if (level == 0 && api_tok_is(&a, ",") &&
-					   !(p.variadic && nargs + 1 >= p.n)) {
-					aend[nargs] = args.n;
-					if (++nargs >= 32)
-						break;
-					astart[nargs] = args.n;
-					continue;
-				}
-				tv_push(&args, a);
-			}
-			if (!closed || nargs >= 32) {
-				free(args.v);
+			if (!collect_args(&stack, &p, &a)) {
+				free(a.v.v);
 				x->failed = true;
 				break;
 			}
-			aend[nargs] = args.n;
-			nargs++;
-			/* "F()" of a macro without parameters has no argument */
-			if (p.n == 0 && nargs == 1 && aend[0] == astart[0])
-				nargs = 0;
 			/* a variadic macro called without its variadic part */
-			if (p.variadic && nargs == p.n - 1)
+			if (p.variadic && a.n == p.n - 1)
 				; /* substitute() treats the missing one as empty */
-			else if (nargs != p.n) {
-				free(args.v);
+			else if (a.n != p.n) {
+				free(a.v.v);
 				tv_push(out, made(x->c, API_UNKNOWN_WORD, strlen(API_UNKNOWN_WORD),
 						  NULL));
 				continue;
 			}
-			substitute(x, mr, &p, args.v, astart, aend, nargs,
+			substitute(x, mr, &p, a.v.v, a.start, a.end, a.n,
 				   hide_add(x->c, t.hide, t.p, t.n), &rep, depth);
 			x->out_now = out;
 			for (i = rep.n; i > 0; i--)
 				tv_push(&stack, rep.v[i - 1]);
 			free(rep.v);
-			free(args.v);
+			free(a.v.v);
 		}
 	}
 	free(stack.v);
