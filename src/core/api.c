@@ -986,6 +986,112 @@ struct_group_tag(struct reader *r, size_t at, size_t b)
 	return close + 1;
 }
 
+/*
+ * The body of an enum at [at, ...), its braces at open and close, named name
+ * or anonymous (NULL): records its constants and, if it has a name, the enum.
+ */
+static void
+enum_body(struct reader *r, size_t at, size_t open, size_t close, const char *name)
+{
+	const struct api_tok *v = r->c->v;
+	size_t start = open + 1, j, depth = 0;
+	long long next = 0, offset = 0;
+	bool next_known = true;
+	char *last_expr = NULL; /* the last initializer, for constants that count on from it */
+	struct ud_api_member *consts = NULL;
+	size_t nconsts = 0, calloc_ = 0;
+	bool generated = false; /* a macro in the body makes enumerators (X-macros) */
+	char *anonymous = NULL;
+	struct ud_api_sym *s;
+
+	for (j = open + 1; j <= close; j++) {
+		if (j < close && (api_tok_is(&v[j], "(") || api_tok_is(&v[j], "[")))
+			depth++;
+		else if (j < close && (api_tok_is(&v[j], ")") || api_tok_is(&v[j], "]")))
+			depth--;
+		if (j < close && !(depth == 0 && api_tok_is(&v[j], ",")))
+			continue;
+		if (j > start && (!(api_tok_ident(&v[start]) &&
+				    (j == start + 1 || api_tok_is(&v[start + 1], "="))) ||
+				  (j == start + 1 && defined_here(r, &v[start])))) {
+			/*
+			 * "__BPF_FUNC_MAPPER(__BPF_ENUM_FN)", "CXL_CMDS" (a macro
+			 * defined above): not an enumerator
+			 */
+			generated = true;
+			next_known = false;
+			free(last_expr);
+			last_expr = NULL;
+		} else if (j > start) {
+			char *cname = ud_xstrndup(v[start].p, v[start].n);
+			char *expr = j > start + 2 && api_tok_is(&v[start + 1], "=")
+					     ? api_join(v, start + 2, j)
+					     : NULL;
+			struct ud_api_sym *c;
+			long long val;
+
+			/*
+			 * An implicit value whose base cannot be evaluated here (a
+			 * macro of another header) is kept as "BASE + N", so that a
+			 * constant inserted before it still shows as a new value.
+			 */
+			if (expr != NULL) {
+				free(last_expr);
+				last_expr = ud_xstrdup(expr);
+				offset = 0;
+			} else {
+				offset++;
+			}
+			c = add_sym(r, UD_API_ENUM_CONST, cname, v[start].line,
+				    expr != NULL ? ud_xstrdup(expr)
+				    : !next_known && last_expr != NULL
+					    ? ud_xasprintf("(%s) + %lld", last_expr, offset)
+					    : ud_xstrdup("(implicit)"));
+			if (expr != NULL) {
+				next_known = evaluate(r, expr, &val);
+			} else {
+				val = next;
+			}
+			if (next_known) {
+				c->has_value = true;
+				c->value = val;
+				remember(r, cname, val);
+				next = val + 1;
+			}
+			consts = ud_xgrow(consts, &calloc_, nconsts + 1, sizeof(*consts));
+			memset(&consts[nconsts], 0, sizeof(*consts));
+			consts[nconsts].name = ud_xstrdup(cname);
+			consts[nconsts].type = ud_xstrdup("");
+			consts[nconsts].bits = -1;
+			nconsts++;
+			free(expr);
+			free(cname);
+		}
+		start = j + 1;
+	}
+	free(last_expr);
+	/*
+	 * An anonymous enum macros write ("enum { CXL_CMDS };") is kept
+	 * under the first word of its body, for the resolution to expand.
+	 */
+	if (name == NULL && generated && api_tok_ident(&v[open + 1]))
+		name = anonymous =
+			ud_xasprintf("enum (anonymous, %.*s)", (int)v[open + 1].n, v[open + 1].p);
+	if (name != NULL) {
+		s = add_sym(r, UD_API_ENUM, name, v[at].line, NULL);
+		/* as many as there are, as parse_members leaves a record's */
+		s->members = nconsts > 0 && nconsts < calloc_
+				     ? ud_xrealloc(consts, nconsts * sizeof(*consts))
+				     : consts;
+		s->nmembers = nconsts;
+		if (generated)
+			s->source = api_join(v, open + 1, close);
+	} else {
+		api_members_free(consts, nconsts);
+	}
+	free(anonymous);
+}
+
 /* "struct foo { ... }" at [at, ...): records it; returns the index after its '}'. */
 static size_t
 record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
@@ -1024,100 +1130,7 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 							   : "struct",
 				    typedef_name);
 	if (is_enum) {
-		size_t start = open + 1, j, depth = 0;
-		long long next = 0, offset = 0;
-		bool next_known = true;
-		char *last_expr =
-			NULL; /* the last initializer, for constants that count on from it */
-		struct ud_api_member *consts = NULL;
-		size_t nconsts = 0, calloc_ = 0;
-		bool generated = false; /* a macro in the body makes enumerators (X-macros) */
-
-		for (j = open + 1; j <= close; j++) {
-			if (j < close && (api_tok_is(&v[j], "(") || api_tok_is(&v[j], "[")))
-				depth++;
-			else if (j < close && (api_tok_is(&v[j], ")") || api_tok_is(&v[j], "]")))
-				depth--;
-			if (j < close && !(depth == 0 && api_tok_is(&v[j], ",")))
-				continue;
-			if (j > start && (!(api_tok_ident(&v[start]) &&
-					    (j == start + 1 || api_tok_is(&v[start + 1], "="))) ||
-					  (j == start + 1 && defined_here(r, &v[start])))) {
-				/*
-				 * "__BPF_FUNC_MAPPER(__BPF_ENUM_FN)", "CXL_CMDS" (a macro
-				 * defined above): not an enumerator
-				 */
-				generated = true;
-				next_known = false;
-				free(last_expr);
-				last_expr = NULL;
-			} else if (j > start) {
-				char *cname = ud_xstrndup(v[start].p, v[start].n);
-				char *expr = j > start + 2 && api_tok_is(&v[start + 1], "=")
-						     ? api_join(v, start + 2, j)
-						     : NULL;
-				struct ud_api_sym *c;
-				long long val;
-
-				/*
-				 * An implicit value whose base cannot be evaluated here (a
-				 * macro of another header) is kept as "BASE + N", so that a
-				 * constant inserted before it still shows as a new value.
-				 */
-				if (expr != NULL) {
-					free(last_expr);
-					last_expr = ud_xstrdup(expr);
-					offset = 0;
-				} else {
-					offset++;
-				}
-				c = add_sym(r, UD_API_ENUM_CONST, cname, v[start].line,
-					    expr != NULL ? ud_xstrdup(expr)
-					    : !next_known && last_expr != NULL
-						    ? ud_xasprintf("(%s) + %lld", last_expr, offset)
-						    : ud_xstrdup("(implicit)"));
-				if (expr != NULL) {
-					next_known = evaluate(r, expr, &val);
-				} else {
-					val = next;
-				}
-				if (next_known) {
-					c->has_value = true;
-					c->value = val;
-					remember(r, cname, val);
-					next = val + 1;
-				}
-				consts = ud_xgrow(consts, &calloc_, nconsts + 1, sizeof(*consts));
-				memset(&consts[nconsts], 0, sizeof(*consts));
-				consts[nconsts].name = ud_xstrdup(cname);
-				consts[nconsts].type = ud_xstrdup("");
-				consts[nconsts].bits = -1;
-				nconsts++;
-				free(expr);
-				free(cname);
-			}
-			start = j + 1;
-		}
-		free(last_expr);
-		/*
-		 * An anonymous enum macros write ("enum { CXL_CMDS };") is kept
-		 * under the first word of its body, for the resolution to expand.
-		 */
-		if (name == NULL && generated && api_tok_ident(&v[open + 1]))
-			name = ud_xasprintf("enum (anonymous, %.*s)", (int)v[open + 1].n,
-					    v[open + 1].p);
-		if (name != NULL) {
-			s = add_sym(r, UD_API_ENUM, name, v[at].line, NULL);
-			/* as many as there are, as parse_members leaves a record's */
-			s->members = nconsts > 0 && nconsts < calloc_
-					     ? ud_xrealloc(consts, nconsts * sizeof(*consts))
-					     : consts;
-			s->nmembers = nconsts;
-			if (generated)
-				s->source = api_join(v, open + 1, close);
-		} else {
-			api_members_free(consts, nconsts);
-		}
+		enum_body(r, at, open, close, name);
 	} else if (name != NULL) {
 		s = add_sym(r, kind, name, v[at].line, NULL);
 		parse_members(r, open + 1, close, &s->members, &s->nmembers);
