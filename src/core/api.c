@@ -706,6 +706,186 @@ qualifier_word(const struct api_tok *t)
 	return false;
 }
 
+/* A new member at the end of out[0..*n), zeroed, its bit-field width not evaluated (-1). */
+static struct ud_api_member *
+member_add(struct ud_api_member **out, size_t *n, size_t *alloc)
+{
+	struct ud_api_member *m;
+
+	*out = ud_xgrow(*out, alloc, *n + 1, sizeof(**out));
+	m = &(*out)[(*n)++];
+	memset(m, 0, sizeof(*m));
+	m->bits = -1;
+	return m;
+}
+
+/*
+ * Whether member declaration [a, b) is a macro standing for members: a call,
+ * "__struct_group(tag, name, attrs, members)", or a name alone, "__SIGINFO".
+ */
+static bool
+members_macro(const struct api_tok *v, size_t a, size_t b)
+{
+	return ((b - a >= 3 && api_tok_ident(&v[a]) && api_tok_is(&v[a + 1], "(") &&
+		 api_match(v, a + 1, b) == b - 1 && !api_tok_is(&v[a], "__DECLARE_FLEX_ARRAY")) ||
+		(b - a == 1 && api_tok_ident(&v[a]))) &&
+	       !api_is_attr(&v[a]);
+}
+
+/* __DECLARE_FLEX_ARRAY(TYPE, NAME) at [start, i), the kernel's spelling of TYPE NAME[], into m. */
+static bool
+flex_array_member(struct reader *r, size_t start, size_t i, struct ud_api_member *m)
+{
+	const struct api_tok *v = r->c->v;
+
+	if (i - start < 6 || !api_tok_is(&v[start], "__DECLARE_FLEX_ARRAY") ||
+	    !api_tok_is(&v[start + 1], "(") || !api_tok_is(&v[i - 1], ")") ||
+	    !api_tok_is(&v[i - 3], ",") || !api_tok_ident(&v[i - 2]))
+		return false;
+	m->name = ud_xstrndup(v[i - 2].p, v[i - 2].n);
+	m->type = api_join(v, start + 2, i - 3);
+	m->array = ud_xstrdup("[]");
+	m->dims = ud_xstrdup("[]");
+	inline_body(r, start + 2, i - 3, m);
+	return true;
+}
+
+/*
+ * "struct x rxtp __ATM_API_ALIGN": a word after the name stands for
+ * attributes, it is not the name: a macro of this header, or a word spelled
+ * as macros are after a whole declarator ("} sap_addr", "char aal", "struct
+ * x rxtp"; but in "} __ATM_API_ALIGN atm_kptr_t" the name is the last word).
+ * Moves *nm, the name found in declarator [start, i), back over those words;
+ * returns where they start, or i.
+ */
+static size_t
+attr_macros_after_name(struct reader *r, size_t start, size_t i, size_t *nm)
+{
+	const struct api_tok *v = r->c->v;
+	size_t attr_macros = i, k = *nm;
+
+	while (k < i && k > start + 1 && api_tok_ident(&v[k - 1]) && !type_word(&v[k - 1]) &&
+	       !qualifier_word(&v[k - 1]) && !api_tok_is(&v[k - 2], "struct") &&
+	       !api_tok_is(&v[k - 2], "union") && !api_tok_is(&v[k - 2], "enum") &&
+	       (macro_here(r, &v[k]) || (macro_like(&v[k]) && !macro_like(&v[k - 1]) &&
+					 (api_tok_is(&v[k - 2], "}") || type_word(&v[k - 2]) ||
+					  (k > start + 2 && (api_tok_is(&v[k - 3], "struct") ||
+							     api_tok_is(&v[k - 3], "union") ||
+							     api_tok_is(&v[k - 3], "enum"))))))) {
+		attr_macros = k;
+		k--;
+	}
+	*nm = k;
+	return attr_macros;
+}
+
+/* The '(' of a function pointer's "(*name)" in [start, nm), past inline bodies, or i. */
+static size_t
+function_pointer_paren(const struct api_tok *v, size_t start, size_t nm, size_t i)
+{
+	size_t j;
+
+	for (j = start; nm < i && j < nm; j++) {
+		if (api_tok_is(&v[j], "{")) {
+			j = api_match(v, j, nm); /* an inline body's own members */
+			continue;
+		}
+		if (api_tok_is(&v[j], "(") && j + 1 < nm && api_tok_is(&v[j + 1], "*"))
+			return j;
+	}
+	return i;
+}
+
+/* What a declarator spells besides its name: its type, array bounds and attributes. */
+struct declarator {
+	struct ud_buf type, dims, attrs;
+	bool dims_ok; /* every bound evaluated */
+};
+
+/* The array bound "[...]" at j of declarator [.., i), added to m's; returns its ']'. */
+static size_t
+declarator_bound(struct reader *r, size_t j, size_t i, struct ud_api_member *m,
+		 struct declarator *d)
+{
+	const struct api_tok *v = r->c->v;
+	size_t k = api_match(v, j, i);
+	char *arr = api_join(v, j, k < i ? k + 1 : i);
+	char *more = m->array != NULL ? ud_xasprintf("%s%s", m->array, arr) : ud_xstrdup(arr);
+
+	free(arr);
+	free(m->array);
+	m->array = more;
+	dims_add(r, v, j, k < i ? k : i, &d->dims, &d->dims_ok);
+	return k;
+}
+
+/* The bit-field width after the ':' at j of declarator [.., i), then attributes after it. */
+static void
+declarator_width(struct reader *r, size_t j, size_t i, struct ud_api_member *m,
+		 struct declarator *d)
+{
+	const struct api_tok *v = r->c->v;
+	long long bits;
+	size_t k = j + 1, e = j + 1;
+
+	while (e < i && !api_is_attr(&v[e]))
+		e++;
+	m->width = api_join(v, k, e);
+	m->bits = evaluate(r, m->width, &bits) ? (int)bits : 0;
+	take_attrs(v, &e, i, &d->attrs);
+}
+
+/*
+ * Declarator [.., i) whose name is at nm: the name, the attribute macros from
+ * attr_macros, then array bounds, a bit-field width, attributes, or a function
+ * pointer's parameters when its "(*" is at fp < i.
+ */
+static void
+declarator_named(struct reader *r, size_t nm, size_t i, size_t attr_macros, size_t fp,
+		 struct ud_api_member *m, struct declarator *d)
+{
+	const struct api_tok *v = r->c->v;
+	size_t after = nm + 1, j;
+
+	/*
+	 * "__u8 HINT_UNSAFE_IN_KVM(immediate_exit)": a member is no function,
+	 * so a macro wraps its name
+	 */
+	if (fp == i && nm + 3 < i && api_tok_is(&v[nm + 1], "(") && api_tok_ident(&v[nm + 2]) &&
+	    api_tok_is(&v[nm + 3], ")")) {
+		m->name = ud_xstrndup(v[nm + 2].p, v[nm + 2].n);
+		after = nm + 4;
+	} else {
+		m->name = ud_xstrndup(v[nm].p, v[nm].n);
+	}
+	for (j = attr_macros; j < i && api_tok_ident(&v[j]); j++)
+		ud_buf_addf(&d->attrs, "%s%.*s", d->attrs.len ? " " : "", (int)v[j].n, v[j].p);
+	for (j = after; j < i; j++) {
+		if (j == attr_macros) {
+			while (j < i && api_tok_ident(&v[j]))
+				j++;
+			if (j >= i)
+				break;
+		}
+		if (api_tok_is(&v[j], "[")) {
+			j = declarator_bound(r, j, i, m, d);
+		} else if (api_tok_is(&v[j], ":") && j + 1 < i) {
+			declarator_width(r, j, i, m, d);
+			break;
+		} else if (api_tok_is(&v[j], ")") && fp < i) {
+			/* a function pointer: "(*)" and its parameters are its type */
+			char *rest = api_join(v, j + 1, i);
+
+			ud_buf_addf(&d->type, " (*)%s", rest);
+			free(rest);
+			break;
+		} else if (api_is_attr(&v[j])) {
+			take_attrs(v, &j, i, &d->attrs);
+			j--;
+		}
+	}
+}
+
 /* A member declaration [a, b) (no ';'), possibly "int a, b" or "int x:3". */
 static void
 member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member **out, size_t *n,
@@ -715,20 +895,9 @@ member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member *
 	size_t start = a, i, depth = 0, type_end = a;
 	bool first = true;
 
-	/*
-	 * A macro standing for members: a call, "__struct_group(tag, name,
-	 * attrs, members)", or a name alone, "__SIGINFO".
-	 */
-	if (((b - a >= 3 && api_tok_ident(&v[a]) && api_tok_is(&v[a + 1], "(") &&
-	      api_match(v, a + 1, b) == b - 1 && !api_tok_is(&v[a], "__DECLARE_FLEX_ARRAY")) ||
-	     (b - a == 1 && api_tok_ident(&v[a]))) &&
-	    !api_is_attr(&v[a])) {
-		struct ud_api_member *m;
+	if (members_macro(v, a, b)) {
+		struct ud_api_member *m = member_add(out, n, alloc);
 
-		*out = ud_xgrow(*out, alloc, *n + 1, sizeof(**out));
-		m = &(*out)[(*n)++];
-		memset(m, 0, sizeof(*m));
-		m->bits = -1;
 		m->name = ud_xstrdup("");
 		m->type = api_join(v, a, b);
 		m->cond = relative_cond(r, open, a);
@@ -747,53 +916,19 @@ member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member *
 		if (i < b && !(depth == 0 && api_tok_is(&v[i], ",")))
 			continue;
 		{
-			size_t nm = declared_name(v, start, i), j, attr_macros = i;
+			size_t nm = declared_name(v, start, i), j, attr_macros;
 			struct ud_api_member *m;
-			struct ud_buf type = UD_BUF_INIT, dims = UD_BUF_INIT, attrs = UD_BUF_INIT;
-			bool dims_ok = true;
+			struct declarator d = {UD_BUF_INIT, UD_BUF_INIT, UD_BUF_INIT, true};
+			size_t fp; /* "(" of a function pointer's "(*name)", or i */
 
-			size_t fp = i; /* "(" of a function pointer's "(*name)", or i */
-
-			*out = ud_xgrow(*out, alloc, *n + 1, sizeof(**out));
-			m = &(*out)[(*n)++];
-			memset(m, 0, sizeof(*m));
-			m->bits = -1;
+			m = member_add(out, n, alloc);
 			m->cond = relative_cond(r, open, start);
-			/* __DECLARE_FLEX_ARRAY(TYPE, NAME): the kernel's spelling of TYPE NAME[] */
-			if (first && i - start >= 6 &&
-			    api_tok_is(&v[start], "__DECLARE_FLEX_ARRAY") &&
-			    api_tok_is(&v[start + 1], "(") && api_tok_is(&v[i - 1], ")") &&
-			    api_tok_is(&v[i - 3], ",") && api_tok_ident(&v[i - 2])) {
-				m->name = ud_xstrndup(v[i - 2].p, v[i - 2].n);
-				m->type = api_join(v, start + 2, i - 3);
-				m->array = ud_xstrdup("[]");
-				m->dims = ud_xstrdup("[]");
-				inline_body(r, start + 2, i - 3, m);
+			if (first && flex_array_member(r, start, i, m)) {
 				first = false;
 				start = i + 1;
 				continue;
 			}
-			/*
-			 * "struct x rxtp __ATM_API_ALIGN": a word after the name stands
-			 * for attributes, it is not the name: a macro of this header,
-			 * or a word spelled as macros are after a whole declarator
-			 * ("} sap_addr", "char aal", "struct x rxtp"; but in
-			 * "} __ATM_API_ALIGN atm_kptr_t" the name is the last word)
-			 */
-			while (nm < i && nm > start + 1 && api_tok_ident(&v[nm - 1]) &&
-			       !type_word(&v[nm - 1]) && !qualifier_word(&v[nm - 1]) &&
-			       !api_tok_is(&v[nm - 2], "struct") &&
-			       !api_tok_is(&v[nm - 2], "union") &&
-			       !api_tok_is(&v[nm - 2], "enum") &&
-			       (macro_here(r, &v[nm]) ||
-				(macro_like(&v[nm]) && !macro_like(&v[nm - 1]) &&
-				 (api_tok_is(&v[nm - 2], "}") || type_word(&v[nm - 2]) ||
-				  (nm > start + 2 && (api_tok_is(&v[nm - 3], "struct") ||
-						      api_tok_is(&v[nm - 3], "union") ||
-						      api_tok_is(&v[nm - 3], "enum"))))))) {
-				attr_macros = nm;
-				nm--;
-			}
+			attr_macros = attr_macros_after_name(r, start, i, &nm);
 			/* "__u32 :3": the only word is the type; the field has no name */
 			if (first && nm + 1 < i && (nm == start || type_word(&v[nm])) &&
 			    api_tok_is(&v[nm + 1], ":")) {
@@ -805,24 +940,14 @@ member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member *
 			} else if (first) {
 				type_end = nm < i ? nm : i;
 			}
-			for (j = start; nm < i && j < nm; j++) {
-				if (api_tok_is(&v[j], "{")) {
-					j = api_match(v, j, nm); /* an inline body's own members */
-					continue;
-				}
-				if (api_tok_is(&v[j], "(") && j + 1 < nm &&
-				    api_tok_is(&v[j + 1], "*")) {
-					fp = j;
-					if (first)
-						type_end = j;
-					break;
-				}
-			}
+			fp = function_pointer_paren(v, start, nm, i);
+			if (first && fp < i)
+				type_end = fp;
 			/* the type: the base (from the first declarator) and this one's stars */
 			{
 				char *tb = api_join(v, a, type_end);
 
-				ud_buf_addstr(&type, tb);
+				ud_buf_addstr(&d.type, tb);
 				free(tb);
 			}
 			/* an inline body is the type of every declarator: each reads it */
@@ -830,77 +955,17 @@ member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member *
 			if (!first)
 				for (j = start; j < nm && j < i; j++)
 					if (api_tok_is(&v[j], "*"))
-						ud_buf_addstr(&type, " *");
+						ud_buf_addstr(&d.type, " *");
 			if (nm < i) {
-				size_t after = nm + 1;
-
-				/*
-				 * "__u8 HINT_UNSAFE_IN_KVM(immediate_exit)": a member is
-				 * no function, so a macro wraps its name
-				 */
-				if (fp == i && nm + 3 < i && api_tok_is(&v[nm + 1], "(") &&
-				    api_tok_ident(&v[nm + 2]) && api_tok_is(&v[nm + 3], ")")) {
-					m->name = ud_xstrndup(v[nm + 2].p, v[nm + 2].n);
-					after = nm + 4;
-				} else {
-					m->name = ud_xstrndup(v[nm].p, v[nm].n);
-				}
-				for (j = attr_macros; j < i && api_tok_ident(&v[j]); j++)
-					ud_buf_addf(&attrs, "%s%.*s", attrs.len ? " " : "",
-						    (int)v[j].n, v[j].p);
-				for (j = after; j < i; j++) {
-					if (j == attr_macros) {
-						while (j < i && api_tok_ident(&v[j]))
-							j++;
-						if (j >= i)
-							break;
-					}
-					if (api_tok_is(&v[j], "[")) {
-						size_t k = api_match(v, j, i);
-						char *arr = api_join(v, j, k < i ? k + 1 : i);
-						char *more = m->array != NULL
-								     ? ud_xasprintf("%s%s",
-										    m->array, arr)
-								     : ud_xstrdup(arr);
-
-						free(arr);
-						free(m->array);
-						m->array = more;
-						dims_add(r, v, j, k < i ? k : i, &dims, &dims_ok);
-						j = k;
-					} else if (api_tok_is(&v[j], ":") && j + 1 < i) {
-						long long bits;
-						size_t k = j + 1, e = j + 1;
-
-						/* the width, then attributes after it */
-						while (e < i && !api_is_attr(&v[e]))
-							e++;
-						m->width = api_join(v, k, e);
-						m->bits = evaluate(r, m->width, &bits) ? (int)bits
-										       : 0;
-						take_attrs(v, &e, i, &attrs);
-						break;
-					} else if (api_tok_is(&v[j], ")") && fp < i) {
-						/* a function pointer: "(*)" and its parameters are
-						 * its type */
-						char *rest = api_join(v, j + 1, i);
-
-						ud_buf_addf(&type, " (*)%s", rest);
-						free(rest);
-						break;
-					} else if (api_is_attr(&v[j])) {
-						take_attrs(v, &j, i, &attrs);
-						j--;
-					}
-				}
+				declarator_named(r, nm, i, attr_macros, fp, m, &d);
 			} else {
 				/* an anonymous struct or union, or a padding bit-field */
 				m->name = ud_xstrdup("");
 				if (first && m->width == NULL) {
 					char *all = api_join(v, a, i);
 
-					ud_buf_reset(&type);
-					ud_buf_addstr(&type, all);
+					ud_buf_reset(&d.type);
+					ud_buf_addstr(&d.type, all);
 					free(all);
 				}
 				if (m->width != NULL) {
@@ -909,13 +974,13 @@ member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member *
 					m->bits = evaluate(r, m->width, &bits) ? (int)bits : 0;
 				}
 			}
-			m->type = ud_buf_detach(&type, NULL);
-			if (m->array != NULL && dims_ok)
-				m->dims = ud_buf_detach(&dims, NULL);
-			ud_buf_free(&dims);
-			if (attrs.len > 0)
-				m->attrs = ud_buf_detach(&attrs, NULL);
-			ud_buf_free(&attrs);
+			m->type = ud_buf_detach(&d.type, NULL);
+			if (m->array != NULL && d.dims_ok)
+				m->dims = ud_buf_detach(&d.dims, NULL);
+			ud_buf_free(&d.dims);
+			if (d.attrs.len > 0)
+				m->attrs = ud_buf_detach(&d.attrs, NULL);
+			ud_buf_free(&d.attrs);
 			first = false;
 			start = i + 1;
 		}
