@@ -309,6 +309,198 @@ renamed_tag(struct api_ctx *c, unsigned h, const struct api_tok *kw, const struc
 	return api_lookup(c, h, API_NS_TAG, tag, strlen(tag), true, r, &undecided);
 }
 
+/* The word of a type spelled with C's keywords, besides its sign and longs. */
+enum base_word {
+	WORD_NONE,
+	WORD_CHAR,
+	WORD_SHORT,
+	WORD_INT,
+	WORD_FLOAT,
+	WORD_DOUBLE,
+	WORD_BOOL,
+	WORD_VOID,
+	WORD_INT128,
+};
+
+/* What type_of_tokens has read of a type's specifiers so far. */
+struct specifiers {
+	enum base_word word;
+	int longs;
+	bool is_unsigned, is_signed, pointer;
+	bool named;	   /* a tag or a type name was read */
+	bool base_unknown; /* a typedef whose type is not known: only a pointer to it is */
+};
+
+/* Reads t into sp if it is a keyword of a type (unsigned, long, char, ...); false if not. */
+static bool
+specifier_word(const struct api_tok *t, struct specifiers *sp)
+{
+	if (api_tok_is(t, "unsigned")) {
+		sp->is_unsigned = true;
+	} else if (api_tok_is(t, "signed") || api_tok_is(t, "__signed__") ||
+		   api_tok_is(t, "__signed")) {
+		sp->is_signed = true;
+	} else if (api_tok_is(t, "long")) {
+		sp->longs++;
+	} else if (api_tok_is(t, "char")) {
+		sp->word = WORD_CHAR;
+	} else if (api_tok_is(t, "short")) {
+		sp->word = WORD_SHORT;
+	} else if (api_tok_is(t, "int")) {
+		if (sp->word == WORD_NONE)
+			sp->word = WORD_INT;
+	} else if (api_tok_is(t, "float")) {
+		sp->word = WORD_FLOAT;
+	} else if (api_tok_is(t, "double")) {
+		sp->word = WORD_DOUBLE;
+	} else if (api_tok_is(t, "_Bool")) {
+		sp->word = WORD_BOOL;
+	} else if (api_tok_is(t, "void")) {
+		sp->word = WORD_VOID;
+	} else if (api_tok_is(t, "__int128")) {
+		sp->word = WORD_INT128;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The type "struct x", "union x" or "enum x" at v[i], v[i + 1] of type
+ * tokens v[0..n) into out, in header h's view; false when it is not the
+ * type's only name.
+ */
+static bool
+tag_type(struct api_ctx *c, unsigned h, const struct api_tok *v, size_t n, size_t i,
+	 struct specifiers *sp, struct api_type *out)
+{
+	const struct api_tok *t = &v[i];
+	char tag[256];
+	struct api_ref r;
+	bool undecided = false;
+	const struct ud_api_layout *l;
+	struct ud_api_sym *s;
+
+	if (i + 1 >= n || !api_tok_ident(&v[i + 1]) || v[i + 1].n > 200 || sp->named)
+		return false;
+	snprintf(tag, sizeof(tag), "%.*s %.*s", (int)t->n, t->p, (int)v[i + 1].n, v[i + 1].p);
+	sp->named = true;
+	free(out->spelled);
+	out->spelled = ud_xstrdup(tag);
+	if (!api_lookup(c, h, API_NS_TAG, tag, strlen(tag), true, &r, &undecided) &&
+	    !renamed_tag(c, h, t, &v[i + 1], &r)) {
+		/* libc's, or an incomplete type (a pointer to it is a pointer) */
+		out->record = true;
+		out->known = libc_record(c, h, tag, out);
+		return true;
+	}
+	s = api_sym(c, r);
+	out->record = s->kind != UD_API_ENUM;
+	if (sp->pointer)
+		return true;
+	l = api_layout_sym(c, r);
+	out->known = l != NULL;
+	out->record = s->kind != UD_API_ENUM;
+	if (l != NULL) {
+		out->size = l->size;
+		out->align = l->align;
+		if (s->kind == UD_API_ENUM) {
+			out->integer = true;
+			out->is_unsigned = c->hd[r.h].st[r.i].enum_unsigned;
+			out->bits = (unsigned)l->size * 8;
+			out->rank = out->size > 4      ? (out->is_unsigned ? API_ULLONG : API_LLONG)
+				    : out->is_unsigned ? API_UINT
+						       : API_INT;
+		}
+	}
+	return true;
+}
+
+/* Type name t, a typedef or libc's, into out, in header h's view; false when it is neither. */
+static bool
+named_type(struct api_ctx *c, unsigned h, const struct api_tok *t, struct specifiers *sp,
+	   struct api_type *out)
+{
+	struct api_ref r;
+	bool undecided = false;
+	size_t k;
+
+	if (sp->named || sp->word != WORD_NONE || sp->longs > 0 || sp->is_unsigned || sp->is_signed)
+		return false; /* a second name: not a type we read */
+	sp->named = true;
+	if (api_lookup(c, h, API_NS_ORDINARY, t->p, t->n, true, &r, &undecided) &&
+	    api_sym(c, r)->kind == UD_API_TYPEDEF) {
+		struct api_type td;
+
+		memset(&td, 0, sizeof(td));
+		if (!api_typedef_type(c, r, &td)) {
+			/* a pointer to it is still a pointer (a function type) */
+			free(td.spelled);
+			free(out->spelled);
+			out->spelled = ud_xstrndup(t->p, t->n);
+			out->known = false;
+			sp->base_unknown = true;
+			return true;
+		}
+		free(out->spelled);
+		*out = td;
+		return true;
+	}
+	for (k = 0; k < sizeof(libc_types) / sizeof(libc_types[0]); k++)
+		if (api_tok_is(t, libc_types[k].name)) {
+			api_base_type(out, c->abi, libc_types[k].base, libc_types[k].is_unsigned,
+				      libc_types[k].spelled);
+			return true;
+		}
+	return false;
+}
+
+/* The type C's keywords read into sp spell, into out; false when they spell none. */
+static bool
+keyword_type(const struct ud_abi *abi, const struct specifiers *sp, struct api_type *out)
+{
+	enum base_word word = sp->word;
+	int longs = sp->longs;
+	bool is_unsigned = sp->is_unsigned, is_signed = sp->is_signed;
+	char spelled[64];
+
+	if (word == WORD_VOID && !sp->pointer)
+		return false;
+	if (word == WORD_FLOAT)
+		api_base_type(out, abi, UD_ABI_FLOAT, false, "float");
+	else if (word == WORD_DOUBLE)
+		api_base_type(out, abi, longs > 0 ? UD_ABI_LDOUBLE : UD_ABI_DOUBLE, false,
+			      longs > 0 ? "long double" : "double");
+	else if (word == WORD_BOOL)
+		api_base_type(out, abi, UD_ABI_BOOL, true, "_Bool");
+	else if (word == WORD_VOID)
+		api_base_type(out, abi, UD_ABI_CHAR, false, "void");
+	else {
+		enum ud_abi_base b = word == WORD_CHAR	   ? UD_ABI_CHAR
+				     : word == WORD_SHORT  ? UD_ABI_SHORT
+				     : word == WORD_INT128 ? UD_ABI_INT128
+				     : longs >= 2	   ? UD_ABI_LLONG
+				     : longs == 1	   ? UD_ABI_LONG
+							   : UD_ABI_INT;
+		bool u = is_unsigned || (word == WORD_CHAR && !is_signed && abi->char_unsigned);
+
+		if (word == WORD_NONE && longs == 0 && !is_unsigned && !is_signed)
+			return false; /* nothing said what it is */
+		snprintf(spelled, sizeof(spelled), "%s%s",
+			 is_unsigned			  ? "unsigned "
+			 : is_signed && word == WORD_CHAR ? "signed "
+							  : "",
+			 b == UD_ABI_CHAR     ? "char"
+			 : b == UD_ABI_SHORT  ? "short"
+			 : b == UD_ABI_INT128 ? "__int128"
+			 : b == UD_ABI_LLONG  ? "long long"
+			 : b == UD_ABI_LONG   ? "long"
+					      : "int");
+		api_base_type(out, abi, b, u, spelled);
+	}
+	return true;
+}
+
 /*
  * The type tokens v[0..n) name (after expansion), in header h's view.
  * False (out->known false) when a part of it is not known.
@@ -326,19 +518,16 @@ type_of_tokens(struct api_ctx *c, unsigned h, const struct api_tok *v, size_t n,
 	};
 	const struct ud_abi *abi = c->abi;
 	struct api_attrs at = {0, false};
-	int longs = 0;
-	bool is_unsigned = false, is_signed = false, pointer = false, named = false;
-	bool base_unknown = false;
-	enum { NONE, CHAR, SHORT, INT, FLOAT, DOUBLE, BOOL, VOID, INT128 } word = NONE;
+	struct specifiers sp = {WORD_NONE, 0, false, false, false, false, false};
 	size_t i, k;
 
 	memset(out, 0, sizeof(*out));
 	/* a pointer needs no layout of what it points to (a record may point to itself) */
-	for (i = 0; i < n && !pointer; i++) {
+	for (i = 0; i < n && !sp.pointer; i++) {
 		if (api_tok_is(&v[i], "__attribute__") || api_tok_is(&v[i], "__attribute"))
 			i = i + 1 < n ? api_match(v, i + 1, n) : n;
 		else if (api_tok_is(&v[i], "*"))
-			pointer = true;
+			sp.pointer = true;
 	}
 	for (i = 0; i < n; i++) {
 		const struct api_tok *t = &v[i];
@@ -359,7 +548,7 @@ type_of_tokens(struct api_ctx *c, unsigned h, const struct api_tok *v, size_t n,
 			continue;
 		}
 		if (api_tok_is(t, "*")) {
-			pointer = true;
+			sp.pointer = true;
 			continue;
 		}
 		if (api_tok_is(t, "(")) {
@@ -368,164 +557,33 @@ type_of_tokens(struct api_ctx *c, unsigned h, const struct api_tok *v, size_t n,
 
 			for (k = i; k < close; k++)
 				if (api_tok_is(&v[k], "*"))
-					pointer = true;
-			if (!pointer)
+					sp.pointer = true;
+			if (!sp.pointer)
 				return false;
 			i = n; /* its parameters are not the member's layout */
 			continue;
 		}
 		if (api_tok_is(t, "{") || api_tok_is(t, "["))
 			return false;
-		if (api_tok_is(t, "unsigned")) {
-			is_unsigned = true;
-		} else if (api_tok_is(t, "signed") || api_tok_is(t, "__signed__") ||
-			   api_tok_is(t, "__signed")) {
-			is_signed = true;
-		} else if (api_tok_is(t, "long")) {
-			longs++;
-		} else if (api_tok_is(t, "char")) {
-			word = CHAR;
-		} else if (api_tok_is(t, "short")) {
-			word = SHORT;
-		} else if (api_tok_is(t, "int")) {
-			if (word == NONE)
-				word = INT;
-		} else if (api_tok_is(t, "float")) {
-			word = FLOAT;
-		} else if (api_tok_is(t, "double")) {
-			word = DOUBLE;
-		} else if (api_tok_is(t, "_Bool")) {
-			word = BOOL;
-		} else if (api_tok_is(t, "void")) {
-			word = VOID;
-		} else if (api_tok_is(t, "__int128")) {
-			word = INT128;
-		} else if (api_tok_is(t, "struct") || api_tok_is(t, "union") ||
-			   api_tok_is(t, "enum")) {
-			char tag[256];
-			struct api_ref r;
-			bool undecided = false;
-			const struct ud_api_layout *l;
-			struct ud_api_sym *s;
-
-			if (i + 1 >= n || !api_tok_ident(&v[i + 1]) || v[i + 1].n > 200 || named)
+		if (specifier_word(t, &sp))
+			continue;
+		if (api_tok_is(t, "struct") || api_tok_is(t, "union") || api_tok_is(t, "enum")) {
+			if (!tag_type(c, h, v, n, i, &sp, out))
 				return false;
-			snprintf(tag, sizeof(tag), "%.*s %.*s", (int)t->n, t->p, (int)v[i + 1].n,
-				 v[i + 1].p);
-			i++;
-			named = true;
-			free(out->spelled);
-			out->spelled = ud_xstrdup(tag);
-			if (!api_lookup(c, h, API_NS_TAG, tag, strlen(tag), true, &r, &undecided) &&
-			    !renamed_tag(c, h, t, &v[i], &r)) {
-				/* libc's, or an incomplete type (a pointer to it is a pointer) */
-				out->record = true;
-				out->known = libc_record(c, h, tag, out);
-				continue;
-			}
-			s = api_sym(c, r);
-			out->record = s->kind != UD_API_ENUM;
-			if (pointer)
-				continue;
-			l = api_layout_sym(c, r);
-			out->known = l != NULL;
-			out->record = s->kind != UD_API_ENUM;
-			if (l != NULL) {
-				out->size = l->size;
-				out->align = l->align;
-				if (s->kind == UD_API_ENUM) {
-					out->integer = true;
-					out->is_unsigned = c->hd[r.h].st[r.i].enum_unsigned;
-					out->bits = (unsigned)l->size * 8;
-					out->rank = out->size > 4 ? (out->is_unsigned ? API_ULLONG
-										      : API_LLONG)
-						    : out->is_unsigned ? API_UINT
-								       : API_INT;
-				}
-			}
-		} else if (api_tok_ident(t)) {
-			struct api_ref r;
-			bool undecided = false;
-
-			if (named || word != NONE || longs > 0 || is_unsigned || is_signed)
-				return false; /* a second name: not a type we read */
-			named = true;
-			if (api_lookup(c, h, API_NS_ORDINARY, t->p, t->n, true, &r, &undecided) &&
-			    api_sym(c, r)->kind == UD_API_TYPEDEF) {
-				struct api_type td;
-
-				memset(&td, 0, sizeof(td));
-				if (!api_typedef_type(c, r, &td)) {
-					/* a pointer to it is still a pointer (a function type) */
-					free(td.spelled);
-					free(out->spelled);
-					out->spelled = ud_xstrndup(t->p, t->n);
-					out->known = false;
-					base_unknown = true;
-					continue;
-				}
-				free(out->spelled);
-				*out = td;
-				continue;
-			}
-			for (k = 0; k < sizeof(libc_types) / sizeof(libc_types[0]); k++)
-				if (api_tok_is(t, libc_types[k].name)) {
-					api_base_type(out, abi, libc_types[k].base,
-						      libc_types[k].is_unsigned,
-						      libc_types[k].spelled);
-					break;
-				}
-			if (k == sizeof(libc_types) / sizeof(libc_types[0]))
-				return false;
-		} else {
+			i++; /* the tag's name */
+		} else if (!api_tok_ident(t) || !named_type(c, h, t, &sp, out)) {
 			return false;
 		}
 	}
-	if (!named) {
-		char sp[64];
-
-		if (word == VOID && !pointer)
-			return false;
-		if (word == FLOAT)
-			api_base_type(out, abi, UD_ABI_FLOAT, false, "float");
-		else if (word == DOUBLE)
-			api_base_type(out, abi, longs > 0 ? UD_ABI_LDOUBLE : UD_ABI_DOUBLE, false,
-				      longs > 0 ? "long double" : "double");
-		else if (word == BOOL)
-			api_base_type(out, abi, UD_ABI_BOOL, true, "_Bool");
-		else if (word == VOID)
-			api_base_type(out, abi, UD_ABI_CHAR, false, "void");
-		else {
-			enum ud_abi_base b = word == CHAR     ? UD_ABI_CHAR
-					     : word == SHORT  ? UD_ABI_SHORT
-					     : word == INT128 ? UD_ABI_INT128
-					     : longs >= 2     ? UD_ABI_LLONG
-					     : longs == 1     ? UD_ABI_LONG
-							      : UD_ABI_INT;
-			bool u = is_unsigned || (word == CHAR && !is_signed && abi->char_unsigned);
-
-			if (word == NONE && longs == 0 && !is_unsigned && !is_signed)
-				return false; /* nothing said what it is */
-			snprintf(sp, sizeof(sp), "%s%s",
-				 is_unsigned		     ? "unsigned "
-				 : is_signed && word == CHAR ? "signed "
-							     : "",
-				 b == UD_ABI_CHAR     ? "char"
-				 : b == UD_ABI_SHORT  ? "short"
-				 : b == UD_ABI_INT128 ? "__int128"
-				 : b == UD_ABI_LLONG  ? "long long"
-				 : b == UD_ABI_LONG   ? "long"
-						      : "int");
-			api_base_type(out, abi, b, u, sp);
-		}
-	}
-	if (base_unknown && !pointer)
+	if (!sp.named && !keyword_type(abi, &sp, out))
 		return false;
-	if (pointer) {
-		char *sp = ud_xasprintf("%s *", out->spelled != NULL ? out->spelled : "?");
+	if (sp.base_unknown && !sp.pointer)
+		return false;
+	if (sp.pointer) {
+		char *spelled = ud_xasprintf("%s *", out->spelled != NULL ? out->spelled : "?");
 
 		free(out->spelled);
-		out->spelled = sp;
+		out->spelled = spelled;
 		out->known = true;
 		out->pointer = true;
 		out->record = false;
