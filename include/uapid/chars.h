@@ -7,6 +7,7 @@
 #define UAPID_CHARS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 static inline bool
 ud_is_alpha(int c)
@@ -38,6 +39,33 @@ static inline bool
 ud_is_ident(int c)
 {
 	return ud_is_alnum(c) || c == '_';
+}
+
+/*
+ * The next whole identifier in the NUL-terminated text, scanning from *p:
+ * one that does not start inside another word ("x" of "0x1f" is not one).
+ * Returns its first byte with *len its length and *p just past it, or NULL
+ * at the end of text.
+ */
+static inline const char *
+ud_next_ident(const char *text, const char **p, size_t *len)
+{
+	const char *s = *p;
+
+	for (; *s != '\0'; s++) {
+		const char *b = s;
+
+		if (!ud_is_ident_start((unsigned char)*s) ||
+		    (s > text && ud_is_ident((unsigned char)s[-1])))
+			continue;
+		while (ud_is_ident((unsigned char)*s))
+			s++;
+		*p = s;
+		*len = (size_t)(s - b);
+		return b;
+	}
+	*p = s;
+	return NULL;
 }
 
 /* POSIX [[:space:]]: blank, tab, newline, vertical tab, form feed, carriage return. */

@@ -908,22 +908,14 @@ wanted(const struct ud_api_header *v, size_t n, const struct ud_api_header *othe
 static bool
 names_any(const char *text, const struct ud_map *set)
 {
-	const char *p = text;
+	const char *p = text, *b;
 	char word[128];
+	size_t len;
 
-	while (*p != '\0') {
-		const char *b = p;
-
-		if (!ud_is_ident_start((unsigned char)*p) ||
-		    (p > text && ud_is_ident((unsigned char)p[-1]))) {
-			p++;
-			continue;
-		}
-		while (ud_is_ident((unsigned char)*p))
-			p++;
-		if ((size_t)(p - b) < sizeof(word)) {
-			memcpy(word, b, (size_t)(p - b));
-			word[p - b] = '\0';
+	while ((b = ud_next_ident(text, &p, &len)) != NULL) {
+		if (len < sizeof(word)) {
+			memcpy(word, b, len);
+			word[len] = '\0';
 			if (ud_map_has(set, word))
 				return true;
 		}

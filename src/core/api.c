@@ -141,28 +141,20 @@ remember(struct reader *r, const char *name, long long value)
 static size_t
 known_used(const struct reader *r, const char *text, struct ud_expr_sym **out)
 {
-	const char *p = text;
-	size_t n = 0, alloc = 0;
+	const char *p = text, *b;
+	size_t n = 0, alloc = 0, len;
 	char word[256];
 
 	*out = NULL;
-	while (*p != '\0') {
-		const char *b = p;
+	while ((b = ud_next_ident(text, &p, &len)) != NULL) {
 		uintptr_t at;
 
-		if (!ud_is_ident_start((unsigned char)*p) ||
-		    (p > text && ud_is_ident((unsigned char)p[-1]))) {
-			p++;
-			continue;
-		}
-		while (ud_is_ident((unsigned char)*p))
-			p++;
-		if ((size_t)(p - b) < sizeof(word)) {
-			memcpy(word, b, (size_t)(p - b));
-			word[p - b] = '\0';
+		if (len < sizeof(word)) {
+			memcpy(word, b, len);
+			word[len] = '\0';
 			at = (uintptr_t)ud_map_get(&r->known.first, word);
 		} else {
-			char *long_word = ud_xstrndup(b, (size_t)(p - b));
+			char *long_word = ud_xstrndup(b, len);
 
 			at = (uintptr_t)ud_map_get(&r->known.first, long_word);
 			free(long_word);
