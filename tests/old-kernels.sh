@@ -89,7 +89,8 @@ for K in $trees; do
 			'mkdir -p "$2/obj-$3"; if make -C "$1" O="$2/obj-$3" ARCH="$3" headers_install INSTALL_HDR_PATH="$2/ref-$3" >"$2/make-$3.log" 2>&1; then echo "$3" >>"$2/accepted"; else echo "$3" >>"$2/refused"; fi; rm -rf "$2/obj-$3"' \
 			sh "$K" "$R" {}
 		touch "$R/accepted" "$R/refused"
-		sed -i "s#$K/##g" "$R"/make-*.log
+		# make names files by the tree's physical path (through a symlink of $UD_KERNELS)
+		sed -i "s#$K/##g; s#$(cd -P "$K" && pwd)/##g" "$R"/make-*.log
 		echo "$version: references in $(($(date +%s) - t0)) s"
 		if [ -n "$cache" ]; then
 			mkdir -p "${cache%/*}"
