@@ -13,9 +13,14 @@ checked for
     under 256 MiB;
   - the loop's responsiveness: a probe client sends `status` every 10 ms
     during the case; the longest wait it saw is printed (not asserted:
-    machines are noisy; bench/ is where speed is judged).
+    machines are noisy; bench/ is where speed is judged), and so is the
+    longest turn of the daemon's loop in CPU time, which the load of the
+    machine does not stretch (the daemon logs a turn over 20 ms of CPU at
+    debug level, "loop: a turn took N ms of CPU": faults.sh starts it with
+    --verbose; "under 20" when it logged none during the case).
 One line per case: "case NAME: peak RSS A MiB (B before), after C MiB,
-longest status wait D ms".  Exits 1 if any check failed.
+longest status wait D ms, longest loop turn E ms of CPU".  Exits 1 if any
+check failed.
 
 The faults of the state directory (write-eio on the live daemon, when it
 has the test hook UAPID_TEST_FAIL_WRITES=$FAULTS_FAIL_WRITES; disk-full on
@@ -156,7 +161,21 @@ class Probe(threading.Thread):
             self.error = str(e)
 
 
+def log_lines():
+    """The daemon's log ($FAULTS_LOG) as lines."""
+    with open(os.environ["FAULTS_LOG"], errors="replace") as f:
+        return f.readlines()
+
+
+def longest_turn(lines):
+    """The longest "loop: a turn took N ms of CPU" of lines, or None."""
+    turns = [float(l.split("a turn took ")[1].split()[0]) for l in lines
+             if "loop: a turn took " in l]
+    return max(turns) if turns else None
+
+
 def run_case(name, fn):
+    log_start = len(log_lines())
     before = proc_kb("VmRSS")
     reset_peak()
     probe = Probe()
@@ -178,9 +197,12 @@ def run_case(name, fn):
     if MEASURE_RSS:
         check(peak < RSS_BOUND, "%s: peak RSS under 256 MiB" % name, peak // MIB)
         check(after < RSS_BOUND, "%s: RSS after under 256 MiB" % name, after // MIB)
-    print("case %s: peak RSS %d MiB (%d before), after %d MiB%s, longest status wait %.0f ms" %
+    turn = longest_turn(log_lines()[log_start:])
+    print("case %s: peak RSS %d MiB (%d before), after %d MiB%s, longest status wait %.0f ms, "
+          "longest loop turn %s ms of CPU" %
           (name, peak // MIB, before // MIB, after // MIB,
-           "" if MEASURE_RSS else " (sanitizer: not a measure)", probe.longest))
+           "" if MEASURE_RSS else " (sanitizer: not a measure)", probe.longest,
+           "under 20" if turn is None else "%.0f" % turn))
 
 
 # --- the cases --------------------------------------------------------------------

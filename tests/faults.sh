@@ -50,7 +50,7 @@ if [ -z "${UD_FAULTS:-}" ] || [ -n "$live_cases" ]; then
 	if grep -q UAPID_TEST_FAIL_WRITES "$UAPID"; then
 		export UAPID_TEST_FAIL_WRITES="$WORK/fail-writes" FAULTS_FAIL_WRITES="$WORK/fail-writes"
 	fi
-	start_daemon "$T" "$S" "$K" || finish
+	start_daemon "$T" "$S" "$K" --verbose || finish
 	unset UAPID_TEST_FAIL_WRITES
 	# shellcheck disable=SC2086 # the case names are words
 	run_faults "$K" "$DPID" "$T" $live_cases
@@ -74,7 +74,7 @@ if wanted disk-full; then
 	else
 		trap 'umount "$S" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 		new_tree "$T"
-		if start_daemon "$T" "$S" "$K"; then
+		if start_daemon "$T" "$S" "$K" --verbose; then
 			export FAULTS_STATE="$S"
 			run_faults "$K" "$DPID" "$T" disk-full
 			stop_daemon
