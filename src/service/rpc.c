@@ -34,7 +34,7 @@ struct ud_rpc_client {
 	bool backlog;	/* whole lines wait for a later turn of the loop: none is read meanwhile */
 	bool reading;	/* uv_read_start is in effect */
 	bool finishing; /* closing once the queued replies are written */
-	bool eof;	/* its input ended while an answer was held: finished after it */
+	bool eof;	/* its input ended: finished once all it sent is answered */
 	bool closed;	/* the pipe's close callback ran (the struct waits for held answers) */
 	unsigned held;	/* requests answered later (ud_rpc_hold): no more are read meanwhile */
 	uid_t uid;
@@ -56,6 +56,7 @@ struct ud_rpc {
 	uv_check_t turned;   /* after each turn's I/O: the next turn's budget starts afresh */
 	uint64_t turn_start; /* when this turn handled its first line (uv_hrtime), or 0 */
 	uint64_t turn_cpu;   /* the loop thread's CPU time at the end of the last turn (ns) */
+	size_t turn_read;    /* bytes read over all clients this turn (TURN_READ_BUDGET) */
 	int open_handles;    /* server, turn and turned: r is freed when all are closed */
 	size_t pending;	     /* the sum of every client's in.len */
 };
@@ -83,6 +84,14 @@ struct write_req {
  */
 #define TURN_BUDGET_NS (5u * 1000 * 1000)
 /*
+ * And at most this many bytes read over all clients: 40 clients each
+ * streaming a long line would otherwise have the loop copy and fault in
+ * tens of MiB in one turn (80 ms of CPU, measured), every other client
+ * waiting.  Past it a client's read waits for the next turn (alloc_cb
+ * hands libuv no buffer: UV_ENOBUFS, and the socket stays readable).
+ */
+#define TURN_READ_BUDGET (2u << 20)
+/*
  * A request line this long is parsed on the thread pool (8 MiB of JSON
  * take the loop a second or more); its client waits meanwhile.
  */
@@ -105,6 +114,7 @@ struct parse_job {
 
 static void drain_input(struct ud_rpc_client *c);
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf);
+static void end_of_input(struct ud_rpc_client *c);
 static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
 static void refuse_largest(struct ud_rpc *r);
 static void update_reading(struct ud_rpc_client *c);
@@ -297,15 +307,30 @@ send_line(struct ud_rpc_client *c, char *text)
 	return true;
 }
 
-/* Reads go straight into the client's input buffer: a long line is not copied per read. */
+static size_t
+min_size(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * Reads go straight into the client's input buffer: a long line is not
+ * copied per read.  No buffer once the turn's read budget is spent: the
+ * read is left for the next turn.
+ */
 static void
 alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 {
 	struct ud_rpc_client *c = h->data;
+	size_t left = TURN_READ_BUDGET - min_size(c->r->turn_read, TURN_READ_BUDGET);
 
-	ud_buf_grow(&c->in, suggested);
+	if (left == 0) {
+		*buf = uv_buf_init(NULL, 0);
+		return;
+	}
+	ud_buf_grow(&c->in, min_size(suggested, left));
 	buf->base = c->in.data + c->in.len;
-	buf->len = c->in.alloc - c->in.len - 1; /* the NUL's byte stays */
+	buf->len = min_size(c->in.alloc - c->in.len - 1, left); /* the NUL's byte stays */
 }
 
 static void
@@ -314,24 +339,18 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 	struct ud_rpc_client *c = s->data;
 
 	(void)buf; /* it is c->in's */
-	if (n < 0) {
-		if (n == UV_EOF && (c->held > 0 || c->backlog)) {
-			/* what it sent is answered first: resume() ends it then */
-			c->eof = true;
-			update_reading(c);
-		} else if (n == UV_EOF) {
-			/* a last request without its newline is still a request */
-			if (!c->paused && c->in.len > 0 && c->in.len <= c->r->max_request)
-				send_line(c, ud_rpc_handle_line(&c->r->dispatch, c, c->in.data,
-								c->in.len));
-			finish_client(c); /* the answers to what it sent still go out */
-		} else
-			close_client(c);
+	if (n == UV_ENOBUFS)
+		return; /* the turn's read budget is spent: read on in the next */
+	if (n == UV_EOF)
+		end_of_input(c);
+	else if (n < 0)
+		close_client(c);
+	if (n < 0)
 		return;
-	}
 	c->in.len += (size_t)n;
 	c->in.data[c->in.len] = '\0';
 	c->r->pending += (size_t)n;
+	c->r->turn_read += (size_t)n;
 	drain_input(c);
 	update_reading(c);
 	if (c->r->pending > c->r->max_pending)
@@ -352,16 +371,28 @@ resume(struct ud_rpc_client *c)
 	if (c->closing)
 		return;
 	if (c->eof && c->held == 0 && !c->backlog && !c->paused) {
-		/* a last request without its newline is still a request */
-		if (c->in.len > 0 && c->in.len <= c->r->max_request) {
-			send_line(c, ud_rpc_handle_line(&c->r->dispatch, c, c->in.data, c->in.len));
-			drop_input(c);
-		}
-		if (c->held == 0)
-			finish_client(c); /* the answers to what it sent still go out */
+		finish_client(c); /* the answers to what it sent still go out */
 		return;
 	}
 	update_reading(c);
+}
+
+/*
+ * The client's input ended (a client may send its requests, close its side
+ * and read the answers).  A last request without its newline is still a
+ * request, handled as the others are, a long one parsed on the pool; the
+ * connection is finished once everything it sent is answered.
+ */
+static void
+end_of_input(struct ud_rpc_client *c)
+{
+	c->eof = true;
+	update_reading(c);
+	if (c->in.len > 0 && c->in.data[c->in.len - 1] != '\n') {
+		ud_buf_addch(&c->in, '\n');
+		c->r->pending++;
+	}
+	resume(c);
 }
 
 void
@@ -544,6 +575,7 @@ on_turned(uv_check_t *h)
 	uint64_t cpu = thread_cpu_ns();
 
 	r->turn_start = 0;
+	r->turn_read = 0;
 	if (r->turn_cpu != 0 && cpu - r->turn_cpu > SLOW_TURN_NS)
 		ud_log(LOG_DEBUG, "loop: a turn took %.1f ms of CPU",
 		       (double)(cpu - r->turn_cpu) / 1e6);
