@@ -615,6 +615,15 @@ ud_daemon_run(const struct ud_daemon_opts *o)
 	 * would keep their pages (RSS) long after a scan.
 	 */
 	mallopt(M_ARENA_MAX, 2);
+	/*
+	 * A block of 1 MiB or more is a mapping of its own, whatever was freed
+	 * before (glibc otherwise raises the bound to the largest block freed:
+	 * after one 8 MiB request, every client's long line lived in the heap
+	 * and grew by realloc's copy: an eighth of the loop thread's time in
+	 * tests/faults.py's partial-lines, measured).  realloc moves a mapping
+	 * with mremap, and free gives it back at once.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	if (!uv_ok(uv_loop_init(&d.loop), "the event loop")) {
 		git_libgit2_shutdown();
 		return 2;
