@@ -87,10 +87,19 @@ struct write_req {
  * And at most this many bytes read over all clients: 40 clients each
  * streaming a long line would otherwise have the loop copy and fault in
  * tens of MiB in one turn (80 ms of CPU, measured), every other client
- * waiting.  Past it a client's read waits for the next turn (alloc_cb
- * hands libuv no buffer: UV_ENOBUFS, and the socket stays readable).
+ * waiting.  Reading into fresh pages costs about 11 ms of CPU a MiB on a
+ * virtual machine that traps each page fault (measured: 2 MiB a turn, 22
+ * ms), so a turn's share is about TURN_BUDGET_NS's.  Past it a client's
+ * read waits for the next turn (alloc_cb hands libuv no buffer:
+ * UV_ENOBUFS, and the socket stays readable).
  */
-#define TURN_READ_BUDGET (2u << 20)
+#define TURN_READ_BUDGET (512u << 10)
+/*
+ * But a client holding less than this is always read: the budget spent on
+ * long lines must not keep a short request (a status) waiting turn after
+ * turn (measured: 0.5-0.7 s with 40 long lines streaming).
+ */
+#define SHORT_INPUT (64u << 10)
 /*
  * A request line this long is parsed on the thread pool (8 MiB of JSON
  * take the loop a second or more); its client waits meanwhile.
@@ -315,8 +324,8 @@ min_size(size_t a, size_t b)
 
 /*
  * Reads go straight into the client's input buffer: a long line is not
- * copied per read.  No buffer once the turn's read budget is spent: the
- * read is left for the next turn.
+ * copied per read.  No buffer for a long line once the turn's read budget
+ * is spent: the read is left for the next turn.
  */
 static void
 alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
@@ -324,6 +333,9 @@ alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 	struct ud_rpc_client *c = h->data;
 	size_t left = TURN_READ_BUDGET - min_size(c->r->turn_read, TURN_READ_BUDGET);
 
+	/* the budget holds back long lines, never a client's next short request */
+	if (left == 0 && c->in.len < SHORT_INPUT)
+		left = SHORT_INPUT;
 	if (left == 0) {
 		*buf = uv_buf_init(NULL, 0);
 		return;
@@ -574,11 +586,11 @@ on_turned(uv_check_t *h)
 	struct ud_rpc *r = h->data;
 	uint64_t cpu = thread_cpu_ns();
 
+	if (r->turn_cpu != 0 && cpu - r->turn_cpu > SLOW_TURN_NS)
+		ud_log(LOG_DEBUG, "loop: a turn took %.1f ms of CPU (%zu bytes of requests read)",
+		       (double)(cpu - r->turn_cpu) / 1e6, r->turn_read);
 	r->turn_start = 0;
 	r->turn_read = 0;
-	if (r->turn_cpu != 0 && cpu - r->turn_cpu > SLOW_TURN_NS)
-		ud_log(LOG_DEBUG, "loop: a turn took %.1f ms of CPU",
-		       (double)(cpu - r->turn_cpu) / 1e6);
 	r->turn_cpu = cpu;
 }
 
