@@ -3,8 +3,12 @@
 # make bench-install [BENCH_KERNEL=DIR]: uapid install --arch x86 on a full
 # kernel tree (Makefile, scripts/, include/, arch/), beside the kernel's own
 # make headers_install and unifdef run once per uapi header, in one run.
-# Prints seconds (best of N where cheap); asserts nothing.  BENCH_RUNS=N
-# runs each N times instead (test.sh's smoke run: 1).
+# Beside them the floors of the same run (issue 25): `cp -r` of the files
+# this run installed into an empty directory, and a process that lstat()s
+# each of them (find -printf '%s', as uapid's re-run must at least stat
+# them), with uapid's ratio to each.  Prints seconds (best of N where
+# cheap); asserts nothing.  BENCH_RUNS=N runs each N times instead
+# (test.sh's smoke run: 1).
 set -eu
 K=$(realpath "${1:?usage: bench/install.sh KERNEL-TREE [UAPID]}")
 uapid=$(realpath "${2:-src/uapid}")
@@ -31,6 +35,23 @@ setup_kmake() {
 	rm -rf "$work/ref"
 	sync
 }
+setup_cpfloor() { rm -rf "$work/cp"; sync; }
+cpfloor() { cp -r "$work/ours/include" "$work/cp"; }
+statfloor() { find "$work/ours" -type f -printf '%s\n'; }
+startup() { "$uapid" --help; }
+ratio() { echo "scale = 2; $1 / $2" | bc; }
+# the lstat() calls alone, in one process already running (no start-up, no directory walk)
+lstat_loop() {
+	python3 -c 'import os, sys, time
+files = [os.path.join(d, f) for d, _, fs in os.walk(sys.argv[1]) for f in fs]
+best = 9.0
+for _ in range(int(sys.argv[2])):
+	t = time.perf_counter()
+	for f in files:
+		os.lstat(f)
+	best = min(best, time.perf_counter() - t)
+print("%.4f" % best)' "$work/ours" "${BENCH_RUNS:-5}"
+}
 kmake() { make -s -C "$K" ARCH=x86 headers_install INSTALL_HDR_PATH="$work/ref" -j"$jobs"; }
 
 shm=$(mktemp -d /dev/shm/uapid-bench.XXXXXX 2>/dev/null || true)
@@ -52,11 +73,22 @@ per_file() {
 }
 
 printf '%-46s %8s\n' "what (Linux $(sed -n 's/^VERSION = //p' "$K/Makefile").x, x86)" "seconds"
-printf '%-46s %8.3f\n' "uapid install, empty OUTDIR (best of ${BENCH_RUNS:-3})" "$(best 3 fresh)"
+t_fresh=$(best 3 fresh)
+printf '%-46s %8.3f\n' "uapid install, empty OUTDIR (best of ${BENCH_RUNS:-3})" "$t_fresh"
 [ -n "$shm" ] && printf '%-46s %8.3f\n' "  the same, OUTDIR on tmpfs (best of ${BENCH_RUNS:-3})" "$(best 3 fresh_shm)"
 printf '%-46s %8.3f\n' "  uapid's own CPU time (user + sys)" "$(cpu)"
 fresh >/dev/null
-printf '%-46s %8.3f\n' "uapid install, nothing changed (best of ${BENCH_RUNS:-5})" "$(best 5 again)"
+nfiles=$(find "$work/ours/include" -type f | wc -l)
+t_cp=$(best 5 cpfloor)
+printf '%-46s %8.3f\n' "  floor: cp -r of its $nfiles files (best of ${BENCH_RUNS:-5})" "$t_cp"
+printf '%-46s %8s\n' "  ratio uapid / cp -r" "$(ratio "$t_fresh" "$t_cp")"
+t_again=$(best 5 again)
+printf '%-46s %8.3f\n' "uapid install, nothing changed (best of ${BENCH_RUNS:-5})" "$t_again"
+t_stat=$(best 5 statfloor)
+printf '%-46s %8.3f\n' "  floor: find -printf %s, lstat()s each file" "$t_stat"
+printf '%-46s %8s\n' "  ratio uapid / find" "$(ratio "$t_again" "$t_stat")"
+printf '%-46s %8.3f\n' "  the lstat() calls alone (in-process loop)" "$(lstat_loop)"
+printf '%-46s %8.3f\n' "  uapid --help (process start-up)" "$(best 5 startup)"
 printf '%-46s %8.3f\n' "make headers_install -j$jobs (best of ${BENCH_RUNS:-2})" "$(best 2 kmake)"
 printf '%-46s %8.3f\n' "unifdef once per uapi header ($uapi files)" "$(best 1 per_file)"
 if diff -r "$work/ref/include" "$work/ours/include" >/dev/null; then
