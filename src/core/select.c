@@ -184,36 +184,78 @@ fail(struct selector *s, const char *msg)
 	s->failed = true;
 }
 
+/* Does cp start with lit?  strncmp(cp, lit, strlen(lit)) == 0, inlined: this runs per character. */
+static inline bool
+at_lit(const char *cp, const char *lit)
+{
+	for (; *lit != '\0'; lit++, cp++)
+		if (*cp != *lit)
+			return false;
+	return true;
+}
+
+/* Past the characters that cannot end or change the comment state cs (they only move cp on). */
+static const char *
+skip_plain(enum cstate cs, const char *cp)
+{
+	switch (cs) {
+	case CS_C:
+		while (*cp != '\0' && *cp != '*' && *cp != '\\')
+			cp++;
+		break;
+	case CS_CXX:
+		while (*cp != '\0' && *cp != '\n' && *cp != '\\')
+			cp++;
+		break;
+	case CS_CHAR:
+	case CS_STRING:
+		while (*cp != '\0' && *cp != '\'' && *cp != '"' && *cp != '\n' && *cp != '\\')
+			cp++;
+		break;
+	default:
+		break;
+	}
+	return cp;
+}
+
 /*
  * Skips white space, comments and literals from cp, updating the comment
  * and line state; stops at the first other character or the line's end.
+ * Inside a comment or literal, runs of ordinary characters are skipped in
+ * one loop (skip_plain): unifdef's one step per character, in fewer steps.
  */
 static const char *
 skipcomment(struct selector *s, const char *cp)
 {
 	while (*cp != '\0') {
-		if (s->crlf && strncmp(cp, "\\\r\n", 3) == 0) {
-			cp += 3; /* a continuation does not end the line */
-			continue;
-		}
-		if (strncmp(cp, "\\\n", 2) == 0) {
-			cp += 2;
-			continue;
+		if (*cp == '\\') {
+			if (s->crlf && at_lit(cp, "\\\r\n")) {
+				cp += 3; /* a continuation does not end the line */
+				continue;
+			}
+			if (cp[1] == '\n') {
+				cp += 2;
+				continue;
+			}
 		}
 		switch (s->cs) {
 		case CS_NONE:
-			if (s->crlf && strncmp(cp, "/\\\r\n", 4) == 0) {
-				s->cs = CS_STARTING;
-				cp += 4;
-			} else if (strncmp(cp, "/\\\n", 3) == 0) {
-				s->cs = CS_STARTING;
-				cp += 3;
-			} else if (strncmp(cp, "/*", 2) == 0) {
-				s->cs = CS_C;
-				cp += 2;
-			} else if (strncmp(cp, "//", 2) == 0) {
-				s->cs = CS_CXX;
-				cp += 2;
+			if (*cp == '/') {
+				if (s->crlf && at_lit(cp, "/\\\r\n")) {
+					s->cs = CS_STARTING;
+					cp += 4;
+				} else if (at_lit(cp, "/\\\n")) {
+					s->cs = CS_STARTING;
+					cp += 3;
+				} else if (cp[1] == '*') {
+					s->cs = CS_C;
+					cp += 2;
+				} else if (cp[1] == '/') {
+					s->cs = CS_CXX;
+					cp += 2;
+				} else {
+					return cp;
+				}
 			} else if (*cp == '\'') {
 				s->cs = CS_CHAR;
 				s->ls = LS_DIRTY;
@@ -236,7 +278,7 @@ skipcomment(struct selector *s, const char *cp)
 				s->cs = CS_NONE;
 				s->ls = LS_START;
 			}
-			cp++;
+			cp = skip_plain(s->cs, cp + 1);
 			continue;
 		case CS_CHAR:
 		case CS_STRING:
@@ -251,17 +293,19 @@ skipcomment(struct selector *s, const char *cp)
 							 : "unterminated string literal");
 				return cp + strlen(cp);
 			} else {
-				cp++;
+				cp = skip_plain(s->cs, cp + 1);
 			}
 			continue;
 		case CS_C:
-			if (s->crlf && strncmp(cp, "*\\\r\n", 4) == 0) {
+			if (*cp != '*') {
+				cp = skip_plain(CS_C, cp + 1);
+			} else if (s->crlf && at_lit(cp, "*\\\r\n")) {
 				s->cs = CS_FINISHING;
 				cp += 4;
-			} else if (strncmp(cp, "*\\\n", 3) == 0) {
+			} else if (at_lit(cp, "*\\\n")) {
 				s->cs = CS_FINISHING;
 				cp += 3;
-			} else if (strncmp(cp, "*/", 2) == 0) {
+			} else if (cp[1] == '/') {
 				s->cs = CS_NONE;
 				cp += 2;
 			} else {
