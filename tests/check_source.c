@@ -116,6 +116,39 @@ START_TEST(test_stat)
 }
 END_TEST
 
+/* The cached stat answers what ud_source_stat answers, for every kind of path, twice over. */
+START_TEST(test_stat_cached)
+{
+	static const char *const paths[] = {
+		"a.h",	  "sub/b.h",	      "sub/deeper/d.h", "sub",
+		"",	  "link.h",	      "linkdir/b.h",	"escape/etc",
+		"fifo.h", "missing.h",	      "sub/missing.h",	"nodir/x.h",
+		"sub/..", "sub/deeper/../b.h"};
+	char *d = make_tree("stat-cached");
+	struct ud_stat_cache *c = ud_stat_cache_new();
+	struct ud_source s;
+	size_t round, i;
+
+	ck_assert_int_eq(ud_source_open_dir(&s, d, NULL), 0);
+	for (round = 0; round < 2; round++)
+		for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+			struct ud_fstat want, got;
+
+			ck_assert_int_eq(ud_source_stat(&s, paths[i], &want, NULL), 0);
+			ck_assert_int_eq(ud_source_stat_cached(&s, c, paths[i], &got, NULL), 0);
+			ck_assert_msg(want.type == got.type && want.size == got.size &&
+					      want.mtime_ns == got.mtime_ns &&
+					      want.ino == got.ino && want.symlink == got.symlink &&
+					      (want.other == NULL) == (got.other == NULL),
+				      "%s differs", paths[i]);
+		}
+	ud_stat_cache_free(c);
+	ud_stat_cache_free(NULL);
+	ud_source_close(&s);
+	free(d);
+}
+END_TEST
+
 START_TEST(test_read)
 {
 	char *d = make_tree("read"), *cause = NULL, *want;
@@ -292,6 +325,7 @@ main(void)
 
 	tcase_add_test(tc, test_open);
 	tcase_add_test(tc, test_stat);
+	tcase_add_test(tc, test_stat_cached);
 	tcase_add_test(tc, test_read);
 	tcase_add_test(tc, test_list);
 	tcase_add_test(tc, test_walk);

@@ -93,6 +93,23 @@ ud_source_list(struct ud_source *s, const char *rel, struct ud_strlist *names, c
 	return s->ops->list(s, rel, names, cause);
 }
 
+/*
+ * Directories held open for many ud_source_stat calls in a row (one
+ * install run): a directory source then stats a file with one call at its
+ * directory, resolved beneath the root once, instead of resolving the whole
+ * path each time.  The answers are ud_source_stat's (a symlink, or anything
+ * unusual, is asked of ud_source_stat itself); other kinds of source pass
+ * straight through.  A cache holds descriptors and sees the directories as
+ * they were when first met: keep it for one pass, not for a daemon's life.
+ * One thread; free it before closing its source.
+ */
+struct ud_stat_cache;
+
+struct ud_stat_cache *ud_stat_cache_new(void);
+void ud_stat_cache_free(struct ud_stat_cache *c);
+int ud_source_stat_cached(struct ud_source *s, struct ud_stat_cache *c, const char *rel,
+			  struct ud_fstat *st, char **cause);
+
 /* The type of rel, UD_FT_NONE also when it cannot be looked at. */
 enum ud_ftype ud_source_type(struct ud_source *s, const char *rel);
 

@@ -335,6 +335,7 @@ struct install_run {
 	bool same_key;		      /* ... made under the same tree files and uapid */
 	struct ud_buf manifest;	      /* this run's record */
 	struct ud_install_memo *memo; /* shared with other architectures' installs, or NULL */
+	struct ud_stat_cache *stc;    /* the source's directories, for this run's stats */
 };
 
 enum install_outcome {
@@ -343,30 +344,37 @@ enum install_outcome {
 	INSTALL_FAILED,
 };
 
-/* Records f in this run's manifest, from the stats of its source and output. */
+/*
+ * Records f in this run's manifest, from the stats of its source and of its
+ * output (ost; NULL: stat dst now).
+ */
 static void
 record(struct install_run *r, const struct ud_hdr_file *f, const struct ud_fstat *sst,
-       const char *dst)
+       const char *dst, const struct stat *ost)
 {
-	struct stat ost;
+	struct stat now;
 
-	if (!f->generated && stat(dst, &ost) == 0)
+	if (!f->generated && ost == NULL && stat(dst, &now) == 0)
+		ost = &now;
+	if (!f->generated && ost != NULL)
 		ud_buf_addf(&r->manifest, "%s %llu %llu %llu %llu\n", f->dst,
 			    (unsigned long long)sst->size, (unsigned long long)sst->mtime_ns,
-			    (unsigned long long)ost.st_size, mtime_ns(&ost));
+			    (unsigned long long)ost->st_size, mtime_ns(ost));
 }
 
-/* Did neither f's source nor its installed copy change since the last run? */
+/*
+ * Did neither f's source nor its installed copy change since the last run?
+ * The installed copy's stat goes to ost (for the record).
+ */
 static bool
 still_current(const struct install_run *r, const struct ud_hdr_file *f, const struct ud_fstat *sst,
-	      const char *dst)
+	      const char *dst, struct stat *ost)
 {
 	const struct mentry *e = r->same_key ? manifest_find(&r->old_m, f->dst) : NULL;
-	struct stat ost;
 
-	return e != NULL && stat(dst, &ost) == 0 && e->ssize == sst->size &&
-	       e->smtime == (unsigned long long)sst->mtime_ns &&
-	       e->osize == (unsigned long long)ost.st_size && e->omtime == mtime_ns(&ost);
+	return e != NULL && e->ssize == sst->size &&
+	       e->smtime == (unsigned long long)sst->mtime_ns && stat(dst, ost) == 0 &&
+	       e->osize == (unsigned long long)ost->st_size && e->omtime == mtime_ns(ost);
 }
 
 void
@@ -420,12 +428,13 @@ install_one(struct install_run *r, const struct ud_hdr_file *f, struct ud_diags 
 	enum install_outcome outcome = INSTALL_FAILED;
 	struct ud_installed in;
 	struct ud_fstat sst;
+	struct stat ost;
 	int rc;
 
 	memset(&sst, 0, sizeof(sst));
-	if (!f->generated && ud_source_stat(r->src, f->src, &sst, NULL) == 0 &&
-	    still_current(r, f, &sst, dst)) {
-		record(r, f, &sst, dst);
+	if (!f->generated && ud_source_stat_cached(r->src, r->stc, f->src, &sst, NULL) == 0 &&
+	    still_current(r, f, &sst, dst, &ost)) {
+		record(r, f, &sst, dst, &ost);
 		free(dst);
 		return INSTALL_UNCHANGED;
 	}
@@ -435,7 +444,7 @@ install_one(struct install_run *r, const struct ud_hdr_file *f, struct ud_diags 
 		rc = ud_sink_write(&r->sink, f->dst, ud_buf_str(&in.text), in.text.len, &cause);
 		if (rc >= 0) {
 			outcome = rc == 1 ? INSTALL_UNCHANGED : INSTALL_WRITTEN;
-			record(r, f, &sst, dst);
+			record(r, f, &sst, dst, NULL);
 		} else {
 			ud_diags_add(d, 0, UD_SEV_ERROR, "%s", cause);
 			free(cause);
@@ -477,6 +486,7 @@ ud_headers_install_shared(struct ud_source *src, const struct ud_hdr_plan *plan,
 		free(r.root);
 		return rc;
 	}
+	r.stc = ud_stat_cache_new();
 	manifest_load(outdir, &r.old_m);
 	key = manifest_key(src, plan);
 	r.same_key = r.old_m.key != NULL && strcmp(r.old_m.key, key) == 0;
@@ -516,6 +526,7 @@ ud_headers_install_shared(struct ud_source *src, const struct ud_hdr_plan *plan,
 	manifest_free(&r.old_m);
 	ud_buf_free(&r.manifest);
 	ud_sink_close(&r.sink);
+	ud_stat_cache_free(r.stc);
 	free(key);
 	free(r.root);
 	return 0;

@@ -346,6 +346,85 @@ ud_source_open_dir(struct ud_source *s, const char *root, char **cause)
 	return 0;
 }
 
+struct stat_dir {
+	char *rel; /* the directory, relative to the root ("" for the root) */
+	int fd;	   /* O_PATH, resolved beneath the root; -1: not there */
+};
+
+struct ud_stat_cache {
+	struct stat_dir *v;
+	size_t n, alloc, last; /* last: the entry hit last (files come directory by directory) */
+};
+
+struct ud_stat_cache *
+ud_stat_cache_new(void)
+{
+	return ud_xcalloc(1, sizeof(struct ud_stat_cache));
+}
+
+void
+ud_stat_cache_free(struct ud_stat_cache *c)
+{
+	size_t i;
+
+	if (c == NULL)
+		return;
+	for (i = 0; i < c->n; i++) {
+		if (c->v[i].fd >= 0)
+			close(c->v[i].fd);
+		free(c->v[i].rel);
+	}
+	free(c->v);
+	free(c);
+}
+
+/* The cached descriptor of directory dir[0..n) beneath rootfd, opened when first asked. */
+static int
+cached_dir(struct ud_stat_cache *c, int rootfd, const char *dir, size_t n)
+{
+	struct stat_dir *e;
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		e = &c->v[(c->last + i) % c->n];
+		if (strlen(e->rel) == n && memcmp(e->rel, dir, n) == 0) {
+			c->last = (c->last + i) % c->n;
+			return e->fd;
+		}
+	}
+	c->v = ud_xgrow(c->v, &c->alloc, c->n + 1, sizeof(*c->v));
+	e = &c->v[c->n];
+	e->rel = ud_xstrndup(dir, n);
+	e->fd = open_beneath(rootfd, e->rel, O_PATH | O_DIRECTORY);
+	c->last = c->n++;
+	return e->fd;
+}
+
+int
+ud_source_stat_cached(struct ud_source *s, struct ud_stat_cache *c, const char *rel,
+		      struct ud_fstat *st, char **cause)
+{
+	const char *slash = strrchr(rel, '/'), *name = slash != NULL ? slash + 1 : rel;
+	struct stat sb;
+	int dfd;
+
+	if (s->ops != &dir_ops || c == NULL || name[0] == '\0' || strcmp(name, ".") == 0 ||
+	    strcmp(name, "..") == 0)
+		return ud_source_stat(s, rel, st, cause);
+	dfd = cached_dir(c, ((struct dir_source *)s->impl)->rootfd, rel,
+			 slash != NULL ? (size_t)(slash - rel) : 0);
+	/* the plain cases only: a link, an error or a missing directory ask the full way */
+	if (dfd < 0 || fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !(S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode)))
+		return ud_source_stat(s, rel, st, cause);
+	memset(st, 0, sizeof(*st));
+	st->type = type_of(sb.st_mode);
+	st->size = (uint64_t)sb.st_size;
+	st->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
+	st->ino = (uint64_t)sb.st_ino;
+	return 0;
+}
+
 struct recorder {
 	struct ud_source *inner;
 	struct ud_strlist *seen;
