@@ -160,6 +160,27 @@ START_TEST(test_write_new)
 }
 END_TEST
 
+/* UD_WRITE_NEW links a new file in; an existing one is left alone with -EEXIST. */
+START_TEST(test_write_new_flag)
+{
+	char *d = test_dir("new-flag"), *f = at(d, "a.h"), *cause = NULL, *s;
+
+	ck_assert_int_eq(ud_write_file(f, "abc\n", 4, UD_WRITE_NEW, &cause), 0);
+	ck_assert_ptr_null(cause);
+	ck_assert_uint_eq(stat_of(d, "a.h").st_mode & 07777, 0644);
+	assert_text(d, "a.h", "abc\n");
+	ck_assert_int_eq(ud_write_file(f, "xyz\n", 4, UD_WRITE_NEW, &cause), -EEXIST);
+	ck_assert_ptr_nonnull(cause);
+	free(cause);
+	assert_text(d, "a.h", "abc\n");
+	s = ls(d); /* no temporary file left */
+	ck_assert_str_eq(s, "a.h");
+	free(s);
+	free(f);
+	free(d);
+}
+END_TEST
+
 START_TEST(test_write_existing)
 {
 	char *d = test_dir("existing"), *f = at(d, "a.h"), *cause = NULL, *s;
@@ -417,6 +438,7 @@ main(void)
 	tcase_add_test(tc, test_read_size_limit);
 	tcase_add_test(tc, test_read_fd);
 	tcase_add_test(tc, test_write_new);
+	tcase_add_test(tc, test_write_new_flag);
 	tcase_add_test(tc, test_write_existing);
 	tcase_add_test(tc, test_write_mkdir);
 	tcase_add_test(tc, test_write_private);

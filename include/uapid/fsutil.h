@@ -27,6 +27,12 @@ enum ud_write_flag {
 	 * only its owner's bits), the directories UD_WRITE_MKDIR makes 0700.
 	 */
 	UD_WRITE_PRIVATE = 1 << 2,
+	/*
+	 * The file is believed absent (its directory was just made): link the
+	 * new file in without looking first.  If it is there after all, nothing
+	 * is written and the call returns -EEXIST (the caller decides).
+	 */
+	UD_WRITE_NEW = 1 << 3,
 };
 
 /*

@@ -141,7 +141,7 @@ fill(int fd, const void *data, size_t len, mode_t mode, unsigned flags)
  * (O_TMPFILE), written whole, then linked to its name.  The name appears
  * only complete, and it costs one directory operation instead of a
  * temporary name and a rename.  Returns 0, 1 when this way is unavailable
- * or the file exists (the caller falls back), or an errno.
+ * (the caller falls back), EEXIST when the file exists, or another errno.
  */
 static int
 write_new_file(const char *path, const void *data, size_t len, unsigned flags)
@@ -169,7 +169,7 @@ write_new_file(const char *path, const void *data, size_t len, unsigned flags)
 	if (linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) < 0) {
 		err = errno;
 		close(fd);
-		return err == EEXIST || err == ENOENT ? 1 : err; /* exists, or no /proc */
+		return err == ENOENT ? 1 : err; /* no /proc, or EEXIST */
 	}
 	close(fd);
 	return 0;
@@ -209,10 +209,23 @@ ud_write_file(const char *path, const void *data, size_t len, unsigned flags, ch
 		return err;
 	if (flags & UD_WRITE_PRIVATE)
 		mode = 0600;
+	if (flags & UD_WRITE_NEW) {
+		int rc = write_new_file(path, data, len, flags);
+
+		if (rc == 0 && (flags & UD_WRITE_DURABLE) && (rc = sync_dir_of(path)) != 0)
+			return fail(cause, rc, "cannot flush the directory of", path);
+		if (rc == 0)
+			return 0;
+		if (rc != 1)
+			return fail(cause, rc, "cannot write", path);
+	}
 	if (stat(path, &st) == 0) {
 		mode = st.st_mode & ((flags & UD_WRITE_PRIVATE) ? 07700 : 07777);
 	} else if (errno == ENOENT) {
 		int rc = write_new_file(path, data, len, flags);
+
+		if (rc == EEXIST)
+			rc = 1; /* made meanwhile: replaced the ordinary way */
 
 		if (rc == 0 && (flags & UD_WRITE_DURABLE) && (rc = sync_dir_of(path)) != 0)
 			return fail(cause, rc, "cannot flush the directory of", path);
