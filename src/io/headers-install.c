@@ -86,6 +86,40 @@ manifest_key(struct ud_source *src, const struct ud_hdr_plan *plan)
 	return ud_buf_detach(&key, NULL);
 }
 
+/* " %llu", without printf's machinery: the record has four of them a header. */
+static void
+add_num(struct ud_buf *b, unsigned long long v)
+{
+	char d[24];
+	size_t i = sizeof(d);
+
+	do
+		d[--i] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	d[--i] = ' ';
+	ud_buf_add(b, d + i, sizeof(d) - i);
+}
+
+/* A record line's fields after its name: "N N N N", strictly; false if not that. */
+static bool
+parse_nums(const char *p, unsigned long long *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char *end;
+
+		if (*p != ' ' || p[1] < '0' || p[1] > '9')
+			return false;
+		errno = 0;
+		v[i] = strtoull(p + 1, &end, 10);
+		if (errno != 0)
+			return false;
+		p = end;
+	}
+	return *p == '\0';
+}
+
 static int
 mentry_cmp(const void *a, const void *b)
 {
@@ -103,17 +137,22 @@ manifest_load(const char *outdir, struct manifest *m)
 	if (ud_read_file(path, &b, NULL) == 0 && b.len > 0) {
 		for (line = strtok_r(b.data, "\n", &save); line != NULL;
 		     line = strtok_r(NULL, "\n", &save)) {
-			char dst[4096];
+			unsigned long long v[4];
+			const char *sp = strchr(line, ' ');
 			struct mentry e;
 
 			if (m->key == NULL) {
 				m->key = ud_xstrdup(line);
 				continue;
 			}
-			if (sscanf(line, "%4095s %llu %llu %llu %llu", dst, &e.ssize, &e.smtime,
-				   &e.osize, &e.omtime) != 5)
+			/* what this file's record() writes; anything else is not a record */
+			if (sp == NULL || sp == line || !parse_nums(sp, v, 4))
 				continue;
-			e.dst = ud_xstrdup(dst);
+			e.dst = ud_xstrndup(line, (size_t)(sp - line));
+			e.ssize = v[0];
+			e.smtime = v[1];
+			e.osize = v[2];
+			e.omtime = v[3];
 			m->v = ud_xgrow(m->v, &m->alloc, m->n + 1, sizeof(*m->v));
 			m->v[m->n++] = e;
 		}
@@ -356,10 +395,14 @@ record(struct install_run *r, const struct ud_hdr_file *f, const struct ud_fstat
 
 	if (!f->generated && ost == NULL && stat(dst, &now) == 0)
 		ost = &now;
-	if (!f->generated && ost != NULL)
-		ud_buf_addf(&r->manifest, "%s %llu %llu %llu %llu\n", f->dst,
-			    (unsigned long long)sst->size, (unsigned long long)sst->mtime_ns,
-			    (unsigned long long)ost->st_size, mtime_ns(ost));
+	if (!f->generated && ost != NULL) {
+		ud_buf_addstr(&r->manifest, f->dst);
+		add_num(&r->manifest, (unsigned long long)sst->size);
+		add_num(&r->manifest, (unsigned long long)sst->mtime_ns);
+		add_num(&r->manifest, (unsigned long long)ost->st_size);
+		add_num(&r->manifest, mtime_ns(ost));
+		ud_buf_addch(&r->manifest, '\n');
+	}
 }
 
 /*
