@@ -253,32 +253,63 @@ ud_install_sed_line(const char *text, size_t len, struct ud_buf *out)
 
 /*
  * Which lines can a sed edit touch?  Every edit of ud_install_sed_line
- * first asks for one of these words in the line (or the compiler include at
- * its start), so a line without any is copied as is.  next[] holds each word's next occurrence in
- * the text, searched again only once a line passes it: a few memmem calls per file instead of nine
- * a line.
+ * first asks for one of its words in the line (or the compiler include at
+ * its start), so a line without any is copied as is.  One pass over the
+ * text finds where the next word starts (sed_next), again only once a
+ * line has passed it: the text is read once, not once a word and a line.
  */
-static const char *const sed_words[] = {"__user",   "__force", "__iomem", "__attribute_const__",
-					"__packed", "inline",  "asm",	  "volatile",
-					"_UAPI"};
-#define NSED_WORDS (sizeof(sed_words) / sizeof(sed_words[0]))
-
 struct sed_scan {
 	const char *end;
-	const char *next[NSED_WORDS]; /* NULL: no more occurrences */
-	size_t wlen[NSED_WORDS];
+	const char *next; /* where the next word starts; NULL: nowhere */
+	bool started;
 };
+
+static bool
+word_at(const char *p, const char *end, const char *w, size_t n)
+{
+	return (size_t)(end - p) >= n && memcmp(p, w, n) == 0;
+}
+
+#define WORD_AT(p, end, lit) word_at(p, end, lit, sizeof(lit) - 1)
+
+/* The first place at or after p where one of the sed edits' words starts, or NULL. */
+static const char *
+sed_next(const char *p, const char *end)
+{
+	for (; p < end; p++) {
+		bool hit = false;
+
+		switch (*p) {
+		case '_':
+			hit = WORD_AT(p, end, "__user") || WORD_AT(p, end, "__force") ||
+			      WORD_AT(p, end, "__iomem") ||
+			      WORD_AT(p, end, "__attribute_const__") ||
+			      WORD_AT(p, end, "__packed") || WORD_AT(p, end, "_UAPI");
+			break;
+		case 'i':
+			hit = WORD_AT(p, end, "inline");
+			break;
+		case 'a':
+			hit = WORD_AT(p, end, "asm");
+			break;
+		case 'v':
+			hit = WORD_AT(p, end, "volatile");
+			break;
+		default:
+			break;
+		}
+		if (hit)
+			return p;
+	}
+	return NULL;
+}
 
 static void
 sed_scan_init(struct sed_scan *sc, const char *buf, size_t len)
 {
-	size_t w;
-
 	sc->end = buf + len;
-	for (w = 0; w < NSED_WORDS; w++) {
-		sc->wlen[w] = strlen(sed_words[w]);
-		sc->next[w] = memmem(buf, len, sed_words[w], sc->wlen[w]);
-	}
+	sc->next = buf;
+	sc->started = false;
 }
 
 /* May a sed edit touch the line p[0..n)?  Lines are asked in order. */
@@ -286,16 +317,13 @@ static bool
 sed_scan_line(struct sed_scan *sc, const char *p, size_t n)
 {
 	static const char compiler[] = "#include <linux/compiler";
-	bool hit = n >= sizeof(compiler) - 1 && memcmp(p, compiler, sizeof(compiler) - 1) == 0;
-	size_t w;
 
-	for (w = 0; w < NSED_WORDS; w++) {
-		if (sc->next[w] != NULL && sc->next[w] < p)
-			sc->next[w] = memmem(p, (size_t)(sc->end - p), sed_words[w], sc->wlen[w]);
-		if (sc->next[w] != NULL && sc->next[w] + sc->wlen[w] <= p + n)
-			hit = true;
+	if (!sc->started || (sc->next != NULL && sc->next < p)) {
+		sc->next = sed_next(p, sc->end);
+		sc->started = true;
 	}
-	return hit;
+	return (sc->next != NULL && sc->next < p + n) ||
+	       (n >= sizeof(compiler) - 1 && memcmp(p, compiler, sizeof(compiler) - 1) == 0);
 }
 
 /*

@@ -219,6 +219,19 @@ skip_plain(enum cstate cs, const char *cp)
 }
 
 /*
+ * Past the code characters that skipcomment, outside comments and
+ * literals, would only step over one call at a time: all but the ones that
+ * can start a comment, a literal, a continuation or a new line.
+ */
+static const char *
+skip_code(const char *cp)
+{
+	while (*cp != '\0' && *cp != '/' && *cp != '\\' && *cp != '\'' && *cp != '"' && *cp != '\n')
+		cp++;
+	return cp;
+}
+
+/*
  * Skips white space, comments and literals from cp, updating the comment
  * and line state; stops at the first other character or the line's end.
  * Inside a comment or literal, runs of ordinary characters are skipped in
@@ -487,8 +500,12 @@ parseline(struct selector *s)
 		}
 	}
 	if (s->ls == LS_DIRTY)
-		while (*cp != '\0')
-			cp = skipcomment(s, cp + 1);
+		while (*cp != '\0') {
+			cp++;
+			if (s->cs == CS_NONE)
+				cp = skip_code(cp);
+			cp = skipcomment(s, cp);
+		}
 	return lt;
 }
 
