@@ -99,6 +99,43 @@ START_TEST(test_keep_same)
 }
 END_TEST
 
+static void
+unlink_in(const char *dir, const char *name)
+{
+	char *p = ud_xasprintf("%s/%s", dir, name);
+
+	ck_assert_int_eq(unlink(p), 0);
+	free(p);
+}
+
+/*
+ * The sink remembers the directories it made: a file put in one by someone
+ * else is still compared (KEEP_SAME), and one removed under it is made again.
+ */
+START_TEST(test_made_dirs)
+{
+	char *d = test_dir("made"), *cause = NULL, *sub = ud_xasprintf("%s/m", d);
+	struct ud_sink s;
+
+	ck_assert_int_eq(ud_sink_open_dir(&s, d, UD_SINK_KEEP_SAME, &cause), 0);
+	ck_assert_int_eq(ud_sink_write(&s, "m/a.h", "a\n", 2, &cause), 0);
+	put(d, "m/b.h", "b\n"); /* there before the sink writes it */
+	ck_assert_int_eq(ud_sink_write(&s, "m/b.h", "b\n", 2, &cause), 1);
+	ck_assert_int_eq(ud_sink_write(&s, "m/c.h", "c\n", 2, &cause), 0);
+	assert_text(d, "m/c.h", "c\n");
+	unlink_in(sub, "a.h");
+	unlink_in(sub, "b.h");
+	unlink_in(sub, "c.h");
+	ck_assert_int_eq(rmdir(sub), 0);
+	ck_assert_int_eq(ud_sink_write(&s, "m/d.h", "d\n", 2, &cause), 0);
+	ck_assert_ptr_null(cause);
+	assert_text(d, "m/d.h", "d\n");
+	ud_sink_close(&s);
+	free(sub);
+	free(d);
+}
+END_TEST
+
 START_TEST(test_durable)
 {
 	char *d = test_dir("durable"), *cause = NULL, *gone;
@@ -173,6 +210,7 @@ main(void)
 	tcase_add_test(tc, test_open);
 	tcase_add_test(tc, test_write);
 	tcase_add_test(tc, test_keep_same);
+	tcase_add_test(tc, test_made_dirs);
 	tcase_add_test(tc, test_durable);
 	tcase_add_test(tc, test_remove);
 	tcase_add_test(tc, test_write_failure);
