@@ -73,8 +73,8 @@ per_file() {
 }
 
 printf '%-46s %8s\n' "what (Linux $(sed -n 's/^VERSION = //p' "$K/Makefile").x, x86)" "seconds"
-t_fresh=$(best 3 fresh)
-printf '%-46s %8.3f\n' "uapid install, empty OUTDIR (best of ${BENCH_RUNS:-3})" "$t_fresh"
+t_fresh=$(best 5 fresh)
+printf '%-46s %8.3f\n' "uapid install, empty OUTDIR (best of ${BENCH_RUNS:-5})" "$t_fresh"
 [ -n "$shm" ] && printf '%-46s %8.3f\n' "  the same, OUTDIR on tmpfs (best of ${BENCH_RUNS:-3})" "$(best 3 fresh_shm)"
 printf '%-46s %8.3f\n' "  uapid's own CPU time (user + sys)" "$(cpu)"
 fresh >/dev/null
