@@ -637,16 +637,19 @@ run(struct selector *s, enum ltype lt)
 	}
 	s->stack[s->depth] = next;
 	if (keep) {
-		size_t i;
+		const char *p = s->line.data, *end = p + s->line.len;
 		unsigned ln = s->unit_first;
 
 		ud_buf_add(s->out, s->line.data, s->line.len);
-		for (i = 0; s->map != NULL && i < s->line.len; i++)
-			if (s->line.data[i] == '\n' || i + 1 == s->line.len) {
-				s->map->v = ud_xgrow(s->map->v, &s->map->alloc, s->map->n + 1,
-						     sizeof(unsigned));
-				s->map->v[s->map->n++] = ln++;
-			}
+		/* one map entry per output line: each newline, and a last line without one */
+		while (s->map != NULL && p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+			p = nl != NULL ? nl + 1 : end;
+			s->map->v = ud_xgrow(s->map->v, &s->map->alloc, s->map->n + 1,
+					     sizeof(unsigned));
+			s->map->v[s->map->n++] = ln++;
+		}
 	}
 }
 
