@@ -200,17 +200,14 @@ skip_plain(enum cstate cs, const char *cp)
 {
 	switch (cs) {
 	case CS_C:
-		while (*cp != '\0' && *cp != '*' && *cp != '\\')
-			cp++;
+		cp += strcspn(cp, "*\\");
 		break;
 	case CS_CXX:
-		while (*cp != '\0' && *cp != '\n' && *cp != '\\')
-			cp++;
+		cp += strcspn(cp, "\n\\");
 		break;
 	case CS_CHAR:
 	case CS_STRING:
-		while (*cp != '\0' && *cp != '\'' && *cp != '"' && *cp != '\n' && *cp != '\\')
-			cp++;
+		cp += strcspn(cp, "'\"\n\\");
 		break;
 	default:
 		break;
@@ -226,9 +223,7 @@ skip_plain(enum cstate cs, const char *cp)
 static const char *
 skip_code(const char *cp)
 {
-	while (*cp != '\0' && *cp != '/' && *cp != '\\' && *cp != '\'' && *cp != '"' && *cp != '\n')
-		cp++;
-	return cp;
+	return cp + strcspn(cp, "/\\'\"\n");
 }
 
 /*
