@@ -272,19 +272,47 @@ word_at(const char *p, const char *end, const char *w, size_t n)
 
 #define WORD_AT(p, end, lit) word_at(p, end, lit, sizeof(lit) - 1)
 
-/* The first place at or after p where one of the sed edits' words starts, or NULL. */
+/* Does one of the "__" words start at p (p[0] and p[1] are '_')? */
+static bool
+underscore_word_at(const char *p, const char *end)
+{
+	switch (p + 2 < end ? p[2] : '\0') {
+	case 'u':
+		return WORD_AT(p, end, "__user");
+	case 'f':
+		return WORD_AT(p, end, "__force");
+	case 'i':
+		return WORD_AT(p, end, "__iomem");
+	case 'a':
+		return WORD_AT(p, end, "__attribute_const__");
+	case 'p':
+		return WORD_AT(p, end, "__packed");
+	default:
+		return false;
+	}
+}
+
+/*
+ * The first place at or after p where one of the sed edits' words starts,
+ * or NULL.  Most bytes are none of the four first letters; '_', the
+ * commonest of them, is told apart by the next one or two bytes.
+ */
 static const char *
 sed_next(const char *p, const char *end)
 {
+	static const bool first[256] = {['_'] = true, ['i'] = true, ['a'] = true, ['v'] = true};
+
 	for (; p < end; p++) {
 		bool hit = false;
 
+		if (!first[(unsigned char)*p])
+			continue;
 		switch (*p) {
 		case '_':
-			hit = WORD_AT(p, end, "__user") || WORD_AT(p, end, "__force") ||
-			      WORD_AT(p, end, "__iomem") ||
-			      WORD_AT(p, end, "__attribute_const__") ||
-			      WORD_AT(p, end, "__packed") || WORD_AT(p, end, "_UAPI");
+			if (p + 1 < end && p[1] == '_')
+				hit = underscore_word_at(p, end);
+			else if (p + 1 < end && p[1] == 'U')
+				hit = WORD_AT(p, end, "_UAPI");
 			break;
 		case 'i':
 			hit = WORD_AT(p, end, "inline");
