@@ -17,6 +17,7 @@
 
 #include "uapid/sink.h"
 #include "uapid/source.h"
+#include "uapid/strlist.h"
 
 /*
  * A source reading the tree 'tree' of repo (both borrowed; the tree must
@@ -35,6 +36,20 @@ void ud_gittree_sink_put_blob(struct ud_sink *s, const char *rel, const git_oid 
 size_t ud_gittree_sink_changes(const struct ud_sink *s);
 /* Writes the tree: baseline with the changes, in *out. 0 or a negative errno with *cause. */
 int ud_gittree_sink_write_tree(struct ud_sink *s, git_oid *out, char **cause);
+
+/*
+ * The paths that differ from tree a to tree b (either NULL: the empty
+ * tree), found by walking both and skipping the subtrees whose ids are
+ * equal: the work follows the change, not the size of the trees.
+ * Appended to modified: regular files (blobs, executable or not) in both
+ * with other contents or mode.  Appended to other: every other change,
+ * a path added, deleted or changing its kind (file, symlink, directory,
+ * submodule); a directory added or deleted is there with every path
+ * below it.  Each list in tree order.  Returns 0, or -EIO with *cause
+ * when a tree cannot be read.
+ */
+int ud_gittree_changed_paths(git_repository *repo, const git_tree *a, const git_tree *b,
+			     struct ud_strlist *modified, struct ud_strlist *other, char **cause);
 
 /*
  * git_libgit2_init, with libgit2's object cache told to keep trees of up

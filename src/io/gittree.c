@@ -422,3 +422,111 @@ ud_gittree_sink_write_tree(struct ud_sink *s, git_oid *out, char **cause)
 	free(u);
 	return rc;
 }
+
+/* ---- what changed between two trees ---- */
+
+static bool
+is_regular(const git_tree_entry *e)
+{
+	git_filemode_t m = git_tree_entry_filemode(e);
+
+	return m == GIT_FILEMODE_BLOB || m == GIT_FILEMODE_BLOB_EXECUTABLE;
+}
+
+static int changed_below(git_repository *repo, const git_tree *a, const git_tree *b,
+			 const char *prefix, struct ud_strlist *modified, struct ud_strlist *other,
+			 char **cause);
+
+/* A directory on one side only: it and everything below it. */
+static int
+changed_one_side(git_repository *repo, const git_tree_entry *e, bool in_a, char *path,
+		 struct ud_strlist *modified, struct ud_strlist *other, char **cause)
+{
+	git_tree *t;
+	int rc;
+
+	if (git_tree_entry_type(e) != GIT_OBJECT_TREE) {
+		ud_strlist_take(other, path);
+		return 0;
+	}
+	if (git_tree_lookup(&t, repo, git_tree_entry_id(e)) < 0) {
+		if (cause != NULL)
+			*cause = ud_git_error(path);
+		free(path);
+		return -EIO;
+	}
+	/* the list owns path now; the string stays where it is */
+	ud_strlist_take(other, path);
+	rc = changed_below(repo, in_a ? t : NULL, in_a ? NULL : t, path, modified, other, cause);
+	git_tree_free(t);
+	return rc;
+}
+
+/* The same name on both sides (both directories, or neither): path is taken. */
+static int
+changed_pair(git_repository *repo, const git_tree_entry *ea, const git_tree_entry *eb, char *path,
+	     struct ud_strlist *modified, struct ud_strlist *other, char **cause)
+{
+	git_tree *ta = NULL, *tb = NULL;
+	int rc = 0;
+
+	if (git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)) &&
+	    git_tree_entry_filemode(ea) == git_tree_entry_filemode(eb)) {
+		free(path);
+		return 0;
+	}
+	if (git_tree_entry_type(ea) != GIT_OBJECT_TREE) {
+		ud_strlist_take(is_regular(ea) && is_regular(eb) ? modified : other, path);
+		return 0;
+	}
+	if (git_tree_lookup(&ta, repo, git_tree_entry_id(ea)) < 0 ||
+	    git_tree_lookup(&tb, repo, git_tree_entry_id(eb)) < 0) {
+		if (cause != NULL)
+			*cause = ud_git_error(path);
+		rc = -EIO;
+	} else {
+		rc = changed_below(repo, ta, tb, path, modified, other, cause);
+	}
+	git_tree_free(ta);
+	git_tree_free(tb);
+	free(path);
+	return rc;
+}
+
+/* The changes below two directories (prefix their path, "" the top), merged in tree order. */
+static int
+changed_below(git_repository *repo, const git_tree *a, const git_tree *b, const char *prefix,
+	      struct ud_strlist *modified, struct ud_strlist *other, char **cause)
+{
+	size_t i = 0, j = 0, na = a != NULL ? git_tree_entrycount(a) : 0,
+	       nb = b != NULL ? git_tree_entrycount(b) : 0;
+	int rc = 0;
+
+	while (rc == 0 && (i < na || j < nb)) {
+		const git_tree_entry *ea = i < na ? git_tree_entry_byindex(a, i) : NULL;
+		const git_tree_entry *eb = j < nb ? git_tree_entry_byindex(b, j) : NULL;
+		/* trees sort as "name/": a file and a directory of one name are two entries */
+		int c = ea == NULL ? 1 : eb == NULL ? -1 : git_tree_entry_cmp(ea, eb);
+		const git_tree_entry *e = c <= 0 ? ea : eb;
+		char *path = prefix[0] != '\0'
+				     ? ud_xasprintf("%s/%s", prefix, git_tree_entry_name(e))
+				     : ud_xstrdup(git_tree_entry_name(e));
+
+		if (c == 0)
+			rc = changed_pair(repo, ea, eb, path, modified, other, cause);
+		else
+			rc = changed_one_side(repo, e, c < 0, path, modified, other, cause);
+		i += c <= 0;
+		j += c >= 0;
+	}
+	return rc;
+}
+
+int
+ud_gittree_changed_paths(git_repository *repo, const git_tree *a, const git_tree *b,
+			 struct ud_strlist *modified, struct ud_strlist *other, char **cause)
+{
+	if (a != NULL && b != NULL && git_oid_equal(git_tree_id(a), git_tree_id(b)))
+		return 0;
+	return changed_below(repo, a, b, "", modified, other, cause);
+}
