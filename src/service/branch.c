@@ -642,12 +642,26 @@ out:
 
 /* ---- the headers branch ---- */
 
+/*
+ * The last tree installed in full or from its changes, while the next
+ * commit of the chain can start from it: its install is the headers
+ * branch's tip.
+ */
+struct inc_state {
+	bool valid;
+	git_tree *src;		 /* the source tree */
+	struct ud_hdr_plan plan; /* its plan */
+	char *rules;		 /* its rules key */
+	struct ud_map reads;	 /* what the plan read (path -> 1) */
+};
+
 struct install_run {
 	const char *ref; /* the headers branch (refs/heads/...): its history is its own */
 	git_repository *repo;
 	struct ud_store *st;
 	const struct ud_branch_opts *o;
 	struct ud_branch_result *r;
+	struct inc_state inc;
 };
 
 /* The rules that decide an installed text besides its source: for the cache key. */
@@ -683,81 +697,134 @@ collect_blob(const char *root, const git_tree_entry *e, void *payload)
 }
 
 /*
+ * The installed blob of plan file f of tree t (read through src): from the
+ * cache, or installed and stored.  Returns 0 with *id, -EINVAL with *cause
+ * when the header cannot be installed, another negative errno.
+ */
+static int
+install_one(struct install_run *ir, const struct ud_hdr_plan *plan, const char *rules,
+	    const struct ud_hdr_file *f, const git_tree *t, struct ud_source *src,
+	    const char *label, git_oid *id, char **cause)
+{
+	char hex[HEX] = "", *key = NULL, *v = NULL;
+	int rc = 0;
+
+	if (f->generated) {
+		if (git_odb_hash(id, f->gen.data ? f->gen.data : "", f->gen.len, GIT_OBJECT_BLOB) ==
+		    0)
+			git_oid_tostr(hex, sizeof(hex), id);
+	} else if (blob_at(t, f->src, id)) {
+		git_oid_tostr(hex, sizeof(hex), id);
+	}
+	if (hex[0] != '\0') {
+		key = ud_xasprintf("%s %s %s", hex, rules, f->dst);
+		v = ud_store_cache_get(ir->st, "install", key);
+	}
+	if (v != NULL && git_oid_fromstr(id, v) == 0) {
+		ir->r->cache_hits++;
+	} else {
+		struct ud_installed in;
+
+		ir->r->cache_misses++;
+		ud_headers_install_file(plan, f, src, &in);
+		if (!in.ok) {
+			*cause = ud_xasprintf("%s: %s cannot be installed: %s", label, f->dst,
+					      in.diags.n > 0 ? in.diags.v[0].message
+							     : "unknown reason");
+			rc = -EINVAL;
+		} else if (git_blob_create_from_buffer(id, ir->repo,
+						       in.text.data ? in.text.data : "",
+						       in.text.len) < 0) {
+			rc = git_fail(cause, f->dst);
+		} else if (key != NULL) {
+			char idhex[HEX];
+
+			git_oid_tostr(idhex, sizeof(idhex), id);
+			rc = ud_store_cache_put(ir->st, "install", key, idhex, cause);
+		}
+		ud_installed_free(&in);
+	}
+	free(v);
+	free(key);
+	return rc;
+}
+
+static void
+inc_reset(struct inc_state *inc)
+{
+	git_tree_free(inc->src);
+	inc->src = NULL;
+	ud_headers_plan_free(&inc->plan);
+	memset(&inc->plan, 0, sizeof(inc->plan));
+	free(inc->rules);
+	inc->rules = NULL;
+	ud_map_free(&inc->reads, NULL);
+	inc->valid = false;
+}
+
+/* What the next commit's install starts from: t, its plan (taken), rules (taken) and reads. */
+static void
+inc_keep(struct inc_state *inc, git_tree *t, struct ud_hdr_plan *plan, char **rules,
+	 const struct ud_strlist *reads)
+{
+	size_t i;
+
+	inc_reset(inc);
+	git_object_dup((git_object **)&inc->src, (git_object *)t);
+	inc->plan = *plan;
+	memset(plan, 0, sizeof(*plan));
+	inc->rules = *rules;
+	*rules = NULL;
+	for (i = 0; i < reads->n; i++)
+		ud_map_put(&inc->reads, reads->v[i], (void *)1);
+	inc->valid = true;
+}
+
+/*
  * The installed headers of tree t, as a tree (include/...) built on base
- * (the previous installed tree, or NULL), in *out.
+ * (the previous installed tree, or NULL), in *out: the whole install, its
+ * plan computed anew.  The plan, what it read and t are kept for the next
+ * commit's install_tree_changed.
  */
 static int
 install_tree(struct install_run *ir, git_tree *t, const char *label, git_tree *base, git_oid *out,
 	     char **cause)
 {
-	struct ud_source src;
+	struct ud_source src, rec;
 	struct ud_sink sink;
 	struct ud_tindex *idx = NULL;
 	struct ud_hdr_plan plan;
 	struct ud_map planned = UD_MAP_INIT;
-	struct ud_strlist old = UD_STRLIST_INIT;
+	struct ud_strlist old = UD_STRLIST_INIT, reads = UD_STRLIST_INIT;
 	char *rules = NULL;
 	size_t i;
 	int rc;
 
+	inc_reset(&ir->inc);
 	memset(&plan, 0, sizeof(plan));
 	ud_gittree_source_open(&src, ir->repo, t, label, NULL);
 	if (ud_tindex_build_whole(&idx, &src, cause) < 0) {
 		ud_source_close(&src);
 		return -EINVAL;
 	}
-	rc = ud_headers_plan(&src, idx, ir->o->arch, &plan, cause);
+	/* what the plan reads decides when the next commit needs a new one */
+	ud_source_open_recorder(&rec, &src, &reads);
+	rc = ud_headers_plan(&rec, idx, ir->o->arch, &plan, cause);
+	ud_source_close(&rec);
 	if (rc < 0)
 		goto out;
 	rules = rules_key(t, &plan);
 	ud_gittree_sink_open(&sink, ir->repo, base, label, NULL);
 	for (i = 0; i < plan.n && rc == 0; i++) {
-		struct ud_hdr_file *f = &plan.v[i];
-		char hex[HEX] = "", *key = NULL, *v = NULL,
-		     *dst = ud_xasprintf("include/%s", f->dst);
+		const struct ud_hdr_file *f = &plan.v[i];
+		char *dst = ud_xasprintf("include/%s", f->dst);
 		git_oid id;
 
-		if (f->generated) {
-			if (git_odb_hash(&id, f->gen.data ? f->gen.data : "", f->gen.len,
-					 GIT_OBJECT_BLOB) == 0)
-				git_oid_tostr(hex, sizeof(hex), &id);
-		} else if (blob_at(t, f->src, &id)) {
-			git_oid_tostr(hex, sizeof(hex), &id);
-		}
-		if (hex[0] != '\0') {
-			key = ud_xasprintf("%s %s %s", hex, rules, f->dst);
-			v = ud_store_cache_get(ir->st, "install", key);
-		}
-		if (v != NULL && git_oid_fromstr(&id, v) == 0) {
-			ir->r->cache_hits++;
-		} else {
-			struct ud_installed in;
-
-			ir->r->cache_misses++;
-			ud_headers_install_file(&plan, f, &src, &in);
-			if (!in.ok) {
-				*cause = ud_xasprintf(
-					"%s: %s cannot be installed: %s", label, f->dst,
-					in.diags.n > 0 ? in.diags.v[0].message : "unknown reason");
-				rc = -EINVAL;
-			} else if (git_blob_create_from_buffer(&id, ir->repo,
-							       in.text.data ? in.text.data : "",
-							       in.text.len) < 0) {
-				rc = git_fail(cause, f->dst);
-			} else if (key != NULL) {
-				char idhex[HEX];
-
-				git_oid_tostr(idhex, sizeof(idhex), &id);
-				rc = ud_store_cache_put(ir->st, "install", key, idhex, cause);
-			}
-			ud_installed_free(&in);
-		}
+		rc = install_one(ir, &plan, rules, f, t, &src, label, &id, cause);
 		if (rc == 0) {
 			ud_gittree_sink_put_blob(&sink, dst, &id);
 			ud_map_put(&planned, dst, (void *)1);
 		}
-		free(v);
-		free(key);
 		free(dst);
 	}
 	/* what the last installed tree had and this one does not */
@@ -771,13 +838,118 @@ install_tree(struct install_run *ir, git_tree *t, const char *label, git_tree *b
 		rc = sink_finish(&sink, out, cause);
 	else
 		ud_sink_close(&sink);
+	if (rc == 0)
+		inc_keep(&ir->inc, t, &plan, &rules, &reads);
 out:
 	free(rules);
 	ud_strlist_free(&old);
+	ud_strlist_free(&reads);
 	ud_map_free(&planned, NULL);
 	ud_headers_plan_free(&plan);
 	ud_tindex_free(idx);
 	ud_source_close(&src);
+	return rc;
+}
+
+/*
+ * Could a change at path (modified: a regular file's contents) give the
+ * tree another plan or other install rules?  What the plan read; a name
+ * that came or went (or changed kind) in a directory it listed, or where
+ * the tree index lists the uapi sources from (include/, arch/NAME/include/);
+ * the scripts, whose blob ids are in the rules key.
+ */
+static bool
+changes_plan(const struct inc_state *inc, const char *path, bool modified)
+{
+	char *dir;
+	bool hit;
+
+	if (ud_map_has(&inc->reads, path) || strncmp(path, "scripts/", 8) == 0)
+		return true;
+	if (modified)
+		return false;
+	if (ud_tindex_scope(path) != UD_TINDEX_OUTSIDE)
+		return true;
+	dir = ud_path_dir(path);
+	hit = ud_map_has(&inc->reads, dir);
+	free(dir);
+	return hit;
+}
+
+static int
+cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * install_tree for a tree t whose installed headers differ from those of
+ * the last tree installed (inc->src, whose install base is) only where its
+ * changed paths are planned sources: the plan kept, those headers alone
+ * installed (in plan order, as install_tree meets them), base with them
+ * replaced in *out.  1 when a change may give t another plan: install_tree
+ * must do it.
+ */
+static int
+install_tree_changed(struct install_run *ir, git_tree *t, const char *label, git_tree *base,
+		     git_oid *out, char **cause)
+{
+	struct inc_state *inc = &ir->inc;
+	struct ud_strlist modified = UD_STRLIST_INIT, other = UD_STRLIST_INIT;
+	struct ud_source src;
+	struct ud_sink sink;
+	size_t *todo = NULL, ntodo = 0, i;
+	int rc;
+
+	if (!inc->valid || base == NULL)
+		return 1;
+	rc = ud_gittree_changed_paths(ir->repo, inc->src, t, &modified, &other, cause);
+	for (i = 0; rc == 0 && i < modified.n + other.n; i++) {
+		bool mod = i < modified.n;
+		const char *p = mod ? modified.v[i] : other.v[i - modified.n];
+		const struct ud_hdr_file *f;
+
+		if (changes_plan(inc, p, mod)) {
+			rc = 1;
+		} else if ((f = ud_headers_plan_source(&inc->plan, p)) != NULL) {
+			todo = ud_xrealloc(todo, (ntodo + 1) * sizeof(*todo));
+			todo[ntodo++] = (size_t)(f - inc->plan.v);
+		}
+	}
+	ud_strlist_free(&modified);
+	ud_strlist_free(&other);
+	if (rc != 0) {
+		free(todo);
+		return rc;
+	}
+	if (ntodo > 1)
+		qsort(todo, ntodo, sizeof(*todo), cmp_size);
+	ud_gittree_source_open(&src, ir->repo, t, label, NULL);
+	ud_gittree_sink_open(&sink, ir->repo, base, label, NULL);
+	for (i = 0; i < ntodo && rc == 0; i++) {
+		const struct ud_hdr_file *f = &inc->plan.v[todo[i]];
+		char *dst = ud_xasprintf("include/%s", f->dst);
+		git_oid id;
+
+		rc = install_one(ir, &inc->plan, inc->rules, f, t, &src, label, &id, cause);
+		if (rc == 0)
+			ud_gittree_sink_put_blob(&sink, dst, &id);
+		free(dst);
+	}
+	if (rc == 0)
+		rc = sink_finish(&sink, out, cause);
+	else
+		ud_sink_close(&sink);
+	ud_source_close(&src);
+	free(todo);
+	if (rc == 0) {
+		git_tree_free(inc->src);
+		git_object_dup((git_object **)&inc->src, (git_object *)t);
+	} else {
+		inc_reset(inc);
+	}
 	return rc;
 }
 
@@ -988,7 +1160,7 @@ static int
 update_headers(git_repository *repo, struct ud_store *st, const struct ud_branch_opts *o,
 	       git_commit *head, struct ud_branch_result *r, char **cause)
 {
-	struct install_run ir = {NULL, repo, st, o, r};
+	struct install_run ir = {.repo = repo, .st = st, .o = o, .r = r};
 	struct ref_state rs;
 	git_oid *todo = NULL, tip;
 	bool have_tip;
@@ -1030,7 +1202,10 @@ update_headers(git_repository *repo, struct ud_store *st, const struct ud_branch
 			rc = git_fail(cause, "the headers branch");
 		}
 		if (rc == 0) {
-			rc = install_tree(&ir, t, label, base, &tree_id, cause);
+			/* from the last tree's install when the plan stays, else in full */
+			rc = install_tree_changed(&ir, t, label, base, &tree_id, cause);
+			if (rc == 1)
+				rc = install_tree(&ir, t, label, base, &tree_id, cause);
 			if (rc == -EINVAL && have_tip) {
 				/*
 				 * This commit's headers cannot be installed (the kernel's
@@ -1089,6 +1264,7 @@ update_headers(git_repository *repo, struct ud_store *st, const struct ud_branch
 		free(log);
 	}
 out:
+	inc_reset(&ir.inc);
 	free(todo);
 	ref_state_free(&rs);
 	return rc;
