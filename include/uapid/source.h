@@ -72,6 +72,13 @@ int ud_source_open_dir(struct ud_source *s, const char *root, char **cause);
  * records what the install plan read).  Not thread-safe: one reader.
  */
 void ud_source_open_recorder(struct ud_source *s, struct ud_source *inner, struct ud_strlist *seen);
+/*
+ * The same, the paths whose contents were read recorded in read and those
+ * only stat'd or listed in looked (a path both is in both): a change to a
+ * file's contents matters only when it was read.
+ */
+void ud_source_open_recorder_split(struct ud_source *s, struct ud_source *inner,
+				   struct ud_strlist *read, struct ud_strlist *looked);
 /* Closes any kind of source; a zeroed source is fine. */
 void ud_source_close(struct ud_source *s);
 

@@ -427,36 +427,38 @@ ud_source_stat_cached(struct ud_source *s, struct ud_stat_cache *c, const char *
 
 struct recorder {
 	struct ud_source *inner;
-	struct ud_strlist *seen;
+	struct ud_strlist *seen;   /* the paths read */
+	struct ud_strlist *looked; /* those stat'd or listed (the same list, or another) */
 };
 
 static void
-record(struct ud_source *s, const char *rel)
+record(struct ud_source *s, const char *rel, bool read)
 {
 	struct recorder *r = s->impl;
+	struct ud_strlist *l = read ? r->seen : r->looked;
 
-	if (!ud_strlist_has(r->seen, rel))
-		ud_strlist_add(r->seen, rel);
+	if (!ud_strlist_has(l, rel))
+		ud_strlist_add(l, rel);
 }
 
 static int
 rec_stat(struct ud_source *s, const char *rel, struct ud_fstat *st, char **cause)
 {
-	record(s, rel);
+	record(s, rel, false);
 	return ud_source_stat(((struct recorder *)s->impl)->inner, rel, st, cause);
 }
 
 static int
 rec_read(struct ud_source *s, const char *rel, struct ud_buf *out, char **cause)
 {
-	record(s, rel);
+	record(s, rel, true);
 	return ud_source_read(((struct recorder *)s->impl)->inner, rel, out, cause);
 }
 
 static int
 rec_list(struct ud_source *s, const char *rel, struct ud_strlist *names, char **cause)
 {
-	record(s, rel);
+	record(s, rel, false);
 	return ud_source_list(((struct recorder *)s->impl)->inner, rel, names, cause);
 }
 
@@ -475,9 +477,18 @@ ud_source_open_recorder(struct ud_source *s, struct ud_source *inner, struct ud_
 
 	r->inner = inner;
 	r->seen = seen;
+	r->looked = seen;
 	s->ops = &recorder_ops;
 	s->impl = r;
 	s->label = ud_xstrdup(inner->label);
+}
+
+void
+ud_source_open_recorder_split(struct ud_source *s, struct ud_source *inner, struct ud_strlist *read,
+			      struct ud_strlist *looked)
+{
+	ud_source_open_recorder(s, inner, read);
+	((struct recorder *)s->impl)->looked = looked;
 }
 
 void

@@ -652,7 +652,8 @@ struct inc_state {
 	git_tree *src;		 /* the source tree */
 	struct ud_hdr_plan plan; /* its plan */
 	char *rules;		 /* its rules key */
-	struct ud_map reads;	 /* what the plan read (path -> 1) */
+	struct ud_map reads;	 /* the files the plan read (path -> 1) */
+	struct ud_map looks;	 /* the paths it stat'd or listed (path -> 1) */
 };
 
 struct install_run {
@@ -759,13 +760,14 @@ inc_reset(struct inc_state *inc)
 	free(inc->rules);
 	inc->rules = NULL;
 	ud_map_free(&inc->reads, NULL);
+	ud_map_free(&inc->looks, NULL);
 	inc->valid = false;
 }
 
-/* What the next commit's install starts from: t, its plan (taken), rules (taken) and reads. */
+/* What the next commit's install starts from: t, its plan (taken), rules (taken), what it read. */
 static void
 inc_keep(struct inc_state *inc, git_tree *t, struct ud_hdr_plan *plan, char **rules,
-	 const struct ud_strlist *reads)
+	 const struct ud_strlist *reads, const struct ud_strlist *looks)
 {
 	size_t i;
 
@@ -777,6 +779,8 @@ inc_keep(struct inc_state *inc, git_tree *t, struct ud_hdr_plan *plan, char **ru
 	*rules = NULL;
 	for (i = 0; i < reads->n; i++)
 		ud_map_put(&inc->reads, reads->v[i], (void *)1);
+	for (i = 0; i < looks->n; i++)
+		ud_map_put(&inc->looks, looks->v[i], (void *)1);
 	inc->valid = true;
 }
 
@@ -792,10 +796,9 @@ install_tree(struct install_run *ir, git_tree *t, const char *label, git_tree *b
 {
 	struct ud_source src, rec;
 	struct ud_sink sink;
-	struct ud_tindex *idx = NULL;
 	struct ud_hdr_plan plan;
 	struct ud_map planned = UD_MAP_INIT;
-	struct ud_strlist old = UD_STRLIST_INIT, reads = UD_STRLIST_INIT;
+	struct ud_strlist old = UD_STRLIST_INIT, reads = UD_STRLIST_INIT, looks = UD_STRLIST_INIT;
 	char *rules = NULL;
 	size_t i;
 	int rc;
@@ -803,13 +806,14 @@ install_tree(struct install_run *ir, git_tree *t, const char *label, git_tree *b
 	inc_reset(&ir->inc);
 	memset(&plan, 0, sizeof(plan));
 	ud_gittree_source_open(&src, ir->repo, t, label, NULL);
-	if (ud_tindex_build_whole(&idx, &src, cause) < 0) {
-		ud_source_close(&src);
-		return -EINVAL;
-	}
-	/* what the plan reads decides when the next commit needs a new one */
-	ud_source_open_recorder(&rec, &src, &reads);
-	rc = ud_headers_plan(&rec, idx, ir->o->arch, &plan, cause);
+	/*
+	 * What the plan reads decides when the next commit needs a new one.
+	 * No tree index: the plan lists the uapi directories itself, as
+	 * `uapid install` has it, instead of an index of every include
+	 * directory of every architecture built for each commit.
+	 */
+	ud_source_open_recorder_split(&rec, &src, &reads, &looks);
+	rc = ud_headers_plan(&rec, NULL, ir->o->arch, &plan, cause);
 	ud_source_close(&rec);
 	if (rc < 0)
 		goto out;
@@ -839,24 +843,35 @@ install_tree(struct install_run *ir, git_tree *t, const char *label, git_tree *b
 	else
 		ud_sink_close(&sink);
 	if (rc == 0)
-		inc_keep(&ir->inc, t, &plan, &rules, &reads);
+		inc_keep(&ir->inc, t, &plan, &rules, &reads, &looks);
 out:
 	free(rules);
 	ud_strlist_free(&old);
 	ud_strlist_free(&reads);
+	ud_strlist_free(&looks);
 	ud_map_free(&planned, NULL);
 	ud_headers_plan_free(&plan);
-	ud_tindex_free(idx);
 	ud_source_close(&src);
 	return rc;
 }
 
+/* Is path dir or below it? */
+static bool
+is_below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
 /*
- * Could a change at path (modified: a regular file's contents) give the
- * tree another plan or other install rules?  What the plan read; a name
- * that came or went (or changed kind) in a directory it listed, or where
- * the tree index lists the uapi sources from (include/, arch/NAME/include/);
- * the scripts, whose blob ids are in the rules key.
+ * Could a change at path (modified: a regular file's contents, else a name
+ * that came, went or changed kind) give the tree another plan or other
+ * install rules?  A file the plan read; a path it stat'd or listed, or a
+ * name in a directory it listed; besides, to be safe, a name in the
+ * directories the plan takes sources from (the 4.x-on install's uapi
+ * directories; for the older ones any include directory); the scripts,
+ * whose blob ids are in the rules key.
  */
 static bool
 changes_plan(const struct inc_state *inc, const char *path, bool modified)
@@ -868,10 +883,20 @@ changes_plan(const struct inc_state *inc, const char *path, bool modified)
 		return true;
 	if (modified)
 		return false;
-	if (ud_tindex_scope(path) != UD_TINDEX_OUTSIDE)
+	if (ud_map_has(&inc->looks, path))
+		return true;
+	if (inc->plan.style != UD_INSTALL_SH) {
+		hit = ud_tindex_scope(path) != UD_TINDEX_OUTSIDE;
+	} else {
+		char *archdir = ud_xasprintf("arch/%s/include/uapi", inc->plan.srcarch);
+
+		hit = is_below(path, "include/uapi") || is_below(path, archdir);
+		free(archdir);
+	}
+	if (hit)
 		return true;
 	dir = ud_path_dir(path);
-	hit = ud_map_has(&inc->reads, dir);
+	hit = ud_map_has(&inc->looks, dir);
 	free(dir);
 	return hit;
 }
@@ -1004,6 +1029,70 @@ parse_blob(git_repository *repo, const git_oid *id, const char *path, struct ud_
 	git_blob_free(b);
 }
 
+/* A file that differs between two installed trees: its path and ids (zero: not there). */
+struct tree_change {
+	char *path;
+	git_oid old, new_;
+	bool has_old, has_new;
+};
+
+static int
+by_change_path(const void *a, const void *b)
+{
+	return strcmp(((const struct tree_change *)a)->path, ((const struct tree_change *)b)->path);
+}
+
+/*
+ * The files that differ from tree a to tree b, in path order (as
+ * git_diff_tree_to_tree gives them: a file's deletion and a directory's
+ * addition of its name are the file and the directory's files), into *out
+ * and *count; -1 when a tree cannot be read.  ud_gittree_changed_paths does
+ * the walk: only the subtrees that differ are read.
+ */
+static int
+tree_changes(git_repository *repo, git_tree *a, git_tree *b, struct tree_change **out,
+	     size_t *count)
+{
+	struct ud_strlist modified = UD_STRLIST_INIT, other = UD_STRLIST_INIT;
+	struct tree_change *v;
+	size_t i, n = 0;
+
+	*out = NULL;
+	*count = 0;
+	if (ud_gittree_changed_paths(repo, a, b, &modified, &other, NULL) < 0) {
+		ud_strlist_free(&modified);
+		ud_strlist_free(&other);
+		return -1;
+	}
+	v = ud_xcalloc(modified.n + other.n + 1, sizeof(*v));
+	for (i = 0; i < modified.n + other.n; i++) {
+		struct tree_change *c = &v[n];
+		const char *p = i < modified.n ? modified.v[i] : other.v[i - modified.n];
+
+		c->has_old = blob_at(a, p, &c->old);
+		c->has_new = blob_at(b, p, &c->new_);
+		if (!c->has_old && !c->has_new)
+			continue; /* a directory */
+		c->path = ud_xstrdup(p);
+		n++;
+	}
+	qsort(v, n, sizeof(*v), by_change_path);
+	/* a name that is a file on one side and a directory on the other is met twice */
+	for (i = 1; i < n; i++) {
+		if (strcmp(v[i].path, v[i - 1].path) == 0) {
+			free(v[i].path);
+			memmove(&v[i], &v[i + 1], (n - i - 1) * sizeof(*v));
+			n--;
+			i--;
+		}
+	}
+	ud_strlist_free(&modified);
+	ud_strlist_free(&other);
+	*out = v;
+	*count = n;
+	return 0;
+}
+
 /*
  * The "API-change:" trailer of a headers commit: the verdicts of the
  * symbol-level changes from base to the new installed tree (api.h); NULL
@@ -1017,47 +1106,48 @@ api_trailer(git_repository *repo, git_tree *base, const git_oid *new_id)
 	struct ud_api_diff d;
 	struct ud_api_header *olds = NULL, *news = NULL; /* the changed headers' versions */
 	struct ud_api_pair *changed = NULL;
-	git_diff *diff = NULL;
+	struct tree_change *tc = NULL;
 	char *t = NULL;
 	size_t i, n, k = 0;
 
 	if (base == NULL || git_tree_lookup(&l.tree, repo, new_id) < 0)
 		return NULL;
-	memset(&d, 0, sizeof(d));
-	if (git_diff_tree_to_tree(&diff, repo, base, l.tree, NULL) == 0) {
-		n = git_diff_num_deltas(diff);
-		olds = ud_xcalloc(n + 1, sizeof(*olds));
-		news = ud_xcalloc(n + 1, sizeof(*news));
-		changed = ud_xcalloc(n + 1, sizeof(*changed));
-		for (i = 0; i < n; i++) {
-			const git_diff_delta *dd = git_diff_get_delta(diff, i);
-			const char *p = dd->status == GIT_DELTA_DELETED ? dd->old_file.path
-									: dd->new_file.path;
-
-			if (strncmp(p, "include/", 8) != 0)
-				continue;
-			p += 8;
-			if (dd->status != GIT_DELTA_ADDED) {
-				parse_blob(repo, &dd->old_file.id, p, &olds[k]);
-				changed[k].old = &olds[k];
-			}
-			if (dd->status != GIT_DELTA_DELETED) {
-				parse_blob(repo, &dd->new_file.id, p, &news[k]);
-				changed[k].new_ = &news[k];
-			}
-			k++;
-		}
-		ud_api_diff_changed(changed, k, &nl, &d);
-		t = ud_xasprintf("API-change: %u breaking, %u review, %u compatible",
-				 d.verdicts[UD_API_BREAKING], d.verdicts[UD_API_REVIEW],
-				 d.verdicts[UD_API_COMPATIBLE]);
+	if (tree_changes(repo, base, l.tree, &tc, &n) < 0) {
+		git_tree_free(l.tree);
+		return NULL;
 	}
-	git_diff_free(diff);
+	memset(&d, 0, sizeof(d));
+	olds = ud_xcalloc(n + 1, sizeof(*olds));
+	news = ud_xcalloc(n + 1, sizeof(*news));
+	changed = ud_xcalloc(n + 1, sizeof(*changed));
+	for (i = 0; i < n; i++) {
+		const char *p = tc[i].path;
+
+		if (strncmp(p, "include/", 8) != 0)
+			continue;
+		p += 8;
+		if (tc[i].has_old) {
+			parse_blob(repo, &tc[i].old, p, &olds[k]);
+			changed[k].old = &olds[k];
+		}
+		if (tc[i].has_new) {
+			parse_blob(repo, &tc[i].new_, p, &news[k]);
+			changed[k].new_ = &news[k];
+		}
+		k++;
+	}
+	ud_api_diff_changed(changed, k, &nl, &d);
+	t = ud_xasprintf("API-change: %u breaking, %u review, %u compatible",
+			 d.verdicts[UD_API_BREAKING], d.verdicts[UD_API_REVIEW],
+			 d.verdicts[UD_API_COMPATIBLE]);
 	ud_api_diff_free(&d);
 	for (i = 0; i < k; i++) {
 		ud_api_header_free(&olds[i]);
 		ud_api_header_free(&news[i]);
 	}
+	for (i = 0; i < n; i++)
+		free(tc[i].path);
+	free(tc);
 	free(olds);
 	free(news);
 	free(changed);
