@@ -462,7 +462,7 @@ changed_one_side(git_repository *repo, const git_tree_entry *e, bool in_a, char 
 	return rc;
 }
 
-/* The same name on both sides (both directories, or neither): path is taken. */
+/* The same name on both sides, differing (both directories, or neither): path is taken. */
 static int
 changed_pair(git_repository *repo, const git_tree_entry *ea, const git_tree_entry *eb, char *path,
 	     struct ud_strlist *modified, struct ud_strlist *other, char **cause)
@@ -470,11 +470,6 @@ changed_pair(git_repository *repo, const git_tree_entry *ea, const git_tree_entr
 	git_tree *ta = NULL, *tb = NULL;
 	int rc = 0;
 
-	if (git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)) &&
-	    git_tree_entry_filemode(ea) == git_tree_entry_filemode(eb)) {
-		free(path);
-		return 0;
-	}
 	if (git_tree_entry_type(ea) != GIT_OBJECT_TREE) {
 		ud_strlist_take(is_regular(ea) && is_regular(eb) ? modified : other, path);
 		return 0;
@@ -508,16 +503,20 @@ changed_below(git_repository *repo, const git_tree *a, const git_tree *b, const 
 		/* trees sort as "name/": a file and a directory of one name are two entries */
 		int c = ea == NULL ? 1 : eb == NULL ? -1 : git_tree_entry_cmp(ea, eb);
 		const git_tree_entry *e = c <= 0 ? ea : eb;
-		char *path = prefix[0] != '\0'
-				     ? ud_xasprintf("%s/%s", prefix, git_tree_entry_name(e))
-				     : ud_xstrdup(git_tree_entry_name(e));
+		char *path;
 
+		i += c <= 0;
+		j += c >= 0;
+		/* most entries are the same: no path made for them */
+		if (c == 0 && git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)) &&
+		    git_tree_entry_filemode(ea) == git_tree_entry_filemode(eb))
+			continue;
+		path = prefix[0] != '\0' ? ud_xasprintf("%s/%s", prefix, git_tree_entry_name(e))
+					 : ud_xstrdup(git_tree_entry_name(e));
 		if (c == 0)
 			rc = changed_pair(repo, ea, eb, path, modified, other, cause);
 		else
 			rc = changed_one_side(repo, e, c < 0, path, modified, other, cause);
-		i += c <= 0;
-		j += c >= 0;
 	}
 	return rc;
 }
