@@ -192,7 +192,18 @@ i=0 changed=0
 while [ $i -lt 24 ]; do
 	i=$((i + 1))
 	case $((i % 4)) in
-	0) printf '#define SAMPLE_H%d %d\n' $i $i >>"$H/include/uapi/linux/mini.h" ;;
+	0) printf '#define SAMPLE_H%d %d\n' $i $i >>"$H/include/uapi/linux/mini.h"
+	   # and what gives the next commit another install plan (the backfill then
+	   # plans anew, instead of installing only the changed headers)
+	   case $i in
+	   4) printf '#define ADDED4 1\n' >"$H/include/uapi/linux/added4.h" &&
+		   git -C "$H" add include/uapi/linux/added4.h ;;
+	   8) printf '#define ADDED4_MORE 1\n' >>"$H/include/uapi/linux/added4.h" ;;
+	   12) printf '#define SAMPLE_KVM 1\n' >"$H/arch/x86/include/uapi/asm/kvm.h" && # Kbuild's wildcard
+		   git -C "$H" add arch/x86/include/uapi/asm/kvm.h ;;
+	   16) printf 'no-export-headers += linux/added4.h\n' >>"$H/include/uapi/Kbuild" ;;
+	   20) git -C "$H" rm -q include/uapi/Kbuild include/uapi/linux/added4.h ;;
+	   esac ;;
 	1) printf '#define SAMPLE_T%d %d\n' $i $i >>"$H/include/linux/sample_types.h" ;; # split only
 	2) printf '/* a comment %d */\n' $i >>"$H/include/uapi/linux/types.h" ;;
 	3) printf 'int kernel_only_%d;\n' $i >>"$H/include/linux/sample_kernel.h" && git -C "$H" add "$H/include/linux/sample_kernel.h" ;;
