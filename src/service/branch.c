@@ -63,6 +63,21 @@ blob_at(const git_tree *tree, const char *rel, git_oid *out)
 	return ok;
 }
 
+/* Does tree (or NULL) hold blob id at rel, as a sink puts it (a regular file)? */
+static bool
+same_blob_at(const git_tree *tree, const char *rel, const git_oid *id)
+{
+	git_tree_entry *e;
+	bool same;
+
+	if (tree == NULL || git_tree_entry_bypath(&e, tree, rel) < 0)
+		return false;
+	same = git_tree_entry_filemode(e) == GIT_FILEMODE_BLOB &&
+	       git_oid_equal(git_tree_entry_id(e), id);
+	git_tree_entry_free(e);
+	return same;
+}
+
 /* ---- refs: compare-and-swap against what uapid last wrote ---- */
 
 struct ref_state {
@@ -826,7 +841,9 @@ install_tree(struct install_run *ir, git_tree *t, const char *label, git_tree *b
 
 		rc = install_one(ir, &plan, rules, f, t, &src, label, &id, cause);
 		if (rc == 0) {
-			ud_gittree_sink_put_blob(&sink, dst, &id);
+			/* what base has already is no change: the tree is the same without it */
+			if (!same_blob_at(base, dst, &id))
+				ud_gittree_sink_put_blob(&sink, dst, &id);
 			ud_map_put(&planned, dst, (void *)1);
 		}
 		free(dst);
