@@ -317,6 +317,38 @@ START_TEST(test_walk_unreadable)
 }
 END_TEST
 
+/* The split recorder: files read in one list, paths stat'd or listed in the other. */
+START_TEST(test_recorder_split)
+{
+	char *d = make_tree("recorder"), *cause = NULL;
+	struct ud_source s, rec;
+	struct ud_strlist read = UD_STRLIST_INIT, looked = UD_STRLIST_INIT, names = UD_STRLIST_INIT;
+	struct ud_buf b = UD_BUF_INIT;
+
+	ck_assert_int_eq(ud_source_open_dir(&s, d, &cause), 0);
+	ud_source_open_recorder_split(&rec, &s, &read, &looked);
+	ck_assert_int_eq(ud_source_read(&rec, "a.h", &b, &cause), 0);
+	ck_assert_int_eq(ud_source_read(&rec, "a.h", &b, &cause), 0); /* once each */
+	ck_assert_int_eq(ud_source_type(&rec, "sub/b.h"), UD_FT_FILE);
+	ck_assert_int_eq(ud_source_type(&rec, "missing.h"), UD_FT_NONE);
+	ck_assert_int_eq(ud_source_list(&rec, "sub", &names, &cause), 0);
+	ck_assert_uint_eq(read.n, 1);
+	ck_assert_str_eq(read.v[0], "a.h");
+	ck_assert_uint_eq(looked.n, 3);
+	ck_assert_str_eq(looked.v[0], "sub/b.h");
+	ck_assert_str_eq(looked.v[1], "missing.h");
+	ck_assert_str_eq(looked.v[2], "sub");
+	ud_source_close(&rec);
+	ud_source_close(&s);
+	ud_strlist_free(&read);
+	ud_strlist_free(&looked);
+	ud_strlist_free(&names);
+	ud_buf_free(&b);
+	rm_rf(d);
+	free(d);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -330,6 +362,7 @@ main(void)
 	tcase_add_test(tc, test_list);
 	tcase_add_test(tc, test_walk);
 	tcase_add_test(tc, test_walk_unreadable);
+	tcase_add_test(tc, test_recorder_split);
 	suite_add_tcase(s, tc);
 	return test_run_scratch(s, "source");
 }
