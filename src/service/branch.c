@@ -947,7 +947,8 @@ install_tree_changed(struct install_run *ir, git_tree *t, const char *label, git
 
 	if (!inc->valid || base == NULL)
 		return 1;
-	rc = ud_gittree_changed_paths(ir->repo, inc->src, t, &modified, &other, cause);
+	/* a tree that cannot be read this way is the whole install's to report */
+	rc = ud_gittree_changed_paths(ir->repo, inc->src, t, &modified, &other, NULL) < 0 ? 1 : 0;
 	for (i = 0; rc == 0 && i < modified.n + other.n; i++) {
 		bool mod = i < modified.n;
 		const char *p = mod ? modified.v[i] : other.v[i - modified.n];
