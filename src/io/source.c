@@ -152,6 +152,37 @@ out:
 	return res;
 }
 
+#ifdef SYS_openat2
+/* once the kernel (or valgrind, or a seccomp filter) refused openat2, the walk is used */
+static int no_openat2;
+#endif
+
+/* openat2 beneath rootfd: an fd, or -1 with errno (ENOSYS: no openat2 here, walk). */
+static int
+openat2_beneath(int rootfd, const char *rel, int flags)
+{
+#ifdef SYS_openat2
+	struct open_how how;
+	int fd;
+
+	if (!__atomic_load_n(&no_openat2, __ATOMIC_RELAXED)) {
+		memset(&how, 0, sizeof(how));
+		how.flags = (uint64_t)(flags | O_CLOEXEC);
+		how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+		fd = (int)syscall(SYS_openat2, rootfd, at(rel), &how, sizeof(how));
+		if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+			return fd;
+		__atomic_store_n(&no_openat2, 1, __ATOMIC_RELAXED);
+	}
+#else
+	(void)rootfd;
+	(void)rel;
+	(void)flags;
+#endif
+	errno = ENOSYS;
+	return -1;
+}
+
 /* Opens rel beneath rootfd with flags; -1 with errno (EXDEV: it leads out). */
 static int
 open_beneath(int rootfd, const char *rel, int flags)
@@ -163,23 +194,8 @@ open_beneath(int rootfd, const char *rel, int flags)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-#ifdef SYS_openat2
-	{
-		/* once the kernel (or valgrind, or a seccomp filter) refused openat2, walk */
-		static int no_openat2;
-		struct open_how how;
-
-		if (!__atomic_load_n(&no_openat2, __ATOMIC_RELAXED)) {
-			memset(&how, 0, sizeof(how));
-			how.flags = (uint64_t)(flags | O_CLOEXEC);
-			how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
-			fd = (int)syscall(SYS_openat2, rootfd, at(rel), &how, sizeof(how));
-			if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
-				return fd;
-			__atomic_store_n(&no_openat2, 1, __ATOMIC_RELAXED);
-		}
-	}
-#endif
+	if ((fd = openat2_beneath(rootfd, rel, flags)) >= 0 || errno != ENOSYS)
+		return fd;
 	if ((path = resolve_walk(rootfd, rel)) == NULL)
 		return -1;
 	fd = openat(rootfd, path, flags | O_CLOEXEC | O_NOFOLLOW);
@@ -210,6 +226,20 @@ is_symlink(int rootfd, const char *rel)
 	return link;
 }
 
+/* st from sb (st->symlink is left to the caller). */
+static void
+fill_stat(struct ud_fstat *st, const struct stat *sb)
+{
+	st->type = type_of(sb->st_mode);
+	st->other = S_ISFIFO(sb->st_mode)			   ? "a FIFO"
+		    : S_ISSOCK(sb->st_mode)			   ? "a socket"
+		    : S_ISCHR(sb->st_mode) || S_ISBLK(sb->st_mode) ? "a device"
+								   : NULL;
+	st->size = (uint64_t)sb->st_size;
+	st->mtime_ns = (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
+	st->ino = (uint64_t)sb->st_ino;
+}
+
 static int
 dir_stat(struct ud_source *s, const char *rel, struct ud_fstat *st, char **cause)
 {
@@ -218,6 +248,23 @@ dir_stat(struct ud_source *s, const char *rel, struct ud_fstat *st, char **cause
 	int fd;
 
 	memset(st, 0, sizeof(*st));
+	/*
+	 * The common case in three calls, not six: rel itself, its last
+	 * component not followed, is no symlink, so its stat is the file's and
+	 * is_symlink() would say no.  A symlink, an error or no openat2 takes
+	 * the long way below, which says what each is.
+	 */
+	if (strlen(rel) < PATH_MAX &&
+	    (fd = openat2_beneath(d->rootfd, rel, O_PATH | O_NOFOLLOW)) >= 0) {
+		bool plain = fstat(fd, &sb) == 0 && !S_ISLNK(sb.st_mode);
+
+		close(fd);
+		if (plain) {
+			fill_stat(st, &sb);
+			return 0;
+		}
+		memset(st, 0, sizeof(*st));
+	}
 	fd = open_beneath(d->rootfd, rel, O_PATH);
 	if (fd < 0 || fstat(fd, &sb) < 0) {
 		int err = errno;
@@ -235,14 +282,7 @@ dir_stat(struct ud_source *s, const char *rel, struct ud_fstat *st, char **cause
 		return fail(s, rel, err, "cannot stat", cause);
 	}
 	close(fd);
-	st->type = type_of(sb.st_mode);
-	st->other = S_ISFIFO(sb.st_mode)			 ? "a FIFO"
-		    : S_ISSOCK(sb.st_mode)			 ? "a socket"
-		    : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device"
-								 : NULL;
-	st->size = (uint64_t)sb.st_size;
-	st->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
-	st->ino = (uint64_t)sb.st_ino;
+	fill_stat(st, &sb);
 	st->symlink = is_symlink(d->rootfd, rel);
 	return 0;
 }
