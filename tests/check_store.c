@@ -560,6 +560,16 @@ START_TEST(test_headers)
 	check_headers(st, "include/linux/a.h 100 1700000000123456789 7 b1 1"
 			  " moved [{\"k\":1}] [] - ub k1 9\n"
 			  "include/linux/b.h -1 1700000000123456789 42  0  - - - -  4\n");
+	/* the state alone: the same rows, their JSON columns not read */
+	{
+		struct ud_buf lean = UD_BUF_INIT;
+
+		ck_assert_int_eq(ud_store_each_header_state(st, collect_header, &lean, &cause), 0);
+		assert_rows(&lean, "include/linux/a.h 100 1700000000123456789 7 b1 1"
+				   " moved - - - ub k1 9\n"
+				   "include/linux/b.h -1 1700000000123456789 42  0  - - - -  4\n");
+		ud_buf_free(&lean);
+	}
 	/* fn's non-zero return stops the walk and is returned */
 	ck_assert_int_eq(ud_store_each_header(st, stop_header, &calls, &cause), 7);
 	ck_assert_int_eq(calls, 1);
@@ -951,6 +961,38 @@ START_TEST(test_tx_disk_fails)
 }
 END_TEST
 
+/* Has a version: what ud_store_api_version_at says, without the text. */
+START_TEST(test_api_has_version)
+{
+	char *d = test_dir("apihas"), *cause = NULL, *path;
+	struct ud_store *st = open_ok(d, "state.db", &path);
+	struct ud_buf text = UD_BUF_INIT;
+	const char *paths[] = {"linux/a.h", "linux/gone.h", "linux/back.h", "linux/empty.h",
+			       "linux/none.h"};
+	size_t i;
+
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/a.h", 2, "f", "int a;", 6, &cause), 0);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/gone.h", 2, "f", "x", 1, &cause), 0);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/gone.h", 5, "", NULL, 0, &cause), 0);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/back.h", 2, "", NULL, 0, &cause), 0);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/back.h", 6, "g", "y", 1, &cause), 0);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/empty.h", 3, "e", "", 0, &cause), 0);
+	ck_assert_ptr_null(cause);
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		ck_assert_int_eq(ud_store_api_has_version(st, paths[i]),
+				 ud_store_api_version_at(st, paths[i], INT64_MAX, NULL, &text) ==
+					 0);
+	ck_assert(ud_store_api_has_version(st, "linux/a.h"));
+	ck_assert(!ud_store_api_has_version(st, "linux/gone.h"));
+	ck_assert(ud_store_api_has_version(st, "linux/back.h"));
+	ck_assert(!ud_store_api_has_version(st, "linux/none.h"));
+	ud_buf_free(&text);
+	ud_store_close(st);
+	free(path);
+	free(d);
+}
+END_TEST
+
 START_TEST(test_reopen)
 {
 	char *d = test_dir("reopen"), *cause = NULL, *path, *v;
@@ -1255,6 +1297,7 @@ main(void)
 	tcase_add_test(tc, test_transactions);
 	tcase_add_test(tc, test_tx_disk_fails);
 	tcase_add_test(tc, test_reopen);
+	tcase_add_test(tc, test_api_has_version);
 	suite_add_tcase(s, tc);
 	tcase_add_test(refuse, test_refuse_garbage);
 	tcase_add_test(refuse, test_refuse_damaged);

@@ -75,6 +75,8 @@ int ud_store_put_api_version(struct ud_store *st, const char *path, int64_t cloc
  */
 int ud_store_api_version_at(struct ud_store *st, const char *path, int64_t clock,
 			    char **fingerprint, struct ud_buf *text);
+/* Is there a version of path in effect now (ud_store_api_version_at's 0), its text not read? */
+bool ud_store_api_has_version(struct ud_store *st, const char *path);
 /* The paths with a version after since, sorted, appended to paths. */
 int ud_store_api_paths_since(struct ud_store *st, int64_t since, struct ud_strlist *paths);
 
@@ -200,6 +202,12 @@ int ud_store_del_header(struct ud_store *st, const char *path, char **cause);
 /* Calls fn for every row in path order; stops at fn's non-zero return (returned). */
 int ud_store_each_header(struct ud_store *st, int (*fn)(const struct ud_hrow *r, void *ctx),
 			 void *ctx, char **cause);
+/*
+ * The same without the JSON columns (blocks and diagnostics NULL): most of
+ * the table, and not what the daemon keeps in memory at start-up.
+ */
+int ud_store_each_header_state(struct ud_store *st, int (*fn)(const struct ud_hrow *r, void *ctx),
+			       void *ctx, char **cause);
 
 /*
  * Installed headers: src_blob names the text it was installed from (read

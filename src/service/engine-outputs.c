@@ -394,7 +394,7 @@ ud_engine_verify_outputs(struct ud_engine *e, char **cause)
 void
 ud_engine_backfill_api(struct ud_engine *e)
 {
-	struct ud_buf text = UD_BUF_INIT, have = UD_BUF_INIT;
+	struct ud_buf text = UD_BUF_INIT;
 	const char *k;
 	void *v;
 	size_t i = 0, n = 0;
@@ -410,8 +410,7 @@ ud_engine_backfill_api(struct ud_engine *e)
 		struct ud_api_header h;
 		char *path, fp[32];
 
-		if (s->blob[0] == '\0' ||
-		    ud_store_api_version_at(e->store, k, INT64_MAX, NULL, &have) == 0)
+		if (s->blob[0] == '\0' || ud_store_api_has_version(e->store, k))
 			continue;
 		path = ud_xasprintf("%s/install/include/%s", e->state_dir, k);
 		if (ud_read_file(path, &text, NULL) == 0) {
@@ -432,5 +431,4 @@ ud_engine_backfill_api(struct ud_engine *e)
 		       n == 1 ? "" : "s");
 	}
 	ud_buf_free(&text);
-	ud_buf_free(&have);
 }

@@ -279,7 +279,7 @@ ud_engine_load_state(struct ud_engine *e, char **cause)
 	ud_map_free(&e->installed, ud_engine_istate_free);
 	ud_map_free(&e->outputs, ud_engine_ostate_free);
 	memset(&e->counts, 0, sizeof(e->counts));
-	if ((rc = ud_store_each_header(e->store, load_header, e, cause)) < 0 ||
+	if ((rc = ud_store_each_header_state(e->store, load_header, e, cause)) < 0 ||
 	    (rc = ud_store_each_installed(e->store, load_installed, e, cause)) < 0 ||
 	    (rc = ud_store_each_output(e->store, load_output, e, cause)) < 0)
 		return rc;

@@ -33,6 +33,9 @@ static const char *const sql[S__COUNT] = {
 		      "VALUES (?1, ?2, ?3, ?4)",
 	[S_API_AT] = "SELECT fingerprint, text FROM api_versions WHERE path = ?1 AND clock <= ?2 "
 		     "ORDER BY clock DESC LIMIT 1",
+	/* S_API_AT's question without its text: a restart asks it of every installed header */
+	[S_API_HAS] = "SELECT text IS NOT NULL FROM api_versions WHERE path = ?1 AND clock <= ?2 "
+		      "ORDER BY clock DESC LIMIT 1",
 	[S_API_SINCE] = "SELECT DISTINCT path FROM api_versions WHERE clock > ?1 ORDER BY path",
 	[S_LOG_GET] = "SELECT id, version, headers, source FROM api_log WHERE key = ?1",
 	[S_LOG_ADD] = "INSERT INTO api_log (key, version) VALUES (?1, ?2)",
@@ -80,6 +83,10 @@ static const char *const sql[S__COUNT] = {
 	[S_HDR_EACH] = "SELECT path, size, mtime_ns, ino, blob, exported, outcome, blocks, "
 		       "diagnostics, kernel_blob, uapi_blob, split_key, clock FROM headers"
 		       " ORDER BY path",
+	/* S_HDR_EACH's columns, the JSON ones NULL: most of the table, and not kept in memory */
+	[S_HDR_EACH_STATE] = "SELECT path, size, mtime_ns, ino, blob, exported, outcome, NULL, "
+			     "NULL, kernel_blob, uapi_blob, split_key, clock FROM headers"
+			     " ORDER BY path",
 	[S_INST_PUT] = "INSERT OR REPLACE INTO installed (dst, src, src_blob, blob, diagnostics,"
 		       " clock) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[S_INST_DEL] = "DELETE FROM installed WHERE dst = ?1",
@@ -626,6 +633,19 @@ ud_store_api_version_at(struct ud_store *s, const char *path, int64_t clock, cha
 	return rc;
 }
 
+bool
+ud_store_api_has_version(struct ud_store *s, const char *path)
+{
+	sqlite3_stmt *q = use(s, S_API_HAS);
+	bool has;
+
+	text(q, 1, path);
+	sqlite3_bind_int64(q, 2, INT64_MAX);
+	has = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) != 0;
+	sqlite3_reset(q);
+	return has;
+}
+
 int
 ud_store_api_paths_since(struct ud_store *s, int64_t since, struct ud_strlist *paths)
 {
@@ -719,11 +739,11 @@ ud_store_del_header(struct ud_store *s, const char *path, char **cause)
 	return run(s, q, cause, "removing a header");
 }
 
-int
-ud_store_each_header(struct ud_store *s, int (*fn)(const struct ud_hrow *r, void *ctx), void *ctx,
-		     char **cause)
+static int
+each_header(struct ud_store *s, enum stmt which, int (*fn)(const struct ud_hrow *r, void *ctx),
+	    void *ctx, char **cause)
 {
-	sqlite3_stmt *q = use(s, S_HDR_EACH);
+	sqlite3_stmt *q = use(s, which);
 	int rc, stop = 0;
 
 	while (stop == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -739,6 +759,20 @@ ud_store_each_header(struct ud_store *s, int (*fn)(const struct ud_hrow *r, void
 	}
 	sqlite3_reset(q);
 	return stop;
+}
+
+int
+ud_store_each_header(struct ud_store *s, int (*fn)(const struct ud_hrow *r, void *ctx), void *ctx,
+		     char **cause)
+{
+	return each_header(s, S_HDR_EACH, fn, ctx, cause);
+}
+
+int
+ud_store_each_header_state(struct ud_store *s, int (*fn)(const struct ud_hrow *r, void *ctx),
+			   void *ctx, char **cause)
+{
+	return each_header(s, S_HDR_EACH_STATE, fn, ctx, cause);
 }
 
 int
