@@ -304,6 +304,33 @@ START_TEST(test_lone_tail)
 }
 END_TEST
 
+/* A save's rest that comes late (its editor descheduled) is known by its paths: at once too. */
+START_TEST(test_late_tail)
+{
+	struct fx x;
+
+	setup(&x, "late", 100, false);
+	ud_sched_note(x.s, ".a.h.swp", E);
+	turn(&x);
+	ck_assert_int_eq(x.nruns, 1);
+	/* 30 ms later, past the 5 ms tail: the temporary file again, and the rename */
+	advance(&x, 30);
+	ud_sched_note(x.s, ".a.h.swp", E);
+	ud_sched_note(x.s, "a.h", E);
+	turn(&x);
+	ck_assert_int_eq(x.nruns, 2);
+	ck_assert_str_eq(x.runs[1].paths, ".a.h.swp=2 a.h=2");
+	/* another path as late is a burst: it waits the settle time */
+	advance(&x, 10);
+	ud_sched_note(x.s, "b.h", C);
+	turn(&x);
+	ck_assert_int_eq(x.nruns, 2);
+	ck_assert(run_until(&x, 3));
+	ck_assert_uint_eq(x.runs[2].at_ns - x.runs[1].at_ns, 100 * MS);
+	teardown(&x);
+}
+END_TEST
+
 START_TEST(test_on_the_heels)
 {
 	struct fx x;
@@ -671,6 +698,7 @@ main(void)
 	tcase_add_test(tc, test_one_turn_one_batch);
 	tcase_add_test(tc, test_during_batch);
 	tcase_add_test(tc, test_lone_tail);
+	tcase_add_test(tc, test_late_tail);
 	tcase_add_test(tc, test_on_the_heels);
 	tcase_add_test(tc, test_stream);
 	tcase_add_test(tc, test_full);

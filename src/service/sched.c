@@ -30,6 +30,7 @@ struct ud_sched {
 	bool running_lone;		/* the batch out is a lone save's */
 	unsigned lone_tail;		/* lone batches run back to back for one save's tail */
 	uint64_t lone_first_ns;		/* when the lone save's first event came */
+	struct ud_map lone_paths;	/* the paths its batches ran (at most LONE_PATHS_MAX) */
 	bool waiting_git;
 	uint64_t last_event_ns; /* the last event seen */
 	uint64_t last_done_ns;	/* when the last batch finished */
@@ -40,11 +41,16 @@ struct ud_sched {
  * The rest of a lone save, when its events came in more than one read of
  * inotify (an editor's temporary file, then the rename): a few paths
  * whose first event came within 5 ms of the lone batch's run at once too,
- * up to three batches; more, or later, is a burst.
+ * up to three batches; more, or later, is a burst.  Later, within the
+ * settle time, still counts when the save's own paths come again: an
+ * editor descheduled between writing its temporary file and renaming it
+ * (a loaded machine) sends the rest of the same save, not a burst, and
+ * made it wait the settle time (bench-watch: 100 ms for 2 renames in 100).
  */
 #define LONE_TAIL_PATHS 8
 #define LONE_TAIL_BATCHES 3
 #define LONE_TAIL_NS (5 * NS_PER_MS)
+#define LONE_PATHS_MAX (LONE_TAIL_PATHS * (LONE_TAIL_BATCHES + 1))
 
 static uint64_t
 now(const struct ud_sched *s)
@@ -107,6 +113,32 @@ git_busy(const struct ud_sched *s)
 	return busy;
 }
 
+/* The paths a lone save's batch runs, so that its late rest is known by them. */
+static void
+remember_lone(struct ud_sched *s, const struct ud_sched_batch *b)
+{
+	const char *k;
+	size_t i = 0;
+
+	if (s->lone_tail == 0)
+		ud_map_free(&s->lone_paths, NULL); /* a new save */
+	while (ud_map_next(&b->paths, &i, &k, NULL) && s->lone_paths.n < LONE_PATHS_MAX)
+		ud_map_put(&s->lone_paths, k, (void *)1);
+}
+
+/* Does the pending batch name a path the lone save's batches ran? */
+static bool
+same_save(const struct ud_sched *s)
+{
+	const char *k;
+	size_t i = 0;
+
+	while (ud_map_next(&s->pending->paths, &i, &k, NULL))
+		if (ud_map_has(&s->lone_paths, k))
+			return true;
+	return false;
+}
+
 void
 ud_sched_alarm(struct ud_sched *s)
 {
@@ -132,6 +164,8 @@ ud_sched_alarm(struct ud_sched *s)
 	b = s->pending;
 	s->pending = NULL;
 	s->running = true;
+	if (s->running_lone)
+		remember_lone(s, b);
 	s->run(s->ctx, b);
 }
 
@@ -186,9 +220,13 @@ ud_sched_new(uv_loop_t *loop, unsigned settle_ms, const char *root, ud_sched_run
 static bool
 lone_tail(struct ud_sched *s)
 {
+	uint64_t after;
+
 	if (!s->running_lone || s->pending == NULL || s->pending->paths.n > LONE_TAIL_PATHS ||
-	    s->lone_tail >= LONE_TAIL_BATCHES ||
-	    s->pending->first_ns - s->lone_first_ns > LONE_TAIL_NS)
+	    s->lone_tail >= LONE_TAIL_BATCHES)
+		return false;
+	after = s->pending->first_ns - s->lone_first_ns;
+	if (after > LONE_TAIL_NS && (after > (uint64_t)s->settle_ms * NS_PER_MS || !same_save(s)))
 		return false;
 	s->lone_tail++;
 	s->arming_lone = true;
@@ -305,6 +343,7 @@ on_closed(uv_handle_t *h)
 	struct ud_sched *s = h->data;
 
 	ud_sched_batch_free(s->pending);
+	ud_map_free(&s->lone_paths, NULL);
 	free(s->root);
 	free(s);
 }
