@@ -182,6 +182,21 @@ write_new_file(const char *path, const void *data, size_t len, unsigned flags)
 #endif
 }
 
+/*
+ * What write_new_file returned (rc), finished: the directory flushed where
+ * asked.  Returns 0 when written, 1 when the caller falls back to a
+ * temporary name and rename, or a negative errno (cause set).
+ */
+static int
+finish_new_file(const char *path, int rc, unsigned flags, char **cause)
+{
+	if (rc == 0 && (flags & UD_WRITE_DURABLE) && (rc = sync_dir_of(path)) != 0)
+		return fail(cause, rc, "cannot flush the directory of", path);
+	if (rc == 0 || rc == 1)
+		return rc;
+	return fail(cause, rc, "cannot write", path);
+}
+
 /* The parent directory of path, made when missing. */
 static int
 make_parent(const char *path, unsigned flags, char **cause)
@@ -210,14 +225,11 @@ ud_write_file(const char *path, const void *data, size_t len, unsigned flags, ch
 	if (flags & UD_WRITE_PRIVATE)
 		mode = 0600;
 	if (flags & UD_WRITE_NEW) {
-		int rc = write_new_file(path, data, len, flags);
+		int rc =
+			finish_new_file(path, write_new_file(path, data, len, flags), flags, cause);
 
-		if (rc == 0 && (flags & UD_WRITE_DURABLE) && (rc = sync_dir_of(path)) != 0)
-			return fail(cause, rc, "cannot flush the directory of", path);
-		if (rc == 0)
-			return 0;
 		if (rc != 1)
-			return fail(cause, rc, "cannot write", path);
+			return rc;
 	}
 	if (stat(path, &st) == 0) {
 		mode = st.st_mode & ((flags & UD_WRITE_PRIVATE) ? 07700 : 07777);
@@ -226,13 +238,8 @@ ud_write_file(const char *path, const void *data, size_t len, unsigned flags, ch
 
 		if (rc == EEXIST)
 			rc = 1; /* made meanwhile: replaced the ordinary way */
-
-		if (rc == 0 && (flags & UD_WRITE_DURABLE) && (rc = sync_dir_of(path)) != 0)
-			return fail(cause, rc, "cannot flush the directory of", path);
-		if (rc == 0)
-			return 0;
-		if (rc != 1)
-			return fail(cause, rc, "cannot write", path);
+		if ((rc = finish_new_file(path, rc, flags, cause)) != 1)
+			return rc;
 	}
 	tmp = ud_xasprintf("%s.uapid-XXXXXX", path);
 	fd = mkstemp(tmp);
