@@ -113,15 +113,14 @@ git_busy(const struct ud_sched *s)
 	return busy;
 }
 
-/* The paths a lone save's batch runs, so that its late rest is known by them. */
+/* The paths a lone save's first batch runs, so that its late rest is known by them. */
 static void
 remember_lone(struct ud_sched *s, const struct ud_sched_batch *b)
 {
 	const char *k;
 	size_t i = 0;
 
-	if (s->lone_tail == 0)
-		ud_map_free(&s->lone_paths, NULL); /* a new save */
+	ud_map_free(&s->lone_paths, NULL); /* a new save */
 	while (ud_map_next(&b->paths, &i, &k, NULL) && s->lone_paths.n < LONE_PATHS_MAX)
 		ud_map_put(&s->lone_paths, k, (void *)1);
 }
@@ -164,7 +163,8 @@ ud_sched_alarm(struct ud_sched *s)
 	b = s->pending;
 	s->pending = NULL;
 	s->running = true;
-	if (s->running_lone)
+	/* the save's own paths, not its tails': the paths of a burst do not widen them */
+	if (s->running_lone && s->lone_tail == 0)
 		remember_lone(s, b);
 	s->run(s->ctx, b);
 }
