@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Inside the store: its prepared statements, for the files that share its
- * database handle (store.c, store-apilog.c).  Not a public header.
+ * Inside the store: its handle and prepared statements, for the files that
+ * share its database (store.c, store-rows.c, store-apilog.c).  Not a public
+ * header.
  */
 #ifndef UAPID_STORE_INT_H
 #define UAPID_STORE_INT_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
 
 #include "uapid/store.h"
 #include "uapid/xmalloc.h"
@@ -65,6 +67,21 @@ enum stmt {
 	S_LOG_TAG_CUT,
 	S_LOG_TAG_EACH,
 	S__COUNT
+};
+
+struct ud_store {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt *st[S__COUNT];
+	bool in_tx;
+	/*
+	 * The open transaction's first failed write that leaves it unfit to
+	 * commit (the disk, the file, or SQLite having rolled it back
+	 * itself), and why: every write after it fails the same way, and so
+	 * does its commit, which rolls it back.  0 when none.
+	 */
+	int tx_err;
+	char *tx_cause;
 };
 
 /* Statement i, reset and unbound, ready to bind. */

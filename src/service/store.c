@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "schema.h"
@@ -109,21 +108,6 @@ static const char *const sql[S__COUNT] = {
 	[S_PROB_SET] = "INSERT OR REPLACE INTO problems (what, reason, clock) VALUES (?1, ?2, ?3)",
 	[S_PROB_DEL] = "DELETE FROM problems WHERE what = ?1",
 	[S_PROB_EACH] = "SELECT what, reason FROM problems ORDER BY what",
-};
-
-struct ud_store {
-	sqlite3 *db;
-	char *path;
-	sqlite3_stmt *st[S__COUNT];
-	bool in_tx;
-	/*
-	 * The open transaction's first failed write that leaves it unfit to
-	 * commit (the disk, the file, or SQLite having rolled it back
-	 * itself), and why: every write after it fails the same way, and so
-	 * does its commit, which rolls it back.  0 when none.
-	 */
-	int tx_err;
-	char *tx_cause;
 };
 
 int
@@ -488,35 +472,16 @@ ud_store_in_transaction(const struct ud_store *s)
 	return s->in_tx;
 }
 
-/* Resets a statement for another use. */
-static sqlite3_stmt *
-use(struct ud_store *s, enum stmt i)
+sqlite3_stmt *
+ud_store_stmt(struct ud_store *s, enum stmt i)
 {
 	sqlite3_reset(s->st[i]);
 	sqlite3_clear_bindings(s->st[i]);
 	return s->st[i];
 }
 
-static void
-text(sqlite3_stmt *q, int i, const char *v)
-{
-	if (v != NULL)
-		sqlite3_bind_text(q, i, v, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(q, i);
-}
-
-static char *
-col(sqlite3_stmt *q, int i)
-{
-	const unsigned char *t = sqlite3_column_text(q, i);
-
-	return t != NULL ? ud_xstrdup((const char *)t) : NULL;
-}
-
-/* Runs a statement that returns no row. */
-static int
-run(struct ud_store *s, sqlite3_stmt *q, char **cause, const char *what)
+int
+ud_store_run(struct ud_store *s, sqlite3_stmt *q, char **cause, const char *what)
 {
 	int rc;
 
@@ -530,18 +495,6 @@ run(struct ud_store *s, sqlite3_stmt *q, char **cause, const char *what)
 	return rc == SQLITE_DONE ? 0 : fail(s, cause, what);
 }
 
-sqlite3_stmt *
-ud_store_stmt(struct ud_store *s, enum stmt i)
-{
-	return use(s, i);
-}
-
-int
-ud_store_run(struct ud_store *s, sqlite3_stmt *q, char **cause, const char *what)
-{
-	return run(s, q, cause, what);
-}
-
 int
 ud_store_fail(struct ud_store *s, char **cause, const char *what)
 {
@@ -551,12 +504,12 @@ ud_store_fail(struct ud_store *s, char **cause, const char *what)
 char *
 ud_store_meta(struct ud_store *s, const char *key)
 {
-	sqlite3_stmt *q = use(s, S_META_GET);
+	sqlite3_stmt *q = ud_store_stmt(s, S_META_GET);
 	char *v = NULL;
 
-	text(q, 1, key);
+	ud_store_bind(q, 1, key);
 	if (sqlite3_step(q) == SQLITE_ROW)
-		v = col(q, 0);
+		v = ud_store_column(q, 0);
 	sqlite3_reset(q);
 	return v;
 }
@@ -564,23 +517,23 @@ ud_store_meta(struct ud_store *s, const char *key)
 int
 ud_store_set_meta(struct ud_store *s, const char *key, const char *value, char **cause)
 {
-	sqlite3_stmt *q = use(s, S_META_SET);
+	sqlite3_stmt *q = ud_store_stmt(s, S_META_SET);
 
-	text(q, 1, key);
-	text(q, 2, value);
-	return run(s, q, cause, "writing a setting");
+	ud_store_bind(q, 1, key);
+	ud_store_bind(q, 2, value);
+	return ud_store_run(s, q, cause, "writing a setting");
 }
 
 char *
 ud_store_cache_get(struct ud_store *s, const char *space, const char *key)
 {
-	sqlite3_stmt *q = use(s, S_CACHE_GET);
+	sqlite3_stmt *q = ud_store_stmt(s, S_CACHE_GET);
 	char *v = NULL;
 
-	text(q, 1, space);
-	text(q, 2, key);
+	ud_store_bind(q, 1, space);
+	ud_store_bind(q, 2, key);
 	if (sqlite3_step(q) == SQLITE_ROW)
-		v = col(q, 0);
+		v = ud_store_column(q, 0);
 	sqlite3_reset(q);
 	return v;
 }
@@ -589,43 +542,43 @@ int
 ud_store_cache_put(struct ud_store *s, const char *space, const char *key, const char *value,
 		   char **cause)
 {
-	sqlite3_stmt *q = use(s, S_CACHE_PUT);
+	sqlite3_stmt *q = ud_store_stmt(s, S_CACHE_PUT);
 
-	text(q, 1, space);
-	text(q, 2, key);
-	text(q, 3, value);
-	return run(s, q, cause, "writing to the cache");
+	ud_store_bind(q, 1, space);
+	ud_store_bind(q, 2, key);
+	ud_store_bind(q, 3, value);
+	return ud_store_run(s, q, cause, "writing to the cache");
 }
 
 int
 ud_store_put_api_version(struct ud_store *s, const char *path, int64_t clock,
 			 const char *fingerprint, const char *body, size_t len, char **cause)
 {
-	sqlite3_stmt *q = use(s, S_API_PUT);
+	sqlite3_stmt *q = ud_store_stmt(s, S_API_PUT);
 
-	text(q, 1, path);
+	ud_store_bind(q, 1, path);
 	sqlite3_bind_int64(q, 2, clock);
-	text(q, 3, fingerprint);
+	ud_store_bind(q, 3, fingerprint);
 	if (body != NULL)
 		sqlite3_bind_blob(q, 4, len > 0 ? body : "", (int)len, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(q, 4);
-	return run(s, q, cause, "recording an API version");
+	return ud_store_run(s, q, cause, "recording an API version");
 }
 
 int
 ud_store_api_version_at(struct ud_store *s, const char *path, int64_t clock, char **fingerprint,
 			struct ud_buf *out)
 {
-	sqlite3_stmt *q = use(s, S_API_AT);
+	sqlite3_stmt *q = ud_store_stmt(s, S_API_AT);
 	int rc = 1;
 
-	text(q, 1, path);
+	ud_store_bind(q, 1, path);
 	sqlite3_bind_int64(q, 2, clock);
 	ud_buf_reset(out);
 	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 1) != SQLITE_NULL) {
 		if (fingerprint != NULL)
-			*fingerprint = col(q, 0);
+			*fingerprint = ud_store_column(q, 0);
 		ud_buf_add(out, sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1));
 		rc = 0;
 	}
@@ -636,10 +589,10 @@ ud_store_api_version_at(struct ud_store *s, const char *path, int64_t clock, cha
 bool
 ud_store_api_has_version(struct ud_store *s, const char *path)
 {
-	sqlite3_stmt *q = use(s, S_API_HAS);
+	sqlite3_stmt *q = ud_store_stmt(s, S_API_HAS);
 	bool has;
 
-	text(q, 1, path);
+	ud_store_bind(q, 1, path);
 	sqlite3_bind_int64(q, 2, INT64_MAX);
 	has = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) != 0;
 	sqlite3_reset(q);
@@ -649,422 +602,11 @@ ud_store_api_has_version(struct ud_store *s, const char *path)
 int
 ud_store_api_paths_since(struct ud_store *s, int64_t since, struct ud_strlist *paths)
 {
-	sqlite3_stmt *q = use(s, S_API_SINCE);
+	sqlite3_stmt *q = ud_store_stmt(s, S_API_SINCE);
 
 	sqlite3_bind_int64(q, 1, since);
 	while (sqlite3_step(q) == SQLITE_ROW)
 		ud_strlist_add(paths, (const char *)sqlite3_column_text(q, 0));
 	sqlite3_reset(q);
 	return 0;
-}
-
-void
-ud_hrow_free(struct ud_hrow *r)
-{
-	if (r == NULL)
-		return;
-	free(r->path);
-	free(r->blob);
-	free(r->outcome);
-	free(r->blocks);
-	free(r->diagnostics);
-	free(r->kernel_blob);
-	free(r->uapi_blob);
-	free(r->split_key);
-	memset(r, 0, sizeof(*r));
-}
-
-static void
-read_row(sqlite3_stmt *q, struct ud_hrow *r)
-{
-	r->path = col(q, 0);
-	r->size = sqlite3_column_int64(q, 1);
-	r->mtime_ns = sqlite3_column_int64(q, 2);
-	r->ino = (uint64_t)sqlite3_column_int64(q, 3);
-	r->blob = col(q, 4);
-	r->exported = sqlite3_column_int(q, 5) != 0;
-	r->outcome = col(q, 6);
-	r->blocks = col(q, 7);
-	r->diagnostics = col(q, 8);
-	r->kernel_blob = col(q, 9);
-	r->uapi_blob = col(q, 10);
-	r->split_key = col(q, 11);
-	r->clock = sqlite3_column_int64(q, 12);
-}
-
-int
-ud_store_header(struct ud_store *s, const char *path, struct ud_hrow *r, char **cause)
-{
-	sqlite3_stmt *q = use(s, S_HDR_GET);
-	int rc;
-
-	memset(r, 0, sizeof(*r));
-	text(q, 1, path);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		read_row(q, r);
-	sqlite3_reset(q);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return fail(s, cause, "reading a header");
-	return rc == SQLITE_ROW;
-}
-
-int
-ud_store_put_header(struct ud_store *s, const struct ud_hrow *r, char **cause)
-{
-	sqlite3_stmt *q = use(s, S_HDR_PUT);
-
-	text(q, 1, r->path);
-	sqlite3_bind_int64(q, 2, r->size);
-	sqlite3_bind_int64(q, 3, r->mtime_ns);
-	sqlite3_bind_int64(q, 4, (sqlite3_int64)r->ino);
-	text(q, 5, r->blob != NULL ? r->blob : "");
-	sqlite3_bind_int(q, 6, r->exported);
-	text(q, 7, r->outcome != NULL ? r->outcome : "");
-	text(q, 8, r->blocks);
-	text(q, 9, r->diagnostics);
-	text(q, 10, r->kernel_blob);
-	text(q, 11, r->uapi_blob);
-	text(q, 12, r->split_key != NULL ? r->split_key : "");
-	sqlite3_bind_int64(q, 13, r->clock);
-	return run(s, q, cause, "writing a header");
-}
-
-int
-ud_store_del_header(struct ud_store *s, const char *path, char **cause)
-{
-	sqlite3_stmt *q = use(s, S_HDR_DEL);
-
-	text(q, 1, path);
-	return run(s, q, cause, "removing a header");
-}
-
-static int
-each_header(struct ud_store *s, enum stmt which, int (*fn)(const struct ud_hrow *r, void *ctx),
-	    void *ctx, char **cause)
-{
-	sqlite3_stmt *q = use(s, which);
-	int rc, stop = 0;
-
-	while (stop == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct ud_hrow r;
-
-		read_row(q, &r);
-		stop = fn(&r, ctx);
-		ud_hrow_free(&r);
-	}
-	if (stop == 0 && rc != SQLITE_DONE) {
-		sqlite3_reset(q);
-		return fail(s, cause, "reading the headers");
-	}
-	sqlite3_reset(q);
-	return stop;
-}
-
-int
-ud_store_each_header(struct ud_store *s, int (*fn)(const struct ud_hrow *r, void *ctx), void *ctx,
-		     char **cause)
-{
-	return each_header(s, S_HDR_EACH, fn, ctx, cause);
-}
-
-int
-ud_store_each_header_state(struct ud_store *s, int (*fn)(const struct ud_hrow *r, void *ctx),
-			   void *ctx, char **cause)
-{
-	return each_header(s, S_HDR_EACH_STATE, fn, ctx, cause);
-}
-
-int
-ud_store_put_installed(struct ud_store *s, const char *dst, const char *src, const char *src_blob,
-		       const char *blob, const char *diagnostics, int64_t clock, char **cause)
-{
-	sqlite3_stmt *q = use(s, S_INST_PUT);
-
-	text(q, 1, dst);
-	text(q, 2, src);
-	text(q, 3, src_blob != NULL ? src_blob : "");
-	text(q, 4, blob);
-	text(q, 5, diagnostics);
-	sqlite3_bind_int64(q, 6, clock);
-	return run(s, q, cause, "writing an installed header");
-}
-
-int
-ud_store_del_installed(struct ud_store *s, const char *dst, char **cause)
-{
-	sqlite3_stmt *q = use(s, S_INST_DEL);
-
-	text(q, 1, dst);
-	return run(s, q, cause, "removing an installed header");
-}
-
-int
-ud_store_each_installed(struct ud_store *s,
-			int (*fn)(const char *dst, const char *src, const char *src_blob,
-				  const char *blob, const char *diagnostics, void *ctx),
-			void *ctx, char **cause)
-{
-	sqlite3_stmt *q = use(s, S_INST_EACH);
-	int rc, stop = 0;
-
-	while (stop == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW)
-		stop = fn((const char *)sqlite3_column_text(q, 0),
-			  (const char *)sqlite3_column_text(q, 1),
-			  (const char *)sqlite3_column_text(q, 2),
-			  (const char *)sqlite3_column_text(q, 3),
-			  (const char *)sqlite3_column_text(q, 4), ctx);
-	if (stop == 0 && rc != SQLITE_DONE) {
-		sqlite3_reset(q);
-		return fail(s, cause, "reading the installed headers");
-	}
-	sqlite3_reset(q);
-	return stop;
-}
-
-int
-ud_store_put_output(struct ud_store *s, const char *path, const char *blob, const char *owner,
-		    char **cause)
-{
-	sqlite3_stmt *q = use(s, S_OUT_PUT);
-
-	text(q, 1, path);
-	text(q, 2, blob);
-	text(q, 3, owner);
-	return run(s, q, cause, "recording an output");
-}
-
-int
-ud_store_del_output(struct ud_store *s, const char *path, char **cause)
-{
-	sqlite3_stmt *q = use(s, S_OUT_DEL);
-
-	text(q, 1, path);
-	return run(s, q, cause, "forgetting an output");
-}
-
-int
-ud_store_each_output(struct ud_store *s,
-		     int (*fn)(const char *path, const char *blob, const char *owner, void *ctx),
-		     void *ctx, char **cause)
-{
-	sqlite3_stmt *q = use(s, S_OUT_EACH);
-	int rc, stop = 0;
-
-	while (stop == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW)
-		stop = fn((const char *)sqlite3_column_text(q, 0),
-			  (const char *)sqlite3_column_text(q, 1),
-			  (const char *)sqlite3_column_text(q, 2), ctx);
-	if (stop == 0 && rc != SQLITE_DONE) {
-		sqlite3_reset(q);
-		return fail(s, cause, "reading the outputs");
-	}
-	sqlite3_reset(q);
-	return stop;
-}
-
-static int
-add_marker(struct ud_store *s, const char *origin, const struct ud_marker *m, int64_t *id,
-	   char **cause)
-{
-	sqlite3_stmt *q = use(s, S_MARK_ADD);
-	int rc;
-
-	text(q, 1, m->path);
-	text(q, 2, ud_marker_action_name(m->action));
-	text(q, 3, m->selector);
-	sqlite3_bind_int(q, 4, (int)m->occurrence);
-	text(q, 5, m->why);
-	text(q, 6, origin);
-	sqlite3_bind_int(q, 7, (int)m->line);
-	rc = run(s, q, cause, "writing a marker");
-	if (rc == 0 && id != NULL)
-		*id = sqlite3_last_insert_rowid(s->db);
-	return rc;
-}
-
-int
-ud_store_set_markers(struct ud_store *s, const char *origin, const struct ud_markers *set,
-		     char **cause)
-{
-	sqlite3_stmt *q = use(s, S_MARK_CLEAR);
-	size_t i;
-	int rc;
-
-	text(q, 1, origin);
-	if ((rc = run(s, q, cause, "clearing markers")) < 0)
-		return rc;
-	for (i = 0; set != NULL && i < set->n && rc == 0; i++)
-		rc = add_marker(s, origin, &set->v[i], NULL, cause);
-	return rc;
-}
-
-int
-ud_store_set_path_markers(struct ud_store *s, const char *origin, const char *path,
-			  const struct ud_marker *v, size_t n, char **cause)
-{
-	sqlite3_stmt *q = use(s, S_MARK_CLEAR_PATH);
-	size_t i;
-	int rc;
-
-	text(q, 1, origin);
-	text(q, 2, path);
-	if ((rc = run(s, q, cause, "clearing markers")) < 0)
-		return rc;
-	for (i = 0; i < n && rc == 0; i++)
-		rc = add_marker(s, origin, &v[i], NULL, cause);
-	return rc;
-}
-
-int
-ud_store_add_marker(struct ud_store *s, const char *origin, const struct ud_marker *m, int64_t *id,
-		    char **cause)
-{
-	return add_marker(s, origin, m, id, cause);
-}
-
-int
-ud_store_del_marker(struct ud_store *s, int64_t id, char **cause)
-{
-	sqlite3_stmt *q = use(s, S_MARK_DEL);
-
-	sqlite3_bind_int64(q, 1, id);
-	if (run(s, q, cause, "removing a marker") < 0)
-		return -EIO;
-	return sqlite3_changes(s->db) > 0 ? 0 : -ENOENT;
-}
-
-int
-ud_store_markers(struct ud_store *s, const char *origin, struct ud_markers *set, int64_t **ids,
-		 char **cause)
-{
-	sqlite3_stmt *q = use(s, S_MARK_EACH);
-	size_t alloc = 0, n = 0;
-	int rc;
-
-	text(q, 1, origin);
-	if (ids != NULL)
-		*ids = NULL;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *action = (const char *)sqlite3_column_text(q, 2);
-		enum ud_marker_action a;
-
-		for (a = 0; a < UD_MARK__COUNT; a++)
-			if (strcmp(ud_marker_action_name(a), action) == 0)
-				break;
-		if (a == UD_MARK__COUNT)
-			continue; /* written by a later uapid: not ours to apply */
-		ud_markers_add(set, (const char *)sqlite3_column_text(q, 1), a, NULL,
-			       (unsigned)sqlite3_column_int(q, 4),
-			       (const char *)sqlite3_column_text(q, 5));
-		/* the selector is stored normalised: keep it as it is */
-		if (sqlite3_column_text(q, 3) != NULL)
-			set->v[set->n - 1].selector =
-				ud_xstrdup((const char *)sqlite3_column_text(q, 3));
-		set->v[set->n - 1].line = (unsigned)sqlite3_column_int(q, 6);
-		if (ids != NULL) {
-			*ids = ud_xgrow(*ids, &alloc, n + 1, sizeof(**ids));
-			(*ids)[n++] = sqlite3_column_int64(q, 0);
-		}
-	}
-	sqlite3_reset(q);
-	return rc == SQLITE_DONE ? 0 : fail(s, cause, "reading the markers");
-}
-
-int64_t
-ud_store_event(struct ud_store *s, const char *path, const char *kind, const char *detail,
-	       char **cause)
-{
-	sqlite3_stmt *q = use(s, S_EVENT_ADD);
-	struct timespec ts;
-	int rc;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	sqlite3_bind_int64(q, 1, (sqlite3_int64)ts.tv_sec * 1000000000 + ts.tv_nsec);
-	text(q, 2, path);
-	text(q, 3, kind);
-	text(q, 4, detail);
-	rc = run(s, q, cause, "logging an event");
-	return rc < 0 ? rc : sqlite3_last_insert_rowid(s->db);
-}
-
-static int64_t
-scalar(struct ud_store *s, enum stmt i)
-{
-	sqlite3_stmt *q = use(s, i);
-	int64_t v = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
-
-	sqlite3_reset(q);
-	return v;
-}
-
-int64_t
-ud_store_clock(struct ud_store *s)
-{
-	return scalar(s, S_EVENT_LAST);
-}
-
-int64_t
-ud_store_first_clock(struct ud_store *s)
-{
-	return scalar(s, S_EVENT_FIRST);
-}
-
-int
-ud_store_each_event(struct ud_store *s, int64_t since,
-		    int (*fn)(int64_t clock, const char *path, const char *kind, const char *detail,
-			      void *ctx),
-		    void *ctx, char **cause)
-{
-	sqlite3_stmt *q = use(s, S_EVENT_EACH);
-	int rc, stop = 0;
-
-	sqlite3_bind_int64(q, 1, since);
-	while (stop == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW)
-		stop = fn(sqlite3_column_int64(q, 0), (const char *)sqlite3_column_text(q, 1),
-			  (const char *)sqlite3_column_text(q, 2),
-			  (const char *)sqlite3_column_text(q, 3), ctx);
-	if (stop == 0 && rc != SQLITE_DONE) {
-		sqlite3_reset(q);
-		return fail(s, cause, "reading the events");
-	}
-	sqlite3_reset(q);
-	return stop;
-}
-
-int
-ud_store_set_problem(struct ud_store *s, const char *what, const char *reason, int64_t clock,
-		     char **cause)
-{
-	sqlite3_stmt *q;
-
-	if (reason == NULL) {
-		q = use(s, S_PROB_DEL);
-		text(q, 1, what);
-		return run(s, q, cause, "clearing a problem");
-	}
-	q = use(s, S_PROB_SET);
-	text(q, 1, what);
-	text(q, 2, reason);
-	sqlite3_bind_int64(q, 3, clock);
-	return run(s, q, cause, "recording a problem");
-}
-
-int
-ud_store_each_problem(struct ud_store *s,
-		      int (*fn)(const char *what, const char *reason, void *ctx), void *ctx,
-		      char **cause)
-{
-	sqlite3_stmt *q = use(s, S_PROB_EACH);
-	int rc, stop = 0;
-
-	while (stop == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW)
-		stop = fn((const char *)sqlite3_column_text(q, 0),
-			  (const char *)sqlite3_column_text(q, 1), ctx);
-	if (stop == 0 && rc != SQLITE_DONE) {
-		sqlite3_reset(q);
-		return fail(s, cause, "reading the problems");
-	}
-	sqlite3_reset(q);
-	return stop;
 }
