@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #ifdef HAVE_MALLOC_TRIM
 #include <malloc.h>
 #endif
@@ -12,14 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "rpc-int.h"
 #include "uapid/buf.h"
-#include "uapid/fsutil.h"
 #include "uapid/log.h"
 #include "uapid/rpc.h"
 #include "uapid/xmalloc.h"
@@ -692,59 +689,6 @@ refuse_largest(struct ud_rpc *r)
 	}
 }
 
-#ifndef SO_PEERGROUPS
-#define SO_PEERGROUPS 59 /* Linux 4.13 */
-#endif
-
-/*
- * Is the peer in group, as its primary group or a supplementary one (a
- * user added with usermod -aG has it only there)?  SO_PEERGROUPS gives the
- * groups the peer had when it connected.
- */
-static bool
-peer_in_group(int fd, gid_t primary, gid_t group)
-{
-	gid_t small[64], *groups = small;
-	socklen_t len = sizeof(small);
-	bool in = primary == group;
-	size_t i;
-
-	if (in)
-		return true;
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) < 0) {
-		if (errno != ERANGE)
-			return false;
-		groups = ud_xmalloc(len);
-		if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) < 0) {
-			free(groups);
-			return false;
-		}
-	}
-	for (i = 0; i < len / sizeof(gid_t) && !in; i++)
-		in = groups[i] == group;
-	if (groups != small)
-		free(groups);
-	return in;
-}
-
-/* May this peer talk to us?  The daemon's own user, root, or the socket's group. */
-static bool
-peer_allowed(struct ud_rpc *r, struct ud_rpc_client *c)
-{
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
-	uv_os_fd_t fd;
-
-	if (uv_fileno((uv_handle_t *)&c->pipe, &fd) < 0 ||
-	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
-		return false;
-	c->uid = cred.uid;
-	c->pid = cred.pid;
-	if (cred.uid == geteuid() || cred.uid == 0)
-		return true;
-	return r->group != (gid_t)-1 && peer_in_group(fd, cred.gid, r->group);
-}
-
 static void
 on_connection(uv_stream_t *server, int status)
 {
@@ -769,81 +713,13 @@ on_connection(uv_stream_t *server, int status)
 		close_client(c);
 		return;
 	}
-	if (!peer_allowed(r, c)) {
+	if (!ud_rpc_peer_allowed(&c->pipe, r->group, &c->uid, &c->pid)) {
 		ud_log(LOG_WARNING, "socket: refused uid %ld (pid %ld): not this daemon's user%s",
 		       (long)c->uid, (long)c->pid, r->group != (gid_t)-1 ? " or group" : "");
 		close_client(c);
 		return;
 	}
 	update_reading(c);
-}
-
-/* Is someone answering on path?  (A daemon left no socket behind, or it is alive.) */
-static bool
-answers(const char *path)
-{
-	struct sockaddr_un sun;
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	bool alive;
-
-	if (fd < 0)
-		return false;
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	memcpy(sun.sun_path, path, strlen(path) + 1);
-	alive = connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0;
-	close(fd);
-	return alive;
-}
-
-static int
-bind_path(struct ud_rpc *r, char **cause)
-{
-	const char *slash = strrchr(r->path, '/');
-	struct stat st;
-	mode_t old;
-	int rc;
-
-	if (strlen(r->path) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
-		/* libuv 1.44 would cut it short without a word */
-		*cause = ud_xasprintf("%s: socket path longer than %zu bytes", r->path,
-				      sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
-		return -ENAMETOOLONG;
-	}
-	if (slash != NULL && slash != r->path) {
-		char *dir = ud_xstrndup(r->path, (size_t)(slash - r->path));
-
-		rc = ud_mkdir_p(dir, cause);
-		free(dir);
-		if (rc < 0)
-			return rc;
-	}
-	if (lstat(r->path, &st) == 0) {
-		if (!S_ISSOCK(st.st_mode)) {
-			*cause = ud_xasprintf("%s: exists and is not a socket", r->path);
-			return -EEXIST;
-		}
-		if (answers(r->path)) {
-			*cause = ud_xasprintf("%s: another daemon answers on this socket", r->path);
-			return -EADDRINUSE;
-		}
-		unlink(r->path); /* stale: its daemon is gone */
-	}
-	old = umask(0077);
-	rc = uv_pipe_bind(&r->server, r->path);
-	umask(old);
-	if (rc < 0) {
-		*cause = ud_xasprintf("%s: cannot listen: %s", r->path, uv_strerror(rc));
-		return rc;
-	}
-	r->ours = true;
-	/* the owner only (or the group too), set before anyone can connect */
-	if ((r->group != (gid_t)-1 && chown(r->path, (uid_t)-1, r->group) < 0) ||
-	    chmod(r->path, r->group != (gid_t)-1 ? 0660 : 0600) < 0) {
-		*cause = ud_xasprintf("%s: %s", r->path, strerror(errno));
-		return -errno;
-	}
-	return 0;
 }
 
 int
@@ -896,8 +772,10 @@ ud_rpc_open(struct ud_rpc **out, uv_loop_t *loop, const struct ud_rpc_opts *o,
 			free(r->path);
 			r->path = ud_xstrndup(name, len);
 		}
-	} else if ((rc = bind_path(r, cause)) < 0) {
+	} else if ((rc = ud_rpc_bind(&r->server, r->path, r->group, cause)) < 0) {
 		goto fail;
+	} else {
+		r->ours = true; /* removed at close */
 	}
 	if ((rc = uv_listen((uv_stream_t *)&r->server, 511, on_connection)) < 0) {
 		*cause = ud_xasprintf("%s: cannot listen: %s", r->path, uv_strerror(rc));
