@@ -26,7 +26,9 @@ def main():
         s.settimeout(120)
         s.connect(sys.argv[1])
         buf = b""
-        while not select.select([sys.stdin], [], [], 0.01)[0]:
+        # asked at least once: a case shorter than this process's start-up
+        # (a loaded machine) would otherwise end it before its first question
+        while answers == 0 or not select.select([sys.stdin], [], [], 0.01)[0]:
             t = time.monotonic()
             s.sendall(REQ)
             while b"\n" not in buf:
