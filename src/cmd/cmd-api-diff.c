@@ -139,6 +139,7 @@ cmd_api_diff(int argc, char **argv)
 	}
 	if (api_opts_target(&ao, true, &abi) < 0)
 		return EXIT_USAGE;
+	api_heap_reserve();
 	ud_git_init_caching_trees();
 	memset(&n, 0, sizeof(n));
 	if (ao.json)
