@@ -5,10 +5,11 @@
  * installed in memory, as `uapid install --arch ARCH` would.  Shared by
  * api-diff and api-layout.
  *
- * The texts are read (and installed) first, one side after the other, so
- * that what fails is reported in order; the models are then made on as
- * many threads as the machine has (ud_api_parse and ud_api_resolve touch
- * only their own headers: nothing is shared but the read-only ABI table).
+ * The texts are read (and installed) one side after the other, so that
+ * what fails is reported in order; each is parsed into its model as soon
+ * as it is read, on the machine's other processors (and on this thread
+ * once reading is over): ud_api_parse and ud_api_resolve touch only their
+ * own headers, nothing is shared but the read-only ABI table.
  */
 #include <errno.h>
 #include <git2.h>
@@ -31,24 +32,126 @@
 #include "uapid/tindex.h"
 #include "uapid/xmalloc.h"
 
-/* A header to model (parse_all): its installed text, kept. */
+/* A header to model: its installed text, kept until its model is made. */
 struct api_text {
 	char *path;
-	char *text;
+	char *text; /* NULL once parsed */
 	size_t len;
+	struct ud_api_header model;
 };
+
+/*
+ * The texts read, in order, for the parsing threads to take: a queue
+ * that only grows, closed when reading is over.
+ */
+struct api_feed {
+	uv_mutex_t lock;
+	uv_cond_t more; /* a text queued, or the feed closed */
+	struct api_text **v;
+	size_t n, alloc, next; /* next: the next text to parse */
+	bool closed;
+	bool threads; /* the lock and threads are there: else all is parsed at the end */
+	uv_thread_t tids[7];
+	size_t nthreads;
+};
+
+static void
+feed_push(struct api_feed *f, struct api_text *t)
+{
+	if (f->threads)
+		uv_mutex_lock(&f->lock);
+	f->v = ud_xgrow(f->v, &f->alloc, f->n + 1, sizeof(*f->v));
+	f->v[f->n++] = t;
+	if (f->threads) {
+		uv_cond_signal(&f->more);
+		uv_mutex_unlock(&f->lock);
+	}
+}
+
+/* Parses what the feed holds until it is closed and empty. */
+static void
+feed_worker(void *arg)
+{
+	struct api_feed *f = arg;
+
+	for (;;) {
+		struct api_text *t = NULL;
+
+		if (f->threads) {
+			uv_mutex_lock(&f->lock);
+			while (f->next == f->n && !f->closed)
+				uv_cond_wait(&f->more, &f->lock);
+		}
+		if (f->next < f->n)
+			t = f->v[f->next++];
+		if (f->threads)
+			uv_mutex_unlock(&f->lock);
+		if (t == NULL)
+			return;
+		ud_api_parse(t->path, t->text, t->len, &t->model);
+		free(t->text);
+		t->text = NULL;
+	}
+}
+
+/* A feed with its threads started: one fewer than the processors (reading is this one's). */
+static void
+feed_start(struct api_feed *f)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t want = cpus > 1 ? (size_t)cpus - 1 : 0, i;
+
+	memset(f, 0, sizeof(*f));
+	if (want > 7)
+		want = 7;
+	if (want == 0 || uv_mutex_init(&f->lock) != 0)
+		return;
+	if (uv_cond_init(&f->more) != 0) {
+		uv_mutex_destroy(&f->lock);
+		return;
+	}
+	f->threads = true;
+	/* a thread that cannot start leaves its share to the others (and to this one) */
+	for (i = 0; i < want; i++)
+		if (uv_thread_create(&f->tids[f->nthreads], feed_worker, f) == 0)
+			f->nthreads++;
+}
+
+/* Closes the feed and parses with its threads what is left: every text has its model. */
+static void
+feed_finish(struct api_feed *f)
+{
+	size_t i;
+
+	if (f->threads) {
+		uv_mutex_lock(&f->lock);
+		f->closed = true;
+		uv_cond_broadcast(&f->more);
+		uv_mutex_unlock(&f->lock);
+	} else {
+		f->closed = true;
+	}
+	feed_worker(f);
+	for (i = 0; i < f->nthreads; i++)
+		uv_thread_join(&f->tids[i]);
+	if (f->threads) {
+		uv_cond_destroy(&f->more);
+		uv_mutex_destroy(&f->lock);
+	}
+	free(f->v);
+}
 
 static void
 keep_text(struct api_side *s, const char *path, char *text, size_t len)
 {
-	struct api_text *t;
+	struct api_text *t = ud_xcalloc(1, sizeof(*t));
 
-	s->texts = ud_xgrow(s->texts, &s->atexts, s->ntexts + 1, sizeof(*s->texts));
-	t = &s->texts[s->ntexts++];
-	memset(t, 0, sizeof(*t));
 	t->path = ud_xstrdup(path);
 	t->text = text;
 	t->len = len;
+	s->texts = ud_xgrow(s->texts, &s->atexts, s->ntexts + 1, sizeof(*s->texts));
+	s->texts[s->ntexts++] = t;
+	feed_push(s->feed, t);
 	if (s->progress != NULL)
 		ud_progress_update(s->progress, s->ntexts, s->expect);
 }
@@ -142,13 +245,15 @@ load_git(struct api_side *s, const char *spec, const char *arch)
 }
 
 static int
-side_read(struct api_side *s, const char *spec, const char *arch, struct ud_progress *progress)
+side_read(struct api_side *s, const char *spec, const char *arch, struct ud_progress *progress,
+	  struct api_feed *feed)
 {
 	char *inc, *mk, *uapi;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
 	s->progress = progress;
+	s->feed = feed;
 	if (!is_dir(spec) && (rc = load_git(s, spec, arch)) != 1)
 		goto sorted;
 	if (!is_dir(spec)) {
@@ -272,52 +377,26 @@ run_parallel(size_t n, void (*job)(size_t i, void *ctx), void *ctx)
 	free(tids);
 }
 
-struct parse_job {
-	struct api_side *const *sides;
-	size_t nsides;
-};
-
+/* The models of the texts the sides hold (all parsed), each side sorted by path. */
 static void
-parse_one(size_t i, void *ctx)
+collect(struct api_side *const *sides, size_t nsides)
 {
-	const struct parse_job *j = ctx;
-	size_t k;
-
-	for (k = 0; k < j->nsides && i >= j->sides[k]->ntexts; k++)
-		i -= j->sides[k]->ntexts;
-	{
-		struct api_side *s = j->sides[k];
-		struct api_text *t = &s->texts[i];
-
-		ud_api_parse(t->path, t->text, t->len, &s->v[i]);
-		free(t->text);
-		t->text = NULL;
-	}
-}
-
-/* The models of the headers the sides hold, made in parallel, each side sorted by path. */
-static void
-parse_all(struct api_side *const *sides, size_t nsides)
-{
-	struct parse_job j = {sides, nsides};
-	size_t k, i, total = 0;
+	size_t k, i;
 
 	for (k = 0; k < nsides; k++) {
 		struct api_side *s = sides[k];
 
 		s->v = ud_xcalloc(s->ntexts + 1, sizeof(*s->v));
 		s->n = s->alloc = s->ntexts;
-		total += s->ntexts;
-	}
-	run_parallel(total, parse_one, &j);
-	for (k = 0; k < nsides; k++) {
-		struct api_side *s = sides[k];
-
-		for (i = 0; i < s->ntexts; i++)
-			free(s->texts[i].path);
+		for (i = 0; i < s->ntexts; i++) {
+			s->v[i] = s->texts[i]->model;
+			free(s->texts[i]->path);
+			free(s->texts[i]);
+		}
 		free(s->texts);
 		s->texts = NULL;
 		s->ntexts = s->atexts = 0;
+		s->feed = NULL;
 		ud_api_sort_headers(s->v, s->n);
 	}
 }
@@ -326,11 +405,14 @@ int
 api_side_load(struct api_side *s, const char *spec, const char *arch, struct ud_progress *progress)
 {
 	struct api_side *const sides[1] = {s};
+	struct api_feed feed;
+	int rc;
 
-	if (side_read(s, spec, arch, progress) < 0)
-		return -1;
-	parse_all(sides, 1);
-	return 0;
+	feed_start(&feed);
+	rc = side_read(s, spec, arch, progress, &feed);
+	feed_finish(&feed);
+	collect(sides, 1);
+	return rc < 0 ? -1 : 0;
 }
 
 int
@@ -339,15 +421,17 @@ api_side_load_pair(struct api_side *o, const char *old_spec, struct api_side *n,
 		   const char **failed)
 {
 	struct api_side *const sides[2] = {o, n};
+	struct api_feed feed;
 
 	memset(n, 0, sizeof(*n));
-	*failed = side_read(o, old_spec, arch, progress[0]) < 0	  ? old_spec
-		  : side_read(n, new_spec, arch, progress[1]) < 0 ? new_spec
-								  : NULL;
-	if (*failed != NULL)
-		return -1;
-	parse_all(sides, 2);
-	return 0;
+	feed_start(&feed);
+	*failed = side_read(o, old_spec, arch, progress[0], &feed) < 0	 ? old_spec
+		  : side_read(n, new_spec, arch, progress[1], &feed) < 0 ? new_spec
+									 : NULL;
+	/* what was read has its model, also after a failure (api_side_free frees them) */
+	feed_finish(&feed);
+	collect(sides, 2);
+	return *failed != NULL ? -1 : 0;
 }
 
 struct resolve_job {
@@ -418,8 +502,9 @@ free_models(struct api_side *s)
 	for (i = 0; i < s->n; i++)
 		ud_api_header_free(&s->v[i]);
 	for (i = 0; i < s->ntexts; i++) {
-		free(s->texts[i].path);
-		free(s->texts[i].text);
+		free(s->texts[i]->path);
+		free(s->texts[i]->text);
+		free(s->texts[i]);
 	}
 	free(s->texts);
 	s->texts = NULL;

@@ -67,13 +67,15 @@ struct ud_api_diff;
 struct ud_abi;
 struct ud_progress;
 struct api_text;
+struct api_feed;
 /* One version of the installed headers: their API models, sorted by path. */
 struct api_side {
 	struct ud_api_header *v;
 	size_t n, alloc;
-	char *what;		/* how it was read, for the summary */
-	struct api_text *texts; /* read, not yet parsed */
+	char *what;		 /* how it was read, for the summary */
+	struct api_text **texts; /* read, parsed meanwhile (api-side.c) */
 	size_t ntexts, atexts;
+	struct api_feed *feed;	      /* where a text read goes to be parsed, or NULL */
 	struct ud_progress *progress; /* the headers read (or installed), or NULL */
 	size_t expect;		      /* headers to read, when known (a plan's) */
 };
