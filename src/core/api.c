@@ -167,6 +167,43 @@ known_used(const struct reader *r, const char *text, struct ud_expr_sym **out)
 	return n;
 }
 
+/*
+ * The value of a lone decimal (up to 18 digits) or hexadecimal (up to 15)
+ * constant, as ud_expr_evaluate reads it (strtoull): most macros are one,
+ * and need no environment nor parser.  False for anything else.
+ */
+static int
+hex_digit(int c)
+{
+	if (ud_is_digit(c))
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+static bool
+plain_number(const char *p, long long *out)
+{
+	unsigned long long n = 0;
+	size_t k = 0;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		for (k = 2; k < 17 && hex_digit((unsigned char)p[k]) >= 0; k++)
+			n = n * 16 + (unsigned long long)hex_digit((unsigned char)p[k]);
+		if (k == 2)
+			return false;
+	} else if (p[0] == '0') {
+		k = 1; /* "0"; octal ("010") is the parser's */
+	} else {
+		for (; k < 18 && ud_is_digit((unsigned char)p[k]); k++)
+			n = n * 10 + (unsigned long long)(p[k] - '0');
+	}
+	if (k == 0 || p[k] != '\0')
+		return false;
+	*out = (long long)n;
+	return true;
+}
+
 /* The value of expression text, with the header's numeric names so far; false when unknown. */
 static bool
 evaluate(struct reader *r, const char *text, long long *out)
@@ -204,6 +241,10 @@ evaluate(struct reader *r, const char *text, long long *out)
 		copy[j++] = copy[i];
 	}
 	copy[j] = '\0';
+	if (plain_number(copy, out)) {
+		free(copy);
+		return true;
+	}
 	memset(&env, 0, sizeof(env));
 	env.dialect = UD_EXPR_C;
 	env.nsyms = known_used(r, copy, &used);
