@@ -180,6 +180,17 @@ struct ud_api_wanted {
 void ud_api_resolve_wanted(const struct ud_api_header *old, size_t nold,
 			   const struct ud_api_header *new_, size_t nnew,
 			   struct ud_api_wanted *wold, struct ud_api_wanted *wnew);
+/*
+ * ud_api_resolve_wanted in two steps: ud_api_wanted_own marks what one
+ * version v needs by itself against other (reading both, writing only
+ * *w: the two versions' may be made on two threads); ud_api_wanted_users
+ * then adds, in both, the macros that name a wanted one.
+ */
+void ud_api_wanted_own(const struct ud_api_header *v, size_t n, const struct ud_api_header *other,
+		       size_t nother, struct ud_api_wanted *w);
+void ud_api_wanted_users(const struct ud_api_header *old, size_t nold,
+			 const struct ud_api_header *new_, size_t nnew, struct ud_api_wanted *wold,
+			 struct ud_api_wanted *wnew);
 void ud_api_resolve_wanted_version(struct ud_api_header *v, size_t n, struct ud_api_wanted *w,
 				   const struct ud_abi *abi);
 /* Frees marks not used. */

@@ -441,6 +441,15 @@ struct resolve_job {
 };
 
 static void
+wanted_one(size_t i, void *ctx)
+{
+	struct resolve_job *j = ctx;
+	const struct api_side *other = j->side[1 - i];
+
+	ud_api_wanted_own(j->side[i]->v, j->side[i]->n, other->v, other->n, &j->want[i]);
+}
+
+static void
 resolve_one(size_t i, void *ctx)
 {
 	struct resolve_job *j = ctx;
@@ -453,7 +462,9 @@ api_side_resolve_pair(struct api_side *o, struct api_side *n, const struct ud_ab
 {
 	struct resolve_job j = {{o, n}, {{NULL, 0}, {NULL, 0}}, abi};
 
-	ud_api_resolve_wanted(o->v, o->n, n->v, n->n, &j.want[0], &j.want[1]);
+	/* ud_api_resolve_wanted, its two sides' own marks on two threads */
+	run_parallel(2, wanted_one, &j);
+	ud_api_wanted_users(o->v, o->n, n->v, n->n, &j.want[0], &j.want[1]);
 	run_parallel(2, resolve_one, &j);
 }
 

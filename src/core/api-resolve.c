@@ -963,19 +963,32 @@ wanted_users(const struct ud_api_header *const v[2], const size_t n[2], bool **c
 }
 
 void
+ud_api_wanted_own(const struct ud_api_header *v, size_t n, const struct ud_api_header *other,
+		  size_t nother, struct ud_api_wanted *w)
+{
+	w->v = wanted(v, n, other, nother);
+	w->n = n;
+}
+
+void
+ud_api_wanted_users(const struct ud_api_header *old, size_t nold, const struct ud_api_header *new_,
+		    size_t nnew, struct ud_api_wanted *wold, struct ud_api_wanted *wnew)
+{
+	const struct ud_api_header *const vs[2] = {old, new_};
+	const size_t ns[2] = {nold, nnew};
+	bool **const ws[2] = {wold->v, wnew->v};
+
+	wanted_users(vs, ns, ws);
+}
+
+void
 ud_api_resolve_wanted(const struct ud_api_header *old, size_t nold,
 		      const struct ud_api_header *new_, size_t nnew, struct ud_api_wanted *wold,
 		      struct ud_api_wanted *wnew)
 {
-	const struct ud_api_header *const vs[2] = {old, new_};
-	const size_t ns[2] = {nold, nnew};
-	bool **const ws[2] = {wanted(old, nold, new_, nnew), wanted(new_, nnew, old, nold)};
-
-	wanted_users(vs, ns, ws);
-	wold->v = ws[0];
-	wold->n = nold;
-	wnew->v = ws[1];
-	wnew->n = nnew;
+	ud_api_wanted_own(old, nold, new_, nnew, wold);
+	ud_api_wanted_own(new_, nnew, old, nold, wnew);
+	ud_api_wanted_users(old, nold, new_, nnew, wold, wnew);
 }
 
 void
