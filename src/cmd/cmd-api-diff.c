@@ -164,8 +164,8 @@ cmd_api_diff(int argc, char **argv)
 	{
 		struct report r = {&o, &n, &d, ao.json};
 
-		/* the report holds its own text: printed while the models are freed */
-		api_side_free_pair(&o, &n, print_report, &r);
+		/* the report holds its own text: the models are not needed for it */
+		api_side_exit_pair(&o, &n, print_report, &r);
 	}
 	status = d.verdicts[UD_API_BREAKING] > 0 ? EXIT_FINDINGS : EXIT_OK;
 	ud_api_diff_free(&d);

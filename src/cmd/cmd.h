@@ -129,6 +129,13 @@ void api_side_free(struct api_side *s);
  */
 void api_side_free_pair(struct api_side *o, struct api_side *n, void (*beside)(void *ctx),
 			void *ctx);
+/*
+ * The same for a command about to exit: beside(ctx) runs, and the models
+ * are left to the exit, which gives their memory back at once, unless a
+ * leak checker (ASan's) watches: then api_side_free_pair.
+ */
+void api_side_exit_pair(struct api_side *o, struct api_side *n, void (*beside)(void *ctx),
+			void *ctx);
 
 /* Prints "path:line: severity: message" for each diagnostic. */
 void report_diags(FILE *f, const char *path, const struct ud_diags *d);
