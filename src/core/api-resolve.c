@@ -927,26 +927,19 @@ names_any(const char *text, const struct ud_map *set)
  * A macro whose text is the same but names one whose value is wanted may
  * change value too (SOF_ABI_VERSION built from SOF_ABI_PATCH): wanted,
  * until nothing new is found, in both versions alike.
- *
- * A symbol read in one pass and not wanted names none of the names known
- * when it was read: the next pass needs to look for only the names added
- * since (recent: the ones of the pass before and of this one so far),
- * which finds the same symbols as looking for all of them.
  */
 static void
 wanted_users(const struct ud_api_header *const v[2], const size_t n[2], bool **const want[2])
 {
-	struct ud_map names = UD_MAP_INIT, recent = UD_MAP_INIT, added = UD_MAP_INIT;
+	struct ud_map names = UD_MAP_INIT;
 	size_t side, h, i, pass;
 	bool more = true;
 
 	for (side = 0; side < 2; side++)
 		for (h = 0; h < n[side]; h++)
 			for (i = 0; i < v[side][h].n; i++)
-				if (want[side][h][i] && v[side][h].v[i].kind == UD_API_MACRO) {
+				if (want[side][h][i] && v[side][h].v[i].kind == UD_API_MACRO)
 					ud_map_put(&names, v[side][h].v[i].name, NULL);
-					ud_map_put(&recent, v[side][h].v[i].name, NULL);
-				}
 	for (pass = 0; pass < 4 && more && names.n > 0; pass++) {
 		more = false;
 		for (side = 0; side < 2; side++)
@@ -957,23 +950,16 @@ wanted_users(const struct ud_api_header *const v[2], const size_t n[2], bool **c
 					if (want[side][h][i] ||
 					    (s->kind != UD_API_MACRO &&
 					     s->kind != UD_API_ENUM_CONST) ||
-					    !names_any(s->text, &recent))
+					    !names_any(s->text, &names))
 						continue;
 					want[side][h][i] = true;
 					if (!ud_map_has(&names, s->name)) {
 						ud_map_put(&names, s->name, NULL);
-						ud_map_put(&recent, s->name, NULL);
-						ud_map_put(&added, s->name, NULL);
 						more = true;
 					}
 				}
-		ud_map_free(&recent, NULL);
-		recent = added;
-		memset(&added, 0, sizeof(added));
 	}
 	ud_map_free(&names, NULL);
-	ud_map_free(&recent, NULL);
-	ud_map_free(&added, NULL);
 }
 
 void
