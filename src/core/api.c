@@ -217,6 +217,9 @@ evaluate(struct reader *r, const char *text, long long *out)
 
 	if (text[0] == '\0')
 		return false;
+	/* a plain number is its own rewriting below: no copy */
+	if (plain_number(text, out))
+		return true;
 	/* casts and integer suffixes the preprocessor's grammar does not know */
 	copy = ud_xstrdup(text);
 	for (i = j = 0; copy[i] != '\0'; i++) {
