@@ -140,7 +140,6 @@ cmd_api_diff(int argc, char **argv)
 	if (api_opts_target(&ao, true, &abi) < 0)
 		return EXIT_USAGE;
 	api_heap_reserve();
-	ud_git_init_caching_trees();
 	memset(&n, 0, sizeof(n));
 	if (ao.json)
 		report_keep();
@@ -154,7 +153,6 @@ cmd_api_diff(int argc, char **argv)
 		report_json_failure(failed);
 		api_side_free(&o);
 		api_side_free(&n);
-		git_libgit2_shutdown();
 		return EXIT_USAGE;
 	}
 	if (abi != NULL)
@@ -169,6 +167,5 @@ cmd_api_diff(int argc, char **argv)
 	}
 	status = d.verdicts[UD_API_BREAKING] > 0 ? EXIT_FINDINGS : EXIT_OK;
 	ud_api_diff_free(&d);
-	git_libgit2_shutdown();
 	return status;
 }
