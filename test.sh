@@ -135,11 +135,13 @@ valgrind_units() {
 			 else cat "$err.out" "$err"; echo "valgrind: $1 failed" >&2; exit 255; fi' sh {}
 }
 # valgrind_daemon SUITE: a daemon suite with the daemon under valgrind
-# (UAPID_DAEMON_WRAP: tests/daemon-lib.sh): what it leaks or misreads over a long run
+# (UAPID_DAEMON_WRAP: tests/daemon-lib.sh): what it leaks or misreads over a long run.
+# --trace-children=yes: uapid execv()s uapid-full for watch (same pid, so
+# the same log file), and the daemon's code is uapid-full's.
 valgrind_daemon() {
 	local vglog
 	vglog=$(mktemp -d "$UD_SCRATCH/vg.XXXXXX")
-	run_test "$1" UAPID_DAEMON_WRAP="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --log-file=$vglog/vg.%p"
+	run_test "$1" UAPID_DAEMON_WRAP="valgrind -q --trace-children=yes --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --log-file=$vglog/vg.%p"
 	# valgrind's own note on openat2 (uapid falls back to resolving paths itself) is not an error
 	if cat "$vglog"/vg.* /dev/null | grep -v -e 'unhandled amd64-linux syscall: 437' -e 'handler' \
 		-e 'README_MISSING_SYSCALL' -e 'Nevertheless we consider' -e 'bug_reports' | grep .; then

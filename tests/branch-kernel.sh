@@ -36,9 +36,11 @@ export GIT_CONFIG_NOSYSTEM=1 HOME=$WORK
 # no background gc --auto while commits are made and read
 export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=gc.auto GIT_CONFIG_VALUE_0=0
 export LC_ALL=C
-# a copy of uapid: the same binary from start to end, even if the build is redone meanwhile
+# a copy of uapid: the same binary from start to end, even if the build is redone meanwhile;
+# and of uapid-full beside it, which it runs for branch and api-log (src/cmd/uapid.c)
 if [ -f "$UAPID" ] && [ "$(head -c 4 "$UAPID" | tr -d '\177')" = ELF ]; then
 	cp "$UAPID" "$WORK/uapid"
+	if [ -f "${UAPID%/*}/uapid-full" ]; then cp "${UAPID%/*}/uapid-full" "$WORK/uapid-full"; fi
 	UAPID=$WORK/uapid
 fi
 

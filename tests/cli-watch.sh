@@ -224,7 +224,7 @@ MARKERS=
 # --- kill -9 between the writes and the commit, then a restart repairs ------------------
 cp "$WORK"/gen/gen1*.h "$T/include/linux/"
 # the crash injection is in builds configured with --enable-test-hooks only
-if grep -q UAPID_TEST_CRASH_AFTER "$UAPID"; then
+if uapid_has UAPID_TEST_CRASH_AFTER; then
 	UAPID_TEST_CRASH_AFTER=3 "$UAPID" watch --state-dir "$S" --socket "$K" --arch "$ARCH" "$T" \
 		>>"$WORK/daemon.log" 2>&1 &
 	DPID=$!
@@ -245,7 +245,7 @@ else
 fi
 # a daemon built without --enable-test-hooks (the one users run) has no crash injection
 if [ -f "${top_builddir:-}/config.h" ] && ! grep -q 'define UD_TEST_HOOKS 1' "$top_builddir/config.h"; then
-	if grep -q UAPID_TEST_CRASH_AFTER "$UAPID"; then
+	if uapid_has UAPID_TEST_CRASH_AFTER; then
 		fail "the crash injection is compiled into a build without --enable-test-hooks"
 	else
 		pass

@@ -47,7 +47,7 @@ if [ -z "${UD_FAULTS:-}" ] || [ -n "$live_cases" ]; then
 	T=$WORK/tree S=$WORK/state K=$WORK/d.sock
 	new_tree "$T"
 	# the test hook that makes output writes fail (builds with --enable-test-hooks)
-	if grep -q UAPID_TEST_FAIL_WRITES "$UAPID"; then
+	if uapid_has UAPID_TEST_FAIL_WRITES; then
 		export UAPID_TEST_FAIL_WRITES="$WORK/fail-writes" FAULTS_FAIL_WRITES="$WORK/fail-writes"
 	fi
 	start_daemon "$T" "$S" "$K" --verbose || finish

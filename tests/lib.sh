@@ -10,6 +10,9 @@ chmod 755 "$WORK"
 trap 'rm -rf "$WORK"' EXIT
 failures=0
 checks=0
+# uapid_has TEXT: TEXT (a test hook's variable) is compiled into the daemon, which is
+# uapid-full beside $UAPID (uapid runs it for watch: src/cmd/uapid.c), or $UAPID itself
+uapid_has() { grep -q -- "$1" "${UAPID%/*}/uapid-full" 2>/dev/null || grep -q -- "$1" "$UAPID"; }
 
 pass() { checks=$((checks + 1)); }
 fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL: $*" >&2; }

@@ -142,7 +142,7 @@ check_cmd "apt-get install" env DEBIAN_FRONTEND=noninteractive apt-get install -
 	--no-install-recommends "$deb"
 unitdir=$(pkg-config --variable=systemdsystemunitdir systemd)
 dpkg -L uapid >"$WORK/files"
-for f in /usr/bin/uapid /usr/bin/uapictl "$unitdir/uapid@.service" "$unitdir/uapid@.socket" \
+for f in /usr/bin/uapid /usr/bin/uapictl /usr/libexec/uapid/uapid-full "$unitdir/uapid@.service" "$unitdir/uapid@.socket" \
 	/usr/share/man/man1/uapid.1.gz /usr/share/man/man1/uapictl.1.gz \
 	/usr/share/man/man7/uapid-protocol.7.gz /usr/share/man/man8/uapid@.service.8.gz \
 	/usr/share/bash-completion/completions/uapid /usr/share/bash-completion/completions/uapictl \

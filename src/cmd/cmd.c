@@ -8,8 +8,6 @@
 #include <sys/utsname.h>
 
 #include "cmd.h"
-#include "uapid/gittree.h"
-#include "uapid/xmalloc.h"
 
 const char *
 cmd_default_arch(void)
@@ -66,20 +64,4 @@ cmd_close_plan(struct cmd_plan *p)
 	ud_headers_plan_free(&p->plan);
 	ud_source_close(&p->src);
 	ud_tree_close(&p->tree);
-}
-
-int
-cmd_open_history(const char *path, const char *state_dir, git_repository **repo, char **dir)
-{
-	ud_git_init_caching_trees();
-	if (git_repository_open_ext(repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
-		const git_error *e = git_error_last();
-
-		report_error("%s: not a git repository (%s)", path,
-			     e != NULL ? e->message : "libgit2");
-		return -1;
-	}
-	*dir = state_dir != NULL ? ud_xstrdup(state_dir)
-				 : ud_xasprintf("%suapid", git_repository_path(*repo));
-	return 0;
 }

@@ -3,14 +3,35 @@
  * uapid: split Linux kernel headers into their kernel-only and userspace
  * API parts, and keep that split current.  This file only dispatches to
  * the command of the first argument.
+ *
+ * It is built twice (issue 25).  uapid-full (in $(pkglibexecdir)) runs
+ * every command.  uapid (in $(bindir), built with UD_LIGHT) links neither
+ * libgit2 nor libsystemd: the dynamic loader's work for them and the ~25
+ * libraries they bring cost about 12 ms of CPU at every start, more than a
+ * re-run of uapid install on an unchanged kernel tree takes.  It runs the
+ * commands that need neither (install, check, classify, fix-includes: the
+ * table says which, by name) and execv()s uapid-full with the same argv for
+ * the others, so that the daemon keeps the pid it was started with
+ * (systemd's Type=notify, a test's kill).
  */
 #include "config.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
+
+#ifdef UD_LIGHT
+/* a command that needs libgit2 or libsystemd: uapid-full runs it */
+#define FULL(run) NULL
+#else
+#define FULL(run) run
+#endif
 
 static const struct cmd_entry commands[] = {
 	{"classify", "classify [--json] FILE...",
@@ -18,7 +39,7 @@ static const struct cmd_entry commands[] = {
 	{"split",
 	 "split [--in-place | --output DIR] [--markers FILE] [--dry-run] [--diff] [--json] [--quiet] "
 	 "TREE [PATH...]",
-	 "split exported headers into kernel and uapi/ parts", cmd_split},
+	 "split exported headers into kernel and uapi/ parts", FULL(cmd_split)},
 	{"install", "install [--arch ARCH|all] [--quiet] TREE OUTDIR",
 	 "write the installed userspace headers, as make headers_install does", cmd_install},
 	{"check", "check [--arch ARCH] [--jobs N] [--json] [--quiet] TREE",
@@ -27,25 +48,70 @@ static const struct cmd_entry commands[] = {
 	 "watch [--state-dir DIR] [--socket PATH] [--socket-group GROUP] [--arch ARCH] [--settle MS] "
 	 "[--markers FILE] [--branches] [--verbose] [--quiet] [--print-paths] TREE",
 	 "the daemon: keep the split and installed headers of TREE current as it changes",
-	 cmd_watch},
+	 FULL(cmd_watch)},
 	{"branch",
 	 "branch [--split NAME|--no-split] [--headers NAME|--no-headers] [--source REV] [--arch ARCH] "
 	 "[--since REV] [--one-commit] [--identity ID] [--markers FILE] [--state-dir DIR] [--json] "
 	 "[--quiet] REPO",
-	 "keep the uapi/split and uapi/headers branches of a repository current", cmd_branch},
+	 "keep the uapi/split and uapi/headers branches of a repository current", FULL(cmd_branch)},
 	{"api-diff", "api-diff [--json] [--arch ARCH] [--abi ABI] [--quiet] OLD NEW",
-	 "which headers changed userspace API, symbol by symbol, with a verdict", cmd_api_diff},
+	 "which headers changed userspace API, symbol by symbol, with a verdict",
+	 FULL(cmd_api_diff)},
 	{"api-layout", "api-layout [--json] [--arch ARCH] [--abi ABI] SOURCE [HEADER...] | --abis",
 	 "sizes, alignments and member offsets of the installed headers' types on an ABI",
-	 cmd_api_layout},
+	 FULL(cmd_api_layout)},
 	{"api-log",
 	 "api-log [--arch ARCH] [--json] [--since REV] [--until REV] [--tags GLOB] [--headers NAME] "
 	 "[--state-dir DIR] [--quiet] REPO SYMBOL...",
 	 "since which release a userspace API symbol exists, and what changed in it when",
-	 cmd_api_log},
+	 FULL(cmd_api_log)},
 	{"fix-includes", "fix-includes [--in-place | --dry-run] TREE [PATH...]",
 	 "turn #include \"x.h\" into #include <dir/x.h> in tree headers", cmd_fix_includes},
 };
+
+#ifdef UD_LIGHT
+/*
+ * Replaces this process with uapid-full, argv unchanged: $UAPID_FULL when
+ * set, else uapid-full beside this program's own file (the build tree),
+ * else the one installed in UD_PKGLIBEXECDIR.  Returns only on failure,
+ * having said why.
+ */
+static int
+exec_full(char **argv)
+{
+	static const char name[] = "uapid-full";
+	char self[PATH_MAX], beside[PATH_MAX + sizeof(name)];
+	const char *env = getenv("UAPID_FULL"), *tried = UD_PKGLIBEXECDIR "/uapid-full";
+	ssize_t n;
+	char *slash;
+
+	if (env != NULL && env[0] != '\0') {
+		execv(env, argv);
+		report_error("cannot run %s (UAPID_FULL) for uapid %s: %s", env, argv[1],
+			     strerror(errno));
+		return EXIT_USAGE;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash != NULL) {
+			slash[1] = '\0';
+			snprintf(beside, sizeof(beside), "%s%s", self, name);
+			execv(beside, argv);
+			if (errno != ENOENT) {
+				tried = beside;
+				goto failed;
+			}
+		}
+	}
+	execv(tried, argv);
+failed:
+	report_error("uapid %s is run by %s, which cannot be run: %s", argv[1], tried,
+		     strerror(errno));
+	return EXIT_USAGE;
+}
+#endif
 
 static void
 usage(FILE *f)
@@ -84,9 +150,15 @@ main(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name) != 0)
+			continue;
+#ifdef UD_LIGHT
+		if (commands[i].run == NULL)
+			return exec_full(argv);
+#endif
+		return commands[i].run(argc - 1, argv + 1);
+	}
 	report_error("unknown command '%s' (see uapid --help)", argv[1]);
 	return EXIT_USAGE;
 }
