@@ -160,6 +160,33 @@ START_TEST(test_write_new)
 }
 END_TEST
 
+/*
+ * UD_WRITE_STEADY_UMASK: a new file made under a umask that takes bits of
+ * 0644 is still 0644 (the umask is read once a process: the first steady
+ * write of this suite's process is this one, under 077).
+ */
+START_TEST(test_write_steady_umask)
+{
+	char *d = test_dir("steady"), *f = at(d, "a.h"), *g = at(d, "b.h"), *cause = NULL;
+	mode_t old = umask(077);
+	int rc1, rc2;
+
+	rc1 = ud_write_file(f, "abc\n", 4, UD_WRITE_NEW | UD_WRITE_STEADY_UMASK, &cause);
+	rc2 = ud_write_file(g, "xyz\n", 4, UD_WRITE_STEADY_UMASK | UD_WRITE_PRIVATE, &cause);
+	umask(old);
+	ck_assert_int_eq(rc1, 0);
+	ck_assert_int_eq(rc2, 0);
+	ck_assert_ptr_null(cause);
+	ck_assert_uint_eq(stat_of(d, "a.h").st_mode & 07777, 0644);
+	ck_assert_uint_eq(stat_of(d, "b.h").st_mode & 07777, 0600);
+	assert_text(d, "a.h", "abc\n");
+	assert_text(d, "b.h", "xyz\n");
+	free(f);
+	free(g);
+	free(d);
+}
+END_TEST
+
 /* UD_WRITE_NEW links a new file in; an existing one is left alone with -EEXIST. */
 START_TEST(test_write_new_flag)
 {
@@ -438,6 +465,7 @@ main(void)
 	tcase_add_test(tc, test_read_size_limit);
 	tcase_add_test(tc, test_read_fd);
 	tcase_add_test(tc, test_write_new);
+	tcase_add_test(tc, test_write_steady_umask);
 	tcase_add_test(tc, test_write_new_flag);
 	tcase_add_test(tc, test_write_existing);
 	tcase_add_test(tc, test_write_mkdir);

@@ -33,6 +33,13 @@ enum ud_write_flag {
 	 * is written and the call returns -EEXIST (the caller decides).
 	 */
 	UD_WRITE_NEW = 1 << 3,
+	/*
+	 * The caller promises that no thread changes the umask while the
+	 * write runs: a new file then takes its mode at creation, under the
+	 * umask read once, and is chmod'ed only when the umask takes bits of
+	 * it (one system call a file fewer in the common case).
+	 */
+	UD_WRITE_STEADY_UMASK = 1 << 4,
 };
 
 /*

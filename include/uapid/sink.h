@@ -47,6 +47,8 @@ enum ud_sink_flag {
 	/* Files 0600 and the directories made for them 0700, whatever the umask (UD_WRITE_PRIVATE).
 	 */
 	UD_SINK_PRIVATE = 1 << 2,
+	/* The process's umask does not change meanwhile (UD_WRITE_STEADY_UMASK). */
+	UD_SINK_STEADY_UMASK = 1 << 3,
 };
 
 /*

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,9 +61,11 @@ ud_read_fd(int fd, const char *path, struct ud_buf *out, char **cause)
 	ud_buf_grow(out, (size_t)st.st_size);
 	for (;;) {
 		ssize_t n;
+		size_t want;
 
 		ud_buf_grow(out, 4096);
-		n = read(fd, out->data + out->len, out->alloc - out->len - 1);
+		want = out->alloc - out->len - 1;
+		n = read(fd, out->data + out->len, want);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -77,6 +80,13 @@ ud_read_fd(int fd, const char *path, struct ud_buf *out, char **cause)
 			close(fd);
 			return fail(cause, EFBIG, "larger than the 16 MiB limit", path);
 		}
+		/*
+		 * A short read of a regular file is its end: once the size fstat
+		 * gave is in, no read of 0 bytes is needed to learn it (not for a
+		 * file that says it is empty: /proc's are read to the end).
+		 */
+		if ((size_t)n < want && st.st_size > 0 && out->len >= (size_t)st.st_size)
+			break;
 	}
 	out->data[out->len] = '\0';
 	close(fd);
@@ -123,13 +133,40 @@ sync_dir_of(const char *path)
 	return err;
 }
 
-/* Writes data to fd, then sets its mode and, when asked, flushes it; 0 or an errno. */
+/* The process's umask, read once (-1: unknown): umask(2) cannot read it without setting it. */
+static int process_umask = -1;
+static pthread_once_t process_umask_once = PTHREAD_ONCE_INIT;
+
+static void
+read_umask(void)
+{
+	struct ud_buf b = UD_BUF_INIT;
+	const char *u;
+
+	if (ud_read_file("/proc/self/status", &b, NULL) == 0 &&
+	    (u = strstr(ud_buf_str(&b), "\nUmask:")) != NULL)
+		process_umask = (int)(strtoul(u + 7, NULL, 8) & 0777);
+	ud_buf_free(&b);
+}
+
+/* Would a file created with mode under the umask have exactly mode? */
+static bool
+umask_keeps(mode_t mode)
+{
+	pthread_once(&process_umask_once, read_umask);
+	return process_umask >= 0 && (mode & (mode_t)process_umask) == 0;
+}
+
+/*
+ * Writes data to fd, then sets its mode (unless mode_set: it has it) and,
+ * when asked, flushes it; 0 or an errno.
+ */
 static int
-fill(int fd, const void *data, size_t len, mode_t mode, unsigned flags)
+fill(int fd, const void *data, size_t len, mode_t mode, bool mode_set, unsigned flags)
 {
 	int err = write_all(fd, data, len);
 
-	if (err == 0 && fchmod(fd, mode) < 0)
+	if (err == 0 && !mode_set && fchmod(fd, mode) < 0)
 		err = errno;
 	if (err == 0 && (flags & UD_WRITE_DURABLE) && fsync(fd) < 0)
 		err = errno;
@@ -149,6 +186,8 @@ write_new_file(const char *path, const void *data, size_t len, unsigned flags)
 #ifdef O_TMPFILE
 	char *dir = ud_xstrdup(path), *slash = strrchr(dir, '/');
 	char proc[64];
+	mode_t mode = (flags & UD_WRITE_PRIVATE) ? 0600 : 0644;
+	bool mode_set = (flags & UD_WRITE_STEADY_UMASK) && umask_keeps(mode);
 	int fd, err;
 
 	if (slash == NULL) {
@@ -156,11 +195,13 @@ write_new_file(const char *path, const void *data, size_t len, unsigned flags)
 		return 1;
 	}
 	*slash = '\0';
-	fd = open(slash == dir ? "/" : dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	/* unnamed until linked: its mode matters only once it has its contents */
+	fd = open(slash == dir ? "/" : dir, O_TMPFILE | O_WRONLY | O_CLOEXEC,
+		  mode_set ? mode : 0600);
 	free(dir);
 	if (fd < 0)
 		return 1; /* file system or kernel without O_TMPFILE */
-	err = fill(fd, data, len, (flags & UD_WRITE_PRIVATE) ? 0600 : 0644, flags);
+	err = fill(fd, data, len, mode, mode_set, flags);
 	if (err != 0) {
 		close(fd);
 		return err;
@@ -248,7 +289,7 @@ ud_write_file(const char *path, const void *data, size_t len, unsigned flags, ch
 		free(tmp);
 		return fail(cause, err, "cannot create a temporary file beside it", path);
 	}
-	if ((err = fill(fd, data, len, mode, flags)) != 0)
+	if ((err = fill(fd, data, len, mode, false, flags)) != 0)
 		goto bad;
 	if (close(fd) < 0) {
 		err = errno;

@@ -524,7 +524,7 @@ ud_headers_install_shared(struct ud_source *src, const struct ud_hdr_plan *plan,
 	r.plan = plan;
 	r.memo = memo;
 	r.root = ud_xasprintf("%s/include", outdir);
-	rc = ud_sink_open_dir(&r.sink, r.root, UD_SINK_KEEP_SAME, cause);
+	rc = ud_sink_open_dir(&r.sink, r.root, UD_SINK_KEEP_SAME | UD_SINK_STEADY_UMASK, cause);
 	if (rc < 0) {
 		free(r.root);
 		return rc;

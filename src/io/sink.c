@@ -86,7 +86,8 @@ static unsigned
 write_flags(const struct ud_sink *s)
 {
 	return UD_WRITE_MKDIR | ((s->flags & UD_SINK_DURABLE) ? UD_WRITE_DURABLE : 0) |
-	       ((s->flags & UD_SINK_PRIVATE) ? UD_WRITE_PRIVATE : 0);
+	       ((s->flags & UD_SINK_PRIVATE) ? UD_WRITE_PRIVATE : 0) |
+	       ((s->flags & UD_SINK_STEADY_UMASK) ? UD_WRITE_STEADY_UMASK : 0);
 }
 
 /* Does path hold exactly data[0..len)? */
