@@ -260,8 +260,9 @@ ud_install_sed_line(const char *text, size_t len, struct ud_buf *out)
  */
 struct sed_scan {
 	const char *end;
-	const char *next; /* where the next word starts; NULL: nowhere */
-	bool started;
+	const char *next;  /* where the next word starts; NULL: nowhere */
+	const char *cnext; /* the next line starting with the compiler include; NULL: none */
+	bool started, cstarted;
 };
 
 static bool
@@ -337,21 +338,53 @@ sed_scan_init(struct sed_scan *sc, const char *buf, size_t len)
 {
 	sc->end = buf + len;
 	sc->next = buf;
+	sc->cnext = buf;
 	sc->started = false;
+	sc->cstarted = false;
 }
 
-/* May a sed edit touch the line p[0..n)?  Lines are asked in order. */
-static bool
-sed_scan_line(struct sed_scan *sc, const char *p, size_t n)
+static const char compiler_include[] = "#include <linux/compiler";
+
+/* The first line at or after p (a line start) that begins with compiler_include, or NULL. */
+static const char *
+compiler_next(const char *buf, const char *p, const char *end)
 {
-	static const char compiler[] = "#include <linux/compiler";
+	const size_t n = sizeof(compiler_include) - 1;
+
+	while ((p = memmem(p, (size_t)(end - p), compiler_include, n)) != NULL) {
+		if (p == buf || p[-1] == '\n')
+			return p;
+		p += n;
+	}
+	return NULL;
+}
+
+/*
+ * The start of the first line at or after p (a line start) that a sed edit
+ * may touch: one holding one of the edits' words, or beginning with the
+ * compiler include; end when none.  Lines are asked in order, so the
+ * lines before it are copied as they are in one piece.
+ */
+static const char *
+sed_scan_next_line(struct sed_scan *sc, const char *buf, const char *p)
+{
+	const char *w, *bol;
 
 	if (!sc->started || (sc->next != NULL && sc->next < p)) {
 		sc->next = sed_next(p, sc->end);
 		sc->started = true;
 	}
-	return (sc->next != NULL && sc->next < p + n) ||
-	       (n >= sizeof(compiler) - 1 && memcmp(p, compiler, sizeof(compiler) - 1) == 0);
+	if (!sc->cstarted || (sc->cnext != NULL && sc->cnext < p)) {
+		sc->cnext = compiler_next(buf, p, sc->end);
+		sc->cstarted = true;
+	}
+	w = sc->next;
+	if (w == NULL)
+		return sc->cnext != NULL ? sc->cnext : sc->end;
+	bol = w;
+	while (bol > p && bol[-1] != '\n')
+		bol--;
+	return sc->cnext != NULL && sc->cnext < bol ? sc->cnext : bol;
 }
 
 /*
@@ -489,14 +522,17 @@ ud_install_header(const char *path, const char *buf, size_t len,
 	if (check_spdx(buf, len, diags) < 0)
 		return -EINVAL;
 	sed_scan_init(&scan, buf, len);
+	ud_buf_grow(&sedded, len);
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *line = sed_scan_next_line(&scan, buf, p), *nl;
+		size_t n;
 
-		if (sed_scan_line(&scan, p, n))
-			ud_install_sed_line(p, n, &sedded);
-		else
-			ud_buf_add(&sedded, p, n);
+		ud_buf_add(&sedded, p, (size_t)(line - p)); /* the lines no edit touches */
+		if (line == end)
+			break;
+		nl = memchr(line, '\n', (size_t)(end - line));
+		n = nl != NULL ? (size_t)(nl - line) : (size_t)(end - line);
+		ud_install_sed_line(line, n, &sedded);
 		if (nl != NULL)
 			ud_buf_addch(&sedded, '\n');
 		p = nl != NULL ? nl + 1 : end;
