@@ -301,12 +301,21 @@ underscore_word_at(const char *p, const char *end)
 static const char *
 sed_next(const char *p, const char *end)
 {
-	static const bool first[256] = {['_'] = true, ['i'] = true, ['a'] = true, ['v'] = true};
+	/*
+	 * The words' first two bytes ("__", "_U", "in", "as", "vo"): a bit a
+	 * pair, set in first[] for the first byte and in second[] for the
+	 * second, so that one AND tells most bytes apart without a branch
+	 * per letter ('i' and 'a' alone are a tenth of C text).
+	 */
+	static const unsigned char first[256] = {['_'] = 1 | 2, ['i'] = 4, ['a'] = 8, ['v'] = 16};
+	static const unsigned char second[256] = {
+		['_'] = 1, ['U'] = 2, ['n'] = 4, ['s'] = 8, ['o'] = 16};
 
-	for (; p < end; p++) {
+	/* every word is longer than two bytes: none starts at the last one */
+	for (; end - p > 1; p++) {
 		bool hit = false;
 
-		if (!first[(unsigned char)*p])
+		if ((first[(unsigned char)p[0]] & second[(unsigned char)p[1]]) == 0)
 			continue;
 		switch (*p) {
 		case '_':
