@@ -360,10 +360,12 @@ compiler_next(const char *buf, const char *p, const char *end)
 {
 	const size_t n = sizeof(compiler_include) - 1;
 
-	while ((p = memmem(p, (size_t)(end - p), compiler_include, n)) != NULL) {
-		if (p == buf || p[-1] == '\n')
+	/* memchr for its '#' beats memmem for the whole (which takes as long as the sed scan) */
+	while ((p = memchr(p, '#', (size_t)(end - p))) != NULL) {
+		if ((p == buf || p[-1] == '\n') && (size_t)(end - p) >= n &&
+		    memcmp(p, compiler_include, n) == 0)
 			return p;
-		p += n;
+		p++;
 	}
 	return NULL;
 }
