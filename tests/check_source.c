@@ -192,6 +192,45 @@ START_TEST(test_read)
 }
 END_TEST
 
+/* ud_source_read_stat: the size and mtime ud_source_stat gives, from what was read */
+START_TEST(test_read_stat)
+{
+	char *d = make_tree("read-stat"), *cause = NULL;
+	struct ud_source s, rec;
+	struct ud_strlist seen = UD_STRLIST_INIT;
+	struct ud_buf b = UD_BUF_INIT;
+	struct ud_fstat st, want;
+
+	ck_assert_int_eq(ud_source_open_dir(&s, d, &cause), 0);
+	ck_assert_int_eq(ud_source_stat(&s, "sub/deeper/d.h", &want, &cause), 0);
+	ck_assert_int_eq(ud_source_read_stat(&s, "sub/deeper/d.h", &b, &st, &cause), 0);
+	ck_assert_str_eq(b.data, "D\n");
+	ck_assert_int_eq(st.type, UD_FT_FILE);
+	ck_assert_uint_eq(st.size, want.size);
+	ck_assert_int_eq(st.mtime_ns, want.mtime_ns);
+	/* through a symlink: its target's */
+	ck_assert_int_eq(ud_source_stat(&s, "link.h", &want, &cause), 0);
+	ck_assert_int_eq(ud_source_read_stat(&s, "link.h", &b, &st, &cause), 0);
+	ck_assert_uint_eq(st.size, want.size);
+	ck_assert_int_eq(st.mtime_ns, want.mtime_ns);
+	/* a failed read: the read's error, nothing known */
+	ck_assert_int_eq(ud_source_read_stat(&s, "sub/missing.h", &b, &st, &cause), -ENOENT);
+	free(cause);
+	cause = NULL;
+	ck_assert_int_eq(st.type, UD_FT_NONE);
+	/* a recorder reads, and records a read only: no stat */
+	ud_source_open_recorder(&rec, &s, &seen);
+	ck_assert_int_eq(ud_source_read_stat(&rec, "sub/deeper/d.h", &b, &st, &cause), 0);
+	ck_assert_int_eq(st.type, UD_FT_NONE);
+	ck_assert_uint_eq(seen.n, 1);
+	ud_source_close(&rec);
+	ud_strlist_free(&seen);
+	ud_buf_free(&b);
+	ud_source_close(&s);
+	free(d);
+}
+END_TEST
+
 START_TEST(test_list)
 {
 	char *d = make_tree("list"), *cause = NULL;
@@ -359,6 +398,7 @@ main(void)
 	tcase_add_test(tc, test_stat);
 	tcase_add_test(tc, test_stat_cached);
 	tcase_add_test(tc, test_read);
+	tcase_add_test(tc, test_read_stat);
 	tcase_add_test(tc, test_list);
 	tcase_add_test(tc, test_walk);
 	tcase_add_test(tc, test_walk_unreadable);

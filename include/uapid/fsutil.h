@@ -18,6 +18,9 @@
 int ud_read_file(const char *path, struct ud_buf *out, char **cause);
 /* The same from an open descriptor, which it closes; path names it in messages. */
 int ud_read_fd(int fd, const char *path, struct ud_buf *out, char **cause);
+struct stat;
+/* ud_read_fd, and the descriptor's fstat in *st (when not NULL) once read. */
+int ud_read_fd_stat(int fd, const char *path, struct ud_buf *out, struct stat *st, char **cause);
 enum ud_write_flag {
 	UD_WRITE_DURABLE =
 		1 << 0, /* fsync the file before it takes its name, and the directory after */

@@ -100,6 +100,8 @@ struct ud_installed {
 	struct ud_linemap map; /* installed line -> source line */
 	struct ud_diags diags; /* what stopped it, or what to look at */
 	bool ok;	       /* text is the installed header */
+	/* the source's stat as it was read (ud_source_read_stat); UD_FT_NONE when not read here */
+	struct ud_fstat sst;
 };
 
 /*

@@ -101,6 +101,15 @@ ud_source_list(struct ud_source *s, const char *rel, struct ud_strlist *names, c
 }
 
 /*
+ * ud_source_read, and in *st what ud_source_stat says of rel, as read, when
+ * that comes free: a directory source takes it from the descriptor it read
+ * (st->symlink is not looked at: false).  Other kinds leave *st zeroed
+ * (UD_FT_NONE: ask ud_source_stat), so that a recorder records a read only.
+ */
+int ud_source_read_stat(struct ud_source *s, const char *rel, struct ud_buf *out,
+			struct ud_fstat *st, char **cause);
+
+/*
  * Directories held open for many ud_source_stat calls in a row (one
  * install run): a directory source then stats a file with one call at its
  * directory, resolved beneath the root once, instead of resolving the whole

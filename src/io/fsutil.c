@@ -41,6 +41,12 @@ ud_read_file(const char *path, struct ud_buf *out, char **cause)
 int
 ud_read_fd(int fd, const char *path, struct ud_buf *out, char **cause)
 {
+	return ud_read_fd_stat(fd, path, out, NULL, cause);
+}
+
+int
+ud_read_fd_stat(int fd, const char *path, struct ud_buf *out, struct stat *stp, char **cause)
+{
 	struct stat st;
 	int err;
 
@@ -90,6 +96,8 @@ ud_read_fd(int fd, const char *path, struct ud_buf *out, char **cause)
 	}
 	out->data[out->len] = '\0';
 	close(fd);
+	if (stp != NULL)
+		*stp = st;
 	return 0;
 }
 

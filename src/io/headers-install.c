@@ -438,7 +438,7 @@ ud_headers_install_file(const struct ud_hdr_plan *plan, const struct ud_hdr_file
 	}
 	if (f->generated) {
 		ud_buf_add(&out->source, ud_buf_str(&f->gen), f->gen.len);
-	} else if (ud_source_read(src, f->src, &out->source, &cause) < 0) {
+	} else if (ud_source_read_stat(src, f->src, &out->source, &out->sst, &cause) < 0) {
 		ud_diags_add(&out->diags, 0, UD_SEV_ERROR, "%s", cause);
 		free(cause);
 		return;
@@ -472,10 +472,12 @@ install_one(struct install_run *r, const struct ud_hdr_file *f, struct ud_diags 
 	struct ud_installed in;
 	struct ud_fstat sst;
 	struct stat ost;
+	/* only a header the last run recorded can be current: others are stat'ed as read */
+	bool recorded = !f->generated && r->same_key && manifest_find(&r->old_m, f->dst) != NULL;
 	int rc;
 
 	memset(&sst, 0, sizeof(sst));
-	if (!f->generated && ud_source_stat_cached(r->src, r->stc, f->src, &sst, NULL) == 0 &&
+	if (recorded && ud_source_stat_cached(r->src, r->stc, f->src, &sst, NULL) == 0 &&
 	    still_current(r, f, &sst, dst, &ost)) {
 		record(r, f, &sst, dst, &ost);
 		free(dst);
@@ -487,6 +489,10 @@ install_one(struct install_run *r, const struct ud_hdr_file *f, struct ud_diags 
 		rc = ud_sink_write(&r->sink, f->dst, ud_buf_str(&in.text), in.text.len, &cause);
 		if (rc >= 0) {
 			outcome = rc == 1 ? INSTALL_UNCHANGED : INSTALL_WRITTEN;
+			if (!recorded && !f->generated && in.sst.type != UD_FT_NONE)
+				sst = in.sst;
+			else if (!recorded && !f->generated)
+				ud_source_stat_cached(r->src, r->stc, f->src, &sst, NULL);
 			record(r, f, &sst, dst, NULL);
 		} else {
 			ud_diags_add(d, 0, UD_SEV_ERROR, "%s", cause);

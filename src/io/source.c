@@ -287,8 +287,9 @@ dir_stat(struct ud_source *s, const char *rel, struct ud_fstat *st, char **cause
 	return 0;
 }
 
+/* dir_read, and the stat of what it read in *sb (when not NULL). */
 static int
-dir_read(struct ud_source *s, const char *rel, struct ud_buf *out, char **cause)
+dir_read_sb(struct ud_source *s, const char *rel, struct ud_buf *out, struct stat *sb, char **cause)
 {
 	struct dir_source *d = s->impl;
 	char *name;
@@ -302,9 +303,15 @@ dir_read(struct ud_source *s, const char *rel, struct ud_buf *out, char **cause)
 	if (fd < 0)
 		return fail(s, rel, errno, "cannot open", cause);
 	name = ud_xasprintf("%s/%s", s->label, rel);
-	rc = ud_read_fd(fd, name, out, cause);
+	rc = ud_read_fd_stat(fd, name, out, sb, cause);
 	free(name);
 	return rc;
+}
+
+static int
+dir_read(struct ud_source *s, const char *rel, struct ud_buf *out, char **cause)
+{
+	return dir_read_sb(s, rel, out, NULL, cause);
 }
 
 static int
@@ -539,6 +546,22 @@ ud_source_close(struct ud_source *s)
 	s->ops->close(s);
 	free(s->label);
 	memset(s, 0, sizeof(*s));
+}
+
+int
+ud_source_read_stat(struct ud_source *s, const char *rel, struct ud_buf *out, struct ud_fstat *st,
+		    char **cause)
+{
+	struct stat sb;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	if (s->ops != &dir_ops)
+		return ud_source_read(s, rel, out, cause);
+	if ((rc = dir_read_sb(s, rel, out, &sb, cause)) < 0)
+		return rc;
+	fill_stat(st, &sb);
+	return 0;
 }
 
 enum ud_ftype
