@@ -556,6 +556,7 @@ ud_source_read_stat(struct ud_source *s, const char *rel, struct ud_buf *out, st
 	int rc;
 
 	memset(st, 0, sizeof(*st));
+	memset(&sb, 0, sizeof(sb));
 	if (s->ops != &dir_ops)
 		return ud_source_read(s, rel, out, cause);
 	if ((rc = dir_read_sb(s, rel, out, &sb, cause)) < 0)
