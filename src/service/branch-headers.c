@@ -44,6 +44,14 @@ struct install_run {
 	const struct ud_branch_opts *o;
 	struct ud_branch_result *r;
 	struct inc_state inc;
+	/*
+	 * The paths that differ from inc.src to the tree install_tree_changed
+	 * gave up on (path -> 1), for install_tree to reuse what they leave
+	 * alone; changed_valid says they are there.
+	 */
+	struct ud_map changed;
+	bool changed_valid;
+	const git_tree *changed_of; /* the tree they lead to */
 };
 
 /* The rules that decide an installed text besides its source: for the cache key. */
@@ -165,6 +173,40 @@ inc_keep(struct inc_state *inc, git_tree *t, struct ud_hdr_plan *plan, char **ru
 	inc->valid = true;
 }
 
+static void
+changed_drop(struct install_run *ir)
+{
+	ud_map_free(&ir->changed, NULL);
+	ir->changed_valid = false;
+	ir->changed_of = NULL;
+}
+
+/*
+ * Is plan file f's install the one base holds already?  prev is the last
+ * install (valid: base is its tree), ir->changed what differs from its
+ * source tree to this one.  When f installs the same unchanged source to
+ * the same name under the same rules as prev did, its install is the
+ * blob install_one would find in the cache (it put it there, or found it),
+ * and base has it.  A plan that names a file twice is left to install_one.
+ */
+static bool
+reuses(const struct install_run *ir, const struct inc_state *prev, const struct ud_hdr_plan *plan,
+       const char *rules, const struct ud_hdr_file *f)
+{
+	uintptr_t k;
+	const struct ud_hdr_file *pf;
+
+	if (!prev->valid || f->generated || f->problems.n > 0 || strcmp(prev->rules, rules) != 0 ||
+	    plan->by_dst.n != plan->n || prev->plan.by_dst.n != prev->plan.n ||
+	    ud_map_has(&ir->changed, f->src))
+		return false;
+	k = (uintptr_t)ud_map_get(&prev->plan.by_dst, f->dst);
+	if (k == 0)
+		return false;
+	pf = &prev->plan.v[k - 1];
+	return !pf->generated && pf->problems.n == 0 && strcmp(pf->src, f->src) == 0;
+}
+
 /*
  * The installed headers of tree t, as a tree (include/...) built on base
  * (the previous installed tree, or NULL), in *out: the whole install, its
@@ -180,11 +222,14 @@ install_tree(struct install_run *ir, git_tree *t, const char *label, git_tree *b
 	struct ud_hdr_plan plan;
 	struct ud_map planned = UD_MAP_INIT;
 	struct ud_strlist old = UD_STRLIST_INIT, reads = UD_STRLIST_INIT, looks = UD_STRLIST_INIT;
+	struct inc_state prev = ir->inc; /* the last install, to reuse what t leaves alone */
 	char *rules = NULL;
 	size_t i;
 	int rc;
 
-	inc_reset(&ir->inc);
+	memset(&ir->inc, 0, sizeof(ir->inc));
+	if (!ir->changed_valid || ir->changed_of != t || base == NULL)
+		inc_reset(&prev);
 	memset(&plan, 0, sizeof(plan));
 	ud_gittree_source_open(&src, ir->repo, t, label, NULL);
 	/*
@@ -205,6 +250,13 @@ install_tree(struct install_run *ir, git_tree *t, const char *label, git_tree *b
 		char *dst = ud_xasprintf("include/%s", f->dst);
 		git_oid id;
 
+		if (reuses(ir, &prev, &plan, rules, f)) {
+			/* base holds its install already: the same as a cache hit, no change */
+			ir->r->cache_hits++;
+			ud_map_put(&planned, dst, (void *)1);
+			free(dst);
+			continue;
+		}
 		rc = install_one(ir, &plan, rules, f, t, &src, label, &id, cause);
 		if (rc == 0) {
 			/* what base has already is no change: the tree is the same without it */
@@ -228,6 +280,8 @@ install_tree(struct install_run *ir, git_tree *t, const char *label, git_tree *b
 	if (rc == 0)
 		inc_keep(&ir->inc, t, &plan, &rules, &reads, &looks);
 out:
+	inc_reset(&prev);
+	changed_drop(ir);
 	free(rules);
 	ud_strlist_free(&old);
 	ud_strlist_free(&reads);
@@ -311,10 +365,22 @@ install_tree_changed(struct install_run *ir, git_tree *t, const char *label, git
 	size_t *todo = NULL, ntodo = 0, i;
 	int rc;
 
+	changed_drop(ir);
 	if (!inc->valid || base == NULL)
 		return 1;
 	/* a tree that cannot be read this way is the whole install's to report */
-	rc = ud_gittree_changed_paths(ir->repo, inc->src, t, &modified, &other, NULL) < 0 ? 1 : 0;
+	if (ud_gittree_changed_paths(ir->repo, inc->src, t, &modified, &other, NULL) < 0) {
+		ud_strlist_free(&modified);
+		ud_strlist_free(&other);
+		return 1;
+	}
+	/* for install_tree, should a change give t another plan */
+	for (i = 0; i < modified.n + other.n; i++)
+		ud_map_put(&ir->changed, i < modified.n ? modified.v[i] : other.v[i - modified.n],
+			   (void *)1);
+	ir->changed_valid = true;
+	ir->changed_of = t;
+	rc = 0;
 	for (i = 0; rc == 0 && i < modified.n + other.n; i++) {
 		bool mod = i < modified.n;
 		const char *p = mod ? modified.v[i] : other.v[i - modified.n];
@@ -333,6 +399,7 @@ install_tree_changed(struct install_run *ir, git_tree *t, const char *label, git
 		free(todo);
 		return rc;
 	}
+	changed_drop(ir);
 	if (ntodo > 1)
 		qsort(todo, ntodo, sizeof(*todo), cmp_size);
 	ud_gittree_source_open(&src, ir->repo, t, label, NULL);
@@ -740,6 +807,7 @@ ud_branch_update_headers(git_repository *repo, struct ud_store *st, const struct
 	}
 out:
 	inc_reset(&ir.inc);
+	changed_drop(&ir);
 	free(todo);
 	ud_branch_ref_state_free(&rs);
 	return rc;
