@@ -37,6 +37,16 @@ struct inc_state {
 	struct ud_map looks;	 /* the paths it stat'd or listed (path -> 1) */
 };
 
+/*
+ * Parsed installed headers by "blob-id path", kept from one commit's
+ * trailer to the next: a commit's old versions are mostly the last one's
+ * new versions, parsed already.
+ */
+struct api_cache {
+	struct ud_map last; /* the last trailer's new versions: struct ud_api_header * (owned) */
+	struct ud_map cur;  /* this trailer's, the next one's last */
+};
+
 struct install_run {
 	const char *ref; /* the headers branch (refs/heads/...): its history is its own */
 	git_repository *repo;
@@ -52,6 +62,7 @@ struct install_run {
 	struct ud_map changed;
 	bool changed_valid;
 	const git_tree *changed_of; /* the tree they lead to */
+	struct api_cache api;
 };
 
 /* The rules that decide an installed text besides its source: for the cache key. */
@@ -544,18 +555,45 @@ tree_changes(git_repository *repo, git_tree *a, git_tree *b, struct tree_change 
 	return 0;
 }
 
+static void
+api_cache_free(struct api_cache *c)
+{
+	ud_map_free(&c->last, free_api_header);
+	ud_map_free(&c->cur, free_api_header);
+}
+
+/* The parsed blob id at path: from the last trailer's, or parsed into a new one, kept in keep. */
+static struct ud_api_header *
+api_cached(git_repository *repo, struct ud_map *from, struct ud_map *keep, const git_oid *id,
+	   const char *path)
+{
+	char hex[HEX], *key;
+	struct ud_api_header *h;
+
+	git_oid_tostr(hex, sizeof(hex), id);
+	key = ud_xasprintf("%s %s", hex, path);
+	h = from != NULL ? ud_map_get(from, key) : NULL;
+	if (h == NULL) {
+		h = ud_xcalloc(1, sizeof(*h));
+		parse_blob(repo, id, path, h);
+		free_api_header(ud_map_put(keep, key, h));
+	}
+	free(key);
+	return h;
+}
+
 /*
  * The "API-change:" trailer of a headers commit: the verdicts of the
  * symbol-level changes from base to the new installed tree (api.h); NULL
  * for the first commit.
  */
 static char *
-api_trailer(git_repository *repo, git_tree *base, const git_oid *new_id)
+api_trailer(git_repository *repo, struct api_cache *c, git_tree *base, const git_oid *new_id)
 {
 	struct api_lookup l = {repo, NULL, UD_MAP_INIT};
 	const struct ud_api_lookup nl = {api_lookup_header, NULL, &l};
 	struct ud_api_diff d;
-	struct ud_api_header *olds = NULL, *news = NULL; /* the changed headers' versions */
+	struct ud_map olds = UD_MAP_INIT; /* old versions not in c->last */
 	struct ud_api_pair *changed = NULL;
 	struct tree_change *tc = NULL;
 	char *t = NULL;
@@ -568,8 +606,6 @@ api_trailer(git_repository *repo, git_tree *base, const git_oid *new_id)
 		return NULL;
 	}
 	memset(&d, 0, sizeof(d));
-	olds = ud_xcalloc(n + 1, sizeof(*olds));
-	news = ud_xcalloc(n + 1, sizeof(*news));
 	changed = ud_xcalloc(n + 1, sizeof(*changed));
 	for (i = 0; i < n; i++) {
 		const char *p = tc[i].path;
@@ -577,14 +613,10 @@ api_trailer(git_repository *repo, git_tree *base, const git_oid *new_id)
 		if (strncmp(p, "include/", 8) != 0)
 			continue;
 		p += 8;
-		if (tc[i].has_old) {
-			parse_blob(repo, &tc[i].old, p, &olds[k]);
-			changed[k].old = &olds[k];
-		}
-		if (tc[i].has_new) {
-			parse_blob(repo, &tc[i].new_, p, &news[k]);
-			changed[k].new_ = &news[k];
-		}
+		if (tc[i].has_old)
+			changed[k].old = api_cached(repo, &c->last, &olds, &tc[i].old, p);
+		if (tc[i].has_new)
+			changed[k].new_ = api_cached(repo, NULL, &c->cur, &tc[i].new_, p);
 		k++;
 	}
 	ud_api_diff_changed(changed, k, &nl, &d);
@@ -592,15 +624,14 @@ api_trailer(git_repository *repo, git_tree *base, const git_oid *new_id)
 			 d.verdicts[UD_API_BREAKING], d.verdicts[UD_API_REVIEW],
 			 d.verdicts[UD_API_COMPATIBLE]);
 	ud_api_diff_free(&d);
-	for (i = 0; i < k; i++) {
-		ud_api_header_free(&olds[i]);
-		ud_api_header_free(&news[i]);
-	}
+	/* this trailer's new versions are the next one's old ones */
+	ud_map_free(&c->last, free_api_header);
+	c->last = c->cur;
+	memset(&c->cur, 0, sizeof(c->cur));
+	ud_map_free(&olds, free_api_header);
 	for (i = 0; i < n; i++)
 		free(tc[i].path);
 	free(tc);
-	free(olds);
-	free(news);
 	free(changed);
 	ud_map_free(&l.parsed, free_api_header);
 	git_tree_free(l.tree);
@@ -768,7 +799,7 @@ ud_branch_update_headers(git_repository *repo, struct ud_store *st, const struct
 			struct ud_buf m = UD_BUF_INIT;
 			char *subject = subject_of(c);
 
-			char *api = api_trailer(repo, base, &tree_id);
+			char *api = api_trailer(repo, &ir.api, base, &tree_id);
 
 			ud_buf_addf(&m, "%s\n\nSource-commit: %s\n", subject, hex);
 			if (api != NULL)
@@ -808,6 +839,7 @@ ud_branch_update_headers(git_repository *repo, struct ud_store *st, const struct
 out:
 	inc_reset(&ir.inc);
 	changed_drop(&ir);
+	api_cache_free(&ir.api);
 	free(todo);
 	ud_branch_ref_state_free(&rs);
 	return rc;
