@@ -373,6 +373,27 @@ substitute(struct expander *x, struct api_ref mr, const struct params *p,
 }
 
 /*
+ * The decimal digits of u then suffix into buf (room for 20 digits, the
+ * suffix and a NUL); its length.  snprintf's "%llu%s" without its cost:
+ * it runs at every use of a macro whose value is known.
+ */
+static int
+utoa_suffix(char *buf, unsigned long long u, const char *suffix)
+{
+	char digits[24];
+	size_t n = 0, k, len = strlen(suffix);
+
+	do {
+		digits[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	for (k = 0; k < n; k++)
+		buf[k] = digits[n - 1 - k];
+	memcpy(buf + n, suffix, len + 1);
+	return (int)(n + len);
+}
+
+/*
  * An object-like macro whose value is known: one number token with the
  * suffix of its type pushed onto out, instead of its expansion read again
  * at every use (the header's _IOC_* macros under each ioctl).
@@ -392,7 +413,7 @@ value_token(struct expander *x, struct api_ref mr, const struct api_tok *t)
 	if (st->value_st != API_DONE || !s->has_value || !st->rank_known || st->rank > API_ULLONG ||
 	    (!s->value_unsigned && s->value < 0))
 		return false;
-	n = snprintf(buf, sizeof(buf), "%llu%s", (unsigned long long)s->value, suffix[st->rank]);
+	n = utoa_suffix(buf, (unsigned long long)s->value, suffix[st->rank]);
 	tv_push(x->out_now, made(x->c, buf, (size_t)n, hide_add(x->c, t->hide, t->p, t->n)));
 	return true;
 }
