@@ -74,6 +74,17 @@ api_sym(struct api_ctx *c, struct api_ref r)
 	return &c->v[r.h].v[r.i];
 }
 
+/* Whether text is identifier characters only (strspn with 63 accepted bytes is slow). */
+static bool
+ident_only(const char *text)
+{
+	const char *p = text;
+
+	while (ud_is_ident((unsigned char)*p))
+		p++;
+	return *p == '\0';
+}
+
 /*
  * Makes symbol i of header h found by its name: one version-wide map from
  * a name to the chain of headers that define it (their first definition,
@@ -97,9 +108,8 @@ register_sym(struct api_ctx *c, size_t h, size_t i)
 		return;
 	/* "#define __snd_pcm_mmap_status snd_pcm_mmap_status": a tag renamed */
 	if (ns == API_NS_MACRO && s->params == NULL && s->text[0] != '\0' &&
-	    s->text[strspn(s->text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
-				    "0123456789")] == '\0' &&
-	    !ud_is_digit((unsigned char)s->text[0]) && !ud_map_has(&c->renamed, s->text))
+	    !ud_is_digit((unsigned char)s->text[0]) && ident_only(s->text) &&
+	    !ud_map_has(&c->renamed, s->text))
 		ud_map_put(&c->renamed, s->text, s->name);
 	g = (uintptr_t)ud_map_get(&c->global, k);
 	if (g != 0) {
