@@ -14,6 +14,7 @@
  * flexible array) and lays its inline body out (api-layout.c).  Unknown
  * stays unknown.
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -376,6 +377,7 @@ tag_type(struct api_ctx *c, unsigned h, const struct api_tok *v, size_t n, size_
 {
 	const struct api_tok *t = &v[i];
 	char tag[256];
+	size_t taglen;
 	struct api_ref r;
 	bool undecided = false;
 	const struct ud_api_layout *l;
@@ -383,11 +385,17 @@ tag_type(struct api_ctx *c, unsigned h, const struct api_tok *v, size_t n, size_
 
 	if (i + 1 >= n || !api_tok_ident(&v[i + 1]) || v[i + 1].n > 200 || sp->named)
 		return false;
-	snprintf(tag, sizeof(tag), "%.*s %.*s", (int)t->n, t->p, (int)v[i + 1].n, v[i + 1].p);
+	/* "%.*s %.*s" by hand: every member of a record type comes here (t: struct, union, enum) */
+	assert(t->n <= 6);
+	memcpy(tag, t->p, t->n);
+	tag[t->n] = ' ';
+	memcpy(tag + t->n + 1, v[i + 1].p, v[i + 1].n);
+	taglen = t->n + 1 + v[i + 1].n;
+	tag[taglen] = '\0';
 	sp->named = true;
 	free(out->spelled);
-	out->spelled = ud_xstrdup(tag);
-	if (!api_lookup(c, h, API_NS_TAG, tag, strlen(tag), true, &r, &undecided) &&
+	out->spelled = ud_xstrndup(tag, taglen);
+	if (!api_lookup(c, h, API_NS_TAG, tag, taglen, true, &r, &undecided) &&
 	    !renamed_tag(c, h, t, &v[i + 1], &r)) {
 		/* libc's, or an incomplete type (a pointer to it is a pointer) */
 		out->record = true;
