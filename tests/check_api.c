@@ -939,6 +939,29 @@ static const char attr_new[] =
 	"\tstruct {\n\t\t__aligned_u64\tpathname;\n\t\t__u32\t\tbpf_fd;\n"
 	"\t\t__u32\t\tfile_flags;\n\t\t__s32\t\tpath_fd;\n\t};\n} __attribute__((aligned(8)));\n";
 
+/*
+ * Expansions are made only where the diff reads them (a function-like
+ * macro whose replacement changed): a table macro whose text names a
+ * struct is wanted but the same in both, its changed neighbour's
+ * expansion still compared.
+ */
+START_TEST(test_rule_same_expansion)
+{
+	struct ud_api_diff d;
+
+	versions("linux/xm.h",
+		 "struct xm { int a; };\n#define XM_ONE(x) ((x) + 1)\n"
+		 "#define XM_INC(x) XM_ONE(x)\n#define XM_MAP(n) struct xm n = { XM_INC(1) }\n",
+		 "struct xm { int a; };\n#define XM_ONE(x) ((x) + 1)\n"
+		 "#define XM_INC(x) ((x) + 1)\n#define XM_MAP(n) struct xm n = { XM_INC(1) }\n",
+		 &d);
+	expect(&d, "XM_INC", UD_API_COMPATIBLE, UD_API_RULE_PARAMS, "the same expansion");
+	unchanged(&d, "XM_MAP");
+	unchanged(&d, "XM_ONE");
+	ud_api_diff_free(&d);
+}
+END_TEST
+
 START_TEST(test_rule_generated)
 {
 	struct ud_api_diff d;
@@ -1184,6 +1207,7 @@ main(void)
 	tcase_add_test(tc, test_rule_values);
 	tcase_add_test(tc, test_rule_room);
 	tcase_add_test(tc, test_rule_generated);
+	tcase_add_test(tc, test_rule_same_expansion);
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_in_place);
 	suite_add_tcase(s, tc);

@@ -175,6 +175,12 @@ void ud_api_resolve_pair(struct ud_api_header *old, size_t nold, struct ud_api_h
  */
 struct ud_api_wanted {
 	bool **v; /* per header, per symbol */
+	/*
+	 * Per header, per symbol: a function-like macro whose expansion the
+	 * diff may read (the other version's macro of its name and header has
+	 * another replacement); NULL: every wanted one.
+	 */
+	bool **expand;
 	size_t n;
 };
 void ud_api_resolve_wanted(const struct ud_api_header *old, size_t nold,

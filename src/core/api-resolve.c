@@ -780,7 +780,8 @@ placeholder_expansion(struct api_ctx *c, unsigned h, const struct ud_api_sym *s)
  * layout of every type present on the target.
  */
 static void
-resolve_values(struct api_ctx *c, const bool *const *want)
+resolve_values(struct api_ctx *c, const bool *const *want, const bool *const *expand,
+	       const size_t *count)
 {
 	size_t h, i;
 
@@ -793,7 +794,8 @@ resolve_values(struct api_ctx *c, const bool *const *want)
 				continue;
 			if (want == NULL || want[h][i])
 				api_eval_sym(c, r);
-			if (want != NULL && want[h][i] && s->params != NULL)
+			if (want != NULL && want[h][i] && s->params != NULL &&
+			    (expand == NULL || (i < count[h] && expand[h][i])))
 				s->expansion = placeholder_expansion(c, (unsigned)h, s);
 			if (s->kind == UD_API_STRUCT || s->kind == UD_API_UNION ||
 			    s->kind == UD_API_ENUM || s->kind == UD_API_TYPEDEF)
@@ -871,7 +873,7 @@ ud_api_resolve(struct ud_api_header *v, size_t n, const struct ud_abi *abi)
 	struct api_ctx c;
 
 	resolve_begin(&c, v, n, abi);
-	resolve_values(&c, NULL);
+	resolve_values(&c, NULL, NULL, NULL);
 	resolve_end(&c);
 }
 
@@ -912,6 +914,54 @@ wanted(const struct ud_api_header *v, size_t n, const struct ud_api_header *othe
 	}
 	ud_arena_free(&arena);
 	return want;
+}
+
+/*
+ * The function-like macros of v whose placeholder expansion the diff may
+ * read: it compares expansions only of two such macros of one name in one
+ * header whose replacements differ (api-diff.c diff_value), so one whose
+ * counterparts all have its parameters and replacement needs none (a
+ * table X-macro whose text names a struct is wanted for its users, and
+ * its expansion is long).
+ */
+static bool **
+wanted_expansions(const struct ud_api_header *v, size_t n, const struct ud_api_header *other,
+		  size_t nother)
+{
+	static const char many; /* a name with several function-like macros: always read */
+	bool **x = ud_xcalloc(n + 1, sizeof(*x));
+	struct ud_arena arena = UD_ARENA_INIT;
+	size_t h, i;
+
+	for (h = 0; h < n; h++) {
+		const struct ud_api_header *oh = ud_api_find_header(other, nother, v[h].path);
+		struct ud_map names = UD_MAP_INIT;
+
+		names.keys = &arena;
+		x[h] = ud_xcalloc(v[h].n + 1, sizeof(**x));
+		if (oh == NULL)
+			continue;
+		for (i = 0; i < oh->n; i++) {
+			const struct ud_api_sym *t = &oh->v[i];
+
+			if (t->kind == UD_API_MACRO && t->params != NULL)
+				ud_map_put(&names, t->name,
+					   ud_map_has(&names, t->name) ? (void *)&many : (void *)t);
+		}
+		for (i = 0; i < v[h].n && names.n > 0; i++) {
+			const struct ud_api_sym *s = &v[h].v[i], *t;
+
+			if (s->kind != UD_API_MACRO || s->params == NULL ||
+			    (t = ud_map_get(&names, s->name)) == NULL)
+				continue;
+			x[h][i] = (const void *)t == (const void *)&many ||
+				  strcmp(t->params, s->params) != 0 ||
+				  strcmp(t->text, s->text) != 0;
+		}
+		ud_map_free(&names, NULL);
+	}
+	ud_arena_free(&arena);
+	return x;
 }
 
 /* Whether text names one of the names in set (as a whole identifier). */
@@ -977,6 +1027,7 @@ ud_api_wanted_own(const struct ud_api_header *v, size_t n, const struct ud_api_h
 		  size_t nother, struct ud_api_wanted *w)
 {
 	w->v = wanted(v, n, other, nother);
+	w->expand = wanted_expansions(v, n, other, nother);
 	w->n = n;
 }
 
@@ -1017,8 +1068,8 @@ ud_api_resolve_wanted_version(struct ud_api_header *v, size_t n, struct ud_api_w
 		w->v[i] = ud_xrealloc(w->v[i], (v[i].n + 1) * sizeof(**w->v));
 		memset(w->v[i] + count[i], 0, (v[i].n + 1 - count[i]) * sizeof(**w->v));
 	}
+	resolve_values(&c, (const bool *const *)w->v, (const bool *const *)w->expand, count);
 	free(count);
-	resolve_values(&c, (const bool *const *)w->v);
 	resolve_end(&c);
 	ud_api_wanted_free(w);
 }
@@ -1028,10 +1079,15 @@ ud_api_wanted_free(struct ud_api_wanted *w)
 {
 	size_t i;
 
-	for (i = 0; i < w->n; i++)
+	for (i = 0; i < w->n; i++) {
 		free(w->v[i]);
+		if (w->expand != NULL)
+			free(w->expand[i]);
+	}
 	free(w->v);
+	free(w->expand);
 	w->v = NULL;
+	w->expand = NULL;
 	w->n = 0;
 }
 
