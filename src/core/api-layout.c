@@ -532,10 +532,17 @@ api_placeholder(const char *name)
 	static const char *const words[] = {"reserved", "resv",	   "rsvd",     "pad",
 					    "unused",	"spare",   "rsv",      "__res",
 					    "Reserved", "__align", "__opaque", "filler"};
+	const char *p;
 	size_t i;
 
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (strstr(name, words[i]) != NULL)
-			return true;
+	/* one pass, a word tried where its first byte is: 12 strstr per member cost more */
+	for (p = name; *p != '\0'; p++) {
+		if (*p != 'r' && *p != 'p' && *p != 's' && *p != 'u' && *p != '_' && *p != 'R' &&
+		    *p != 'f')
+			continue;
+		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (words[i][0] == *p && strncmp(p, words[i], strlen(words[i])) == 0)
+				return true;
+	}
 	return false;
 }
