@@ -133,6 +133,39 @@ START_TEST(test_replace)
 }
 END_TEST
 
+/* A hash computed once serves get and put: the same slots as without it. */
+START_TEST(test_hashed)
+{
+	struct ud_map m = UD_MAP_INIT, plain = UD_MAP_INIT;
+	char key[32];
+	size_t i, j, k;
+	const char *ka, *kb;
+	void *va, *vb;
+
+	for (i = 0; i < 300; i++) {
+		snprintf(key, sizeof(key), "name%zu", i);
+		ck_assert_ptr_null(ud_map_put_hashed(&m, key, ud_map_hash(key), val((int)i + 1)));
+		ck_assert_ptr_null(ud_map_put(&plain, key, val((int)i + 1)));
+	}
+	for (i = 0; i < 300; i++) {
+		snprintf(key, sizeof(key), "name%zu", i);
+		ck_assert_ptr_eq(ud_map_get_hashed(&m, key, ud_map_hash(key)), val((int)i + 1));
+		ck_assert_ptr_eq(ud_map_get(&m, key), val((int)i + 1));
+	}
+	ck_assert_ptr_null(ud_map_get_hashed(&m, "absent", ud_map_hash("absent")));
+	/* the same order of iteration as a map filled without the hash given */
+	for (j = k = 0; ud_map_next(&m, &j, &ka, &va);) {
+		ck_assert(ud_map_next(&plain, &k, &kb, &vb));
+		ck_assert_str_eq(ka, kb);
+		ck_assert_ptr_eq(va, vb);
+	}
+	ck_assert(!ud_map_next(&plain, &k, &kb, &vb));
+	check_shape(&m);
+	ud_map_free(&m, NULL);
+	ud_map_free(&plain, NULL);
+}
+END_TEST
+
 /* Removal leaves a dead slot the same key's probe takes again. */
 START_TEST(test_dead_slot_reuse)
 {
@@ -452,6 +485,7 @@ main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_basic);
+	tcase_add_test(tc, test_hashed);
 	tcase_add_test(tc, test_replace);
 	tcase_add_test(tc, test_dead_slot_reuse);
 	tcase_add_test(tc, test_churn_does_not_grow);

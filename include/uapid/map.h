@@ -44,6 +44,13 @@ void *ud_map_get(const struct ud_map *m, const char *key);
 bool ud_map_has(const struct ud_map *m, const char *key);
 /* Sets key's value; returns the value it replaces (NULL when key was new). */
 void *ud_map_put(struct ud_map *m, const char *key, void *value);
+/*
+ * The same with key's hash (ud_map_hash) computed once by the caller: a
+ * look-up that asks several maps for one key hashes it once.
+ */
+size_t ud_map_hash(const char *key);
+void *ud_map_get_hashed(const struct ud_map *m, const char *key, size_t hash);
+void *ud_map_put_hashed(struct ud_map *m, const char *key, size_t hash, void *value);
 /* Makes room for n keys in all: adding that many grows the table no more. */
 void ud_map_reserve(struct ud_map *m, size_t n);
 /* Removes key; returns its value (NULL when it was not there). */

@@ -367,6 +367,7 @@ api_lookup(struct api_ctx *c, unsigned h, enum api_ns ns, const char *name, size
 	char buf[512];
 	const char *key = key_of(ns, name, n, buf, sizeof(buf));
 	uintptr_t head, g;
+	size_t hash;
 
 	/* outside a condition's evaluation a look-up's answer is the same each time: kept */
 	bool memo = c->cur_h == UINT32_MAX && !c->alone;
@@ -376,11 +377,12 @@ api_lookup(struct api_ctx *c, unsigned h, enum api_ns ns, const char *name, size
 	if (key == NULL)
 		return false;
 	/* a name no header of the version defines (most are): nothing to remember */
-	head = (uintptr_t)ud_map_get(&c->global, key);
+	hash = ud_map_hash(key); /* one hash for the maps asked below */
+	head = (uintptr_t)ud_map_get_hashed(&c->global, key, hash);
 	if (head == 0)
 		return false;
 	if (memo && h < c->n) {
-		const struct api_ref *v = ud_map_get(&c->hd[h].seen, key);
+		const struct api_ref *v = ud_map_get_hashed(&c->hd[h].seen, key, hash);
 
 		if (v != NULL && v != &no_ref) {
 			*out = *v;
@@ -394,7 +396,8 @@ api_lookup(struct api_ctx *c, unsigned h, enum api_ns ns, const char *name, size
 		bool found = lookup_closure(c, h, head, key, out);
 
 		if (memo)
-			ud_map_put(&c->hd[h].seen, key, memo_value(c, found ? out : NULL));
+			ud_map_put_hashed(&c->hd[h].seen, key, hash,
+					  memo_value(c, found ? out : NULL));
 		if (found)
 			return true;
 	}
@@ -402,7 +405,7 @@ api_lookup(struct api_ctx *c, unsigned h, enum api_ns ns, const char *name, size
 		return false;
 	/* the version-wide answer, the same from every header */
 	if (memo) {
-		const struct api_ref *v = ud_map_get(&c->gseen, key);
+		const struct api_ref *v = ud_map_get_hashed(&c->gseen, key, hash);
 
 		if (v != NULL) {
 			if (v == &no_ref)
@@ -414,11 +417,11 @@ api_lookup(struct api_ctx *c, unsigned h, enum api_ns ns, const char *name, size
 	for (g = head; g != 0; g = c->gnext[g - 1])
 		if (find_in(c, c->refs[g - 1].h, c->refs[g - 1].i, key, out) > 0) {
 			if (memo)
-				ud_map_put(&c->gseen, key, memo_value(c, out));
+				ud_map_put_hashed(&c->gseen, key, hash, memo_value(c, out));
 			return true;
 		}
 	if (memo)
-		ud_map_put(&c->gseen, key, memo_value(c, NULL));
+		ud_map_put_hashed(&c->gseen, key, hash, memo_value(c, NULL));
 	return false;
 }
 

@@ -92,7 +92,19 @@ ud_map_reserve(struct ud_map *m, size_t n)
 void *
 ud_map_get(const struct ud_map *m, const char *key)
 {
-	struct ud_map_slot *s = find(m, key, hash_str(key));
+	return ud_map_get_hashed(m, key, hash_str(key));
+}
+
+size_t
+ud_map_hash(const char *key)
+{
+	return hash_str(key);
+}
+
+void *
+ud_map_get_hashed(const struct ud_map *m, const char *key, size_t hash)
+{
+	struct ud_map_slot *s = find(m, key, hash);
 
 	return s != NULL && s->key != NULL ? s->value : NULL;
 }
@@ -108,7 +120,12 @@ ud_map_has(const struct ud_map *m, const char *key)
 void *
 ud_map_put(struct ud_map *m, const char *key, void *value)
 {
-	size_t h = hash_str(key);
+	return ud_map_put_hashed(m, key, hash_str(key), value);
+}
+
+void *
+ud_map_put_hashed(struct ud_map *m, const char *key, size_t h, void *value)
+{
 	struct ud_map_slot *s;
 
 	if ((m->used + 1) * 2 > m->cap)
