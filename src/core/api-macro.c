@@ -84,7 +84,8 @@ struct expander {
 	bool pp;	    /* a preprocessor condition: defined() answered, no global look-ups */
 	struct tv *out_now; /* where expand writes */
 	size_t steps;
-	bool failed; /* a bound was reached */
+	bool failed;	 /* a bound was reached */
+	struct tv reuse; /* an object-like macro's replacement, made anew in it each time */
 };
 
 static void expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out,
@@ -547,9 +548,11 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 		if (m->params == NULL) {
 			struct api_toks body = {NULL, 0, 0};
 			const struct api_hide *hs = hide_add(x->c, t.hide, t.p, t.n);
-			struct tv rep = {NULL, 0, 0};
+			struct tv *rep =
+				&x->reuse; /* nothing below expands: no one else writes it */
 
 			body.v = (struct api_tok *)(uintptr_t)api_macro_body(x->c, mr, &body.n);
+			rep->n = 0;
 			for (i = 0; i < body.n; i++) {
 				struct api_tok b = body.v[i];
 
@@ -558,14 +561,13 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 					struct api_tok r = body.v[++i];
 
 					r.hide = hs;
-					paste(x->c, &rep, &r, hs);
+					paste(x->c, rep, &r, hs);
 					continue;
 				}
-				tv_push(&rep, b);
+				tv_push(rep, b);
 			}
-			for (i = rep.n; i > 0; i--)
-				tv_push(&stack, rep.v[i - 1]);
-			free(rep.v);
+			for (i = rep->n; i > 0; i--)
+				tv_push(&stack, rep->v[i - 1]);
 			continue;
 		}
 		/* a function-like macro: only when a '(' follows */
@@ -622,6 +624,7 @@ api_expand(struct api_ctx *c, unsigned h, const char *text, bool pp, struct api_
 	x.pp = pp;
 	api_tokenize(text, strlen(text), &in);
 	expand(&x, in.v, in.n, &got, 0);
+	free(x.reuse.v);
 	free(in.v);
 	out->v = got.v;
 	out->n = got.n;
@@ -644,6 +647,7 @@ api_expand_text(struct api_ctx *c, unsigned h, const char *text)
 	if (c->depth <= API_MAX_DEPTH) {
 		c->depth++;
 		expand(&x, in.v, in.n, &out, 0);
+		free(x.reuse.v);
 		c->depth--;
 		if (!x.failed)
 			s = api_join(out.v, 0, out.n);
