@@ -514,6 +514,12 @@ api_sym_cond(struct api_ctx *c, struct api_ref r)
 		return st->cond;
 	if (st->cond_st == API_BUSY)
 		return UD_UNKNOWN;
+	if (api_sym(c, r)->cond[0] == '\0') {
+		/* no condition (most symbols): true, and no residual to put in its place */
+		st->cond = UD_TRUE;
+		st->cond_st = API_DONE;
+		return st->cond;
+	}
 	unsigned cur_h = c->cur_h, cur_line = c->cur_line;
 	const char *cur_cond = c->cur_cond;
 
