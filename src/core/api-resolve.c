@@ -455,12 +455,14 @@ cond_terms(struct api_ctx *c, unsigned h, const char *cond, char **residual)
 	while (*p != '\0') {
 		const char *e = next_and(p);
 		size_t len = e != NULL ? (size_t)(e - p) : strlen(p);
-		char *term = ud_xstrndup(p, len);
+		/* the last term ends the text: read in place, no copy */
+		char *copy = e != NULL ? ud_xstrndup(p, len) : NULL;
+		const char *term = copy != NULL ? copy : p;
 		int t = api_eval_condition(c, h, term);
 
 		if (t == UD_FALSE) {
 			truth = UD_FALSE;
-			free(term);
+			free(copy);
 			break;
 		}
 		if (t != UD_TRUE) {
@@ -469,7 +471,7 @@ cond_terms(struct api_ctx *c, unsigned h, const char *cond, char **residual)
 				ud_buf_addstr(&left, " && ");
 			ud_buf_addstr(&left, term);
 		}
-		free(term);
+		free(copy);
 		p += len;
 		if (e != NULL)
 			p += 4;
