@@ -100,7 +100,7 @@ register_sym(struct api_ctx *c, size_t h, size_t i)
 	int ns = ns_of(s);
 	const char *k;
 	uintptr_t g;
-	size_t j, last = 0; /* last: the tail of the name's chain, when it has one */
+	size_t j, hash, last = 0; /* last: the tail of the name's chain, when it has one */
 	char buf[512];
 
 	if (ns < 0 ||
@@ -111,7 +111,8 @@ register_sym(struct api_ctx *c, size_t h, size_t i)
 	    !ud_is_digit((unsigned char)s->text[0]) && ident_only(s->text) &&
 	    !ud_map_has(&c->renamed, s->text))
 		ud_map_put(&c->renamed, s->text, s->name);
-	g = (uintptr_t)ud_map_get(&c->global, k);
+	hash = ud_map_hash(k);
+	g = (uintptr_t)ud_map_get_hashed(&c->global, k, hash);
 	if (g != 0) {
 		for (last = g - 1; c->gnext[last] != 0; last = c->gnext[last] - 1)
 			;
@@ -129,7 +130,7 @@ register_sym(struct api_ctx *c, size_t h, size_t i)
 	c->refs[c->nrefs].i = (unsigned)i;
 	c->gnext[c->nrefs] = 0;
 	if (g == 0)
-		ud_map_put(&c->global, k, (void *)(uintptr_t)(c->nrefs + 1));
+		ud_map_put_hashed(&c->global, k, hash, (void *)(uintptr_t)(c->nrefs + 1));
 	else
 		c->gnext[last] = (unsigned)(c->nrefs + 1);
 	c->nrefs++;
