@@ -486,8 +486,6 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 		x->failed = true;
 		return;
 	}
-	/* room for the input and a few replacements: doubling up from 16 cost more */
-	stack.v = ud_xgrow(NULL, &stack.alloc, n + 128, sizeof(*stack.v));
 	for (i = n; i > 0; i--)
 		tv_push(&stack, in[i - 1]);
 	x->out_now = out;
