@@ -940,7 +940,7 @@ static bool **
 wanted_expansions(const struct ud_api_header *v, size_t n, const struct ud_api_header *other,
 		  size_t nother)
 {
-	static const char many; /* a name with several function-like macros: always read */
+	static char many; /* a name with several function-like macros: always read */
 	bool **x = ud_xcalloc(n + 1, sizeof(*x));
 	struct ud_arena arena = UD_ARENA_INIT;
 	size_t h, i;
@@ -954,7 +954,7 @@ wanted_expansions(const struct ud_api_header *v, size_t n, const struct ud_api_h
 		if (oh == NULL)
 			continue;
 		for (i = 0; i < oh->n; i++) {
-			const struct ud_api_sym *t = &oh->v[i];
+			struct ud_api_sym *t = &oh->v[i];
 
 			if (t->kind == UD_API_MACRO && t->params != NULL)
 				ud_map_put(&names, t->name,
