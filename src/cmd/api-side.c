@@ -13,12 +13,9 @@
  */
 #include <errno.h>
 #include <git2.h>
-#include <malloc.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <uv.h>
@@ -315,46 +312,6 @@ side_read(struct api_side *s, const char *spec, const char *arch, struct ud_prog
 	}
 sorted:
 	return rc;
-}
-
-#define HEAP_RESERVE ((size_t)256 << 20)
-#define HUGE_PAGE ((uintptr_t)2 << 20)
-
-void
-api_heap_reserve(void)
-{
-	void *first;
-	char *start, *end;
-
-	/*
-	 * One malloc arena for every thread, not one each: the one heap below
-	 * then holds all of both models (the threads' allocations are
-	 * per-thread cached anyway, tcache, so they rarely meet on its lock).
-	 */
-	mallopt(M_ARENA_MAX, 1);
-	/* blocks and arrays of a few MiB in the heap too, not mappings of their own */
-	mallopt(M_MMAP_THRESHOLD, 32 << 20);
-	mallopt(M_TRIM_THRESHOLD, 512 << 20);
-	/*
-	 * The next sbrk takes the whole reserve (address space only, no page
-	 * yet): a block larger than what the heap has left asks for it.
-	 */
-	mallopt(M_TOP_PAD, (int)HEAP_RESERVE);
-	first = malloc(1 << 20);
-	end = sbrk(0);
-	start = (char *)(((uintptr_t)first + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
-	/*
-	 * Huge pages for it (THP is "madvise" on Debian): the models of two
-	 * versions touch some 120 MB, and 4 KiB pages made that 29,000 page
-	 * faults, a fifth of the run's CPU time in this VM (measured).  Not
-	 * when another allocator (ASan's) keeps its blocks elsewhere than
-	 * the program break.
-	 */
-	if (first != NULL && start < end && (size_t)(end - start) <= 2 * HEAP_RESERVE)
-		(void)madvise(start, (size_t)(end - start) & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
-	free(first);
-	/* later growth in ordinary steps */
-	mallopt(M_TOP_PAD, 128 << 10);
 }
 
 /* Runs job(i, ctx) for i in [0, n) on up to the machine's processors, in threads. */

@@ -139,7 +139,6 @@ cmd_api_diff(int argc, char **argv)
 	}
 	if (api_opts_target(&ao, true, &abi) < 0)
 		return EXIT_USAGE;
-	api_heap_reserve();
 	memset(&n, 0, sizeof(n));
 	if (ao.json)
 		report_keep();

@@ -100,11 +100,6 @@ int api_side_load_pair(struct api_side *o, const char *old_spec, struct api_side
 void api_side_resolve_pair(struct api_side *o, struct api_side *n, const struct ud_abi *abi);
 /* ud_api_diff_versions of the two sides into d (zeroed), its parts on two threads. */
 void api_side_diff_pair(const struct api_side *o, const struct api_side *n, struct ud_api_diff *d);
-/*
- * Before the models are made: one malloc heap, reserved at once and
- * backed by huge pages where the kernel gives them (a tuning only).
- */
-void api_heap_reserve(void);
 /* The options api-diff and api-layout share: --json, --arch, --abi. */
 struct api_opts {
 	bool json;
