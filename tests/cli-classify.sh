@@ -10,6 +10,12 @@ expect_in "$WORK/out" "uapid split"
 expect_status 2 "$UAPID"
 expect_status 2 "$UAPID" frobnicate
 expect_in "$WORK/err" "unknown command 'frobnicate'"
+# uapid runs the commands that need libgit2 through uapid-full: one it cannot
+# run is said, with the path and the command (the build tree's layout only)
+if [ -x "$(dirname "$UAPID")/uapid-full" ]; then
+	expect_status 2 env UAPID_FULL="$WORK/no-such-uapid-full" "$UAPID" split "$WORK"
+	expect_in "$WORK/err" "cannot run $WORK/no-such-uapid-full (UAPID_FULL) for uapid split"
+fi
 expect_status 2 "$UAPID" classify
 expect_status 2 "$UAPID" classify --bogus x.h
 
