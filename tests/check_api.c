@@ -1183,6 +1183,144 @@ START_TEST(test_junk)
 }
 END_TEST
 
+/* ---- ud_api_header_copy: the copy equals what it copies, field by field ---- */
+
+static void
+same_str(const char *a, const char *b, const char *what)
+{
+	ck_assert_msg((a == NULL) == (b == NULL), "%s: NULL in one only", what);
+	if (a != NULL) {
+		ck_assert_ptr_ne(a, b); /* its own memory */
+		ck_assert_str_eq(a, b);
+	}
+}
+
+static void
+same_members(const struct ud_api_member *a, const struct ud_api_member *b, size_t n)
+{
+	size_t i;
+
+	ck_assert_msg((a == NULL) == (b == NULL), "members: NULL in one only");
+	for (i = 0; a != NULL && i < n; i++) {
+		same_str(a[i].name, b[i].name, "member name");
+		same_str(a[i].type, b[i].type, "member type");
+		same_str(a[i].array, b[i].array, "member array");
+		same_str(a[i].dims, b[i].dims, "member dims");
+		same_str(a[i].width, b[i].width, "member width");
+		same_str(a[i].attrs, b[i].attrs, "member attrs");
+		same_str(a[i].cond, b[i].cond, "member cond");
+		ck_assert_int_eq(a[i].bits, b[i].bits);
+		ck_assert_int_eq(a[i].sub_kind, b[i].sub_kind);
+		ck_assert_uint_eq(a[i].nsub, b[i].nsub);
+		ck_assert_int_eq(a[i].expands, b[i].expands);
+		ck_assert_uint_eq(a[i].line, b[i].line);
+		same_members(a[i].sub, b[i].sub, a[i].nsub);
+	}
+}
+
+static void
+same_layout(const struct ud_api_layout *a, const struct ud_api_layout *b)
+{
+	size_t i;
+
+	ck_assert_msg((a == NULL) == (b == NULL), "layout: NULL in one only");
+	if (a == NULL)
+		return;
+	ck_assert_uint_eq(a->size, b->size);
+	ck_assert_uint_eq(a->align, b->align);
+	ck_assert_uint_eq(a->nfields, b->nfields);
+	ck_assert_int_eq(a->integer, b->integer);
+	same_str(a->type, b->type, "layout type");
+	for (i = 0; i < a->nfields; i++) {
+		same_str(a->fields[i].path, b->fields[i].path, "field path");
+		same_str(a->fields[i].type, b->fields[i].type, "field type");
+		ck_assert_uint_eq(a->fields[i].offset, b->fields[i].offset);
+		ck_assert_uint_eq(a->fields[i].size, b->fields[i].size);
+		ck_assert_uint_eq(a->fields[i].flags, b->fields[i].flags);
+	}
+}
+
+static void
+same_sym(const struct ud_api_sym *a, const struct ud_api_sym *b)
+{
+	ck_assert_int_eq(a->kind, b->kind);
+	same_str(a->name, b->name, "name");
+	same_str(a->cond, b->cond, "cond");
+	same_str(a->key, b->key, "key");
+	same_str(a->text, b->text, "text");
+	same_str(a->params, b->params, "params");
+	same_str(a->source, b->source, "source");
+	same_str(a->expansion, b->expansion, "expansion");
+	same_str(a->layout_why, b->layout_why, "layout_why");
+	ck_assert_uint_eq(a->line, b->line);
+	ck_assert_int_eq(a->has_value, b->has_value);
+	ck_assert_int_eq(a->value, b->value);
+	ck_assert_int_eq(a->value_unsigned, b->value_unsigned);
+	ck_assert_uint_eq(a->nmembers, b->nmembers);
+	same_members(a->members, b->members, a->nmembers);
+	same_members(a->decl, b->decl, 1);
+	ck_assert_int_eq(a->is_ioctl, b->is_ioctl);
+	ck_assert_str_eq(a->ioctl.dir, b->ioctl.dir);
+	same_str(a->ioctl.type, b->ioctl.type, "ioctl type");
+	same_str(a->ioctl.nr, b->ioctl.nr, "ioctl nr");
+	same_str(a->ioctl.arg, b->ioctl.arg, "ioctl arg");
+	ck_assert_int_eq(a->ioctl.known, b->ioctl.known);
+	ck_assert_int_eq(a->ioctl.typev, b->ioctl.typev);
+	ck_assert_int_eq(a->ioctl.nrv, b->ioctl.nrv);
+	ck_assert_int_eq(a->ioctl.size_known, b->ioctl.size_known);
+	ck_assert_uint_eq(a->ioctl.size, b->ioctl.size);
+	ck_assert_uint_eq(a->fingerprint, b->fingerprint);
+	ck_assert_uint_eq(a->body, b->body);
+	ck_assert_uint_eq(a->pack, b->pack);
+	ck_assert_uint_eq(a->undef_line, b->undef_line);
+	same_layout(a->layout, b->layout);
+}
+
+/* copies h, frees h, then compares the copy with a fresh model of the same */
+static void
+same_copy(const struct ud_api_header *h)
+{
+	struct ud_api_header c;
+	size_t i;
+
+	ud_api_header_copy(&c, h);
+	same_str(c.path, h->path, "path");
+	ck_assert_uint_eq(c.n, h->n);
+	ck_assert_uint_eq(c.fingerprint, h->fingerprint);
+	ck_assert_uint_eq(c.nincludes, h->nincludes);
+	ck_assert_ptr_eq(c.abi, h->abi);
+	for (i = 0; i < h->n; i++)
+		same_sym(&c.v[i], &h->v[i]);
+	for (i = 0; i < h->nincludes; i++) {
+		same_str(c.includes[i], h->includes[i], "include");
+		same_str(c.include_conds[i], h->include_conds[i], "include cond");
+	}
+	ud_api_header_free(&c);
+}
+
+START_TEST(test_copy)
+{
+	static const char *const texts[] = {base,	  types_h,	ioctl_h, const_h,
+					    sifields_new, ptregs_new,	fib_new, layout_h,
+					    "#define",	  "struct s {", ""};
+	struct ud_api_header v[NCOMMON + 1], h;
+	size_t i, n;
+
+	/* as parsed: what api-diff copies for a text both versions share */
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		ud_api_parse("linux/c.h", texts[i], strlen(texts[i]), &h);
+		same_copy(&h);
+		ud_api_header_free(&h);
+	}
+	/* resolved too (layouts, values, the ABI): the copy is of the whole model */
+	layout_on("x86_64", v, &n);
+	for (i = 0; i < n; i++) {
+		same_copy(&v[i]);
+		ud_api_header_free(&v[i]);
+	}
+}
+END_TEST
+
 int
 main(void)
 {
@@ -1210,6 +1348,7 @@ main(void)
 	tcase_add_test(tc, test_rule_same_expansion);
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_in_place);
+	tcase_add_test(tc, test_copy);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }

@@ -149,6 +149,11 @@ struct ud_api_header {
 void ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_header *out);
 void ud_api_header_free(struct ud_api_header *h);
 /*
+ * dst becomes a deep copy of src (all its own memory): what ud_api_parse
+ * would give for the same text and path, without parsing it again.
+ */
+void ud_api_header_copy(struct ud_api_header *dst, const struct ud_api_header *src);
+/*
  * Reads one version's headers (sorted by path) for a target ABI: each
  * symbol's conditions evaluated on it (symbols and members under false
  * conditions are dropped, true terms leave their condition, so keys name

@@ -9,7 +9,10 @@
  * what fails is reported in order; each is parsed into its model as soon
  * as it is read, on the machine's other processors (and on this thread
  * once reading is over): ud_api_parse and ud_api_resolve touch only their
- * own headers, nothing is shared but the read-only ABI table.
+ * own headers, nothing is shared but the read-only ABI table.  A header of
+ * the second side whose text is byte for byte its first side's is not
+ * parsed again: its model is a copy of the first's (most headers of two
+ * releases are the same bytes).
  */
 #include <errno.h>
 #include <git2.h>
@@ -25,6 +28,7 @@
 #include "uapid/fsutil.h"
 #include "uapid/gittree.h"
 #include "uapid/headers.h"
+#include "uapid/map.h"
 #include "uapid/progress.h"
 #include "uapid/tindex.h"
 #include "uapid/xmalloc.h"
@@ -32,9 +36,12 @@
 /* A header to model: its installed text, kept until its model is made. */
 struct api_text {
 	char *path;
-	char *text; /* NULL once parsed */
+	char *text; /* NULL once parsed, unless kept */
 	size_t len;
 	struct ud_api_header model;
+	bool keep;   /* a first side's: its text is kept for the second's to match */
+	bool parsed; /* model made (under the feed's lock) */
+	const struct api_text *twin; /* a first side's of the same path and bytes: model copied */
 };
 
 /*
@@ -47,14 +54,40 @@ struct api_feed {
 	struct api_text **v;
 	size_t n, alloc, next; /* next: the next text to parse */
 	bool closed;
-	bool threads; /* the lock and threads are there: else all is parsed at the end */
+	bool threads;	  /* the lock and threads are there: else all is parsed at the end */
+	uv_cond_t parsed; /* a model made: a twin waited for may be there */
+	/* reading a pair: its first side's texts by path, then matching the second's */
+	bool pair, second;
+	struct ud_map first;
 	uv_thread_t tids[7];
 	size_t nthreads;
 };
 
+/* Whether t has a twin on the first side (read, kept, the same bytes): then it is t's. */
+static void
+feed_match(struct api_feed *f, struct api_text *t)
+{
+	const struct api_text *first;
+
+	if (!f->pair)
+		return;
+	if (!f->second) {
+		t->keep = true;
+		ud_map_put(&f->first, t->path, t);
+		return;
+	}
+	first = ud_map_get(&f->first, t->path);
+	if (first != NULL && first->len == t->len && memcmp(first->text, t->text, t->len) == 0) {
+		t->twin = first;
+		free(t->text);
+		t->text = NULL;
+	}
+}
+
 static void
 feed_push(struct api_feed *f, struct api_text *t)
 {
+	feed_match(f, t);
 	if (f->threads)
 		uv_mutex_lock(&f->lock);
 	f->v = ud_xgrow(f->v, &f->alloc, f->n + 1, sizeof(*f->v));
@@ -65,29 +98,50 @@ feed_push(struct api_feed *f, struct api_text *t)
 	}
 }
 
-/* Parses what the feed holds until it is closed and empty. */
+/*
+ * Parses what the feed holds until it is closed and empty.  A twin is
+ * always queued before its second, so it is parsed or being parsed (by a
+ * thread that waits for nothing) when its second is taken.
+ */
 static void
 feed_worker(void *arg)
 {
 	struct api_feed *f = arg;
+	struct api_text *done = NULL;
 
 	for (;;) {
 		struct api_text *t = NULL;
 
 		if (f->threads) {
 			uv_mutex_lock(&f->lock);
+			if (done != NULL) {
+				done->parsed = true;
+				uv_cond_broadcast(&f->parsed);
+			}
 			while (f->next == f->n && !f->closed)
 				uv_cond_wait(&f->more, &f->lock);
+		} else if (done != NULL) {
+			done->parsed = true;
 		}
 		if (f->next < f->n)
 			t = f->v[f->next++];
+		if (t != NULL && t->twin != NULL && f->threads)
+			while (!t->twin->parsed)
+				uv_cond_wait(&f->parsed, &f->lock);
 		if (f->threads)
 			uv_mutex_unlock(&f->lock);
 		if (t == NULL)
 			return;
-		ud_api_parse(t->path, t->text, t->len, &t->model);
-		free(t->text);
-		t->text = NULL;
+		if (t->twin != NULL) {
+			ud_api_header_copy(&t->model, &t->twin->model);
+		} else {
+			ud_api_parse(t->path, t->text, t->len, &t->model);
+			if (!t->keep) {
+				free(t->text);
+				t->text = NULL;
+			}
+		}
+		done = t;
 	}
 }
 
@@ -104,6 +158,11 @@ feed_start(struct api_feed *f)
 	if (want == 0 || uv_mutex_init(&f->lock) != 0)
 		return;
 	if (uv_cond_init(&f->more) != 0) {
+		uv_mutex_destroy(&f->lock);
+		return;
+	}
+	if (uv_cond_init(&f->parsed) != 0) {
+		uv_cond_destroy(&f->more);
 		uv_mutex_destroy(&f->lock);
 		return;
 	}
@@ -132,9 +191,16 @@ feed_finish(struct api_feed *f)
 	for (i = 0; i < f->nthreads; i++)
 		uv_thread_join(&f->tids[i]);
 	if (f->threads) {
+		uv_cond_destroy(&f->parsed);
 		uv_cond_destroy(&f->more);
 		uv_mutex_destroy(&f->lock);
 	}
+	/* the first side's texts, kept for matching, are no longer needed */
+	for (i = 0; i < f->n; i++) {
+		free(f->v[i]->text);
+		f->v[i]->text = NULL;
+	}
+	ud_map_free(&f->first, NULL);
 	free(f->v);
 }
 
@@ -402,9 +468,11 @@ api_side_load_pair(struct api_side *o, const char *old_spec, struct api_side *n,
 
 	memset(n, 0, sizeof(*n));
 	feed_start(&feed);
-	*failed = side_read(o, old_spec, arch, progress[0], &feed) < 0	 ? old_spec
-		  : side_read(n, new_spec, arch, progress[1], &feed) < 0 ? new_spec
-									 : NULL;
+	feed.pair = true;
+	*failed = side_read(o, old_spec, arch, progress[0], &feed) < 0 ? old_spec : NULL;
+	feed.second = true;
+	if (*failed == NULL && side_read(n, new_spec, arch, progress[1], &feed) < 0)
+		*failed = new_spec;
 	/* what was read has its model, also after a failure (api_side_free frees them) */
 	feed_finish(&feed);
 	collect(sides, 2);

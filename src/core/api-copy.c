@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A deep copy of a header's model (ud_api_header_copy, api.h).
+ *
+ * api-diff reads two versions whose headers are mostly the same bytes
+ * (6.1 -> 6.12: 650 of ~990): parsing the new one's text again cost as
+ * much as the first parse, copying its model a small part of it.  The
+ * copy owns every string and array it holds, as a parsed model does, so
+ * ud_api_header_free and ud_api_resolve treat it as one.  A field added
+ * to the model's structs (api.h) must be copied here too: the test
+ * "copy equals parse" in check_api compares them field by field.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api-internal.h"
+#include "uapid/xmalloc.h"
+
+static char *
+dup_or_null(const char *s)
+{
+	return s != NULL ? ud_xstrdup(s) : NULL;
+}
+
+static struct ud_api_member *copy_members(const struct ud_api_member *src, size_t n);
+
+static void
+copy_member(struct ud_api_member *dst, const struct ud_api_member *src)
+{
+	*dst = *src;
+	dst->name = dup_or_null(src->name);
+	dst->type = dup_or_null(src->type);
+	dst->array = dup_or_null(src->array);
+	dst->dims = dup_or_null(src->dims);
+	dst->width = dup_or_null(src->width);
+	dst->attrs = dup_or_null(src->attrs);
+	dst->cond = dup_or_null(src->cond);
+	dst->sub = copy_members(src->sub, src->nsub);
+}
+
+static struct ud_api_member *
+copy_members(const struct ud_api_member *src, size_t n)
+{
+	struct ud_api_member *dst;
+	size_t i;
+
+	if (src == NULL)
+		return NULL;
+	/* at least one: a record with no members still has its (empty) array */
+	dst = ud_xcalloc(n > 0 ? n : 1, sizeof(*dst));
+	for (i = 0; i < n; i++)
+		copy_member(&dst[i], &src[i]);
+	return dst;
+}
+
+static struct ud_api_layout *
+copy_layout(const struct ud_api_layout *src)
+{
+	struct ud_api_layout *dst;
+	size_t i;
+
+	if (src == NULL)
+		return NULL;
+	dst = ud_xmalloc(sizeof(*dst));
+	*dst = *src;
+	dst->type = dup_or_null(src->type);
+	dst->fields = NULL;
+	if (src->fields != NULL) {
+		dst->fields = ud_xcalloc(src->nfields > 0 ? src->nfields : 1, sizeof(*dst->fields));
+		for (i = 0; i < src->nfields; i++) {
+			dst->fields[i] = src->fields[i];
+			dst->fields[i].path = dup_or_null(src->fields[i].path);
+			dst->fields[i].type = dup_or_null(src->fields[i].type);
+		}
+	}
+	return dst;
+}
+
+static void
+copy_sym(struct ud_api_sym *dst, const struct ud_api_sym *src)
+{
+	*dst = *src;
+	dst->name = dup_or_null(src->name);
+	dst->cond = dup_or_null(src->cond);
+	dst->key = dup_or_null(src->key);
+	dst->text = dup_or_null(src->text);
+	dst->params = dup_or_null(src->params);
+	dst->members = copy_members(src->members, src->nmembers);
+	dst->ioctl.type = dup_or_null(src->ioctl.type);
+	dst->ioctl.nr = dup_or_null(src->ioctl.nr);
+	dst->ioctl.arg = dup_or_null(src->ioctl.arg);
+	dst->source = dup_or_null(src->source);
+	dst->expansion = dup_or_null(src->expansion);
+	dst->decl = copy_members(src->decl, src->decl != NULL ? 1 : 0);
+	dst->layout = copy_layout(src->layout);
+	dst->layout_why = dup_or_null(src->layout_why);
+}
+
+static char **
+copy_strings(char *const *src, size_t n)
+{
+	char **dst;
+	size_t i;
+
+	if (src == NULL)
+		return NULL;
+	dst = ud_xcalloc(n > 0 ? n : 1, sizeof(*dst));
+	for (i = 0; i < n; i++)
+		dst[i] = dup_or_null(src[i]);
+	return dst;
+}
+
+void
+ud_api_header_copy(struct ud_api_header *dst, const struct ud_api_header *src)
+{
+	size_t i;
+
+	*dst = *src;
+	dst->path = dup_or_null(src->path);
+	dst->v = NULL;
+	dst->alloc = src->n;
+	if (src->v != NULL) {
+		dst->v = ud_xcalloc(src->n > 0 ? src->n : 1, sizeof(*dst->v));
+		for (i = 0; i < src->n; i++)
+			copy_sym(&dst->v[i], &src->v[i]);
+	}
+	dst->includes = copy_strings(src->includes, src->nincludes);
+	dst->include_conds = copy_strings(src->include_conds, src->nincludes);
+}
