@@ -178,6 +178,7 @@ void ud_api_resolve_pair(struct ud_api_header *old, size_t nold, struct ud_api_h
  * with its marks and frees them.  The second step touches only its own
  * version, so the two may run on two threads.
  */
+struct ud_api_users;
 struct ud_api_wanted {
 	bool **v; /* per header, per symbol */
 	/*
@@ -187,6 +188,8 @@ struct ud_api_wanted {
 	 */
 	bool **expand;
 	size_t n;
+	/* which macros and enum constants name each name (ud_api_wanted_own), or NULL */
+	struct ud_api_users *users;
 };
 void ud_api_resolve_wanted(const struct ud_api_header *old, size_t nold,
 			   const struct ud_api_header *new_, size_t nnew,
@@ -194,8 +197,9 @@ void ud_api_resolve_wanted(const struct ud_api_header *old, size_t nold,
 /*
  * ud_api_resolve_wanted in two steps: ud_api_wanted_own marks what one
  * version v needs by itself against other (reading both, writing only
- * *w: the two versions' may be made on two threads); ud_api_wanted_users
- * then adds, in both, the macros that name a wanted one.
+ * *w: the two versions' may be made on two threads, each with the index
+ * of who names what in its version); ud_api_wanted_users then adds, in
+ * both, the macros that name a wanted one.
  */
 void ud_api_wanted_own(const struct ud_api_header *v, size_t n, const struct ud_api_header *other,
 		       size_t nother, struct ud_api_wanted *w);

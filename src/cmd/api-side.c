@@ -505,7 +505,7 @@ resolve_one(size_t i, void *ctx)
 void
 api_side_resolve_pair(struct api_side *o, struct api_side *n, const struct ud_abi *abi)
 {
-	struct resolve_job j = {{o, n}, {{NULL, NULL, 0}, {NULL, NULL, 0}}, abi};
+	struct resolve_job j = {{o, n}, {{NULL, NULL, 0, NULL}, {NULL, NULL, 0, NULL}}, abi};
 
 	/* ud_api_resolve_wanted, its two sides' own marks on two threads */
 	run_parallel(2, wanted_one, &j);

@@ -976,62 +976,121 @@ wanted_expansions(const struct ud_api_header *v, size_t n, const struct ud_api_h
 	return x;
 }
 
-/* Whether text names one of the names in set (as a whole identifier). */
-static bool
-names_any(const char *text, const struct ud_map *set)
+/* The users of each name in one version: which macros and enum constants name it. */
+struct ud_api_users {
+	struct ud_map heads; /* name -> its first user's index in v, + 1 */
+	struct users_ref {
+		unsigned h;
+		size_t i;
+		size_t next; /* the next user of the same name, + 1; 0 ends */
+	} * v;
+	size_t n, alloc;
+	struct ud_arena arena; /* the map's keys */
+};
+
+static void
+users_add(struct ud_api_users *u, const char *text, unsigned h, size_t i)
 {
 	const char *p = text, *b;
 	char word[128];
 	size_t len;
 
 	while ((b = ud_next_ident(text, &p, &len)) != NULL) {
-		if (len < sizeof(word)) {
-			memcpy(word, b, len);
-			word[len] = '\0';
-			if (ud_map_has(set, word))
-				return true;
-		}
+		size_t hash, head;
+
+		if (len >= sizeof(word))
+			continue; /* no name that long is looked for */
+		memcpy(word, b, len);
+		word[len] = '\0';
+		hash = ud_map_hash(word);
+		head = (uintptr_t)ud_map_get_hashed(&u->heads, word, hash);
+		/* a name used twice in one text: one entry is enough */
+		if (head != 0 && u->v[head - 1].h == h && u->v[head - 1].i == i)
+			continue;
+		u->v = ud_xgrow(u->v, &u->alloc, u->n + 1, sizeof(*u->v));
+		u->v[u->n] = (struct users_ref){h, i, head};
+		ud_map_put_hashed(&u->heads, word, hash, (void *)(uintptr_t)++u->n);
 	}
-	return false;
+}
+
+static struct ud_api_users *
+users_index(const struct ud_api_header *v, size_t n)
+{
+	struct ud_api_users *u = ud_xcalloc(1, sizeof(*u));
+	unsigned h;
+	size_t i;
+
+	u->heads.keys = &u->arena;
+	for (h = 0; h < n; h++)
+		for (i = 0; i < v[h].n; i++)
+			if (v[h].v[i].kind == UD_API_MACRO || v[h].v[i].kind == UD_API_ENUM_CONST)
+				users_add(u, v[h].v[i].text, h, i);
+	return u;
+}
+
+static void
+users_free(struct ud_api_users *u)
+{
+	if (u == NULL)
+		return;
+	free(u->v);
+	ud_map_free(&u->heads, NULL);
+	ud_arena_free(&u->arena);
+	free(u);
+}
+
+/* The names whose users are wanted: each once, in the order found. */
+struct name_queue {
+	struct ud_map seen;
+	const char **v;
+	size_t n, alloc;
+};
+
+static void
+queue_name(struct name_queue *q, const char *name)
+{
+	if (ud_map_has(&q->seen, name))
+		return;
+	ud_map_put(&q->seen, name, NULL);
+	q->v = ud_xgrow(q->v, &q->alloc, q->n + 1, sizeof(*q->v));
+	q->v[q->n++] = name;
 }
 
 /*
  * A macro whose text is the same but names one whose value is wanted may
- * change value too (SOF_ABI_VERSION built from SOF_ABI_PATCH): wanted,
- * until nothing new is found, in both versions alike.
+ * change value too (SOF_ABI_VERSION built from SOF_ABI_PATCH): wanted, and
+ * so on from its own name, until nothing new is found, in both versions
+ * alike.  Each version's users of every name were indexed beside its own
+ * marks; the names wanted are followed through both indexes, each once.
+ * (Rescanning every text until nothing changed found the same, in up to
+ * four passes, on one thread.)
  */
 static void
-wanted_users(const struct ud_api_header *const v[2], const size_t n[2], bool **const want[2])
+wanted_users(const struct ud_api_header *const v[2], const size_t n[2], bool **const want[2],
+	     struct ud_api_users *const users[2])
 {
-	struct ud_map names = UD_MAP_INIT;
-	size_t side, h, i, pass;
-	bool more = true;
+	struct name_queue q = {UD_MAP_INIT, NULL, 0, 0};
+	unsigned side, h;
+	size_t i, k;
 
 	for (side = 0; side < 2; side++)
 		for (h = 0; h < n[side]; h++)
 			for (i = 0; i < v[side][h].n; i++)
 				if (want[side][h][i] && v[side][h].v[i].kind == UD_API_MACRO)
-					ud_map_put(&names, v[side][h].v[i].name, NULL);
-	for (pass = 0; pass < 4 && more && names.n > 0; pass++) {
-		more = false;
+					queue_name(&q, v[side][h].v[i].name);
+	for (i = 0; i < q.n; i++)
 		for (side = 0; side < 2; side++)
-			for (h = 0; h < n[side]; h++)
-				for (i = 0; i < v[side][h].n; i++) {
-					const struct ud_api_sym *s = &v[side][h].v[i];
+			for (k = (uintptr_t)ud_map_get(&users[side]->heads, q.v[i]); k != 0;
+			     k = users[side]->v[k - 1].next) {
+				const struct users_ref *r = &users[side]->v[k - 1];
 
-					if (want[side][h][i] ||
-					    (s->kind != UD_API_MACRO &&
-					     s->kind != UD_API_ENUM_CONST) ||
-					    !names_any(s->text, &names))
-						continue;
-					want[side][h][i] = true;
-					if (!ud_map_has(&names, s->name)) {
-						ud_map_put(&names, s->name, NULL);
-						more = true;
-					}
-				}
-	}
-	ud_map_free(&names, NULL);
+				if (want[side][r->h][r->i])
+					continue;
+				want[side][r->h][r->i] = true;
+				queue_name(&q, v[side][r->h].v[r->i].name);
+			}
+	free(q.v);
+	ud_map_free(&q.seen, NULL);
 }
 
 void
@@ -1041,6 +1100,7 @@ ud_api_wanted_own(const struct ud_api_header *v, size_t n, const struct ud_api_h
 	w->v = wanted(v, n, other, nother);
 	w->expand = wanted_expansions(v, n, other, nother);
 	w->n = n;
+	w->users = users_index(v, n);
 }
 
 void
@@ -1050,8 +1110,12 @@ ud_api_wanted_users(const struct ud_api_header *old, size_t nold, const struct u
 	const struct ud_api_header *const vs[2] = {old, new_};
 	const size_t ns[2] = {nold, nnew};
 	bool **const ws[2] = {wold->v, wnew->v};
+	struct ud_api_users *const us[2] = {wold->users, wnew->users};
 
-	wanted_users(vs, ns, ws);
+	wanted_users(vs, ns, ws, us);
+	users_free(wold->users);
+	users_free(wnew->users);
+	wold->users = wnew->users = NULL;
 }
 
 void
@@ -1098,8 +1162,10 @@ ud_api_wanted_free(struct ud_api_wanted *w)
 	}
 	free(w->v);
 	free(w->expand);
+	users_free(w->users);
 	w->v = NULL;
 	w->expand = NULL;
+	w->users = NULL;
 	w->n = 0;
 }
 
