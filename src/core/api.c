@@ -102,9 +102,9 @@ add_sym(struct reader *r, enum ud_api_kind kind, const char *name, unsigned line
 	return s;
 }
 
-/* value in decimal, allocated: what printf("%lld") gives, for a name every macro has */
+/* value in decimal, in the reader's arena: what printf("%lld") gives, for a name every macro has */
 static char *
-decimal(long long value)
+decimal(struct reader *r, long long value)
 {
 	char buf[24], *p = buf + sizeof(buf);
 	unsigned long long u =
@@ -116,7 +116,7 @@ decimal(long long value)
 	while ((u /= 10) != 0);
 	if (value < 0)
 		*--p = '-';
-	return ud_xstrdup(p);
+	return ud_arena_strndup(&r->keys, p, strlen(p));
 }
 
 static void
@@ -126,8 +126,9 @@ remember(struct reader *r, const char *name, long long value)
 
 	r->known.v = ud_xgrow(r->known.v, &r->known.alloc, r->known.n + 1, sizeof(*r->known.v));
 	s = &r->known.v[r->known.n++];
-	s->name = ud_xstrdup(name);
-	s->value = decimal(value);
+	/* in the arena: as many as the header's numeric names, dropped with the reader */
+	s->name = ud_arena_strndup(&r->keys, name, strlen(name));
+	s->value = decimal(r, value);
 	if (!ud_map_has(&r->known.first, name))
 		ud_map_put(&r->known.first, name, (void *)(uintptr_t)r->known.n);
 }
@@ -1742,10 +1743,6 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 	for (i = 0; i < r.npoints; i++)
 		free(r.points[i].cond);
 	free(r.points);
-	for (i = 0; i < r.known.n; i++) {
-		free((void *)(uintptr_t)r.known.v[i].name);
-		free((void *)(uintptr_t)r.known.v[i].value);
-	}
 	free(r.known.v);
 	ud_map_free(&r.known.first, NULL);
 	free(r.guard);
