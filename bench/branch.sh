@@ -28,6 +28,25 @@ else
 fi
 now() { date +%s.%N; }
 ms() { echo "$1 $2" | awk '{printf "%.1f", ($2 - $1) * 1000}'; }
+# timed OUT CMD...: runs CMD (its output into OUT), prints "WALL_MS CPU_MS"
+# (CPU: user + system, its children's too; "-" without /usr/bin/time).  Wall
+# beside CPU tells a slow run that waited (on the disk, on other processes)
+# from one that worked more.
+timed() {
+	out=$1
+	shift
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f '%e %U %S' -o "$work/time" "$@" >"$out"
+		awk '{printf "%.1f %.1f\n", $1 * 1000, ($2 + $3) * 1000}' "$work/time"
+	else
+		t0=$(now)
+		"$@" >"$out"
+		t1=$(now)
+		echo "$(ms "$t0" "$t1") -"
+	fi
+}
+# best "WALL CPU" "WALL CPU": the one of least wall time ("" is none yet)
+best() { echo "$1 $2" | awk 'NF < 4 || $1 < $3 {print $1, $2; next} {print $3, $4}'; }
 
 git init -q --bare "$R"
 t0=$(now)
@@ -84,13 +103,10 @@ for r in $(seq "$runs"); do
 	rm -rf "$R"
 	cp -a "$work/pre.git" "$R"
 	sync
-	t0=$(now)
-	"$uapid" branch --arch x86 --no-split "$R" >"$work/out"
-	t1=$(now)
-	best=$(echo "$(ms "$t0" "$t1") $best" | awk '{print ($2 == "" || $1 < $2) ? $1 : $2}')
+	best=$(best "$(timed "$work/out" "$uapid" branch --arch x86 --no-split "$R")" "$best")
 done
 echo "$commits $best" |
-	awk '{printf "headers backfill: %d commits in %.0f ms: %.1f commits/s (best of '"$runs"')\n", $1, $2, $1 * 1000 / $2}'
+	awk '{printf "headers backfill: %d commits in %.0f ms: %.1f commits/s (best of '"$runs"'; CPU %s ms)\n", $1, $2, $1 * 1000 / $2, $3}'
 sed 's/^/  /' "$work/out"
 # Its floor, the same runs: git itself reading the same commits' changes
 # (fast-export: every changed blob and tree) and hashing their objects again
@@ -100,14 +116,11 @@ for r in $(seq "$runs"); do
 	rm -rf "$R"
 	cp -a "$work/pre.git" "$R"
 	sync
-	t0=$(now)
-	GIT_DIR=$R git fast-export --reference-excluded-parents "$base..HEAD" |
-		sed 's#^commit .*#commit refs/heads/bench-floor#' | GIT_DIR=$R git fast-import --quiet
-	t1=$(now)
-	fbest=$(echo "$(ms "$t0" "$t1") $fbest" | awk '{print ($2 == "" || $1 < $2) ? $1 : $2}')
+	fbest=$(best "$(timed /dev/null sh -c 'GIT_DIR=$1 git fast-export --reference-excluded-parents "$2..HEAD" |
+		sed "s#^commit .*#commit refs/heads/bench-floor#" | GIT_DIR=$1 git fast-import --quiet' floor "$R" "$base")" "$fbest")
 done
 echo "$commits $fbest $best" |
-	awk '{printf "  floor: git fast-export | git fast-import of the %d commits: %.0f ms; ratio uapid / git %.2f\n", $1, $2, $3 / $2}'
+	awk '{printf "  floor: git fast-export | git fast-import of the %d commits: %.0f ms (CPU %s ms); ratio uapid / git %.2f\n", $1, $2, $3, $4 / $2}'
 
 if [ -n "${BENCH_SPLIT_KERNEL:-}" ]; then
 	S=$work/split.git
