@@ -13,6 +13,7 @@
 
 #include "api-internal.h"
 #include "uapid/api.h"
+#include "uapid/arena.h"
 #include "uapid/buf.h"
 #include "uapid/map.h"
 #include "uapid/xmalloc.h"
@@ -150,13 +151,54 @@ ident_char(char c)
 }
 
 /*
+ * Which symbols name each word of their texts, read once: when a word
+ * becomes a changed type, only they can find something new in another
+ * pass.  Words are as uses() looks them up ("struct foo", "foo_t").
+ */
+struct users {
+	struct ud_map words; /* word -> 1 + index in v of its last link */
+	struct ud_arena keys;
+	struct user_link {
+		size_t sym;  /* the symbol's index in done and dirty */
+		size_t next; /* 1 + index in v of the word's previous link, or 0 */
+	} * v;
+	size_t n, alloc;
+	size_t sym; /* the symbol being read */
+};
+
+/* Notes that the symbol being read names word (hashed h). */
+static void
+users_add(struct users *u, const char *word, size_t h)
+{
+	size_t last = (size_t)(uintptr_t)ud_map_get_hashed(&u->words, word, h);
+
+	u->v = ud_xgrow(u->v, &u->alloc, u->n + 1, sizeof(*u->v));
+	u->v[u->n].sym = u->sym;
+	u->v[u->n].next = last;
+	u->n++;
+	ud_map_put_hashed(&u->words, word, h, (void *)(uintptr_t)u->n);
+}
+
+/* Sets dirty for every symbol that names word. */
+static void
+users_mark(const struct users *u, const char *word, bool *dirty)
+{
+	size_t k = (size_t)(uintptr_t)ud_map_get(&u->words, word);
+
+	for (; k != 0; k = u->v[k - 1].next)
+		dirty[u->v[k - 1].sym] = true;
+}
+
+/*
  * The most severe changed type that text (a member's type, a typedef, a
  * macro's replacement) names, skipping self (a record pointing at its own
  * kind); *by_value is false when it is only reached through a pointer (its
- * layout is then not part of the user's).
+ * layout is then not part of the user's).  With u, notes the words it
+ * names in u (for u->sym).
  */
 static const struct root *
-uses(const struct ud_map *roots, const char *text, const char *self, bool *by_value)
+uses(const struct ud_map *roots, const char *text, const char *self, bool *by_value,
+     struct users *u)
 {
 	const struct root *best = NULL;
 	const char *p = text;
@@ -191,10 +233,16 @@ uses(const struct ud_map *roots, const char *text, const char *self, bool *by_va
 		}
 		/* a tag's word alone ("struct {") is not a name; no type has one that long */
 		if ((size_t)(e - w) < sizeof(name)) {
+			size_t h;
+
 			memcpy(name, w, (size_t)(e - w));
 			name[e - w] = '\0';
-			if (strcmp(name, self) != 0)
-				r = ud_map_get(roots, name);
+			h = ud_map_hash(name);
+			if (u != NULL)
+				users_add(u, name, h);
+			if (roots->n > 0 && (r = ud_map_get_hashed(roots, name, h)) != NULL &&
+			    strcmp(name, self) == 0)
+				r = NULL;
 		}
 		if (r != NULL) {
 			const char *t = e;
@@ -279,7 +327,8 @@ layout_moved(const struct ud_api_layout *ol, const struct ud_api_layout *nl, cha
 
 /* A record's member that uses a changed type: r, by value, at member index *at. */
 static const struct root *
-member_root(const struct ud_map *roots, const struct ud_api_sym *s, bool *value, size_t *at)
+member_root(const struct ud_map *roots, const struct ud_api_sym *s, bool *value, size_t *at,
+	    struct users *u)
 {
 	const struct root *r = NULL;
 	size_t i;
@@ -288,7 +337,7 @@ member_root(const struct ud_map *roots, const struct ud_api_sym *s, bool *value,
 	*at = 0;
 	for (i = 0; i < s->nmembers; i++) {
 		bool mv;
-		const struct root *m = uses(roots, s->members[i].type, s->name, &mv);
+		const struct root *m = uses(roots, s->members[i].type, s->name, &mv, u);
 
 		if (m != NULL &&
 		    (r == NULL || (mv && !*value) || (mv == *value && m->verdict > r->verdict))) {
@@ -302,12 +351,13 @@ member_root(const struct ud_map *roots, const struct ud_api_sym *s, bool *value,
 
 static int
 inherit_record(struct ud_api_diff *out, const struct ud_map *roots, const char *header,
-	       const struct ud_api_sym *s, const struct ud_api_header *oh, bool *grew)
+	       const struct ud_api_sym *s, const struct ud_api_header *oh, bool *grew,
+	       struct users *u)
 {
 	enum ud_api_verdict v;
 	bool value;
 	size_t at;
-	const struct root *r = member_root(roots, s, &value, &at);
+	const struct root *r = member_root(roots, s, &value, &at, u);
 	const struct ud_api_sym *o;
 	const char *mname;
 
@@ -360,11 +410,12 @@ inherit_record(struct ud_api_diff *out, const struct ud_map *roots, const char *
  * constants through a sizeof or an ioctl argument; o is its old version
  * (NULL when not known): what its own layout or value did.  Appends the
  * change to out and returns its verdict, or -1 when s uses no changed
- * type; *grew: s grew at its end too.
+ * type; *grew: s grew at its end too.  With u, notes the words s names
+ * (whether -1 comes back depends only on which of them are changed types).
  */
 static int
 inherit(struct ud_api_diff *out, const struct ud_map *roots, const char *header,
-	const struct ud_api_sym *s, const struct ud_api_header *oh, bool *grew)
+	const struct ud_api_sym *s, const struct ud_api_header *oh, bool *grew, struct users *u)
 {
 	const struct root *r = NULL;
 	const struct ud_api_sym *o;
@@ -372,10 +423,10 @@ inherit(struct ud_api_diff *out, const struct ud_map *roots, const char *header,
 	bool value = false;
 
 	if (s->kind == UD_API_STRUCT || s->kind == UD_API_UNION)
-		return inherit_record(out, roots, header, s, oh, grew);
+		return inherit_record(out, roots, header, s, oh, grew, u);
 	if (s->text == NULL || s->text[0] == '\0')
 		return -1;
-	r = uses(roots, s->text, s->kind == UD_API_TYPEDEF ? s->name : "", &value);
+	r = uses(roots, s->text, s->kind == UD_API_TYPEDEF ? s->name : "", &value, u);
 	/* a macro that casts to a pointer of a changed type changes nothing */
 	if (r == NULL || (!value && s->kind != UD_API_TYPEDEF))
 		return -1;
@@ -479,6 +530,87 @@ free_reported(void *p)
 	free(p);
 }
 
+/*
+ * One pass over the symbols of nw not done yet: each that uses a changed
+ * type gets its change in more and is done; a type among them becomes a
+ * root in turn.  Only the dirty ones are read (every one on the first
+ * pass, which notes their words in u; after it, those naming a root added
+ * since they were last read): the others would find nothing again.
+ * True when a root was added.
+ */
+static bool
+through_pass(struct ud_api_diff *more, struct ud_map *roots, const struct ud_api_header *nw,
+	     size_t nn, const struct ud_api_header *const *oh, const size_t *first, bool *done,
+	     bool *dirty, struct users *u, bool first_pass)
+{
+	bool more_roots = false;
+	size_t i, j;
+
+	for (i = 0; i < nn; i++)
+		for (j = 0; j < nw[i].n; j++) {
+			const struct ud_api_sym *s = &nw[i].v[j];
+			size_t k = first[i] + j;
+			bool grew = false;
+			int v;
+
+			if (done[k] || !dirty[k] || s->kind == UD_API_ENUM ||
+			    s->kind == UD_API_FUNCTION || s->kind == UD_API_VARIABLE)
+				continue;
+			dirty[k] = false;
+			u->sym = k;
+			v = inherit(more, roots, nw[i].path, s, oh[i], &grew,
+				    first_pass ? u : NULL);
+			if (v < 0)
+				continue;
+			done[k] = true;
+			if (is_type_kind(s->kind)) {
+				char *name = spelled(s->name);
+
+				if (add_root(roots, name, nw[i].path, (enum ud_api_verdict)v,
+					     grew)) {
+					more_roots = true;
+					users_mark(u, name, dirty);
+				}
+				free(name);
+			}
+		}
+	return more_roots;
+}
+
+/*
+ * The changed types of d become roots; ids gets, per header, the symbols
+ * d reports, added the headers d reports as new.
+ */
+static void
+through_roots(const struct ud_api_diff *d, struct ud_map *roots, struct ud_map *ids,
+	      struct ud_map *added_headers)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		const struct ud_api_change *c = &d->v[i];
+		struct ud_map *reported = ud_map_get(ids, c->header);
+
+		if (reported == NULL) {
+			reported = ud_xcalloc(1, sizeof(*reported));
+			ud_map_put(ids, c->header, reported);
+		}
+		ud_map_put(reported, c->symbol, NULL);
+		if (c->symbol[0] == '\0' && c->what == UD_API_ADDED)
+			ud_map_put(added_headers, c->header, NULL);
+		/* a type whose own definition changed: not one only spelled otherwise or moved */
+		if (c->symbol[0] != '\0' && is_type_kind(c->kind) && c->what != UD_API_ADDED &&
+		    (c->verdict != UD_API_COMPATIBLE ||
+		     (c->kind == UD_API_ENUM && c->what == UD_API_CHANGED))) {
+			char *name = spelled(c->name);
+
+			add_root(roots, name, c->header, c->verdict,
+				 strncmp(c->reason, api_grew_reason, strlen(api_grew_reason)) == 0);
+			free(name);
+		}
+	}
+}
+
 void
 ud_api_diff_through_versions(struct ud_api_diff *d, const struct ud_api_header *o, size_t no,
 			     const struct ud_api_header *nw, size_t nn)
@@ -486,89 +618,60 @@ ud_api_diff_through_versions(struct ud_api_diff *d, const struct ud_api_header *
 	struct ud_map roots = UD_MAP_INIT, ids = UD_MAP_INIT, added_headers = UD_MAP_INIT;
 	struct ud_map *reported; /* per header: the symbols the diff has */
 	struct ud_api_diff more;
-	bool **done = ud_xcalloc(nn + 1, sizeof(*done));
+	struct users u;
+	const struct ud_api_header **oh = ud_xcalloc(nn + 1, sizeof(*oh));
+	size_t *first = ud_xcalloc(nn + 1, sizeof(*first)); /* nw[i].v[j] is symbol first[i] + j */
+	bool *done, *dirty;
 	size_t i, j;
-	bool more_roots = true;
+	bool more_roots = true, first_pass = true;
 
 	memset(&more, 0, sizeof(more));
-	for (i = 0; i < d->n; i++) {
-		const struct ud_api_change *c = &d->v[i];
-
-		reported = ud_map_get(&ids, c->header);
-		if (reported == NULL) {
-			reported = ud_xcalloc(1, sizeof(*reported));
-			ud_map_put(&ids, c->header, reported);
-		}
-		ud_map_put(reported, c->symbol, NULL);
-		if (c->symbol[0] == '\0' && c->what == UD_API_ADDED)
-			ud_map_put(&added_headers, c->header, NULL);
-		/* a type whose own definition changed: not one only spelled otherwise or moved */
-		if (c->symbol[0] != '\0' && is_type_kind(c->kind) && c->what != UD_API_ADDED &&
-		    (c->verdict != UD_API_COMPATIBLE ||
-		     (c->kind == UD_API_ENUM && c->what == UD_API_CHANGED))) {
-			char *name = spelled(c->name);
-
-			add_root(&roots, name, c->header, c->verdict,
-				 strncmp(c->reason, api_grew_reason, strlen(api_grew_reason)) == 0);
-			free(name);
-		}
-	}
+	memset(&u, 0, sizeof(u));
+	u.words.keys = &u.keys;
+	through_roots(d, &roots, &ids, &added_headers);
+	for (i = 0; i < nn; i++)
+		first[i + 1] = first[i] + nw[i].n;
+	done = ud_xcalloc(first[nn] + 1, sizeof(*done));
+	dirty = ud_xmalloc((first[nn] + 1) * sizeof(*dirty));
+	memset(dirty, 1, (first[nn] + 1) * sizeof(*dirty));
 	/* each symbol reported once: what the diff has, a new header (reported as such) */
 	for (i = 0; i < nn && roots.n > 0; i++) {
-		bool added = ud_map_has(&added_headers, nw[i].path) ||
-			     (o != NULL && ud_api_find_header(o, no, nw[i].path) == NULL);
+		bool added;
 
-		done[i] = ud_xcalloc(nw[i].n + 1, sizeof(**done));
+		oh[i] = o != NULL ? ud_api_find_header(o, no, nw[i].path) : NULL;
+		added = ud_map_has(&added_headers, nw[i].path) || (o != NULL && oh[i] == NULL);
 		reported = ud_map_get(&ids, nw[i].path);
 		for (j = 0; j < nw[i].n; j++) {
 			const struct ud_api_sym *s = &nw[i].v[j];
+			bool *done_s = &done[first[i] + j];
 
 			if (added) {
-				done[i][j] = true;
+				*done_s = true;
 			} else if (reported != NULL && s->cond[0] == '\0') {
-				done[i][j] = ud_map_has(reported, s->name);
+				*done_s = ud_map_has(reported, s->name);
 			} else if (reported != NULL) {
 				char *id = ud_xasprintf("%s [if %s]", s->name, s->cond);
 
-				done[i][j] = ud_map_has(reported, id);
+				*done_s = ud_map_has(reported, id);
 				free(id);
 			}
 		}
 	}
 	/* users of users: until nothing new is found */
 	while (more_roots && roots.n > 0) {
-		more_roots = false;
-		for (i = 0; i < nn; i++) {
-			const struct ud_api_header *oh =
-				o != NULL ? ud_api_find_header(o, no, nw[i].path) : NULL;
-
-			for (j = 0; j < nw[i].n; j++) {
-				const struct ud_api_sym *s = &nw[i].v[j];
-				bool grew = false;
-				int v;
-
-				if (done[i][j] || s->kind == UD_API_ENUM ||
-				    s->kind == UD_API_FUNCTION || s->kind == UD_API_VARIABLE)
-					continue;
-				v = inherit(&more, &roots, nw[i].path, s, oh, &grew);
-				if (v < 0)
-					continue;
-				done[i][j] = true;
-				if (is_type_kind(s->kind)) {
-					char *name = spelled(s->name);
-
-					more_roots |= add_root(&roots, name, nw[i].path,
-							       (enum ud_api_verdict)v, grew);
-					free(name);
-				}
-			}
-		}
+		more_roots =
+			through_pass(&more, &roots, nw, nn, oh, first, done, dirty, &u, first_pass);
+		first_pass = false;
 	}
 	d->symbols_changed += (unsigned)more.n;
 	api_diff_merge(d, &more);
-	for (i = 0; i < nn; i++)
-		free(done[i]);
+	free(oh);
+	free(first);
 	free(done);
+	free(dirty);
+	free(u.v);
+	ud_map_free(&u.words, NULL);
+	ud_arena_free(&u.keys);
 	ud_map_free(&roots, root_free);
 	ud_map_free(&ids, free_reported);
 	ud_map_free(&added_headers, NULL);
