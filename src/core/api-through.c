@@ -156,7 +156,7 @@ ident_char(char c)
  * pass.  Words are as uses() looks them up ("struct foo", "foo_t").
  */
 struct users {
-	struct ud_map words; /* word -> 1 + index in v of its last link */
+	struct ud_map words; /* word -> 1 + index in v of its last link (in keys) */
 	struct ud_arena keys;
 	struct user_link {
 		size_t sym;  /* the symbol's index in done and dirty */
@@ -170,22 +170,27 @@ struct users {
 static void
 users_add(struct users *u, const char *word, size_t h)
 {
-	size_t last = (size_t)(uintptr_t)ud_map_get_hashed(&u->words, word, h);
+	size_t *last = ud_map_get_hashed(&u->words, word, h);
 
-	u->v = ud_xgrow(u->v, &u->alloc, u->n + 1, sizeof(*u->v));
+	if (last == NULL) {
+		last = ud_arena_alloc(&u->keys, sizeof(*last));
+		ud_map_put_hashed(&u->words, word, h, last);
+	}
+	if (u->n == u->alloc)
+		u->v = ud_xgrow(u->v, &u->alloc, u->n + 1, sizeof(*u->v));
 	u->v[u->n].sym = u->sym;
-	u->v[u->n].next = last;
-	u->n++;
-	ud_map_put_hashed(&u->words, word, h, (void *)(uintptr_t)u->n);
+	u->v[u->n].next = *last;
+	*last = ++u->n;
 }
 
 /* Sets dirty for every symbol that names word. */
 static void
 users_mark(const struct users *u, const char *word, bool *dirty)
 {
-	size_t k = (size_t)(uintptr_t)ud_map_get(&u->words, word);
+	const size_t *last = ud_map_get(&u->words, word);
+	size_t k;
 
-	for (; k != 0; k = u->v[k - 1].next)
+	for (k = last != NULL ? *last : 0; k != 0; k = u->v[k - 1].next)
 		dirty[u->v[k - 1].sym] = true;
 }
 
