@@ -690,60 +690,161 @@ ud_api_diff_through(struct ud_api_diff *d, const struct ud_api_header *nw, size_
 
 /* ---- types a header lost or gained with its #includes ---- */
 
-/* The headers h includes, directly or not (h first), in the set v (sorted by path). */
-static void
-closure(const struct ud_api_header *v, size_t n, const struct ud_api_header *h,
-	const struct ud_api_header ***out, size_t *nout)
+/*
+ * The type names of both versions as small numbers, given once: the
+ * closures of a thousand headers then gather numbers, not strings (a
+ * million of them on 6.1 -> 6.12).
+ */
+struct type_ids {
+	struct ud_map ids; /* "KIND NAME" -> 1 + its number (keys in keys) */
+	struct ud_arena keys;
+	const char **key; /* a number's "KIND NAME": kind is key[0] - 'A' */
+	size_t n, alloc;
+};
+
+/* One version's headers, each with its types' numbers and its #includes' indexes. */
+struct types_side {
+	const struct ud_api_header *v;
+	size_t nh;
+	size_t *first; /* the types of v[i] are ids[first[i]] to ids[first[i + 1]] */
+	size_t *ids;
+	size_t *inc_first; /* the #includes of v[i]: inc[inc_first[i]] ... (SIZE_MAX: not in v) */
+	size_t *inc;
+	bool *defined; /* by number: a header of this version defines it */
+	/* by number, for the closure being read: seen (== epoch) and where */
+	size_t *seen;
+	const char **from;
+	size_t *order; /* the numbers seen, in the order seen */
+	size_t norder;
+	size_t *hseen; /* by header: in the closure being read (== epoch) */
+};
+
+/* The number of kind and name ("KIND NAME": visible_types' old key), given if new. */
+static size_t
+type_id(struct type_ids *t, const struct ud_api_sym *s)
 {
-	struct ud_map seen = UD_MAP_INIT;
-	size_t head = 0, alloc = 0, i;
+	char buf[256], *k = buf;
+	size_t len = strlen(s->name), id;
+	void *v;
 
-	*out = NULL;
-	*nout = 0;
-	*out = ud_xgrow(*out, &alloc, 1, sizeof(**out));
-	(*out)[(*nout)++] = h;
-	ud_map_put(&seen, h->path, NULL);
-	for (; head < *nout; head++)
-		for (i = 0; i < (*out)[head]->nincludes; i++) {
-			const char *inc = (*out)[head]->includes[i];
-			const struct ud_api_header *g;
-
-			if (ud_map_has(&seen, inc))
-				continue;
-			ud_map_put(&seen, inc, NULL);
-			if ((g = ud_api_find_header(v, n, inc)) != NULL) {
-				*out = ud_xgrow(*out, &alloc, *nout + 1, sizeof(**out));
-				(*out)[(*nout)++] = g;
-			}
-		}
-	ud_map_free(&seen, NULL);
+	if (len + 3 > sizeof(buf))
+		k = ud_xmalloc(len + 3);
+	k[0] = (char)('A' + (int)s->kind);
+	k[1] = ' ';
+	memcpy(k + 2, s->name, len + 1);
+	v = ud_map_get(&t->ids, k);
+	if (v != NULL) {
+		id = (size_t)(uintptr_t)v - 1;
+	} else {
+		id = t->n;
+		t->key = ud_xgrow(t->key, &t->alloc, t->n + 1, sizeof(*t->key));
+		t->key[t->n++] = ud_arena_strndup(&t->keys, k, len + 2);
+		ud_map_put(&t->ids, k, (void *)(uintptr_t)t->n);
+	}
+	if (k != buf)
+		free(k);
+	return id;
 }
 
-/* Type name (kind and name) -> the first header of the closure that defines it. */
+/* Numbers the types of side's headers and resolves their #includes. */
 static void
-visible_types(const struct ud_api_header *const *hs, size_t n, struct ud_map *out)
+types_side_init(struct types_side *sd, const struct ud_api_header *v, size_t n, struct type_ids *t)
+{
+	size_t i, j, nt = 0, ni = 0;
+
+	memset(sd, 0, sizeof(*sd));
+	sd->v = v;
+	sd->nh = n;
+	sd->first = ud_xcalloc(n + 1, sizeof(*sd->first));
+	sd->inc_first = ud_xcalloc(n + 1, sizeof(*sd->inc_first));
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < v[i].n; j++)
+			nt += is_type_kind(v[i].v[j].kind);
+		ni += v[i].nincludes;
+		sd->first[i + 1] = nt;
+		sd->inc_first[i + 1] = ni;
+	}
+	sd->ids = ud_xcalloc(nt + 1, sizeof(*sd->ids));
+	sd->inc = ud_xcalloc(ni + 1, sizeof(*sd->inc));
+	for (i = 0, nt = 0, ni = 0; i < n; i++) {
+		for (j = 0; j < v[i].n; j++)
+			if (is_type_kind(v[i].v[j].kind))
+				sd->ids[nt++] = type_id(t, &v[i].v[j]);
+		for (j = 0; j < v[i].nincludes; j++) {
+			const struct ud_api_header *g = ud_api_find_header(v, n, v[i].includes[j]);
+
+			sd->inc[ni++] = g != NULL ? (size_t)(g - v) : SIZE_MAX;
+		}
+	}
+	sd->hseen = ud_xcalloc(n + 1, sizeof(*sd->hseen));
+}
+
+/* The by-number arrays, once every type of both versions has its number. */
+static void
+types_side_size(struct types_side *sd, size_t nids)
+{
+	size_t i;
+
+	sd->defined = ud_xcalloc(nids + 1, sizeof(*sd->defined));
+	for (i = 0; i < sd->first[sd->nh]; i++)
+		sd->defined[sd->ids[i]] = true;
+	sd->seen = ud_xcalloc(nids + 1, sizeof(*sd->seen));
+	sd->from = ud_xcalloc(nids + 1, sizeof(*sd->from));
+	sd->order = ud_xcalloc(nids + 1, sizeof(*sd->order));
+}
+
+static void
+types_side_free(struct types_side *sd)
+{
+	free(sd->first);
+	free(sd->ids);
+	free(sd->inc_first);
+	free(sd->inc);
+	free(sd->defined);
+	free(sd->seen);
+	free(sd->from);
+	free(sd->order);
+	free(sd->hseen);
+}
+
+/* The headers v[h] includes, directly or not (v[h] first), as indexes into v. */
+static void
+closure(struct types_side *sd, size_t h, size_t epoch, size_t **out, size_t *nout)
+{
+	size_t head = 0, alloc = 0, i;
+
+	*out = ud_xgrow(NULL, &alloc, 1, sizeof(**out));
+	*nout = 0;
+	(*out)[(*nout)++] = h;
+	sd->hseen[h] = epoch;
+	for (; head < *nout; head++) {
+		size_t g = (*out)[head];
+
+		for (i = sd->inc_first[g]; i < sd->inc_first[g + 1]; i++)
+			if (sd->inc[i] != SIZE_MAX && sd->hseen[sd->inc[i]] != epoch) {
+				sd->hseen[sd->inc[i]] = epoch;
+				*out = ud_xgrow(*out, &alloc, *nout + 1, sizeof(**out));
+				(*out)[(*nout)++] = sd->inc[i];
+			}
+	}
+}
+
+/* The types a closure sees, each with the first header of it that defines it. */
+static void
+visible_types(struct types_side *sd, const size_t *hs, size_t n, size_t epoch)
 {
 	size_t i, j;
 
+	sd->norder = 0;
 	for (i = 0; i < n; i++)
-		for (j = 0; j < hs[i]->n; j++) {
-			const struct ud_api_sym *s = &hs[i]->v[j];
-			char buf[256], *k = buf;
-			size_t len;
+		for (j = sd->first[hs[i]]; j < sd->first[hs[i] + 1]; j++) {
+			size_t id = sd->ids[j];
 
-			if (!is_type_kind(s->kind))
+			if (sd->seen[id] == epoch)
 				continue;
-			/* "KIND NAME": a million of them on 6.1 -> 6.12, no printf */
-			len = strlen(s->name);
-			if (len + 3 > sizeof(buf))
-				k = ud_xmalloc(len + 3);
-			k[0] = (char)('A' + (int)s->kind);
-			k[1] = ' ';
-			memcpy(k + 2, s->name, len + 1);
-			if (ud_map_get(out, k) == NULL)
-				ud_map_put(out, k, (void *)(uintptr_t)hs[i]->path);
-			if (k != buf)
-				free(k);
+			sd->seen[id] = epoch;
+			sd->from[id] = sd->v[hs[i]].path;
+			sd->order[sd->norder++] = id;
 		}
 }
 
@@ -771,18 +872,18 @@ type_names_hashes(const struct ud_api_header *v, size_t n)
 	return h;
 }
 
-/* The two closures hold the same headers, each defining the same type names. */
+/* The two closures (indexes into va and vb) hold the same headers, each defining the same type
+ * names. */
 static bool
-same_closure(const struct ud_api_header *const *a, size_t na, const struct ud_api_header *va,
-	     const uint64_t *ha, const struct ud_api_header *const *b, size_t nb,
-	     const struct ud_api_header *vb, const uint64_t *hb)
+same_closure(const size_t *a, size_t na, const struct ud_api_header *va, const uint64_t *ha,
+	     const size_t *b, size_t nb, const struct ud_api_header *vb, const uint64_t *hb)
 {
 	size_t i;
 
 	if (na != nb)
 		return false;
 	for (i = 0; i < na; i++)
-		if (strcmp(a[i]->path, b[i]->path) != 0 || ha[a[i] - va] != hb[b[i] - vb])
+		if (strcmp(va[a[i]].path, vb[b[i]].path) != 0 || ha[a[i]] != hb[b[i]])
 			return false;
 	return true;
 }
@@ -800,26 +901,25 @@ own(const struct ud_api_header *h, int kind, const char *name)
 }
 
 /*
- * Reports the names in a that b lacks, for header h (lost: removed, else
- * added); only types that exist on both sides (in_other: every type of the
- * other version): one removed or added for good is reported where it is
- * defined, not in every includer.
+ * Reports the types the closure last read in a sees that the one in b
+ * does not, for header h (lost: removed, else added); only types that
+ * exist on both sides (defined by b's version): one removed or added for
+ * good is reported where it is defined, not in every includer.
  */
 static void
 visibility_changes(struct ud_api_diff *out, const struct ud_api_header *h_old,
-		   const struct ud_api_header *h_new, const struct ud_map *a,
-		   const struct ud_map *b, const struct ud_map *in_other, bool lost)
+		   const struct ud_api_header *h_new, const struct type_ids *t,
+		   const struct types_side *a, const struct types_side *b, size_t epoch, bool lost)
 {
-	const char *k;
-	void *v;
-	size_t it = 0;
+	size_t i;
 
-	while (ud_map_next(a, &it, &k, &v)) {
-		const char *from = v, *name = strchr(k, ' ') + 1;
-		int kind = k[0] - 'A'; /* visible_types' key */
+	for (i = 0; i < a->norder; i++) {
+		size_t id = a->order[i];
+		const char *k = t->key[id], *from = a->from[id], *name = k + 2;
+		int kind = k[0] - 'A'; /* type_id's key */
 		struct ud_api_sym s;
 
-		if (ud_map_has(b, k) || !ud_map_has(in_other, k) ||
+		if (b->seen[id] == epoch || !b->defined[id] ||
 		    own(lost ? h_old : h_new, kind, name) != NULL)
 			continue; /* still seen, gone for good, or its own definition */
 		memset(&s, 0, sizeof(s));
@@ -844,49 +944,40 @@ ud_api_diff_includes_apart(const struct ud_api_header *o, size_t no, const struc
 			   size_t nn, struct ud_api_diff *out)
 {
 	struct ud_api_diff more;
-	struct ud_arena arena = UD_ARENA_INIT; /* every map's keys: a million on 6.1 -> 6.12 */
-	struct ud_map all_old = UD_MAP_INIT, all_new = UD_MAP_INIT;
+	struct type_ids t;
+	struct types_side so, sn;
 	uint64_t *ho = type_names_hashes(o, no), *hn = type_names_hashes(n, nn);
 	size_t i;
 
 	memset(&more, 0, sizeof(more));
-	all_old.keys = all_new.keys = &arena;
-	for (i = 0; i < no; i++) {
-		const struct ud_api_header *h = &o[i];
-
-		visible_types(&h, 1, &all_old);
-	}
-	for (i = 0; i < nn; i++) {
-		const struct ud_api_header *h = &n[i];
-
-		visible_types(&h, 1, &all_new);
-	}
+	memset(&t, 0, sizeof(t));
+	t.ids.keys = &t.keys;
+	types_side_init(&so, o, no, &t);
+	types_side_init(&sn, n, nn, &t);
+	types_side_size(&so, t.n);
+	types_side_size(&sn, t.n);
 	for (i = 0; i < nn; i++) {
 		const struct ud_api_header *h_old = ud_api_find_header(o, no, n[i].path);
-		const struct ud_api_header **co, **cn;
-		size_t nco, ncn;
+		size_t *co, *cn, nco, ncn, epoch = i + 1;
 
 		if (h_old == NULL)
 			continue; /* a new header: reported as such */
-		closure(o, no, h_old, &co, &nco);
-		closure(n, nn, &n[i], &cn, &ncn);
+		closure(&so, (size_t)(h_old - o), epoch, &co, &nco);
+		closure(&sn, i, epoch, &cn, &ncn);
 		if (!same_closure(co, nco, o, ho, cn, ncn, n, hn)) {
-			struct ud_map vo = UD_MAP_INIT, vn = UD_MAP_INIT;
-
-			vo.keys = vn.keys = &arena;
-			visible_types(co, nco, &vo);
-			visible_types(cn, ncn, &vn);
-			visibility_changes(&more, h_old, &n[i], &vo, &vn, &all_new, true);
-			visibility_changes(&more, h_old, &n[i], &vn, &vo, &all_old, false);
-			ud_map_free(&vo, NULL);
-			ud_map_free(&vn, NULL);
+			visible_types(&so, co, nco, epoch);
+			visible_types(&sn, cn, ncn, epoch);
+			visibility_changes(&more, h_old, &n[i], &t, &so, &sn, epoch, true);
+			visibility_changes(&more, h_old, &n[i], &t, &sn, &so, epoch, false);
 		}
 		free(co);
 		free(cn);
 	}
-	ud_map_free(&all_old, NULL);
-	ud_map_free(&all_new, NULL);
-	ud_arena_free(&arena);
+	types_side_free(&so);
+	types_side_free(&sn);
+	free(t.key);
+	ud_map_free(&t.ids, NULL);
+	ud_arena_free(&t.keys);
 	free(ho);
 	free(hn);
 	*out = more;
