@@ -111,12 +111,48 @@ spelled(const char *name)
 	return ud_xstrdup(name);
 }
 
+/*
+ * What ud_api_diff_through_versions works with: the roots found so far,
+ * and which symbols name each word of their texts, noted on the first
+ * pass: when a word becomes a root only they can find something new in
+ * another (whether a symbol finds nothing depends only on which of its
+ * words are roots).  Words are as uses() looks them up ("struct foo",
+ * "foo_t").  Symbol nw[i].v[j] is number first[i] + j.
+ */
+struct through {
+	struct ud_map roots; /* name -> struct root */
+	uint64_t bloom[64];  /* bit hash % 4096 of each root's name: most words are none */
+	struct ud_map words; /* word -> 1 + index in v of its last link (in keys) */
+	struct ud_arena keys;
+	struct user_link {
+		size_t sym;  /* the symbol's number */
+		size_t next; /* 1 + index in v of the word's previous link, or 0 */
+	} * v;
+	size_t n, alloc;
+	size_t sym;	 /* the symbol being read */
+	bool first_pass; /* note the words read */
+	const struct ud_api_header *nw;
+	size_t nn;
+	const struct ud_api_header **oh; /* each header's old version, or NULL */
+	struct ud_map **reported;	 /* each header's symbols the diff has, or NULL */
+	size_t *first;
+	bool *done;   /* by symbol: has its change, or needs none */
+	bool *dirty;  /* by symbol: names a root added since it was last read */
+	bool *hdirty; /* by header: has a dirty symbol */
+};
+
+static bool
+bloom_has(const struct through *t, size_t h)
+{
+	return (t->bloom[(h >> 6) & 63] >> (h & 63)) & 1;
+}
+
 /* Records r (or raises the verdict of the root of the same name); true when it is new. */
 static bool
-add_root(struct ud_map *roots, const char *name, const char *header, enum ud_api_verdict v,
-	 bool grew)
+add_root(struct through *t, const char *name, const char *header, enum ud_api_verdict v, bool grew)
 {
-	struct root *r = ud_map_get(roots, name);
+	size_t h = ud_map_hash(name);
+	struct root *r = ud_map_get_hashed(&t->roots, name, h);
 
 	if (r != NULL) {
 		if (v > r->verdict)
@@ -129,7 +165,8 @@ add_root(struct ud_map *roots, const char *name, const char *header, enum ud_api
 	r->header = ud_xstrdup(header);
 	r->verdict = v;
 	r->grew = grew;
-	ud_map_put(roots, name, r);
+	ud_map_put_hashed(&t->roots, name, h, r);
+	t->bloom[(h >> 6) & 63] |= (uint64_t)1 << (h & 63);
 	return true;
 }
 
@@ -150,25 +187,9 @@ ident_char(char c)
 	       c == '_';
 }
 
-/*
- * Which symbols name each word of their texts, read once: when a word
- * becomes a changed type, only they can find something new in another
- * pass.  Words are as uses() looks them up ("struct foo", "foo_t").
- */
-struct users {
-	struct ud_map words; /* word -> 1 + index in v of its last link (in keys) */
-	struct ud_arena keys;
-	struct user_link {
-		size_t sym;  /* the symbol's index in done and dirty */
-		size_t next; /* 1 + index in v of the word's previous link, or 0 */
-	} * v;
-	size_t n, alloc;
-	size_t sym; /* the symbol being read */
-};
-
 /* Notes that the symbol being read names word (hashed h). */
 static void
-users_add(struct users *u, const char *word, size_t h)
+users_add(struct through *u, const char *word, size_t h)
 {
 	size_t *last = ud_map_get_hashed(&u->words, word, h);
 
@@ -183,27 +204,55 @@ users_add(struct users *u, const char *word, size_t h)
 	*last = ++u->n;
 }
 
-/* Sets dirty for every symbol that names word. */
+/* Marks dirty every symbol that names word (and its header). */
 static void
-users_mark(const struct users *u, const char *word, bool *dirty)
+users_mark(struct through *t, const char *word)
 {
-	const size_t *last = ud_map_get(&u->words, word);
+	const size_t *last = ud_map_get(&t->words, word);
 	size_t k;
 
-	for (k = last != NULL ? *last : 0; k != 0; k = u->v[k - 1].next)
-		dirty[u->v[k - 1].sym] = true;
+	for (k = last != NULL ? *last : 0; k != 0; k = t->v[k - 1].next) {
+		size_t sym = t->v[k - 1].sym, lo = 0, hi = t->nn;
+
+		t->dirty[sym] = true;
+		while (hi - lo > 1) { /* the header: the last i with first[i] <= sym */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (t->first[mid] <= sym)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		t->hdirty[lo] = true;
+	}
+}
+
+/* Does the diff report s, symbol of nw[i], itself (then it inherits nothing)? */
+static bool
+reported(const struct through *t, size_t i, const struct ud_api_sym *s)
+{
+	char *id;
+	bool has;
+
+	if (t->reported[i] == NULL)
+		return false;
+	if (s->cond[0] == '\0')
+		return ud_map_has(t->reported[i], s->name);
+	id = ud_xasprintf("%s [if %s]", s->name, s->cond);
+	has = ud_map_has(t->reported[i], id);
+	free(id);
+	return has;
 }
 
 /*
  * The most severe changed type that text (a member's type, a typedef, a
  * macro's replacement) names, skipping self (a record pointing at its own
  * kind); *by_value is false when it is only reached through a pointer (its
- * layout is then not part of the user's).  With u, notes the words it
- * names in u (for u->sym).
+ * layout is then not part of the user's).  On the first pass, notes the
+ * words it names for t->sym.
  */
 static const struct root *
-uses(const struct ud_map *roots, const char *text, const char *self, bool *by_value,
-     struct users *u)
+uses(struct through *t, const char *text, const char *self, bool *by_value)
 {
 	const struct root *best = NULL;
 	const char *p = text;
@@ -228,12 +277,12 @@ uses(const struct ud_map *roots, const char *text, const char *self, bool *by_va
 		if ((e - w == 6 && (strncmp(w, "struct", 6) == 0)) ||
 		    (e - w == 5 && (strncmp(w, "union", 5) == 0)) ||
 		    (e - w == 4 && strncmp(w, "enum", 4) == 0)) {
-			const char *t = e;
+			const char *q = e;
 
-			while (*t == ' ')
-				t++;
-			if (ident_char(*t))
-				for (e = t; ident_char(*e); e++)
+			while (*q == ' ')
+				q++;
+			if (ident_char(*q))
+				for (e = q; ident_char(*e); e++)
 					;
 		}
 		/* a tag's word alone ("struct {") is not a name; no type has one that long */
@@ -243,19 +292,20 @@ uses(const struct ud_map *roots, const char *text, const char *self, bool *by_va
 			memcpy(name, w, (size_t)(e - w));
 			name[e - w] = '\0';
 			h = ud_map_hash(name);
-			if (u != NULL)
-				users_add(u, name, h);
-			if (roots->n > 0 && (r = ud_map_get_hashed(roots, name, h)) != NULL &&
+			if (t->first_pass)
+				users_add(t, name, h);
+			if (bloom_has(t, h) &&
+			    (r = ud_map_get_hashed(&t->roots, name, h)) != NULL &&
 			    strcmp(name, self) == 0)
 				r = NULL;
 		}
 		if (r != NULL) {
-			const char *t = e;
+			const char *q = e;
 			bool value;
 
-			while (*t == ' ')
-				t++;
-			value = *t != '*' && !in_fnptr;
+			while (*q == ' ')
+				q++;
+			value = *q != '*' && !in_fnptr;
 			if (best == NULL || (value && !*by_value) ||
 			    (value == *by_value && r->verdict > best->verdict)) {
 				best = r;
@@ -332,8 +382,7 @@ layout_moved(const struct ud_api_layout *ol, const struct ud_api_layout *nl, cha
 
 /* A record's member that uses a changed type: r, by value, at member index *at. */
 static const struct root *
-member_root(const struct ud_map *roots, const struct ud_api_sym *s, bool *value, size_t *at,
-	    struct users *u)
+member_root(struct through *t, const struct ud_api_sym *s, bool *value, size_t *at)
 {
 	const struct root *r = NULL;
 	size_t i;
@@ -342,7 +391,7 @@ member_root(const struct ud_map *roots, const struct ud_api_sym *s, bool *value,
 	*at = 0;
 	for (i = 0; i < s->nmembers; i++) {
 		bool mv;
-		const struct root *m = uses(roots, s->members[i].type, s->name, &mv, u);
+		const struct root *m = uses(t, s->members[i].type, s->name, &mv);
 
 		if (m != NULL &&
 		    (r == NULL || (mv && !*value) || (mv == *value && m->verdict > r->verdict))) {
@@ -355,20 +404,22 @@ member_root(const struct ud_map *roots, const struct ud_api_sym *s, bool *value,
 }
 
 static int
-inherit_record(struct ud_api_diff *out, const struct ud_map *roots, const char *header,
-	       const struct ud_api_sym *s, const struct ud_api_header *oh, bool *grew,
-	       struct users *u)
+inherit_record(struct ud_api_diff *out, struct through *t, size_t hi, const struct ud_api_sym *s,
+	       bool *grew)
 {
+	const char *header = t->nw[hi].path;
 	enum ud_api_verdict v;
 	bool value;
 	size_t at;
-	const struct root *r = member_root(roots, s, &value, &at, u);
+	const struct root *r = member_root(t, s, &value, &at);
 	const struct ud_api_sym *o;
 	const char *mname;
 
 	if (r == NULL)
 		return -1;
-	o = old_sym(oh, s);
+	if (reported(t, hi, s))
+		return -2;
+	o = old_sym(t->oh[hi], s);
 	mname = s->members[at].name[0] ? s->members[at].name : "(anonymous)";
 	if (!value) {
 		add(out, header, s, UD_API_CHANGED, UD_API_COMPATIBLE, UD_API_RULE_THROUGH, s->line,
@@ -410,32 +461,35 @@ inherit_record(struct ud_api_diff *out, const struct ud_map *roots, const char *
 }
 
 /*
- * What symbol s of header h inherits from the changed types it uses:
+ * What symbol s of header nw[hi] inherits from the changed types it uses:
  * records and typedefs through their members and text, macros and enum
- * constants through a sizeof or an ioctl argument; o is its old version
- * (NULL when not known): what its own layout or value did.  Appends the
+ * constants through a sizeof or an ioctl argument; its old version (when
+ * known): what its own layout or value did.  Appends the
  * change to out and returns its verdict, or -1 when s uses no changed
- * type; *grew: s grew at its end too.  With u, notes the words s names
- * (whether -1 comes back depends only on which of them are changed types).
+ * type, -2 when it does but the diff reports s itself; *grew: s grew at
+ * its end too.
  */
 static int
-inherit(struct ud_api_diff *out, const struct ud_map *roots, const char *header,
-	const struct ud_api_sym *s, const struct ud_api_header *oh, bool *grew, struct users *u)
+inherit(struct ud_api_diff *out, struct through *t, size_t hi, const struct ud_api_sym *s,
+	bool *grew)
 {
+	const char *header = t->nw[hi].path;
 	const struct root *r = NULL;
 	const struct ud_api_sym *o;
 	enum ud_api_verdict v = UD_API_COMPATIBLE;
 	bool value = false;
 
 	if (s->kind == UD_API_STRUCT || s->kind == UD_API_UNION)
-		return inherit_record(out, roots, header, s, oh, grew, u);
+		return inherit_record(out, t, hi, s, grew);
 	if (s->text == NULL || s->text[0] == '\0')
 		return -1;
-	r = uses(roots, s->text, s->kind == UD_API_TYPEDEF ? s->name : "", &value, u);
+	r = uses(t, s->text, s->kind == UD_API_TYPEDEF ? s->name : "", &value);
 	/* a macro that casts to a pointer of a changed type changes nothing */
 	if (r == NULL || (!value && s->kind != UD_API_TYPEDEF))
 		return -1;
-	o = old_sym(oh, s);
+	if (reported(t, hi, s))
+		return -2;
+	o = old_sym(t->oh[hi], s);
 	v = value ? r->verdict : UD_API_COMPATIBLE;
 	*grew = value && r->grew;
 	if (s->kind == UD_API_TYPEDEF) {
@@ -536,49 +590,49 @@ free_reported(void *p)
 }
 
 /*
- * One pass over the symbols of nw not done yet: each that uses a changed
- * type gets its change in more and is done; a type among them becomes a
- * root in turn.  Only the dirty ones are read (every one on the first
- * pass, which notes their words in u; after it, those naming a root added
- * since they were last read): the others would find nothing again.
- * True when a root was added.
+ * One pass over the symbols not done yet: each that uses a changed type
+ * gets its change in more and is done; a type among them becomes a root
+ * in turn.  Only the dirty ones are read (every one on the first pass;
+ * after it, those naming a root added since they were last read): the
+ * others would find nothing again.  True when a root was added.
  */
 static bool
-through_pass(struct ud_api_diff *more, struct ud_map *roots, const struct ud_api_header *nw,
-	     size_t nn, const struct ud_api_header *const *oh, const size_t *first, bool *done,
-	     bool *dirty, struct users *u, bool first_pass)
+through_pass(struct ud_api_diff *more, struct through *t)
 {
 	bool more_roots = false;
 	size_t i, j;
 
-	for (i = 0; i < nn; i++)
-		for (j = 0; j < nw[i].n; j++) {
-			const struct ud_api_sym *s = &nw[i].v[j];
-			size_t k = first[i] + j;
+	for (i = 0; i < t->nn; i++) {
+		if (!t->hdirty[i])
+			continue;
+		t->hdirty[i] = false;
+		for (j = 0; j < t->nw[i].n; j++) {
+			const struct ud_api_sym *s = &t->nw[i].v[j];
+			size_t k = t->first[i] + j;
 			bool grew = false;
 			int v;
 
-			if (done[k] || !dirty[k] || s->kind == UD_API_ENUM ||
+			if (t->done[k] || !t->dirty[k] || s->kind == UD_API_ENUM ||
 			    s->kind == UD_API_FUNCTION || s->kind == UD_API_VARIABLE)
 				continue;
-			dirty[k] = false;
-			u->sym = k;
-			v = inherit(more, roots, nw[i].path, s, oh[i], &grew,
-				    first_pass ? u : NULL);
-			if (v < 0)
+			t->dirty[k] = false;
+			t->sym = k;
+			v = inherit(more, t, i, s, &grew);
+			if (v == -1)
 				continue;
-			done[k] = true;
-			if (is_type_kind(s->kind)) {
+			t->done[k] = true;
+			if (v >= 0 && is_type_kind(s->kind)) {
 				char *name = spelled(s->name);
 
-				if (add_root(roots, name, nw[i].path, (enum ud_api_verdict)v,
+				if (add_root(t, name, t->nw[i].path, (enum ud_api_verdict)v,
 					     grew)) {
 					more_roots = true;
-					users_mark(u, name, dirty);
+					users_mark(t, name);
 				}
 				free(name);
 			}
 		}
+	}
 	return more_roots;
 }
 
@@ -587,7 +641,7 @@ through_pass(struct ud_api_diff *more, struct ud_map *roots, const struct ud_api
  * d reports, added the headers d reports as new.
  */
 static void
-through_roots(const struct ud_api_diff *d, struct ud_map *roots, struct ud_map *ids,
+through_roots(const struct ud_api_diff *d, struct through *t, struct ud_map *ids,
 	      struct ud_map *added_headers)
 {
 	size_t i;
@@ -598,6 +652,7 @@ through_roots(const struct ud_api_diff *d, struct ud_map *roots, struct ud_map *
 
 		if (reported == NULL) {
 			reported = ud_xcalloc(1, sizeof(*reported));
+			reported->keys = &t->keys;
 			ud_map_put(ids, c->header, reported);
 		}
 		ud_map_put(reported, c->symbol, NULL);
@@ -609,7 +664,7 @@ through_roots(const struct ud_api_diff *d, struct ud_map *roots, struct ud_map *
 		     (c->kind == UD_API_ENUM && c->what == UD_API_CHANGED))) {
 			char *name = spelled(c->name);
 
-			add_root(roots, name, c->header, c->verdict,
+			add_root(t, name, c->header, c->verdict,
 				 strncmp(c->reason, api_grew_reason, strlen(api_grew_reason)) == 0);
 			free(name);
 		}
@@ -620,66 +675,63 @@ void
 ud_api_diff_through_versions(struct ud_api_diff *d, const struct ud_api_header *o, size_t no,
 			     const struct ud_api_header *nw, size_t nn)
 {
-	struct ud_map roots = UD_MAP_INIT, ids = UD_MAP_INIT, added_headers = UD_MAP_INIT;
-	struct ud_map *reported; /* per header: the symbols the diff has */
+	struct ud_map ids = UD_MAP_INIT, added_headers = UD_MAP_INIT;
 	struct ud_api_diff more;
-	struct users u;
-	const struct ud_api_header **oh = ud_xcalloc(nn + 1, sizeof(*oh));
-	size_t *first = ud_xcalloc(nn + 1, sizeof(*first)); /* nw[i].v[j] is symbol first[i] + j */
-	bool *done, *dirty;
-	size_t i, j;
-	bool more_roots = true, first_pass = true;
+	struct through t;
+	size_t i, j, nsyms;
+	bool more_roots = true;
 
 	memset(&more, 0, sizeof(more));
-	memset(&u, 0, sizeof(u));
-	u.words.keys = &u.keys;
-	through_roots(d, &roots, &ids, &added_headers);
+	memset(&t, 0, sizeof(t));
+	t.words.keys = ids.keys = added_headers.keys = &t.keys;
+	t.nw = nw;
+	t.nn = nn;
+	through_roots(d, &t, &ids, &added_headers);
+	if (t.roots.n == 0)
+		goto out;
+	t.oh = ud_xcalloc(nn + 1, sizeof(*t.oh));
+	t.reported = ud_xcalloc(nn + 1, sizeof(*t.reported));
+	t.first = ud_xcalloc(nn + 1, sizeof(*t.first));
 	for (i = 0; i < nn; i++)
-		first[i + 1] = first[i] + nw[i].n;
-	done = ud_xcalloc(first[nn] + 1, sizeof(*done));
-	dirty = ud_xmalloc((first[nn] + 1) * sizeof(*dirty));
-	memset(dirty, 1, (first[nn] + 1) * sizeof(*dirty));
-	/* each symbol reported once: what the diff has, a new header (reported as such) */
-	for (i = 0; i < nn && roots.n > 0; i++) {
-		bool added;
-
-		oh[i] = o != NULL ? ud_api_find_header(o, no, nw[i].path) : NULL;
-		added = ud_map_has(&added_headers, nw[i].path) || (o != NULL && oh[i] == NULL);
-		reported = ud_map_get(&ids, nw[i].path);
-		for (j = 0; j < nw[i].n; j++) {
-			const struct ud_api_sym *s = &nw[i].v[j];
-			bool *done_s = &done[first[i] + j];
-
-			if (added) {
-				*done_s = true;
-			} else if (reported != NULL && s->cond[0] == '\0') {
-				*done_s = ud_map_has(reported, s->name);
-			} else if (reported != NULL) {
-				char *id = ud_xasprintf("%s [if %s]", s->name, s->cond);
-
-				*done_s = ud_map_has(reported, id);
-				free(id);
-			}
+		t.first[i + 1] = t.first[i] + nw[i].n;
+	nsyms = t.first[nn];
+	t.done = ud_xcalloc(nsyms + 1, sizeof(*t.done));
+	t.dirty = ud_xmalloc((nsyms + 1) * sizeof(*t.dirty));
+	memset(t.dirty, 1, (nsyms + 1) * sizeof(*t.dirty));
+	t.hdirty = ud_xmalloc((nn + 1) * sizeof(*t.hdirty));
+	memset(t.hdirty, 1, (nn + 1) * sizeof(*t.hdirty));
+	/* each symbol reported once: what the diff has (looked up when it finds a root), a new
+	 * header (reported as such) */
+	for (i = 0; i < nn; i++) {
+		t.oh[i] = o != NULL ? ud_api_find_header(o, no, nw[i].path) : NULL;
+		t.reported[i] = ud_map_get(&ids, nw[i].path);
+		if (ud_map_has(&added_headers, nw[i].path) || (o != NULL && t.oh[i] == NULL)) {
+			for (j = 0; j < nw[i].n; j++)
+				t.done[t.first[i] + j] = true;
+			t.hdirty[i] = false;
 		}
 	}
 	/* users of users: until nothing new is found */
-	while (more_roots && roots.n > 0) {
-		more_roots =
-			through_pass(&more, &roots, nw, nn, oh, first, done, dirty, &u, first_pass);
-		first_pass = false;
+	t.first_pass = true;
+	while (more_roots) {
+		more_roots = through_pass(&more, &t);
+		t.first_pass = false;
 	}
+	free(t.oh);
+	free(t.reported);
+	free(t.first);
+	free(t.done);
+	free(t.dirty);
+	free(t.hdirty);
+out:
 	d->symbols_changed += (unsigned)more.n;
 	api_diff_merge(d, &more);
-	free(oh);
-	free(first);
-	free(done);
-	free(dirty);
-	free(u.v);
-	ud_map_free(&u.words, NULL);
-	ud_arena_free(&u.keys);
-	ud_map_free(&roots, root_free);
+	free(t.v);
+	ud_map_free(&t.words, NULL);
+	ud_map_free(&t.roots, root_free);
 	ud_map_free(&ids, free_reported);
 	ud_map_free(&added_headers, NULL);
+	ud_arena_free(&t.keys);
 }
 
 void
