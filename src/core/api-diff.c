@@ -84,8 +84,9 @@ api_diff_add(struct ud_api_diff *d, const char *header, const struct ud_api_sym 
 	     unsigned old_line, unsigned new_line, const char *fmt, ...)
 {
 	struct ud_api_change *c;
-	struct ud_buf b = UD_BUF_INIT;
-	va_list ap;
+	char small[512];
+	va_list ap, cp;
+	int len;
 
 	d->v = ud_xgrow(d->v, &d->alloc, d->n + 1, sizeof(*d->v));
 	c = &d->v[d->n++];
@@ -101,10 +102,20 @@ api_diff_add(struct ud_api_diff *d, const char *header, const struct ud_api_sym 
 	c->rule = rule;
 	c->old_line = old_line;
 	c->new_line = new_line;
+	/* one printf for a reason that fits (nearly all): a diff adds thousands */
 	va_start(ap, fmt);
-	ud_buf_vaddf(&b, fmt, ap);
+	va_copy(cp, ap);
+	len = vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);
-	c->reason = ud_buf_detach(&b, NULL);
+	if (len >= 0 && (size_t)len < sizeof(small)) {
+		c->reason = ud_xstrndup(small, (size_t)len);
+	} else {
+		struct ud_buf b = UD_BUF_INIT;
+
+		ud_buf_vaddf(&b, fmt, cp);
+		c->reason = ud_buf_detach(&b, NULL);
+	}
+	va_end(cp);
 	d->verdicts[verdict]++;
 }
 
