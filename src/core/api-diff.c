@@ -481,13 +481,24 @@ static void
 diff_enum(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
 	  const struct ud_api_sym *n)
 {
-	size_t i, no = 0, nn = 0;
+	size_t i, no = 0, nn = 0, next = 0;
 	bool removed = false, prefix = true;
 
 	for (i = 0; i < o->nmembers; i++) {
+		const char *name = o->members[i].name;
+		long at;
+
 		if (o->members[i].expands)
 			continue; /* a macro call the reading could not expand */
-		if (api_find_member(n, o->members[i].name) < 0) {
+		/* where the last one was found, one further: most constants keep their order */
+		if (name[0] != '\0' && next < n->nmembers &&
+		    strcmp(n->members[next].name, name) == 0)
+			at = (long)next;
+		else
+			at = api_find_member(n, name);
+		if (at >= 0)
+			next = (size_t)at + 1;
+		if (at < 0) {
 			/*
 			 * The constant itself is compared on its own: removed
 			 * (breaking) or become a macro of the same value.
