@@ -122,6 +122,11 @@ spelled(const char *name)
 struct through {
 	struct ud_map roots; /* name -> struct root */
 	uint64_t bloom[64];  /* bit hash % 4096 of each root's name: most words are none */
+	/*
+	 * Bit hash % 65536 of every name a root can have (a type of nw's, as
+	 * spelled): only those words are worth noting.
+	 */
+	uint64_t *maybe;
 	struct ud_map words; /* word -> 1 + index in v of its last link (in keys) */
 	struct ud_arena keys;
 	struct user_link {
@@ -292,7 +297,7 @@ uses(struct through *t, const char *text, const char *self, bool *by_value)
 			memcpy(name, w, (size_t)(e - w));
 			name[e - w] = '\0';
 			h = ud_map_hash(name);
-			if (t->first_pass)
+			if (t->first_pass && ((t->maybe[(h >> 6) & 1023] >> (h & 63)) & 1))
 				users_add(t, name, h);
 			if (bloom_has(t, h) &&
 			    (r = ud_map_get_hashed(&t->roots, name, h)) != NULL &&
@@ -700,6 +705,7 @@ ud_api_diff_through_versions(struct ud_api_diff *d, const struct ud_api_header *
 	memset(t.dirty, 1, (nsyms + 1) * sizeof(*t.dirty));
 	t.hdirty = ud_xmalloc((nn + 1) * sizeof(*t.hdirty));
 	memset(t.hdirty, 1, (nn + 1) * sizeof(*t.hdirty));
+	t.maybe = ud_xcalloc(1024, sizeof(*t.maybe));
 	/* each symbol reported once: what the diff has (looked up when it finds a root), a new
 	 * header (reported as such) */
 	for (i = 0; i < nn; i++) {
@@ -709,7 +715,16 @@ ud_api_diff_through_versions(struct ud_api_diff *d, const struct ud_api_header *
 			for (j = 0; j < nw[i].n; j++)
 				t.done[t.first[i] + j] = true;
 			t.hdirty[i] = false;
+			continue;
 		}
+		for (j = 0; j < nw[i].n; j++)
+			if (is_type_kind(nw[i].v[j].kind)) {
+				char *name = spelled(nw[i].v[j].name);
+				size_t h = ud_map_hash(name);
+
+				t.maybe[(h >> 6) & 1023] |= (uint64_t)1 << (h & 63);
+				free(name);
+			}
 	}
 	/* users of users: until nothing new is found */
 	t.first_pass = true;
@@ -723,6 +738,7 @@ ud_api_diff_through_versions(struct ud_api_diff *d, const struct ud_api_header *
 	free(t.done);
 	free(t.dirty);
 	free(t.hdirty);
+	free(t.maybe);
 out:
 	d->symbols_changed += (unsigned)more.n;
 	api_diff_merge(d, &more);
