@@ -127,6 +127,7 @@ struct through {
 	 * spelled): only those words are worth noting.
 	 */
 	uint64_t *maybe;
+	bool ident[256];     /* by byte: ident_char(), a load in uses()' loop over every text */
 	struct ud_map words; /* word -> 1 + index in v of its last link (in keys) */
 	struct ud_arena keys;
 	struct user_link {
@@ -269,25 +270,26 @@ uses(struct through *t, const char *text, const char *self, bool *by_value)
 		char name[256];
 		const struct root *r = NULL;
 
-		if (p[0] == '(' && p[1] == '*')
-			in_fnptr = true;
-		else if (p[0] == ';')
-			in_fnptr = false; /* the next member of an inline body */
-		if (!ident_char(*p) || (p > text && ident_char(p[-1]))) {
+		/* p never stops inside a word: it goes on from a word's end */
+		if (!t->ident[(unsigned char)*p]) {
+			if (p[0] == '(' && p[1] == '*')
+				in_fnptr = true;
+			else if (p[0] == ';')
+				in_fnptr = false; /* the next member of an inline body */
 			p++;
 			continue;
 		}
-		for (e = p; ident_char(*e); e++)
+		for (e = p; t->ident[(unsigned char)*e]; e++)
 			;
-		if ((e - w == 6 && (strncmp(w, "struct", 6) == 0)) ||
-		    (e - w == 5 && (strncmp(w, "union", 5) == 0)) ||
-		    (e - w == 4 && strncmp(w, "enum", 4) == 0)) {
+		if ((e - w == 6 && memcmp(w, "struct", 6) == 0) ||
+		    (e - w == 5 && memcmp(w, "union", 5) == 0) ||
+		    (e - w == 4 && memcmp(w, "enum", 4) == 0)) {
 			const char *q = e;
 
 			while (*q == ' ')
 				q++;
-			if (ident_char(*q))
-				for (e = q; ident_char(*e); e++)
+			if (t->ident[(unsigned char)*q])
+				for (e = q; t->ident[(unsigned char)*e]; e++)
 					;
 		}
 		/* a tag's word alone ("struct {") is not a name; no type has one that long */
@@ -691,6 +693,8 @@ ud_api_diff_through_versions(struct ud_api_diff *d, const struct ud_api_header *
 	t.words.keys = ids.keys = added_headers.keys = &t.keys;
 	t.nw = nw;
 	t.nn = nn;
+	for (i = 0; i < sizeof(t.ident); i++)
+		t.ident[i] = ident_char((char)i);
 	through_roots(d, &t, &ids, &added_headers);
 	if (t.roots.n == 0)
 		goto out;
