@@ -21,24 +21,32 @@
 #define add api_diff_add
 
 /*
- * The header among those from (new version) includes, directly or not,
- * that defines a symbol of this kind and name; NULL when none does.
+ * The headers from (new version) includes, directly or not, in the order
+ * looked at (breadth first, from itself first, at most 256 paths, those
+ * that are no header of the version left out but counted): what
+ * included_definer() searches, the same for every symbol of from.
  */
-static const char *
-included_definer(const char *from, enum ud_api_kind kind, const char *name,
-		 const struct ud_api_header *(*new_header)(const char *path, void *ctx), void *ctx)
+struct includers {
+	const char *from;
+	const struct ud_api_header *v[256];
+	size_t n;
+};
+
+static void
+includers_of(struct includers *in, const char *from,
+	     const struct ud_api_header *(*new_header)(const char *path, void *ctx), void *ctx)
 {
 	const char *queue[256];
 	size_t head = 0, tail = 0, i, k;
 
+	in->from = from;
+	in->n = 0;
 	queue[tail++] = from;
 	while (head < tail) {
 		const struct ud_api_header *h = new_header(queue[head], ctx);
 
 		if (head > 0 && h != NULL)
-			for (k = 0; k < h->n; k++)
-				if (h->v[k].kind == kind && strcmp(h->v[k].name, name) == 0)
-					return h->path;
+			in->v[in->n++] = h;
 		head++;
 		for (i = 0; h != NULL && i < h->nincludes; i++) {
 			bool seen = false;
@@ -49,6 +57,24 @@ included_definer(const char *from, enum ud_api_kind kind, const char *name,
 				queue[tail++] = h->includes[i];
 		}
 	}
+}
+
+/*
+ * The header among those in->from includes (in's) that first defines a
+ * symbol of this kind and name; NULL when none does.
+ */
+static const char *
+included_definer(const struct includers *in, enum ud_api_kind kind, const char *name)
+{
+	size_t i, k;
+
+	for (i = 0; i < in->n; i++)
+		for (k = 0; k < in->v[i]->n; k++) {
+			const struct ud_api_sym *s = &in->v[i]->v[k];
+
+			if (s->kind == kind && s->name[0] == name[0] && strcmp(s->name, name) == 0)
+				return in->v[i]->path;
+		}
 	return NULL;
 }
 
@@ -56,6 +82,7 @@ void
 ud_api_diff_moves(struct ud_api_diff *d,
 		  const struct ud_api_header *(*new_header)(const char *path, void *ctx), void *ctx)
 {
+	struct includers *in = ud_xcalloc(1, sizeof(*in));
 	size_t i;
 
 	for (i = 0; i < d->n; i++) {
@@ -65,7 +92,10 @@ ud_api_diff_moves(struct ud_api_diff *d,
 		if (r->what != UD_API_REMOVED || r->name[0] == '\0' ||
 		    new_header(r->header, ctx) == NULL)
 			continue;
-		to = included_definer(r->header, r->kind, r->name, new_header, ctx);
+		/* the changes of a header are together: its includers are found once */
+		if (in->from == NULL || strcmp(in->from, r->header) != 0)
+			includers_of(in, r->header, new_header, ctx);
+		to = included_definer(in, r->kind, r->name);
 		if (to == NULL)
 			continue;
 		d->verdicts[r->verdict]--;
@@ -75,6 +105,7 @@ ud_api_diff_moves(struct ud_api_diff *d,
 		free(r->reason);
 		r->reason = ud_xasprintf("moved to %s, which %s includes", to, r->header);
 	}
+	free(in);
 }
 
 /* ---- changes that come through a changed type ---- */
