@@ -158,6 +158,12 @@ struct through {
 	 * spelled): only those words are worth noting.
 	 */
 	uint64_t *maybe;
+	/*
+	 * Bit shape_bit() (length, first and last byte) of those names and of
+	 * every root's: a word of another shape is no root, now or later, so it
+	 * is neither hashed nor looked up.
+	 */
+	uint64_t shape[1024];
 	bool ident[256];     /* by byte: ident_char(), a load in uses()' loop over every text */
 	struct ud_map words; /* word -> 1 + index in v of its last link (in keys) */
 	struct ud_arena keys;
@@ -177,6 +183,29 @@ struct through {
 	bool *dirty;  /* by symbol: names a root added since it was last read */
 	bool *hdirty; /* by header: has a dirty symbol */
 };
+
+/* A bit for the shape of the n-byte word w (n > 0). */
+static size_t
+shape_bit(const char *w, size_t n)
+{
+	return (n * 2654435761u + (unsigned char)w[0] * 131u + (unsigned char)w[n - 1]) & 65535;
+}
+
+static void
+shape_add(struct through *t, const char *name)
+{
+	size_t b = shape_bit(name, strlen(name));
+
+	t->shape[b >> 6] |= (uint64_t)1 << (b & 63);
+}
+
+static bool
+shape_has(const struct through *t, const char *w, size_t n)
+{
+	size_t b = shape_bit(w, n);
+
+	return (t->shape[b >> 6] >> (b & 63)) & 1;
+}
 
 static bool
 bloom_has(const struct through *t, size_t h)
@@ -203,6 +232,7 @@ add_root(struct through *t, const char *name, const char *header, enum ud_api_ve
 	r->verdict = v;
 	r->grew = grew;
 	ud_map_put_hashed(&t->roots, name, h, r);
+	shape_add(t, name);
 	t->bloom[(h >> 6) & 63] |= (uint64_t)1 << (h & 63);
 	return true;
 }
@@ -324,7 +354,7 @@ uses(struct through *t, const char *text, const char *self, bool *by_value)
 					;
 		}
 		/* a tag's word alone ("struct {") is not a name; no type has one that long */
-		if ((size_t)(e - w) < sizeof(name)) {
+		if ((size_t)(e - w) < sizeof(name) && shape_has(t, w, (size_t)(e - w))) {
 			size_t h;
 
 			memcpy(name, w, (size_t)(e - w));
@@ -758,6 +788,7 @@ ud_api_diff_through_versions(struct ud_api_diff *d, const struct ud_api_header *
 				size_t h = ud_map_hash(name);
 
 				t.maybe[(h >> 6) & 1023] |= (uint64_t)1 << (h & 63);
+				shape_add(&t, name);
 				free(name);
 			}
 	}
