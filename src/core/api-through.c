@@ -213,7 +213,11 @@ bloom_has(const struct through *t, size_t h)
 	return (t->bloom[(h >> 6) & 63] >> (h & 63)) & 1;
 }
 
-/* Records r (or raises the verdict of the root of the same name); true when it is new. */
+/*
+ * Records r (or raises the verdict of the root of the same name); true
+ * when it is new.  Callers add the diff's changed types before the passes
+ * and, in them, only types of nw as spelled(): t->maybe counts on it.
+ */
 static bool
 add_root(struct through *t, const char *name, const char *header, enum ud_api_verdict v, bool grew)
 {
