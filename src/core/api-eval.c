@@ -846,29 +846,67 @@ comma_expr(struct ev *e)
 	return v;
 }
 
+/*
+ * Evaluates the expansion out (freed) in header h's view; ok false when
+ * the expansion failed.
+ */
+static struct api_val
+evaluate_expanded(struct api_ctx *c, unsigned h, bool ok, struct api_toks *out, bool pp)
+{
+	struct ev e;
+	struct api_val v = unknown();
+
+	if (ok && out->n > 0) {
+		memset(&e, 0, sizeof(e));
+		e.c = c;
+		e.h = h;
+		e.pp = pp;
+		e.v = out->v;
+		e.n = out->n;
+		v = comma_expr(&e);
+		if (e.error || e.i != e.n)
+			v = unknown();
+	}
+	free(out->v);
+	return v;
+}
+
 /* Expands text in header h's view and evaluates it. */
 static struct api_val
 evaluate(struct api_ctx *c, unsigned h, const char *text, bool pp)
 {
 	struct api_toks out = {NULL, 0, 0};
-	struct ev e;
-	struct api_val v = unknown();
+	struct api_val v;
+	bool ok;
 
 	if (c->depth > API_MAX_DEPTH)
-		return v;
+		return unknown();
 	c->depth++;
-	if (api_expand(c, h, text, pp, &out) && out.n > 0) {
-		memset(&e, 0, sizeof(e));
-		e.c = c;
-		e.h = h;
-		e.pp = pp;
-		e.v = out.v;
-		e.n = out.n;
-		v = comma_expr(&e);
-		if (e.error || e.i != e.n)
-			v = unknown();
-	}
-	free(out.v);
+	ok = api_expand(c, h, text, pp, &out);
+	v = evaluate_expanded(c, h, ok, &out, pp);
+	c->depth--;
+	return v;
+}
+
+/*
+ * evaluate() of object-like macro r's replacement in its header's view,
+ * from the tokens api_macro_body keeps: not read again from its text.
+ */
+static struct api_val
+evaluate_macro(struct api_ctx *c, struct api_ref r)
+{
+	struct api_toks out = {NULL, 0, 0};
+	const struct api_tok *body;
+	size_t n;
+	struct api_val v;
+	bool ok;
+
+	if (c->depth > API_MAX_DEPTH)
+		return unknown();
+	c->depth++;
+	body = api_macro_body(c, r, &n);
+	ok = api_expand_toks(c, r.h, body, n, false, &out);
+	v = evaluate_expanded(c, r.h, ok, &out, false);
 	c->depth--;
 	return v;
 }
@@ -952,7 +990,7 @@ api_eval_sym(struct api_ctx *c, struct api_ref r)
 		c->cur_line = cur_line;
 		c->cur_cond = cur_cond;
 	} else {
-		v = evaluate(c, r.h, s->text, false);
+		v = evaluate_macro(c, r);
 	}
 	if (v.known) {
 		if (!s->has_value)

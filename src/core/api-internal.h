@@ -202,6 +202,9 @@ const struct api_tok *api_macro_body(struct api_ctx *c, struct api_ref r, size_t
  * (past its bounds).
  */
 bool api_expand(struct api_ctx *c, unsigned h, const char *text, bool pp, struct api_toks *out);
+/* The same for tokens in[0..n) (a macro's replacement, already read: api_macro_body). */
+bool api_expand_toks(struct api_ctx *c, unsigned h, const struct api_tok *in, size_t n, bool pp,
+		     struct api_toks *out);
 /* Text with its object-like macros expanded (for a type: "__aligned_u64" -> "__u64
  * __attribute__((aligned(8)))"). */
 char *api_expand_text(struct api_ctx *c, unsigned h, const char *text);

@@ -36,11 +36,33 @@ struct tv {
 };
 
 static void
+tv_grow(struct tv *t, size_t want)
+{
+	t->v = ud_xgrow(t->v, &t->alloc, want, sizeof(*t->v));
+}
+
+/* Inline, its growth out of line: expansion pushes some 1.4 million tokens a diff. */
+static inline void
 tv_push(struct tv *t, struct api_tok k)
 {
 	if (t->n == t->alloc)
-		t->v = ud_xgrow(t->v, &t->alloc, t->n + 1, sizeof(*t->v));
+		tv_grow(t, t->n + 1);
 	t->v[t->n++] = k;
+}
+
+/* Room for extra more tokens, for the loops that push a known count. */
+static inline void
+tv_reserve(struct tv *t, size_t extra)
+{
+	if (t->alloc - t->n < extra)
+		tv_grow(t, t->n + extra);
+}
+
+/* Whether t is an identifier (api_tok_ident, inline: asked of every token expanded). */
+static inline bool
+tok_ident(const struct api_tok *t)
+{
+	return t->n > 0 && ud_is_ident_start((unsigned char)t->p[0]);
 }
 
 static bool
@@ -80,13 +102,56 @@ made(struct api_ctx *c, const char *text, size_t n, const struct api_hide *hide)
 
 struct expander {
 	struct api_ctx *c;
-	unsigned h;	    /* the header whose view expands */
-	bool pp;	    /* a preprocessor condition: defined() answered, no global look-ups */
-	struct tv *out_now; /* where expand writes */
+	unsigned h; /* the header whose view expands */
+	bool pp;    /* a preprocessor condition: defined() answered, no global look-ups */
 	size_t steps;
 	bool failed;	 /* a bound was reached */
 	struct tv reuse; /* an object-like macro's replacement, made anew in it each time */
+	/*
+	 * Emptied token vectors kept for the next stack, call or argument
+	 * (tv_get, tv_put): one expansion nests a few dozen of them, and
+	 * allocating each anew cost a malloc and its reallocs.
+	 */
+	struct tv *pool;
+	size_t npool, apool;
 };
+
+/* An empty token vector, with the room of one used before when the pool has one. */
+static struct tv
+tv_get(struct expander *x)
+{
+	struct tv t = {NULL, 0, 0};
+
+	if (x->npool > 0) {
+		t = x->pool[--x->npool];
+		t.n = 0;
+	}
+	return t;
+}
+
+/* Gives t's room back to the pool (t is left empty). */
+static void
+tv_put(struct expander *x, struct tv *t)
+{
+	if (t->v != NULL) {
+		if (x->npool == x->apool)
+			x->pool = ud_xgrow(x->pool, &x->apool, x->npool + 1, sizeof(*x->pool));
+		x->pool[x->npool++] = *t;
+	}
+	t->v = NULL;
+	t->n = t->alloc = 0;
+}
+
+static void
+expander_free(struct expander *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->npool; i++)
+		free(x->pool[i].v);
+	free(x->pool);
+	free(x->reuse.v);
+}
 
 static void expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out,
 		   unsigned depth);
@@ -286,14 +351,16 @@ substitute(struct expander *x, struct api_ref mr, const struct params *p,
 	   const struct api_hide *hide, struct tv *out, unsigned depth)
 {
 	struct api_toks body = {NULL, 0, 0};
-	struct tv *expanded = ud_xcalloc(nargs + 1, sizeof(*expanded));
-	bool *done = ud_xcalloc(nargs + 1, sizeof(*done));
+	struct tv expanded[33]; /* an argument macro-expanded, once done[] */
+	bool done[33];
 	size_t i, k;
+
+	memset(done, 0, (nargs + 1) * sizeof(*done));
 
 	body.v = (struct api_tok *)(uintptr_t)api_macro_body(x->c, mr, &body.n);
 	for (i = 0; i < body.n; i++) {
 		const struct api_tok *t = &body.v[i];
-		long pi = api_tok_ident(t) ? param_index(p, t) : -1;
+		long pi = tok_ident(t) ? param_index(p, t) : -1;
 		bool before_paste = i + 1 < body.n && api_tok_is(&body.v[i + 1], "##");
 		bool after_paste = i > 0 && api_tok_is(&body.v[i - 1], "##");
 
@@ -342,10 +409,12 @@ substitute(struct expander *x, struct api_ref mr, const struct params *p,
 				continue;
 			}
 			if (!done[q]) {
+				expanded[q] = tv_get(x);
 				expand(x, args + astart[q], aend[q] - astart[q], &expanded[q],
 				       depth + 1);
 				done[q] = true;
 			}
+			tv_reserve(out, expanded[q].n);
 			for (k = 0; k < expanded[q].n; k++) {
 				struct api_tok a = expanded[q].v[k];
 
@@ -367,9 +436,8 @@ substitute(struct expander *x, struct api_ref mr, const struct params *p,
 		}
 	}
 	for (i = 0; i < nargs; i++)
-		free(expanded[i].v);
-	free(expanded);
-	free(done);
+		if (done[i])
+			tv_put(x, &expanded[i]);
 	return true;
 }
 
@@ -400,7 +468,7 @@ utoa_suffix(char *buf, unsigned long long u, const char *suffix)
  * at every use (the header's _IOC_* macros under each ioctl).
  */
 static bool
-value_token(struct expander *x, struct api_ref mr, const struct api_tok *t)
+value_token(struct expander *x, struct api_ref mr, const struct api_tok *t, struct tv *out)
 {
 	static const char *const suffix[] = {"", "U", "L", "UL", "LL", "ULL"};
 	struct api_symstate *st = &x->c->hd[mr.h].st[mr.i];
@@ -415,7 +483,7 @@ value_token(struct expander *x, struct api_ref mr, const struct api_tok *t)
 	    (!s->value_unsigned && s->value < 0))
 		return false;
 	n = utoa_suffix(buf, (unsigned long long)s->value, suffix[st->rank]);
-	tv_push(x->out_now, made(x->c, buf, (size_t)n, hide_add(x->c, t->hide, t->p, t->n)));
+	tv_push(out, made(x->c, buf, (size_t)n, hide_add(x->c, t->hide, t->p, t->n)));
 	return true;
 }
 
@@ -427,8 +495,8 @@ struct call_args {
 
 /*
  * Takes the arguments of a call to a macro with parameters p off the stack,
- * whose top is the call's '(', through its ')'; false when no ')' closes it
- * or it has more than 32 arguments.
+ * whose top is the call's '(', through its ')', into a (a->v empty); false
+ * when no ')' closes it or it has more than 32 arguments.
  */
 static bool
 collect_args(struct tv *stack, const struct params *p, struct call_args *a)
@@ -436,7 +504,7 @@ collect_args(struct tv *stack, const struct params *p, struct call_args *a)
 	size_t level = 0;
 	bool closed = false;
 
-	memset(a, 0, sizeof(*a));
+	a->n = 0;
 	stack->n--; /* the '(' */
 	a->start[0] = 0;
 	while (stack->n > 0) {
@@ -470,6 +538,121 @@ collect_args(struct tv *stack, const struct params *p, struct call_args *a)
 	return true;
 }
 
+/* Whether a replacement has a ## (pasted while it is copied out). */
+static bool
+has_paste(const struct api_tok *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].n == 2 && v[i].p[0] == '#' && v[i].p[1] == '#')
+			return true;
+	return false;
+}
+
+/* Object-like macro mr named by t: its replacement onto the stack, to be read next. */
+static void
+object_macro(struct expander *x, struct api_ref mr, const struct api_tok *t, struct tv *stack)
+{
+	const struct api_hide *hs = hide_add(x->c, t->hide, t->p, t->n);
+	struct tv *rep = &x->reuse; /* nothing below expands: no one else writes it */
+	size_t i, n;
+	const struct api_tok *body = api_macro_body(x->c, mr, &n);
+
+	if (!has_paste(body, n)) {
+		/* most: the replacement as it is, reversed straight onto the stack */
+		tv_reserve(stack, n);
+		for (i = n; i > 0; i--) {
+			struct api_tok b = body[i - 1];
+
+			b.hide = hs;
+			stack->v[stack->n++] = b;
+		}
+		return;
+	}
+	rep->n = 0;
+	for (i = 0; i < n; i++) {
+		struct api_tok b = body[i];
+
+		b.hide = hs;
+		if (api_tok_is(&b, "##") && i + 1 < n) {
+			struct api_tok r = body[++i];
+
+			r.hide = hs;
+			paste(x->c, rep, &r, hs);
+			continue;
+		}
+		tv_push(rep, b);
+	}
+	tv_reserve(stack, rep->n);
+	for (i = rep->n; i > 0; i--)
+		stack->v[stack->n++] = rep->v[i - 1];
+}
+
+/*
+ * A call of function-like macro m (mr) named by t, its '(' on top of the
+ * stack: its replacement onto the stack, or API_UNKNOWN_WORD onto out.
+ * False when the call is not closed (the expansion fails).
+ */
+static bool
+call_macro(struct expander *x, const struct ud_api_sym *m, struct api_ref mr,
+	   const struct api_tok *t, struct tv *stack, struct tv *out, unsigned depth)
+{
+	struct params p;
+	struct call_args a;
+	struct tv rep;
+	size_t i;
+
+	if (!parse_params(m->params, &p)) {
+		tv_push(out, made(x->c, API_UNKNOWN_WORD, strlen(API_UNKNOWN_WORD), NULL));
+		return true;
+	}
+	a.v = tv_get(x);
+	if (!collect_args(stack, &p, &a)) {
+		tv_put(x, &a.v);
+		return false;
+	}
+	/* a variadic macro called without its variadic part */
+	if (p.variadic && a.n == p.n - 1)
+		; /* substitute() treats the missing one as empty */
+	else if (a.n != p.n) {
+		tv_put(x, &a.v);
+		tv_push(out, made(x->c, API_UNKNOWN_WORD, strlen(API_UNKNOWN_WORD), NULL));
+		return true;
+	}
+	rep = tv_get(x);
+	substitute(x, mr, &p, a.v.v, a.start, a.end, a.n, hide_add(x->c, t->hide, t->p, t->n),
+		   &rep, depth);
+	tv_reserve(stack, rep.n);
+	for (i = rep.n; i > 0; i--)
+		stack->v[stack->n++] = rep.v[i - 1];
+	tv_put(x, &rep);
+	tv_put(x, &a.v);
+	return true;
+}
+
+/* defined X, defined(X) in a condition, its operand on top of the stack: answered onto out. */
+static void
+defined_op(struct expander *x, struct tv *stack, struct tv *out)
+{
+	struct api_tok name;
+	bool paren = stack->n > 0 && api_tok_is(&stack->v[stack->n - 1], "(");
+	int d;
+
+	if (paren)
+		stack->n--;
+	if (stack->n == 0 || !tok_ident(&stack->v[stack->n - 1])) {
+		tv_push(out, made(x->c, API_UNKNOWN_WORD, strlen(API_UNKNOWN_WORD), NULL));
+		return;
+	}
+	name = stack->v[--stack->n];
+	if (paren && stack->n > 0 && api_tok_is(&stack->v[stack->n - 1], ")"))
+		stack->n--;
+	d = defined_in(x, &name);
+	tv_push(out, d < 0 ? made(x->c, API_UNKNOWN_WORD, strlen(API_UNKNOWN_WORD), NULL)
+			   : made(x->c, d ? "1" : "0", 1, NULL));
+}
+
 /*
  * Expands in[0..n) into out.  The input is a stack of tokens to read
  * (reversed), so that a macro's replacement is rescanned together with
@@ -479,62 +662,41 @@ collect_args(struct tv *stack, const struct params *p, struct call_args *a)
 static void
 expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, unsigned depth)
 {
-	struct tv stack = {NULL, 0, 0};
+	struct tv stack;
 	size_t i;
 
 	if (depth > API_MAX_DEPTH) {
 		x->failed = true;
 		return;
 	}
+	stack = tv_get(x);
+	tv_reserve(&stack, n);
 	for (i = n; i > 0; i--)
-		tv_push(&stack, in[i - 1]);
-	x->out_now = out;
+		stack.v[stack.n++] = in[i - 1];
 	while (stack.n > 0) {
 		struct api_tok t = stack.v[--stack.n];
 		const struct ud_api_sym *m;
 		struct api_ref mr;
 		bool undecided;
+		const char *value;
 
 		if (++x->steps > API_MAX_STEPS) {
 			x->failed = true;
 			break;
 		}
 		if (x->pp && api_tok_is(&t, "defined")) {
-			/* defined X, defined(X): answered before anything expands */
-			struct api_tok name;
-			bool paren = stack.n > 0 && api_tok_is(&stack.v[stack.n - 1], "(");
-			int d;
-
-			if (paren)
-				stack.n--;
-			if (stack.n == 0 || !api_tok_ident(&stack.v[stack.n - 1])) {
-				tv_push(out, made(x->c, API_UNKNOWN_WORD, strlen(API_UNKNOWN_WORD),
-						  NULL));
-				continue;
-			}
-			name = stack.v[--stack.n];
-			if (paren && stack.n > 0 && api_tok_is(&stack.v[stack.n - 1], ")"))
-				stack.n--;
-			d = defined_in(x, &name);
-			tv_push(out,
-				d < 0 ? made(x->c, API_UNKNOWN_WORD, strlen(API_UNKNOWN_WORD), NULL)
-				      : made(x->c, d ? "1" : "0", 1, NULL));
+			/* answered before anything expands */
+			defined_op(x, &stack, out);
 			continue;
 		}
-		if (!api_tok_ident(&t) || hidden(&t)) {
+		if (!tok_ident(&t) || hidden(&t)) {
 			tv_push(out, t);
 			continue;
 		}
-		{
-			/* what the compiler predefines: __CHAR_BIT__, __SIZEOF_LONG__ */
-			const char *value;
-
-			if (api_abi_macro(x->c, t.p, t.n, &value) == UD_ABI_MACRO_DEFINED &&
-			    value != NULL) {
-				tv_push(out, made(x->c, value, strlen(value),
-						  hide_add(x->c, t.hide, t.p, t.n)));
-				continue;
-			}
+		/* what the compiler predefines: __CHAR_BIT__, __SIZEOF_LONG__ */
+		if (api_abi_macro(x->c, t.p, t.n, &value) == UD_ABI_MACRO_DEFINED && value != NULL) {
+			tv_push(out, made(x->c, value, strlen(value), hide_add(x->c, t.hide, t.p, t.n)));
+			continue;
 		}
 		m = macro_of(x, &t, &undecided, &mr);
 		if (m == NULL) {
@@ -543,31 +705,10 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 					       : t);
 			continue;
 		}
-		if (m->params == NULL && !x->pp && value_token(x, mr, &t))
+		if (m->params == NULL && !x->pp && value_token(x, mr, &t, out))
 			continue; /* its value, computed once, stands for its expansion */
 		if (m->params == NULL) {
-			struct api_toks body = {NULL, 0, 0};
-			const struct api_hide *hs = hide_add(x->c, t.hide, t.p, t.n);
-			struct tv *rep =
-				&x->reuse; /* nothing below expands: no one else writes it */
-
-			body.v = (struct api_tok *)(uintptr_t)api_macro_body(x->c, mr, &body.n);
-			rep->n = 0;
-			for (i = 0; i < body.n; i++) {
-				struct api_tok b = body.v[i];
-
-				b.hide = hs;
-				if (api_tok_is(&b, "##") && i + 1 < body.n) {
-					struct api_tok r = body.v[++i];
-
-					r.hide = hs;
-					paste(x->c, rep, &r, hs);
-					continue;
-				}
-				tv_push(rep, b);
-			}
-			for (i = rep->n; i > 0; i--)
-				tv_push(&stack, rep->v[i - 1]);
+			object_macro(x, mr, &t, &stack);
 			continue;
 		}
 		/* a function-like macro: only when a '(' follows */
@@ -575,61 +716,44 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 			tv_push(out, t);
 			continue;
 		}
-		{
-			struct params p;
-			struct call_args a;
-			struct tv rep = {NULL, 0, 0};
-
-			if (!parse_params(m->params, &p)) {
-				tv_push(out, made(x->c, API_UNKNOWN_WORD, strlen(API_UNKNOWN_WORD),
-						  NULL));
-				continue;
-			}
-			if (!collect_args(&stack, &p, &a)) {
-				free(a.v.v);
-				x->failed = true;
-				break;
-			}
-			/* a variadic macro called without its variadic part */
-			if (p.variadic && a.n == p.n - 1)
-				; /* substitute() treats the missing one as empty */
-			else if (a.n != p.n) {
-				free(a.v.v);
-				tv_push(out, made(x->c, API_UNKNOWN_WORD, strlen(API_UNKNOWN_WORD),
-						  NULL));
-				continue;
-			}
-			substitute(x, mr, &p, a.v.v, a.start, a.end, a.n,
-				   hide_add(x->c, t.hide, t.p, t.n), &rep, depth);
-			x->out_now = out;
-			for (i = rep.n; i > 0; i--)
-				tv_push(&stack, rep.v[i - 1]);
-			free(rep.v);
-			free(a.v.v);
+		if (!call_macro(x, m, mr, &t, &stack, out, depth)) {
+			x->failed = true;
+			break;
 		}
 	}
-	free(stack.v);
+	tv_put(x, &stack);
 }
 
 bool
-api_expand(struct api_ctx *c, unsigned h, const char *text, bool pp, struct api_toks *out)
+api_expand_toks(struct api_ctx *c, unsigned h, const struct api_tok *in, size_t n, bool pp,
+		struct api_toks *out)
 {
 	struct expander x;
-	struct api_toks in = {NULL, 0, 0};
 	struct tv got = {NULL, 0, 0};
 
 	memset(&x, 0, sizeof(x));
 	x.c = c;
 	x.h = h;
 	x.pp = pp;
-	api_tokenize(text, strlen(text), &in);
-	expand(&x, in.v, in.n, &got, 0);
-	free(x.reuse.v);
-	free(in.v);
+	tv_reserve(&got, n);
+	expand(&x, in, n, &got, 0);
+	expander_free(&x);
 	out->v = got.v;
 	out->n = got.n;
 	out->alloc = got.alloc;
 	return !x.failed;
+}
+
+bool
+api_expand(struct api_ctx *c, unsigned h, const char *text, bool pp, struct api_toks *out)
+{
+	struct api_toks in = {NULL, 0, 0};
+	bool ok;
+
+	api_tokenize(text, strlen(text), &in);
+	ok = api_expand_toks(c, h, in.v, in.n, pp, out);
+	free(in.v);
+	return ok;
 }
 
 char *
@@ -647,11 +771,11 @@ api_expand_text(struct api_ctx *c, unsigned h, const char *text)
 	if (c->depth <= API_MAX_DEPTH) {
 		c->depth++;
 		expand(&x, in.v, in.n, &out, 0);
-		free(x.reuse.v);
 		c->depth--;
 		if (!x.failed)
 			s = api_join(out.v, 0, out.n);
 	}
+	expander_free(&x);
 	free(in.v);
 	free(out.v);
 	return s;
