@@ -867,7 +867,7 @@ evaluate_expanded(struct api_ctx *c, unsigned h, bool ok, struct api_toks *out, 
 		if (e.error || e.i != e.n)
 			v = unknown();
 	}
-	free(out->v);
+	api_expand_done(c, out);
 	return v;
 }
 

@@ -130,6 +130,8 @@ struct api_hdr {
 	bool dirty; /* a symbol changed: its keys and fingerprints are computed again */
 };
 
+struct api_spare;
+
 struct api_ctx {
 	const struct ud_abi *abi;
 	struct ud_api_header *v; /* the version, sorted by path */
@@ -143,6 +145,7 @@ struct api_ctx {
 	unsigned *gnext;	  /* per ref: the next ref of the same name + 1, or 0 */
 	size_t nrefs, arefs, agnext;
 	struct ud_arena arena;	  /* tokens made by expansion and pasting */
+	struct api_spare *spare;  /* token vectors expansion reuses (api-macro.c, in the arena) */
 	unsigned depth;		  /* nesting of evaluations, bounded */
 	bool alone;		  /* conditions as a compiler of the header alone sees them */
 	unsigned cur_h, cur_line; /* the symbol whose condition is evaluated: what is before it */
@@ -196,15 +199,17 @@ enum api_rank { API_INT, API_UINT, API_LONG, API_ULONG, API_LLONG, API_ULLONG };
 /* The tokens of macro r's replacement (kept in the context's arena). */
 const struct api_tok *api_macro_body(struct api_ctx *c, struct api_ref r, size_t *n);
 /*
- * Text expanded in header h's view into out (out->v the caller's to
- * free): for a condition (pp) defined() answered and names known to be
- * undefined left for the evaluator.  False when the expansion failed
- * (past its bounds).
+ * Text expanded in header h's view into out (out->v in the context's
+ * arena, given back with api_expand_done): for a condition (pp) defined()
+ * answered and names known to be undefined left for the evaluator.  False
+ * when the expansion failed (past its bounds).
  */
 bool api_expand(struct api_ctx *c, unsigned h, const char *text, bool pp, struct api_toks *out);
 /* The same for tokens in[0..n) (a macro's replacement, already read: api_macro_body). */
 bool api_expand_toks(struct api_ctx *c, unsigned h, const struct api_tok *in, size_t n, bool pp,
 		     struct api_toks *out);
+/* Gives an expansion's tokens back for reuse (out is left empty). */
+void api_expand_done(struct api_ctx *c, struct api_toks *out);
 /* Text with its object-like macros expanded (for a type: "__aligned_u64" -> "__u64
  * __attribute__((aligned(8)))"). */
 char *api_expand_text(struct api_ctx *c, unsigned h, const char *text);

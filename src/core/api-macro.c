@@ -30,15 +30,37 @@ struct api_hide {
 	const struct api_hide *next;
 };
 
+/*
+ * A vector of tokens in a context's arena: taken from the context's
+ * spares (tv_get) and given back when done (tv_put), so that the stacks,
+ * arguments and replacements of the 26,000 expansions of a diff reuse a
+ * few dozen allocations instead of a malloc and reallocs each.
+ */
 struct tv {
 	struct api_tok *v;
+	size_t n, alloc;
+	struct ud_arena *arena; /* where v grows: the old v is left to it */
+};
+
+/* The emptied vectors of a context (api_ctx's spare), in its arena. */
+struct api_spare {
+	struct tv *v;
 	size_t n, alloc;
 };
 
 static void
 tv_grow(struct tv *t, size_t want)
 {
-	t->v = ud_xgrow(t->v, &t->alloc, want, sizeof(*t->v));
+	size_t alloc = t->alloc < 64 ? 64 : t->alloc * 2;
+	struct api_tok *v;
+
+	while (alloc < want)
+		alloc *= 2;
+	v = ud_arena_alloc(t->arena, alloc * sizeof(*v));
+	if (t->n > 0)
+		memcpy(v, t->v, t->n * sizeof(*v));
+	t->v = v;
+	t->alloc = alloc;
 }
 
 /* Inline, its growth out of line: expansion pushes some 1.4 million tokens a diff. */
@@ -105,52 +127,45 @@ struct expander {
 	unsigned h; /* the header whose view expands */
 	bool pp;    /* a preprocessor condition: defined() answered, no global look-ups */
 	size_t steps;
-	bool failed;	 /* a bound was reached */
-	struct tv reuse; /* an object-like macro's replacement, made anew in it each time */
-	/*
-	 * Emptied token vectors kept for the next stack, call or argument
-	 * (tv_get, tv_put): one expansion nests a few dozen of them, and
-	 * allocating each anew cost a malloc and its reallocs.
-	 */
-	struct tv *pool;
-	size_t npool, apool;
+	bool failed; /* a bound was reached */
 };
 
-/* An empty token vector, with the room of one used before when the pool has one. */
+/* An empty token vector, with the room of a spare one when c has one. */
 static struct tv
-tv_get(struct expander *x)
+tv_get(struct api_ctx *c)
 {
-	struct tv t = {NULL, 0, 0};
+	struct api_spare *sp = c->spare;
+	struct tv t = {NULL, 0, 0, &c->arena};
 
-	if (x->npool > 0) {
-		t = x->pool[--x->npool];
+	if (sp != NULL && sp->n > 0) {
+		t = sp->v[--sp->n];
 		t.n = 0;
 	}
 	return t;
 }
 
-/* Gives t's room back to the pool (t is left empty). */
+/* Gives t's room back to c's spares (t is left empty). */
 static void
-tv_put(struct expander *x, struct tv *t)
+tv_put(struct api_ctx *c, struct tv *t)
 {
+	struct api_spare *sp = c->spare;
+
 	if (t->v != NULL) {
-		if (x->npool == x->apool)
-			x->pool = ud_xgrow(x->pool, &x->apool, x->npool + 1, sizeof(*x->pool));
-		x->pool[x->npool++] = *t;
+		if (sp == NULL)
+			sp = c->spare = ud_arena_alloc(&c->arena, sizeof(*sp));
+		if (sp->n == sp->alloc) {
+			size_t alloc = sp->alloc < 16 ? 16 : sp->alloc * 2;
+			struct tv *v = ud_arena_alloc(&c->arena, alloc * sizeof(*v));
+
+			if (sp->n > 0)
+				memcpy(v, sp->v, sp->n * sizeof(*v));
+			sp->v = v;
+			sp->alloc = alloc;
+		}
+		sp->v[sp->n++] = *t;
 	}
 	t->v = NULL;
 	t->n = t->alloc = 0;
-}
-
-static void
-expander_free(struct expander *x)
-{
-	size_t i;
-
-	for (i = 0; i < x->npool; i++)
-		free(x->pool[i].v);
-	free(x->pool);
-	free(x->reuse.v);
 }
 
 static void expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out,
@@ -409,7 +424,7 @@ substitute(struct expander *x, struct api_ref mr, const struct params *p,
 				continue;
 			}
 			if (!done[q]) {
-				expanded[q] = tv_get(x);
+				expanded[q] = tv_get(x->c);
 				expand(x, args + astart[q], aend[q] - astart[q], &expanded[q],
 				       depth + 1);
 				done[q] = true;
@@ -437,7 +452,7 @@ substitute(struct expander *x, struct api_ref mr, const struct params *p,
 	}
 	for (i = 0; i < nargs; i++)
 		if (done[i])
-			tv_put(x, &expanded[i]);
+			tv_put(x->c, &expanded[i]);
 	return true;
 }
 
@@ -555,7 +570,7 @@ static void
 object_macro(struct expander *x, struct api_ref mr, const struct api_tok *t, struct tv *stack)
 {
 	const struct api_hide *hs = hide_add(x->c, t->hide, t->p, t->n);
-	struct tv *rep = &x->reuse; /* nothing below expands: no one else writes it */
+	struct tv rep;
 	size_t i, n;
 	const struct api_tok *body = api_macro_body(x->c, mr, &n);
 
@@ -570,7 +585,7 @@ object_macro(struct expander *x, struct api_ref mr, const struct api_tok *t, str
 		}
 		return;
 	}
-	rep->n = 0;
+	rep = tv_get(x->c);
 	for (i = 0; i < n; i++) {
 		struct api_tok b = body[i];
 
@@ -579,14 +594,15 @@ object_macro(struct expander *x, struct api_ref mr, const struct api_tok *t, str
 			struct api_tok r = body[++i];
 
 			r.hide = hs;
-			paste(x->c, rep, &r, hs);
+			paste(x->c, &rep, &r, hs);
 			continue;
 		}
-		tv_push(rep, b);
+		tv_push(&rep, b);
 	}
-	tv_reserve(stack, rep->n);
-	for (i = rep->n; i > 0; i--)
-		stack->v[stack->n++] = rep->v[i - 1];
+	tv_reserve(stack, rep.n);
+	for (i = rep.n; i > 0; i--)
+		stack->v[stack->n++] = rep.v[i - 1];
+	tv_put(x->c, &rep);
 }
 
 /*
@@ -607,27 +623,27 @@ call_macro(struct expander *x, const struct ud_api_sym *m, struct api_ref mr,
 		tv_push(out, made(x->c, API_UNKNOWN_WORD, strlen(API_UNKNOWN_WORD), NULL));
 		return true;
 	}
-	a.v = tv_get(x);
+	a.v = tv_get(x->c);
 	if (!collect_args(stack, &p, &a)) {
-		tv_put(x, &a.v);
+		tv_put(x->c, &a.v);
 		return false;
 	}
 	/* a variadic macro called without its variadic part */
 	if (p.variadic && a.n == p.n - 1)
 		; /* substitute() treats the missing one as empty */
 	else if (a.n != p.n) {
-		tv_put(x, &a.v);
+		tv_put(x->c, &a.v);
 		tv_push(out, made(x->c, API_UNKNOWN_WORD, strlen(API_UNKNOWN_WORD), NULL));
 		return true;
 	}
-	rep = tv_get(x);
-	substitute(x, mr, &p, a.v.v, a.start, a.end, a.n, hide_add(x->c, t->hide, t->p, t->n),
-		   &rep, depth);
+	rep = tv_get(x->c);
+	substitute(x, mr, &p, a.v.v, a.start, a.end, a.n, hide_add(x->c, t->hide, t->p, t->n), &rep,
+		   depth);
 	tv_reserve(stack, rep.n);
 	for (i = rep.n; i > 0; i--)
 		stack->v[stack->n++] = rep.v[i - 1];
-	tv_put(x, &rep);
-	tv_put(x, &a.v);
+	tv_put(x->c, &rep);
+	tv_put(x->c, &a.v);
 	return true;
 }
 
@@ -669,7 +685,7 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 		x->failed = true;
 		return;
 	}
-	stack = tv_get(x);
+	stack = tv_get(x->c);
 	tv_reserve(&stack, n);
 	for (i = n; i > 0; i--)
 		stack.v[stack.n++] = in[i - 1];
@@ -694,8 +710,10 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 			continue;
 		}
 		/* what the compiler predefines: __CHAR_BIT__, __SIZEOF_LONG__ */
-		if (api_abi_macro(x->c, t.p, t.n, &value) == UD_ABI_MACRO_DEFINED && value != NULL) {
-			tv_push(out, made(x->c, value, strlen(value), hide_add(x->c, t.hide, t.p, t.n)));
+		if (api_abi_macro(x->c, t.p, t.n, &value) == UD_ABI_MACRO_DEFINED &&
+		    value != NULL) {
+			tv_push(out,
+				made(x->c, value, strlen(value), hide_add(x->c, t.hide, t.p, t.n)));
 			continue;
 		}
 		m = macro_of(x, &t, &undecided, &mr);
@@ -721,7 +739,7 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 			break;
 		}
 	}
-	tv_put(x, &stack);
+	tv_put(x->c, &stack);
 }
 
 bool
@@ -729,7 +747,7 @@ api_expand_toks(struct api_ctx *c, unsigned h, const struct api_tok *in, size_t 
 		struct api_toks *out)
 {
 	struct expander x;
-	struct tv got = {NULL, 0, 0};
+	struct tv got = tv_get(c);
 
 	memset(&x, 0, sizeof(x));
 	x.c = c;
@@ -737,7 +755,6 @@ api_expand_toks(struct api_ctx *c, unsigned h, const struct api_tok *in, size_t 
 	x.pp = pp;
 	tv_reserve(&got, n);
 	expand(&x, in, n, &got, 0);
-	expander_free(&x);
 	out->v = got.v;
 	out->n = got.n;
 	out->alloc = got.alloc;
@@ -756,12 +773,22 @@ api_expand(struct api_ctx *c, unsigned h, const char *text, bool pp, struct api_
 	return ok;
 }
 
+void
+api_expand_done(struct api_ctx *c, struct api_toks *out)
+{
+	struct tv t = {out->v, out->n, out->alloc, &c->arena};
+
+	tv_put(c, &t);
+	out->v = NULL;
+	out->n = out->alloc = 0;
+}
+
 char *
 api_expand_text(struct api_ctx *c, unsigned h, const char *text)
 {
 	struct expander x;
 	struct api_toks in = {NULL, 0, 0};
-	struct tv out = {NULL, 0, 0};
+	struct tv out = tv_get(c);
 	char *s = NULL;
 
 	memset(&x, 0, sizeof(x));
@@ -775,8 +802,7 @@ api_expand_text(struct api_ctx *c, unsigned h, const char *text)
 		if (!x.failed)
 			s = api_join(out.v, 0, out.n);
 	}
-	expander_free(&x);
+	tv_put(c, &out);
 	free(in.v);
-	free(out.v);
 	return s;
 }
