@@ -99,6 +99,8 @@ struct api_type {
 	char *spelled; /* after typedefs: "unsigned int", "struct foo", "pointer" (owned) */
 };
 
+struct api_form;
+
 /* What resolution knows of one symbol. */
 struct api_symstate {
 	unsigned char cond;    /* enum ud_tri once cond_done */
@@ -116,6 +118,8 @@ struct api_symstate {
 	struct api_tok *body; /* a macro's replacement as tokens (in the arena), once read */
 	size_t nbody;
 	bool body_done;
+	struct api_form *form; /* a function-like macro's parameters and replacement, read once
+				  (api-macro.c, in the arena) */
 };
 
 struct api_hdr {

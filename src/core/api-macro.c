@@ -311,6 +311,56 @@ param_index(const struct params *p, const struct api_tok *t)
 	return -1;
 }
 
+/* What one token of a function-like macro's replacement is. */
+struct form_tok {
+	int param;	    /* the parameter it names, or -1 */
+	int str;	    /* a '#' before a token: the parameter that token names, or -1 */
+	bool paste;	    /* it is ## */
+	bool before, after; /* a ## follows it, precedes it */
+};
+
+/*
+ * A function-like macro read once (api_symstate's form): its parameter
+ * list, and per token of its replacement what substitute() asks of it.
+ * Read at every call before, some 19,000 a diff, for a few hundred macros.
+ */
+struct api_form {
+	bool ok; /* its parameter list was read */
+	struct params p;
+	struct form_tok *t; /* when ok: per replacement token */
+};
+
+/* The form of function-like macro m (r), made on first use (in the arena). */
+static const struct api_form *
+form_of(struct api_ctx *c, struct api_ref r, const struct ud_api_sym *m)
+{
+	struct api_form *f = c->hd[r.h].st[r.i].form;
+	const struct api_tok *b;
+	size_t i, n;
+
+	if (f != NULL)
+		return f;
+	f = ud_arena_alloc(&c->arena, sizeof(*f));
+	f->ok = parse_params(m->params, &f->p);
+	if (f->ok) {
+		b = api_macro_body(c, r, &n);
+		f->t = ud_arena_alloc(&c->arena, (n + 1) * sizeof(*f->t));
+		for (i = 0; i < n; i++) {
+			struct form_tok *ft = &f->t[i];
+
+			ft->param = tok_ident(&b[i]) ? (int)param_index(&f->p, &b[i]) : -1;
+			ft->str = api_tok_is(&b[i], "#") && i + 1 < n
+					  ? (int)param_index(&f->p, &b[i + 1])
+					  : -1;
+			ft->paste = api_tok_is(&b[i], "##");
+			ft->before = i + 1 < n && api_tok_is(&b[i + 1], "##");
+			ft->after = i > 0 && api_tok_is(&b[i - 1], "##");
+		}
+	}
+	c->hd[r.h].st[r.i].form = f;
+	return f;
+}
+
 /* Pastes a and b into one token (or keeps both when they do not make one). */
 static void
 paste(struct api_ctx *c, struct tv *out, const struct api_tok *b, const struct api_hide *hide)
@@ -361,10 +411,11 @@ stringize(struct api_ctx *c, const struct api_tok *v, size_t n, const struct api
  * of in[]), its tokens marked with hide, appended to out.
  */
 static bool
-substitute(struct expander *x, struct api_ref mr, const struct params *p,
+substitute(struct expander *x, struct api_ref mr, const struct api_form *f,
 	   const struct api_tok *args, const size_t *astart, const size_t *aend, size_t nargs,
 	   const struct api_hide *hide, struct tv *out, unsigned depth)
 {
+	const struct params *p = &f->p;
 	struct api_toks body = {NULL, 0, 0};
 	struct tv expanded[33]; /* an argument macro-expanded, once done[] */
 	bool done[33];
@@ -375,19 +426,19 @@ substitute(struct expander *x, struct api_ref mr, const struct params *p,
 	body.v = (struct api_tok *)(uintptr_t)api_macro_body(x->c, mr, &body.n);
 	for (i = 0; i < body.n; i++) {
 		const struct api_tok *t = &body.v[i];
-		long pi = tok_ident(t) ? param_index(p, t) : -1;
-		bool before_paste = i + 1 < body.n && api_tok_is(&body.v[i + 1], "##");
-		bool after_paste = i > 0 && api_tok_is(&body.v[i - 1], "##");
+		long pi = f->t[i].param;
+		bool before_paste = f->t[i].before;
+		bool after_paste = f->t[i].after;
 
-		if (api_tok_is(t, "#") && i + 1 < body.n && param_index(p, &body.v[i + 1]) >= 0) {
-			long q = param_index(p, &body.v[++i]);
+		if (f->t[i].str >= 0) {
+			long q = f->t[i++].str;
 
 			tv_push(out, (size_t)q < nargs ? stringize(x->c, args + astart[q],
 								   aend[q] - astart[q], hide)
 						       : made(x->c, "\"\"", 2, hide));
 			continue;
 		}
-		if (api_tok_is(t, "##"))
+		if (f->t[i].paste)
 			continue;
 		if (pi >= 0) {
 			size_t q = (size_t)pi;
@@ -614,30 +665,30 @@ static bool
 call_macro(struct expander *x, const struct ud_api_sym *m, struct api_ref mr,
 	   const struct api_tok *t, struct tv *stack, struct tv *out, unsigned depth)
 {
-	struct params p;
+	const struct api_form *f = form_of(x->c, mr, m);
 	struct call_args a;
 	struct tv rep;
 	size_t i;
 
-	if (!parse_params(m->params, &p)) {
+	if (!f->ok) {
 		tv_push(out, made(x->c, API_UNKNOWN_WORD, strlen(API_UNKNOWN_WORD), NULL));
 		return true;
 	}
 	a.v = tv_get(x->c);
-	if (!collect_args(stack, &p, &a)) {
+	if (!collect_args(stack, &f->p, &a)) {
 		tv_put(x->c, &a.v);
 		return false;
 	}
 	/* a variadic macro called without its variadic part */
-	if (p.variadic && a.n == p.n - 1)
+	if (f->p.variadic && a.n == f->p.n - 1)
 		; /* substitute() treats the missing one as empty */
-	else if (a.n != p.n) {
+	else if (a.n != f->p.n) {
 		tv_put(x->c, &a.v);
 		tv_push(out, made(x->c, API_UNKNOWN_WORD, strlen(API_UNKNOWN_WORD), NULL));
 		return true;
 	}
 	rep = tv_get(x->c);
-	substitute(x, mr, &p, a.v.v, a.start, a.end, a.n, hide_add(x->c, t->hide, t->p, t->n), &rep,
+	substitute(x, mr, f, a.v.v, a.start, a.end, a.n, hide_add(x->c, t->hide, t->p, t->n), &rep,
 		   depth);
 	tv_reserve(stack, rep.n);
 	for (i = rep.n; i > 0; i--)
