@@ -42,11 +42,46 @@ struct tv {
 	struct ud_arena *arena; /* where v grows: the old v is left to it */
 };
 
-/* The emptied vectors of a context (api_ctx's spare), in its arena. */
+/*
+ * What expansion knows of an identifier token's text: the ABI's answer,
+ * and the last macro look-up made under api_lookup's own memo (outside a
+ * condition's evaluation, not alone), whose answer is then the same each
+ * time it is asked again.  Keyed by the text, hashed here without the
+ * copies to a NUL-terminated key the two maps behind those answers need.
+ */
+#define WORD_SEEN 4
+
+struct word {
+	const char *name; /* the text (a copy in the arena) */
+	size_t n;
+	uint32_t hash;
+	enum ud_abi_macro abi; /* api_abi_macro's answer */
+	const char *value;
+	/* the last look-ups kept, from a few headers (a macro is used from many) */
+	struct word_seen {
+		bool looked, global, found, undecided;
+		unsigned h;
+		struct api_ref r;
+	} seen[WORD_SEEN];
+	unsigned next_seen; /* the one replaced next */
+};
+
+/* A context's spares (api_ctx's spare), in its arena: emptied vectors, the words. */
 struct api_spare {
 	struct tv *v;
 	size_t n, alloc;
+	struct word *words; /* open addressing by text; a power of two of slots */
+	size_t nwords, awords;
 };
+
+/* The spares of c, made on first use. */
+static struct api_spare *
+spare_of(struct api_ctx *c)
+{
+	if (c->spare == NULL)
+		c->spare = ud_arena_alloc(&c->arena, sizeof(*c->spare));
+	return c->spare;
+}
 
 static void
 tv_grow(struct tv *t, size_t want)
@@ -151,8 +186,7 @@ tv_put(struct api_ctx *c, struct tv *t)
 	struct api_spare *sp = c->spare;
 
 	if (t->v != NULL) {
-		if (sp == NULL)
-			sp = c->spare = ud_arena_alloc(&c->arena, sizeof(*sp));
+		sp = spare_of(c);
 		if (sp->n == sp->alloc) {
 			size_t alloc = sp->alloc < 16 ? 16 : sp->alloc * 2;
 			struct tv *v = ud_arena_alloc(&c->arena, alloc * sizeof(*v));
@@ -220,14 +254,118 @@ defined_in(struct expander *x, const struct api_tok *t)
 	return x->c->alone ? 0 : -1;
 }
 
-/* The macro sym t names in x's view, or NULL (also for undecided: *undecided set). */
-static const struct ud_api_sym *
-macro_of(struct expander *x, const struct api_tok *t, bool *undecided, struct api_ref *r)
+#define WORDS_FIRST 1024
+
+/*
+ * A hash of a token's text from its length and its first and last 8
+ * bytes (a byte at a time when shorter): cheaper than a byte loop, and
+ * names that share both ends are told apart by the compare.
+ */
+static inline uint32_t
+word_hash(const char *p, size_t n)
 {
+	uint64_t a, b, h;
+	size_t i;
+
+	if (n < 8) {
+		h = n;
+		for (i = 0; i < n; i++)
+			h = h * 31 + (unsigned char)p[i];
+		return (uint32_t)((h * 0x9e3779b97f4a7c15ull) >> 32);
+	}
+	memcpy(&a, p, 8);
+	memcpy(&b, p + n - 8, 8);
+	h = (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^ n;
+	return (uint32_t)(h ^ (h >> 29) ^ (h >> 41));
+}
+
+static size_t
+word_slot(const struct word *v, size_t awords, const char *p, size_t n, uint32_t hash)
+{
+	size_t mask = awords - 1, i = hash & mask;
+
+	while (v[i].name != NULL &&
+	       !(v[i].hash == hash && v[i].n == n && memcmp(v[i].name, p, n) == 0))
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Room for one more word: the table doubled when half full. */
+static void
+words_room(struct api_ctx *c, struct api_spare *sp)
+{
+	struct word *old = sp->words;
+	size_t i, aold = sp->awords;
+
+	if ((sp->nwords + 1) * 2 <= sp->awords)
+		return;
+	sp->awords = aold == 0 ? WORDS_FIRST : aold * 2;
+	sp->words = ud_arena_alloc(&c->arena, sp->awords * sizeof(*sp->words));
+	for (i = 0; i < aold; i++)
+		if (old[i].name != NULL)
+			sp->words[word_slot(sp->words, sp->awords, old[i].name, old[i].n,
+					    old[i].hash)] = old[i];
+}
+
+/* The word of identifier token t (valid until the next word_of: the table may move). */
+static struct word *
+word_of(struct api_ctx *c, const struct api_tok *t)
+{
+	struct api_spare *sp = spare_of(c);
+	uint32_t hash = word_hash(t->p, t->n);
+	struct word *w;
+
+	words_room(c, sp);
+	w = &sp->words[word_slot(sp->words, sp->awords, t->p, t->n, hash)];
+	if (w->name != NULL)
+		return w;
+	sp->nwords++;
+	w->name = ud_arena_strndup(&c->arena, t->p, t->n);
+	w->n = t->n;
+	w->hash = hash;
+	w->abi = api_abi_macro(c, t->p, t->n, &w->value);
+	return w;
+}
+
+/*
+ * The macro sym t names in x's view, or NULL (also for undecided: *undecided set).
+ * A look-up api_lookup memoizes itself (outside a condition's evaluation,
+ * not alone) is kept in t's word w (from word_of): the same question has the same answer.
+ */
+static const struct ud_api_sym *
+macro_of(struct expander *x, const struct api_tok *t, struct word *w, bool *undecided,
+	 struct api_ref *r)
+{
+	struct api_ctx *c = x->c;
+	bool memo = c->cur_h == UINT32_MAX && !c->alone, global = !x->pp, found;
+	struct word_seen *ws;
+	size_t k;
+
+	for (k = 0; memo && k < WORD_SEEN; k++) {
+		ws = &w->seen[k];
+		if (ws->looked && ws->h == x->h && ws->global == global) {
+			*undecided = ws->undecided;
+			if (!ws->found)
+				return NULL;
+			*r = ws->r;
+			return api_sym(c, *r);
+		}
+	}
 	*undecided = false;
-	if (api_lookup(x->c, x->h, API_NS_MACRO, t->p, t->n, !x->pp, r, undecided))
-		return api_sym(x->c, *r);
-	return NULL;
+	found = api_lookup(c, x->h, API_NS_MACRO, t->p, t->n, global, r, undecided);
+	if (memo) {
+		w = word_of(c, t); /* the look-up may have expanded: the table may have moved */
+		ws = &w->seen[w->next_seen];
+		w->next_seen = (w->next_seen + 1) % WORD_SEEN;
+		ws->looked = true;
+		ws->h = x->h;
+		ws->global = global;
+		ws->found = found;
+		ws->undecided = *undecided;
+		if (found)
+			ws->r = *r;
+	}
+	return found ? api_sym(c, *r) : NULL;
 }
 
 const struct api_tok *
@@ -746,6 +884,7 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 		struct api_ref mr;
 		bool undecided;
 		const char *value;
+		struct word *w;
 
 		if (++x->steps > API_MAX_STEPS) {
 			x->failed = true;
@@ -761,13 +900,14 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 			continue;
 		}
 		/* what the compiler predefines: __CHAR_BIT__, __SIZEOF_LONG__ */
-		if (api_abi_macro(x->c, t.p, t.n, &value) == UD_ABI_MACRO_DEFINED &&
-		    value != NULL) {
+		w = word_of(x->c, &t);
+		if (w->abi == UD_ABI_MACRO_DEFINED && w->value != NULL) {
+			value = w->value;
 			tv_push(out,
 				made(x->c, value, strlen(value), hide_add(x->c, t.hide, t.p, t.n)));
 			continue;
 		}
-		m = macro_of(x, &t, &undecided, &mr);
+		m = macro_of(x, &t, w, &undecided, &mr);
 		if (m == NULL) {
 			tv_push(out, undecided ? made(x->c, API_UNKNOWN_WORD,
 						      strlen(API_UNKNOWN_WORD), NULL)
