@@ -142,40 +142,91 @@ static struct api_val comma_expr(struct ev *e);
 static struct api_val cond_expr(struct ev *e);
 static struct api_val unary(struct ev *e);
 
-/* An integer literal: its value and C type (C11 6.4.4.1), or unknown (a float). */
-static struct api_val
-number(struct ev *e, const struct api_tok *t)
+/*
+ * A decimal literal of at most 19 digits (no overflow) and its suffix, read
+ * by hand: most literals evaluated are (the values of known macros stand
+ * as such).  False for anything else, left to strtoull.
+ */
+static bool
+decimal_number(const struct api_tok *t, uint64_t *u, bool *has_u, int *longs)
 {
-	const struct ud_abi *abi = e->c->abi;
+	size_t i = 0;
+
+	*u = 0;
+	if (t->n == 1 && t->p[0] == '0')
+		return true;
+	if (t->p[0] < '1' || t->p[0] > '9')
+		return false;
+	for (; i < t->n && t->p[i] >= '0' && t->p[i] <= '9'; i++) {
+		if (i >= 19)
+			return false;
+		*u = *u * 10 + (uint64_t)(t->p[i] - '0');
+	}
+	for (; i < t->n; i++) {
+		if (t->p[i] == 'u' || t->p[i] == 'U')
+			*has_u = true;
+		else if (t->p[i] == 'l' || t->p[i] == 'L')
+			(*longs)++;
+		else
+			return false;
+	}
+	return true;
+}
+
+/*
+ * An integer literal's value, suffix (a u, the count of l) and base (decimal
+ * or not); false when it is not one (a floating constant, a bad suffix).
+ */
+static bool
+literal(const struct api_tok *t, uint64_t *u, bool *has_u, int *longs, bool *decimal)
+{
 	char buf[80];
 	const char *p;
 	char *end;
-	uint64_t u;
-	bool has_u = false, decimal;
-	int longs = 0;
-	unsigned bits_long = abi->t[UD_ABI_LONG].size * 8u;
 
+	*has_u = false;
+	*longs = 0;
+	*decimal = true;
+	if (decimal_number(t, u, has_u, longs))
+		return true;
+	*has_u = false;
+	*longs = 0;
 	if (t->n >= sizeof(buf))
-		return unknown();
+		return false;
 	memcpy(buf, t->p, t->n);
 	buf[t->n] = '\0';
 	if (strpbrk(buf, ".pP") != NULL ||
 	    (strpbrk(buf, "eE") != NULL && strncmp(buf, "0x", 2) != 0 &&
 	     strncmp(buf, "0X", 2) != 0))
-		return unknown(); /* a floating constant */
-	decimal = buf[0] != '0' || t->n == 1;
+		return false; /* a floating constant */
+	*decimal = buf[0] != '0' || t->n == 1;
 	if (buf[0] == '0' && (buf[1] == 'b' || buf[1] == 'B'))
-		u = strtoull(buf + 2, &end, 2);
+		*u = strtoull(buf + 2, &end, 2);
 	else
-		u = strtoull(buf, &end, 0);
+		*u = strtoull(buf, &end, 0);
 	for (p = end; *p != '\0'; p++) {
 		if (*p == 'u' || *p == 'U')
-			has_u = true;
+			*has_u = true;
 		else if (*p == 'l' || *p == 'L')
-			longs++;
+			(*longs)++;
 		else
-			return unknown();
+			return false;
 	}
+	return true;
+}
+
+/* An integer literal: its value and C type (C11 6.4.4.1), or unknown (a float). */
+static struct api_val
+number(struct ev *e, const struct api_tok *t)
+{
+	const struct ud_abi *abi = e->c->abi;
+	uint64_t u;
+	bool has_u, decimal;
+	int longs;
+	unsigned bits_long = abi->t[UD_ABI_LONG].size * 8u;
+
+	if (!literal(t, &u, &has_u, &longs, &decimal))
+		return unknown();
 	if (e->pp)
 		return make(u, has_u || u > INT64_MAX ? API_ULLONG : API_LLONG, abi);
 	/* the first type of the list that holds the value */
