@@ -66,12 +66,27 @@ struct word {
 	unsigned next_seen; /* the one replaced next */
 };
 
+/*
+ * A text expanded, tokenized once: conditions and enumerators' values are
+ * asked again and again ("!defined(__i386__)" 2,400 times a diff).  The
+ * tokens point into the copy, so the caller's text may go.
+ */
+struct text {
+	const char *s; /* a copy in the arena */
+	size_t len;
+	uint32_t hash;
+	const struct api_tok *v;
+	size_t n;
+};
+
 /* A context's spares (api_ctx's spare), in its arena: emptied vectors, the words. */
 struct api_spare {
 	struct tv *v;
 	size_t n, alloc;
 	struct word *words; /* open addressing by text; a power of two of slots */
 	size_t nwords, awords;
+	struct text *texts; /* the same for the texts expanded, tokenized */
+	size_t ntexts, atexts;
 };
 
 /* The spares of c, made on first use. */
@@ -325,6 +340,74 @@ word_of(struct api_ctx *c, const struct api_tok *t)
 	w->hash = hash;
 	w->abi = api_abi_macro(c, t->p, t->n, &w->value);
 	return w;
+}
+
+/* A hash of a text, 8 bytes at a time. */
+static uint32_t
+text_hash(const char *p, size_t n)
+{
+	uint64_t h = n * 0x9e3779b97f4a7c15ull, w;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0x100000001b3ull;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static size_t
+text_slot(const struct text *v, size_t a, const char *s, size_t len, uint32_t hash)
+{
+	size_t mask = a - 1, i = hash & mask;
+
+	while (v[i].s != NULL &&
+	       !(v[i].hash == hash && v[i].len == len && memcmp(v[i].s, s, len) == 0))
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* The tokens of text (len bytes), kept in c's arena: tokenized on first use. */
+static const struct api_tok *
+text_tokens(struct api_ctx *c, const char *text, size_t len, size_t *n)
+{
+	struct api_spare *sp = spare_of(c);
+	uint32_t hash = text_hash(text, len);
+	struct api_toks t = {NULL, 0, 0};
+	struct text *x;
+	struct api_tok *v;
+	size_t i;
+
+	if ((sp->ntexts + 1) * 2 > sp->atexts) {
+		struct text *old = sp->texts;
+		size_t aold = sp->atexts;
+
+		sp->atexts = aold == 0 ? 256 : aold * 2;
+		sp->texts = ud_arena_alloc(&c->arena, sp->atexts * sizeof(*sp->texts));
+		for (i = 0; i < aold; i++)
+			if (old[i].s != NULL)
+				sp->texts[text_slot(sp->texts, sp->atexts, old[i].s, old[i].len,
+						    old[i].hash)] = old[i];
+	}
+	x = &sp->texts[text_slot(sp->texts, sp->atexts, text, len, hash)];
+	if (x->s == NULL) {
+		x->s = ud_arena_strndup(&c->arena, text, len);
+		x->len = len;
+		x->hash = hash;
+		api_tokenize(x->s, len, &t);
+		v = ud_arena_alloc(&c->arena, (t.n + 1) * sizeof(*v));
+		if (t.n > 0)
+			memcpy(v, t.v, t.n * sizeof(*v));
+		x->v = v;
+		x->n = t.n;
+		sp->ntexts++;
+		free(t.v);
+	}
+	*n = x->n;
+	return x->v;
 }
 
 /*
@@ -955,13 +1038,10 @@ api_expand_toks(struct api_ctx *c, unsigned h, const struct api_tok *in, size_t 
 bool
 api_expand(struct api_ctx *c, unsigned h, const char *text, bool pp, struct api_toks *out)
 {
-	struct api_toks in = {NULL, 0, 0};
-	bool ok;
+	size_t n;
+	const struct api_tok *in = text_tokens(c, text, strlen(text), &n);
 
-	api_tokenize(text, strlen(text), &in);
-	ok = api_expand_toks(c, h, in.v, in.n, pp, out);
-	free(in.v);
-	return ok;
+	return api_expand_toks(c, h, in, n, pp, out);
 }
 
 void
@@ -978,7 +1058,8 @@ char *
 api_expand_text(struct api_ctx *c, unsigned h, const char *text)
 {
 	struct expander x;
-	struct api_toks in = {NULL, 0, 0};
+	const struct api_tok *in;
+	size_t n;
 	struct tv out;
 	char *s = NULL;
 
@@ -989,15 +1070,14 @@ api_expand_text(struct api_ctx *c, unsigned h, const char *text)
 	memset(&x, 0, sizeof(x));
 	x.c = c;
 	x.h = h;
-	api_tokenize(text, strlen(text), &in);
+	in = text_tokens(c, text, strlen(text), &n);
 	if (c->depth <= API_MAX_DEPTH) {
 		c->depth++;
-		expand(&x, in.v, in.n, &out, 0);
+		expand(&x, in, n, &out, 0);
 		c->depth--;
 		if (!x.failed)
 			s = api_join(out.v, 0, out.n);
 	}
 	tv_put(c, &out);
-	free(in.v);
 	return s;
 }
