@@ -57,6 +57,12 @@ struct word {
 	uint32_t hash;
 	enum ud_abi_macro abi; /* api_abi_macro's answer */
 	const char *value;
+	/*
+	 * No header of the version defines a macro of this name (its key,
+	 * "#NAME", is not in the context's global map, which only gains enum
+	 * constants once made): api_lookup answers none in any view.
+	 */
+	bool no_macro;
 	/* the last look-ups kept, from a few headers (a macro is used from many) */
 	struct word_seen {
 		bool looked, global, found, undecided;
@@ -329,6 +335,7 @@ word_of(struct api_ctx *c, const struct api_tok *t)
 	struct api_spare *sp = spare_of(c);
 	uint32_t hash = word_hash(t->p, t->n);
 	struct word *w;
+	char key[512]; /* api_lookup's bound: a longer name is no macro */
 
 	words_room(c, sp);
 	w = &sp->words[word_slot(sp->words, sp->awords, t->p, t->n, hash)];
@@ -339,6 +346,13 @@ word_of(struct api_ctx *c, const struct api_tok *t)
 	w->n = t->n;
 	w->hash = hash;
 	w->abi = api_abi_macro(c, t->p, t->n, &w->value);
+	w->no_macro = true;
+	if (t->n + 2 <= sizeof(key)) {
+		key[0] = '#';
+		memcpy(key + 1, t->p, t->n);
+		key[t->n + 1] = '\0';
+		w->no_macro = ud_map_get(&c->global, key) == NULL;
+	}
 	return w;
 }
 
@@ -988,6 +1002,10 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 			value = w->value;
 			tv_push(out,
 				made(x->c, value, strlen(value), hide_add(x->c, t.hide, t.p, t.n)));
+			continue;
+		}
+		if (w->no_macro) {
+			tv_push(out, t);
 			continue;
 		}
 		m = macro_of(x, &t, w, &undecided, &mr);
