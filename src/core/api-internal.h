@@ -149,7 +149,7 @@ struct api_ctx {
 	unsigned *gnext;	  /* per ref: the next ref of the same name + 1, or 0 */
 	size_t nrefs, arefs, agnext;
 	struct ud_arena arena;	  /* tokens made by expansion and pasting */
-	struct api_spare *spare;  /* token vectors expansion reuses (api-macro.c, in the arena) */
+	struct api_spare *spare;  /* what expansion keeps: vectors, tokens, words (api-macro.c) */
 	unsigned depth;		  /* nesting of evaluations, bounded */
 	bool alone;		  /* conditions as a compiler of the header alone sees them */
 	unsigned cur_h, cur_line; /* the symbol whose condition is evaluated: what is before it */
