@@ -56,7 +56,7 @@ struct tv {
  * time it is asked again.  Keyed by the text, hashed here without the
  * copies to a NUL-terminated key the two maps behind those answers need.
  */
-#define WORD_SEEN 4
+#define WORD_SEEN 2
 
 struct word {
 	const char *name; /* the text (a copy in the arena) */
