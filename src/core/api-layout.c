@@ -322,9 +322,12 @@ place(struct rec *r, const struct ud_api_member *m, const char *prefix)
 		struct api_attrs ba = {0, false};
 		size_t i;
 
-		if (m->name[0] != '\0')
-			field_add(&r->f, concat(prefix, m->name, ""), ud_xstrdup(t.spelled), at,
-				  t.size * 8, flags | UD_API_FIELD_AGGREGATE);
+		if (m->name[0] != '\0') {
+			/* the field takes the type's spelling (one copy fewer per member) */
+			field_add(&r->f, concat(prefix, m->name, ""), t.spelled, at, t.size * 8,
+				  flags | UD_API_FIELD_AGGREGATE);
+			t.spelled = NULL;
+		}
 		memset(&sub, 0, sizeof(sub));
 		sub.c = c;
 		sub.h = r->h;
@@ -347,8 +350,8 @@ place(struct rec *r, const struct ud_api_member *m, const char *prefix)
 		fields_free(&sub.f);
 		free(pre);
 	} else if (m->name[0] != '\0') {
-		field_add(&r->f, concat(prefix, m->name, ""), ud_xstrdup(t.spelled), at, t.size * 8,
-			  flags);
+		field_add(&r->f, concat(prefix, m->name, ""), t.spelled, at, t.size * 8, flags);
+		t.spelled = NULL;
 	}
 	api_type_free(&t);
 	return ok;
@@ -479,11 +482,18 @@ api_layout_sym(struct api_ctx *c, struct api_ref r)
 	memset(&l, 0, sizeof(l));
 	if (s->kind == UD_API_STRUCT || s->kind == UD_API_UNION) {
 		struct api_attrs at = {0, false};
-		char *x = api_expand_text(c, r.h, s->text); /* EPOLL_PACKED */
+		char *x = NULL;
 
-		ok = x != NULL && api_attrs_of_text(c, r.h, x, &at) &&
-		     api_lay_out(c, r.h, s->kind, s->members, s->nmembers, &at, s->pack, 0, &l,
-				 &st->why);
+		/*
+		 * no words after the body (most records): no attributes, as
+		 * expanding "" twice says when the expansion's depth allows it
+		 */
+		if (s->text[0] == '\0')
+			ok = c->depth <= API_MAX_DEPTH;
+		else if ((x = api_expand_text(c, r.h, s->text)) != NULL) /* EPOLL_PACKED */
+			ok = api_attrs_of_text(c, r.h, x, &at);
+		ok = ok && api_lay_out(c, r.h, s->kind, s->members, s->nmembers, &at, s->pack, 0,
+				       &l, &st->why);
 		free(x);
 	} else if (s->kind == UD_API_ENUM) {
 		ok = enum_layout(c, r, &l);
@@ -526,23 +536,60 @@ api_layout_field(const struct ud_api_layout *l, const char *path)
 	return NULL;
 }
 
+/* Whether s starts with the word w. */
+static inline bool
+starts(const char *s, const char *w)
+{
+	while (*w != '\0' && *s == *w)
+		s++, w++;
+	return *w == '\0';
+}
+
 bool
 api_placeholder(const char *name)
 {
-	static const char *const words[] = {"reserved", "resv",	   "rsvd",     "pad",
-					    "unused",	"spare",   "rsv",      "__res",
-					    "Reserved", "__align", "__opaque", "filler"};
 	const char *p;
-	size_t i;
 
-	/* one pass, a word tried where its first byte is: 12 strstr per member cost more */
+	/*
+	 * Whether one of reserved, resv, rsvd, pad, unused, spare, rsv, __res,
+	 * Reserved, __align, __opaque or filler is in name: one pass, the words
+	 * tried where their first byte is (asked of every member laid out and
+	 * of every member diffed: a loop of strncmp over the list cost more).
+	 * rsvd is rsv's.
+	 */
 	for (p = name; *p != '\0'; p++) {
-		if (*p != 'r' && *p != 'p' && *p != 's' && *p != 'u' && *p != '_' && *p != 'R' &&
-		    *p != 'f')
-			continue;
-		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-			if (words[i][0] == *p && strncmp(p, words[i], strlen(words[i])) == 0)
+		switch (*p) {
+		case 'r':
+			if (starts(p, "rsv") || starts(p, "resv") || starts(p, "reserved"))
 				return true;
+			break;
+		case 'p':
+			if (starts(p, "pad"))
+				return true;
+			break;
+		case 's':
+			if (starts(p, "spare"))
+				return true;
+			break;
+		case 'u':
+			if (starts(p, "unused"))
+				return true;
+			break;
+		case '_':
+			if (starts(p, "__res") || starts(p, "__align") || starts(p, "__opaque"))
+				return true;
+			break;
+		case 'R':
+			if (starts(p, "Reserved"))
+				return true;
+			break;
+		case 'f':
+			if (starts(p, "filler"))
+				return true;
+			break;
+		default:
+			break;
+		}
 	}
 	return false;
 }
