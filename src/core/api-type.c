@@ -26,6 +26,13 @@
 #include "uapid/expr.h"
 #include "uapid/xmalloc.h"
 
+/*
+ * Whether token t is the literal word w: its length known when compiled,
+ * where api_tok_is, when the compiler does not inline it, measures the
+ * word for every token of every member's type.
+ */
+#define TOK_IS(t, w) ((t)->n == sizeof(w) - 1 && memcmp((t)->p, (w), sizeof(w) - 1) == 0)
+
 /* ---- attributes ---- */
 
 /* GCC's __BIGGEST_ALIGNMENT__: what aligned without a value means. */
@@ -49,17 +56,17 @@ attr_items(struct api_ctx *c, unsigned h, const struct api_tok *v, size_t a, siz
 	while (i < b) {
 		size_t e = i, depth = 0;
 
-		while (e < b && !(depth == 0 && api_tok_is(&v[e], ","))) {
-			if (api_tok_is(&v[e], "("))
+		while (e < b && !(depth == 0 && TOK_IS(&v[e], ","))) {
+			if (TOK_IS(&v[e], "("))
 				depth++;
-			else if (api_tok_is(&v[e], ")"))
+			else if (TOK_IS(&v[e], ")"))
 				depth--;
 			e++;
 		}
-		if (api_tok_is(&v[i], "aligned") || api_tok_is(&v[i], "__aligned__")) {
+		if (TOK_IS(&v[i], "aligned") || TOK_IS(&v[i], "__aligned__")) {
 			uint64_t n = biggest(c->abi);
 
-			if (i + 1 < e && api_tok_is(&v[i + 1], "(")) {
+			if (i + 1 < e && TOK_IS(&v[i + 1], "(")) {
 				char *x = api_join(v, i + 2, e - 1);
 				struct api_val val = api_eval_text(c, h, x);
 
@@ -70,7 +77,7 @@ attr_items(struct api_ctx *c, unsigned h, const struct api_tok *v, size_t a, siz
 			}
 			if (n > at->aligned)
 				at->aligned = n;
-		} else if (api_tok_is(&v[i], "packed") || api_tok_is(&v[i], "__packed__")) {
+		} else if (TOK_IS(&v[i], "packed") || TOK_IS(&v[i], "__packed__")) {
 			at->packed = true;
 		}
 		i = e + 1;
@@ -96,8 +103,8 @@ api_attrs_of_text(struct api_ctx *c, unsigned h, const char *text, struct api_at
 		return false;
 	api_tokenize(x, strlen(x), &t);
 	for (i = 0; i < t.n && ok; i++) {
-		if ((api_tok_is(&t.v[i], "__attribute__") || api_tok_is(&t.v[i], "__attribute")) &&
-		    i + 2 < t.n && api_tok_is(&t.v[i + 1], "(") && api_tok_is(&t.v[i + 2], "(")) {
+		if ((TOK_IS(&t.v[i], "__attribute__") || TOK_IS(&t.v[i], "__attribute")) &&
+		    i + 2 < t.n && TOK_IS(&t.v[i + 1], "(") && TOK_IS(&t.v[i + 2], "(")) {
 			size_t close = api_match(t.v, i + 2, t.n);
 
 			ok = attr_items(c, h, t.v, i + 3, close, at);
@@ -110,6 +117,19 @@ api_attrs_of_text(struct api_ctx *c, unsigned h, const char *text, struct api_at
 }
 
 /* ---- types ---- */
+
+/* a, b and c in one new string (a type's spelling: ud_xasprintf's format cost more). */
+static char *
+join3(const char *a, const char *b, const char *c)
+{
+	size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
+	char *s = ud_xmalloc(na + nb + nc + 1);
+
+	memcpy(s, a, na);
+	memcpy(s + na, b, nb);
+	memcpy(s + na + nb, c, nc + 1);
+	return s;
+}
 
 void
 api_type_free(struct api_type *t)
@@ -336,29 +356,28 @@ struct specifiers {
 static bool
 specifier_word(const struct api_tok *t, struct specifiers *sp)
 {
-	if (api_tok_is(t, "unsigned")) {
+	if (TOK_IS(t, "unsigned")) {
 		sp->is_unsigned = true;
-	} else if (api_tok_is(t, "signed") || api_tok_is(t, "__signed__") ||
-		   api_tok_is(t, "__signed")) {
+	} else if (TOK_IS(t, "signed") || TOK_IS(t, "__signed__") || TOK_IS(t, "__signed")) {
 		sp->is_signed = true;
-	} else if (api_tok_is(t, "long")) {
+	} else if (TOK_IS(t, "long")) {
 		sp->longs++;
-	} else if (api_tok_is(t, "char")) {
+	} else if (TOK_IS(t, "char")) {
 		sp->word = WORD_CHAR;
-	} else if (api_tok_is(t, "short")) {
+	} else if (TOK_IS(t, "short")) {
 		sp->word = WORD_SHORT;
-	} else if (api_tok_is(t, "int")) {
+	} else if (TOK_IS(t, "int")) {
 		if (sp->word == WORD_NONE)
 			sp->word = WORD_INT;
-	} else if (api_tok_is(t, "float")) {
+	} else if (TOK_IS(t, "float")) {
 		sp->word = WORD_FLOAT;
-	} else if (api_tok_is(t, "double")) {
+	} else if (TOK_IS(t, "double")) {
 		sp->word = WORD_DOUBLE;
-	} else if (api_tok_is(t, "_Bool")) {
+	} else if (TOK_IS(t, "_Bool")) {
 		sp->word = WORD_BOOL;
-	} else if (api_tok_is(t, "void")) {
+	} else if (TOK_IS(t, "void")) {
 		sp->word = WORD_VOID;
-	} else if (api_tok_is(t, "__int128")) {
+	} else if (TOK_IS(t, "__int128")) {
 		sp->word = WORD_INT128;
 	} else {
 		return false;
@@ -494,19 +513,49 @@ keyword_type(const struct ud_abi *abi, const struct specifiers *sp, struct api_t
 
 		if (word == WORD_NONE && longs == 0 && !is_unsigned && !is_signed)
 			return false; /* nothing said what it is */
-		snprintf(spelled, sizeof(spelled), "%s%s",
-			 is_unsigned			  ? "unsigned "
-			 : is_signed && word == WORD_CHAR ? "signed "
-							  : "",
-			 b == UD_ABI_CHAR     ? "char"
-			 : b == UD_ABI_SHORT  ? "short"
-			 : b == UD_ABI_INT128 ? "__int128"
-			 : b == UD_ABI_LLONG  ? "long long"
-			 : b == UD_ABI_LONG   ? "long"
-					      : "int");
+		const char *sign = is_unsigned			    ? "unsigned "
+				   : is_signed && word == WORD_CHAR ? "signed "
+								    : "";
+		const char *base = b == UD_ABI_CHAR	? "char"
+				   : b == UD_ABI_SHORT	? "short"
+				   : b == UD_ABI_INT128 ? "__int128"
+				   : b == UD_ABI_LLONG	? "long long"
+				   : b == UD_ABI_LONG	? "long"
+							: "int";
+		size_t ns = strlen(sign);
+
+		/* by hand: snprintf's format parsing cost more than the type (every int member) */
+		memcpy(spelled, sign, ns);
+		memcpy(spelled + ns, base, strlen(base) + 1);
 		api_base_type(out, abi, b, u, spelled);
 	}
 	return true;
+}
+
+/* Whether t is a qualifier or an annotation, which says nothing of a layout. */
+static bool
+ignored_word(const struct api_tok *t)
+{
+	static const struct {
+		const char *w;
+		size_t n;
+	} words[] = {
+#define W(w) {w, sizeof(w) - 1}
+		W("__extension__"), W("const"),	      W("volatile"),	 W("__const"),
+		W("__volatile__"),  W("__volatile"),  W("restrict"),	 W("__restrict"),
+		W("__restrict__"),  W("register"),    W("static"),	 W("extern"),
+		W("inline"),	    W("__inline__"),  W("__inline"),	 W("__user"),
+		W("__force"),	    W("__iomem"),     W("__kernel"),	 W("__rcu"),
+		W("__bitwise"),	    W("__bitwise__"), W("__must_check"),
+#undef W
+	};
+	size_t k;
+
+	/* the lengths first: asked of every token of every member's type */
+	for (k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+		if (t->n == words[k].n && memcmp(t->p, words[k].w, t->n) == 0)
+			return true;
+	return false;
 }
 
 /*
@@ -517,13 +566,6 @@ static bool
 type_of_tokens(struct api_ctx *c, unsigned h, const struct api_tok *v, size_t n,
 	       struct api_type *out)
 {
-	static const char *const ignored[] = {
-		"__extension__", "const",	"volatile",	"__const",	"__volatile__",
-		"__volatile",	 "restrict",	"__restrict",	"__restrict__", "register",
-		"static",	 "extern",	"inline",	"__inline__",	"__inline",
-		"__user",	 "__force",	"__iomem",	"__kernel",	"__rcu",
-		"__bitwise",	 "__bitwise__", "__must_check",
-	};
 	const struct ud_abi *abi = c->abi;
 	struct api_attrs at = {0, false};
 	struct specifiers sp = {WORD_NONE, 0, false, false, false, false, false};
@@ -532,21 +574,18 @@ type_of_tokens(struct api_ctx *c, unsigned h, const struct api_tok *v, size_t n,
 	memset(out, 0, sizeof(*out));
 	/* a pointer needs no layout of what it points to (a record may point to itself) */
 	for (i = 0; i < n && !sp.pointer; i++) {
-		if (api_tok_is(&v[i], "__attribute__") || api_tok_is(&v[i], "__attribute"))
+		if (TOK_IS(&v[i], "__attribute__") || TOK_IS(&v[i], "__attribute"))
 			i = i + 1 < n ? api_match(v, i + 1, n) : n;
-		else if (api_tok_is(&v[i], "*"))
+		else if (TOK_IS(&v[i], "*"))
 			sp.pointer = true;
 	}
 	for (i = 0; i < n; i++) {
 		const struct api_tok *t = &v[i];
-		bool skip = false;
 
-		for (k = 0; k < sizeof(ignored) / sizeof(ignored[0]) && !skip; k++)
-			skip = api_tok_is(t, ignored[k]);
-		if (skip)
+		if (ignored_word(t))
 			continue;
-		if (api_tok_is(t, "__attribute__") || api_tok_is(t, "__attribute")) {
-			if (i + 2 < n && api_tok_is(&v[i + 1], "(") && api_tok_is(&v[i + 2], "(")) {
+		if (TOK_IS(t, "__attribute__") || TOK_IS(t, "__attribute")) {
+			if (i + 2 < n && TOK_IS(&v[i + 1], "(") && TOK_IS(&v[i + 2], "(")) {
 				size_t close = api_match(v, i + 2, n);
 
 				if (!attr_items(c, h, v, i + 3, close, &at))
@@ -555,27 +594,27 @@ type_of_tokens(struct api_ctx *c, unsigned h, const struct api_tok *v, size_t n,
 			i = i + 1 < n ? api_match(v, i + 1, n) : n;
 			continue;
 		}
-		if (api_tok_is(t, "*")) {
+		if (TOK_IS(t, "*")) {
 			sp.pointer = true;
 			continue;
 		}
-		if (api_tok_is(t, "(")) {
+		if (TOK_IS(t, "(")) {
 			/* a function pointer "(*)(...)", or a function type */
 			size_t close = api_match(v, i, n);
 
 			for (k = i; k < close; k++)
-				if (api_tok_is(&v[k], "*"))
+				if (TOK_IS(&v[k], "*"))
 					sp.pointer = true;
 			if (!sp.pointer)
 				return false;
 			i = n; /* its parameters are not the member's layout */
 			continue;
 		}
-		if (api_tok_is(t, "{") || api_tok_is(t, "["))
+		if (TOK_IS(t, "{") || TOK_IS(t, "["))
 			return false;
 		if (specifier_word(t, &sp))
 			continue;
-		if (api_tok_is(t, "struct") || api_tok_is(t, "union") || api_tok_is(t, "enum")) {
+		if (TOK_IS(t, "struct") || TOK_IS(t, "union") || TOK_IS(t, "enum")) {
 			if (!tag_type(c, h, v, n, i, &sp, out))
 				return false;
 			i++; /* the tag's name */
@@ -588,7 +627,7 @@ type_of_tokens(struct api_ctx *c, unsigned h, const struct api_tok *v, size_t n,
 	if (sp.base_unknown && !sp.pointer)
 		return false;
 	if (sp.pointer) {
-		char *spelled = ud_xasprintf("%s *", out->spelled != NULL ? out->spelled : "?");
+		char *spelled = join3(out->spelled != NULL ? out->spelled : "?", " ", "*");
 
 		free(out->spelled);
 		out->spelled = spelled;
@@ -606,21 +645,61 @@ type_of_tokens(struct api_ctx *c, unsigned h, const struct api_tok *v, size_t n,
 	return out->known;
 }
 
-/* Whether text names a macro in header h's view: a type to expand before reading it. */
+/* Whether tokens v[0..n) name a macro in header h's view: a type to expand before reading it. */
 static bool
-names_macro(struct api_ctx *c, unsigned h, const struct api_toks *t)
+names_macro(struct api_ctx *c, unsigned h, const struct api_tok *v, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < t->n; i++) {
+	for (i = 0; i < n; i++) {
 		struct api_ref r;
 		bool undecided;
 
-		if (api_tok_ident(&t->v[i]) &&
-		    api_lookup(c, h, API_NS_MACRO, t->v[i].p, t->v[i].n, true, &r, &undecided))
+		if (api_tok_ident(&v[i]) &&
+		    api_lookup(c, h, API_NS_MACRO, v[i].p, v[i].n, true, &r, &undecided))
 			return true;
 	}
 	return false;
+}
+
+/*
+ * The tokens of text into v[0..cap) as api_tokenize reads them, when text
+ * holds only words, blanks and '*' ("__u32", "unsigned long", "struct
+ * foo *": most types): no allocation for them.  False when it holds more
+ * or they do not fit.
+ */
+static bool
+simple_tokens(const char *text, struct api_tok *v, size_t cap, size_t *n)
+{
+	const char *p = text;
+
+	*n = 0;
+	while (*p != '\0') {
+		const char *b = p;
+
+		if (*p == ' ' || *p == '\t') {
+			p++;
+			continue;
+		}
+		if (ud_is_ident((unsigned char)*p)) {
+			/* a word (or a number: the same run of bytes here) */
+			while (ud_is_ident((unsigned char)*p))
+				p++;
+		} else if (*p == '*') {
+			p++;
+		} else {
+			return false;
+		}
+		if (*n == cap)
+			return false;
+		memset(&v[*n], 0, sizeof(v[*n]));
+		v[*n].p = b;
+		v[*n].n = (size_t)(p - b);
+		v[*n].line = 1;
+		v[*n].bol = *n == 0;
+		(*n)++;
+	}
+	return true;
 }
 
 bool
@@ -628,20 +707,29 @@ api_type_of_text(struct api_ctx *c, unsigned h, const char *text, struct api_typ
 {
 	char *x = NULL;
 	struct api_toks t = {NULL, 0, 0};
+	struct api_tok small[16];
+	const struct api_tok *v = small;
+	size_t n;
 	bool ok;
 
 	memset(out, 0, sizeof(*out));
+	if (!simple_tokens(text, small, sizeof(small) / sizeof(small[0]), &n)) {
+		api_tokenize(text, strlen(text), &t);
+		v = t.v;
+		n = t.n;
+	}
 	/* most type names hold no macro ("__u32", "struct foo"): read them as they are */
-	api_tokenize(text, strlen(text), &t);
-	if (names_macro(c, h, &t)) {
+	if (names_macro(c, h, v, n)) {
 		free(t.v);
 		t.v = NULL;
 		t.n = t.alloc = 0;
 		if ((x = api_expand_text(c, h, text)) == NULL)
 			return false;
 		api_tokenize(x, strlen(x), &t);
+		v = t.v;
+		n = t.n;
 	}
-	ok = type_of_tokens(c, h, t.v, t.n, out);
+	ok = type_of_tokens(c, h, v, n, out);
 	free(t.v);
 	free(x);
 	if (!ok)
@@ -763,10 +851,10 @@ api_member_type(struct api_ctx *c, unsigned h, const struct ud_api_member *m, un
 			return false;
 		}
 		/* [0] and [] are one flexible array */
-		sp = ud_xasprintf("%s %s", out->spelled != NULL ? out->spelled : "?",
-				  *flexible && count == 0 ? "[]"
-				  : m->dims != NULL	  ? m->dims
-							  : m->array);
+		sp = join3(out->spelled != NULL ? out->spelled : "?", " ",
+			   *flexible && count == 0 ? "[]"
+			   : m->dims != NULL	   ? m->dims
+						   : m->array);
 		free(out->spelled);
 		out->spelled = sp;
 		out->size *= count;
