@@ -135,6 +135,7 @@ struct api_hdr {
 };
 
 struct api_spare;
+struct api_typememo;
 
 struct api_ctx {
 	const struct ud_abi *abi;
@@ -154,6 +155,8 @@ struct api_ctx {
 	bool alone;		  /* conditions as a compiler of the header alone sees them */
 	unsigned cur_h, cur_line; /* the symbol whose condition is evaluated: what is before it */
 	const char *cur_cond;
+	struct api_typememo *types; /* api_type_of_text's answers kept (api-type.c, in the arena) */
+	unsigned long broken; /* answers given that a later call may not give (a cycle broken) */
 };
 
 /*

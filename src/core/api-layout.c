@@ -476,8 +476,10 @@ api_layout_sym(struct api_ctx *c, struct api_ref r)
 
 	if (st->layout_st == API_DONE)
 		return s->layout;
-	if (st->layout_st == API_BUSY)
+	if (st->layout_st == API_BUSY) {
+		c->broken++; /* once laid out, the record is known: an answer to keep none of */
 		return NULL; /* a record that holds itself: not a C type */
+	}
 	st->layout_st = API_BUSY;
 	memset(&l, 0, sizeof(l));
 	if (s->kind == UD_API_STRUCT || s->kind == UD_API_UNION) {

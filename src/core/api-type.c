@@ -21,9 +21,11 @@
 #include <string.h>
 
 #include "api-internal.h"
+#include "uapid/arena.h"
 #include "uapid/buf.h"
 #include "uapid/chars.h"
 #include "uapid/expr.h"
+#include "uapid/map.h"
 #include "uapid/xmalloc.h"
 
 /*
@@ -240,6 +242,8 @@ libc_record(struct api_ctx *c, unsigned h, const char *tag, struct api_type *out
 	size_t i, n = 0;
 	bool ok;
 
+	/* laid out afresh each time, its bounds evaluated as deep as the caller is: kept nowhere */
+	c->broken++;
 	for (i = 0; i < sizeof(libc_records) / sizeof(libc_records[0]); i++)
 		if (strcmp(libc_records[i].tag, tag) == 0)
 			break;
@@ -286,6 +290,8 @@ api_typedef_type(struct api_ctx *c, struct api_ref r, struct api_type *out)
 		api_type_copy(out, st->type);
 		return out->known;
 	}
+	if (st->type_busy)
+		c->broken++; /* a typedef that holds itself: later it is known */
 	if (st->type_busy || s->decl == NULL)
 		return false;
 	st->type_busy = true;
@@ -702,6 +708,102 @@ simple_tokens(const char *text, struct api_tok *v, size_t cap, size_t *n)
 	return true;
 }
 
+/*
+ * api_type_of_text's answers, by header and text: most members' types are
+ * a few names ("__u32", "unsigned int") read again for every member.
+ *
+ * An answer is kept only when a later call must give it again, which is
+ * when it was read (1) from words, blanks and '*' naming no macro: no
+ * expansion, no attribute, no bound to evaluate, nothing that depends on
+ * how deep the caller is; (2) with look-ups kept (outside a condition's
+ * evaluation, not as the header alone): each name's look-up is the same
+ * later (api_lookup keeps it; names it cannot find are tags, macros or
+ * typedefs, which a resolution never adds); (3) with no cycle broken and
+ * no libc record laid out meanwhile (c->broken unchanged): the typedefs'
+ * types and the records' layouts it read are then kept in their symbols,
+ * the same later.  A kept answer is given only under (2) as well.
+ */
+struct memo_entry {
+	unsigned h;
+	bool ok;
+	struct api_type t; /* t.spelled in the arena */
+	const char *text;  /* in the arena */
+};
+
+struct memo_slot {
+	size_t hash;
+	struct memo_entry *e; /* NULL: empty */
+};
+
+struct api_typememo {
+	struct memo_slot *slots; /* in the arena; a power of two of them, at most half used */
+	size_t cap, n;
+};
+
+static size_t
+memo_hash(unsigned h, const char *text)
+{
+	return ud_map_hash(text) ^ ((size_t)h * 0x9e3779b97f4a7c15ull);
+}
+
+static const struct memo_entry *
+memo_find(const struct api_ctx *c, unsigned h, const char *text, size_t hash)
+{
+	const struct api_typememo *m = c->types;
+	size_t i;
+
+	if (m == NULL)
+		return NULL;
+	for (i = hash & (m->cap - 1); m->slots[i].e != NULL; i = (i + 1) & (m->cap - 1)) {
+		const struct memo_entry *e = m->slots[i].e;
+
+		if (m->slots[i].hash == hash && e->h == h && strcmp(e->text, text) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+static void
+memo_put(struct api_ctx *c, unsigned h, const char *text, size_t hash, bool ok,
+	 const struct api_type *t)
+{
+	struct api_typememo *m = c->types;
+	struct memo_entry *e;
+	size_t i;
+
+	if (m == NULL)
+		m = c->types = ud_arena_alloc(&c->arena, sizeof(*m));
+	if ((m->n + 1) * 2 > m->cap) {
+		/* the old table stays in the arena: at most as much as the new one */
+		size_t cap = m->cap != 0 ? m->cap * 2 : 1024, k;
+		struct memo_slot *slots = ud_arena_alloc(&c->arena, cap * sizeof(*slots));
+
+		for (k = 0; k < m->cap; k++) {
+			if (m->slots[k].e == NULL)
+				continue;
+			for (i = m->slots[k].hash & (cap - 1); slots[i].e != NULL;
+			     i = (i + 1) & (cap - 1))
+				;
+			slots[i] = m->slots[k];
+		}
+		m->slots = slots;
+		m->cap = cap;
+	}
+	e = ud_arena_alloc(&c->arena, sizeof(*e));
+	e->h = h;
+	e->ok = ok;
+	e->t = *t;
+	e->t.spelled = t->spelled != NULL
+			       ? ud_arena_strndup(&c->arena, t->spelled, strlen(t->spelled))
+			       : NULL;
+	e->text = ud_arena_strndup(&c->arena, text, strlen(text));
+	for (i = hash & (m->cap - 1); m->slots[i].e != NULL; i = (i + 1) & (m->cap - 1))
+		;
+	m->slots[i].hash = hash;
+	m->slots[i].e = e;
+	m->n++;
+}
+
 bool
 api_type_of_text(struct api_ctx *c, unsigned h, const char *text, struct api_type *out)
 {
@@ -709,17 +811,29 @@ api_type_of_text(struct api_ctx *c, unsigned h, const char *text, struct api_typ
 	struct api_toks t = {NULL, 0, 0};
 	struct api_tok small[16];
 	const struct api_tok *v = small;
-	size_t n;
-	bool ok;
+	size_t n, hash = 0;
+	unsigned long broken = c->broken;
+	bool ok, keep;
 
 	memset(out, 0, sizeof(*out));
-	if (!simple_tokens(text, small, sizeof(small) / sizeof(small[0]), &n)) {
+	keep = simple_tokens(text, small, sizeof(small) / sizeof(small[0]), &n);
+	if (!keep) {
 		api_tokenize(text, strlen(text), &t);
 		v = t.v;
 		n = t.n;
 	}
+	keep = keep && c->cur_h == UINT32_MAX && !c->alone;
+	if (keep) {
+		const struct memo_entry *e = memo_find(c, h, text, hash = memo_hash(h, text));
+
+		if (e != NULL) {
+			api_type_copy(out, &e->t);
+			return e->ok;
+		}
+	}
 	/* most type names hold no macro ("__u32", "struct foo"): read them as they are */
 	if (names_macro(c, h, v, n)) {
+		keep = false;
 		free(t.v);
 		t.v = NULL;
 		t.n = t.alloc = 0;
@@ -734,6 +848,8 @@ api_type_of_text(struct api_ctx *c, unsigned h, const char *text, struct api_typ
 	free(x);
 	if (!ok)
 		out->known = false;
+	if (keep && c->broken == broken)
+		memo_put(c, h, text, hash, ok, out);
 	return ok;
 }
 
