@@ -235,6 +235,101 @@ place_bitfield(struct rec *r, const struct ud_api_member *m, const char *prefix,
 	return true;
 }
 
+/* Adds to r the fields of sub, an inline body placed at bit at, and frees sub's. */
+static void
+take_fields(struct rec *r, struct rec *sub, uint64_t at)
+{
+	size_t i;
+
+	for (i = 0; i < sub->f.n; i++) {
+		field_add(&r->f, sub->f.v[i].path, sub->f.v[i].type, at + sub->f.v[i].offset,
+			  sub->f.v[i].size, sub->f.v[i].flags);
+		sub->f.v[i].path = sub->f.v[i].type = NULL;
+	}
+	fields_free(&sub->f);
+}
+
+/*
+ * Member m, an inline body ("struct { ... } u;") and not a bit-field,
+ * placed in record r in one pass: its members laid out once, under their
+ * path, giving both its size and its fields.  (api_member_type lays the
+ * body out to learn its size, then place would lay it out again for its
+ * fields: the same calls in the same order, every answer the second time
+ * the first one's, as each is kept in its symbol or its look-up.)
+ *
+ * False, r untouched, when the pass fails: the caller then takes the two
+ * passes, whose first says why in its own words (no prefix), nested as
+ * deep as that pass counts.  Else *placed is the answer.
+ */
+static bool
+place_body(struct rec *r, const struct ud_api_member *m, const char *prefix, bool *placed)
+{
+	struct api_ctx *c = r->c;
+	struct rec sub;
+	struct api_attrs ba = {0, false}, ma = {0, false};
+	const char *open = strchr(m->type, '{');
+	char *pre, *spelled;
+	uint64_t at, malign, size, align;
+	unsigned flags = 0;
+	size_t i, n;
+	bool ok;
+
+	if (r->nesting + 1 >= 32 || !api_body_attrs(c, r->h, m->type, &ba))
+		return false;
+	memset(&sub, 0, sizeof(sub));
+	sub.c = c;
+	sub.h = r->h;
+	sub.kind = m->sub_kind;
+	sub.nesting = r->nesting + 1;
+	sub.packed = ba.packed;
+	sub.pack = r->pack;
+	sub.align = 1;
+	pre = m->name[0] != '\0' ? concat(prefix, m->name, ".") : ud_xstrdup(prefix);
+	for (ok = true, i = 0; ok && i < m->nsub; i++)
+		ok = place(&sub, &m->sub[i], pre);
+	free(pre);
+	free(sub.why);
+	if (!ok) {
+		fields_free(&sub.f);
+		return false;
+	}
+	/* its size and alignment as api_lay_out gives them, the attributes after '}' its own */
+	align = ba.aligned > sub.align ? ba.aligned : sub.align;
+	size = round_up(sub.kind == UD_API_STRUCT ? sub.off : sub.max, align * 8) / 8;
+	if (m->attrs != NULL && !api_attrs_of_text(c, r->h, m->attrs, &ma)) {
+		fields_free(&sub.f);
+		*placed = fail(r, "member %s%s: %s", prefix, m->name[0] ? m->name : "(anonymous)",
+			       "attributes not known");
+		return true;
+	}
+	malign = r->packed || ma.packed ? 1 : align;
+	if (ma.aligned > malign)
+		malign = ma.aligned;
+	if (r->pack != 0 && malign > r->pack)
+		malign = r->pack;
+	at = r->kind == UD_API_STRUCT ? round_up(r->off, malign * 8) : 0;
+	if (r->kind == UD_API_STRUCT)
+		r->off = at + size * 8;
+	else if (size * 8 > r->max)
+		r->max = size * 8;
+	if (malign > r->align)
+		r->align = malign;
+	if (m->name[0] != '\0') {
+		if (api_placeholder(m->name))
+			flags |= UD_API_FIELD_PLACEHOLDER;
+		/* "struct tag { ... }" is named by its tag, as api_member_type spells it */
+		n = open != NULL ? (size_t)(open - m->type) : strlen(m->type);
+		while (n > 0 && m->type[n - 1] == ' ')
+			n--;
+		spelled = ud_xstrndup(m->type, n);
+		field_add(&r->f, concat(prefix, m->name, ""), spelled, at, size * 8,
+			  flags | UD_API_FIELD_AGGREGATE);
+	}
+	take_fields(r, &sub, at);
+	*placed = true;
+	return true;
+}
+
 /* Places member m in record r, its fields named under prefix ("" or "a."). */
 static bool
 place(struct rec *r, const struct ud_api_member *m, const char *prefix)
@@ -275,6 +370,9 @@ place(struct rec *r, const struct ud_api_member *m, const char *prefix)
 			return placed;
 		}
 	}
+	if (m->width == NULL && (m->sub_kind == UD_API_STRUCT || m->sub_kind == UD_API_UNION) &&
+	    m->array == NULL && !api_inline_pointer(m) && place_body(r, m, prefix, &ok))
+		return ok;
 	{
 		char *why = NULL;
 
@@ -342,11 +440,8 @@ place(struct rec *r, const struct ud_api_member *m, const char *prefix)
 		if (!ok)
 			fail(r, "%s", sub.why != NULL ? sub.why : "nested too deep");
 		free(sub.why);
-		for (i = 0; ok && i < sub.f.n; i++) {
-			field_add(&r->f, sub.f.v[i].path, sub.f.v[i].type, at + sub.f.v[i].offset,
-				  sub.f.v[i].size, sub.f.v[i].flags);
-			sub.f.v[i].path = sub.f.v[i].type = NULL;
-		}
+		if (ok)
+			take_fields(r, &sub, at);
 		fields_free(&sub.f);
 		free(pre);
 	} else if (m->name[0] != '\0') {
