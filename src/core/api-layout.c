@@ -650,38 +650,40 @@ api_placeholder(const char *name)
 	/*
 	 * Whether one of reserved, resv, rsvd, pad, unused, spare, rsv, __res,
 	 * Reserved, __align, __opaque or filler is in name: one pass, the words
-	 * tried where their first byte is (asked of every member laid out and
-	 * of every member diffed: a loop of strncmp over the list cost more).
-	 * rsvd is rsv's.
+	 * tried where their first two bytes are (asked of every member laid
+	 * out and of every member diffed: a loop of strncmp over the list cost
+	 * more).  rsvd is rsv's.
 	 */
 	for (p = name; *p != '\0'; p++) {
 		switch (*p) {
 		case 'r':
-			if (starts(p, "rsv") || starts(p, "resv") || starts(p, "reserved"))
+			if ((p[1] == 's' && p[2] == 'v') ||
+			    (p[1] == 'e' && (starts(p, "resv") || starts(p, "reserved"))))
 				return true;
 			break;
 		case 'p':
-			if (starts(p, "pad"))
+			if (p[1] == 'a' && p[2] == 'd')
 				return true;
 			break;
 		case 's':
-			if (starts(p, "spare"))
+			if (p[1] == 'p' && starts(p, "spare"))
 				return true;
 			break;
 		case 'u':
-			if (starts(p, "unused"))
+			if (p[1] == 'n' && starts(p, "unused"))
 				return true;
 			break;
 		case '_':
-			if (starts(p, "__res") || starts(p, "__align") || starts(p, "__opaque"))
+			if (p[1] == '_' &&
+			    (starts(p, "__res") || starts(p, "__align") || starts(p, "__opaque")))
 				return true;
 			break;
 		case 'R':
-			if (starts(p, "Reserved"))
+			if (p[1] == 'e' && starts(p, "Reserved"))
 				return true;
 			break;
 		case 'f':
-			if (starts(p, "filler"))
+			if (p[1] == 'i' && starts(p, "filler"))
 				return true;
 			break;
 		default:
