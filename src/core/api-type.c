@@ -862,6 +862,21 @@ api_body_attrs(struct api_ctx *c, unsigned h, const char *type, struct api_attrs
 	return close == NULL || api_attrs_of_text(c, h, close + 1, at);
 }
 
+/*
+ * Whether text is a decimal literal alone, without suffix, below 10^9
+ * ("16", "0"; not "010"): its value in *n, an int whatever the ABI.
+ */
+static bool
+small_decimal(const char *text, uint64_t *n)
+{
+	size_t i;
+
+	*n = 0;
+	for (i = 0; ud_is_digit((unsigned char)text[i]); i++)
+		*n = *n * 10 + (uint64_t)(text[i] - '0');
+	return text[i] == '\0' && i > 0 && i <= 9 && (text[0] != '0' || i == 1);
+}
+
 /* The element count of array text "[A][B]" (1 when NULL); *flexible: "[]" or "[0]". */
 static bool
 array_count(struct api_ctx *c, unsigned h, const char *array, uint64_t *count, bool *flexible)
@@ -876,6 +891,7 @@ array_count(struct api_ctx *c, unsigned h, const char *array, uint64_t *count, b
 		const char *e = strchr(p, ']');
 		char *x;
 		struct api_val v;
+		uint64_t n;
 
 		if (e == NULL)
 			return false;
@@ -883,6 +899,11 @@ array_count(struct api_ctx *c, unsigned h, const char *array, uint64_t *count, b
 		if (x[strspn(x, " ")] == '\0') {
 			*count = 0;
 			*flexible = true;
+		} else if (small_decimal(x, &n) && c->depth <= API_MAX_DEPTH) {
+			/* "16": the int api_eval_text makes of it, without expanding it */
+			if (n == 0)
+				*flexible = true;
+			*count *= n;
 		} else {
 			v = api_eval_text(c, h, x);
 			if (!v.known || api_val_signed(&v, c->abi) < 0 || v.u > (1ull << 40)) {
