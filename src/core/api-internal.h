@@ -150,7 +150,7 @@ struct api_ctx {
 	unsigned *gnext;	  /* per ref: the next ref of the same name + 1, or 0 */
 	size_t nrefs, arefs, agnext;
 	struct ud_arena arena;	  /* tokens made by expansion and pasting */
-	struct api_spare *spare;  /* what expansion keeps: vectors, tokens, words (api-macro.c) */
+	struct api_spare *spare;  /* what expansion keeps (api-macro-keep.c) */
 	unsigned depth;		  /* nesting of evaluations, bounded */
 	bool alone;		  /* conditions as a compiler of the header alone sees them */
 	unsigned cur_h, cur_line; /* the symbol whose condition is evaluated: what is before it */
@@ -203,8 +203,6 @@ enum api_rank { API_INT, API_UINT, API_LONG, API_ULONG, API_LLONG, API_ULLONG };
 /* What the expansion leaves where a value cannot be known (a name it may not decide). */
 #define API_UNKNOWN_WORD "__uapid_unknown__"
 
-/* The tokens of macro r's replacement (kept in the context's arena). */
-const struct api_tok *api_macro_body(struct api_ctx *c, struct api_ref r, size_t *n);
 /*
  * Text expanded in header h's view into out (out->v in the context's
  * arena, given back with api_expand_done): for a condition (pp) defined()
@@ -220,6 +218,81 @@ void api_expand_done(struct api_ctx *c, struct api_toks *out);
 /* Text with its object-like macros expanded (for a type: "__aligned_u64" -> "__u64
  * __attribute__((aligned(8)))"). */
 char *api_expand_text(struct api_ctx *c, unsigned h, const char *text);
+
+/* ---- what the expander keeps through a context (api-macro-keep.c) ---- */
+
+/*
+ * A vector of tokens in a context's arena: taken from the context's
+ * spares (tv_get) and given back when done (tv_put), so that the stacks,
+ * arguments and replacements of the 26,000 expansions of a diff reuse a
+ * few dozen allocations instead of a malloc and reallocs each.
+ */
+struct tv {
+	struct api_tok *v;
+	size_t n, alloc;
+	struct ud_arena *arena; /* where v grows: the old v is left to it */
+};
+
+/*
+ * What expansion knows of an identifier token's text: the ABI's answer,
+ * and the last macro look-up made under api_lookup's own memo (outside a
+ * condition's evaluation, not alone), whose answer is then the same each
+ * time it is asked again.  Keyed by the text, hashed here without the
+ * copies to a NUL-terminated key the two maps behind those answers need.
+ */
+#define WORD_SEEN 2
+
+struct word {
+	const char *name; /* the text (a copy in the arena) */
+	size_t n;
+	uint32_t hash;
+	enum ud_abi_macro abi; /* api_abi_macro's answer */
+	const char *value;
+	/*
+	 * No header of the version defines a macro of this name (its key,
+	 * "#NAME", is not in the context's global map, which only gains enum
+	 * constants once made): api_lookup answers none in any view.
+	 */
+	bool no_macro;
+	/* the last look-ups kept, from a few headers (a macro is used from many) */
+	struct word_seen {
+		bool looked, global, found, undecided;
+		unsigned h;
+		struct api_ref r;
+	} seen[WORD_SEEN];
+	unsigned next_seen; /* the one replaced next */
+};
+
+/* Grows t to hold want tokens (tv_push's and tv_reserve's slow path). */
+void tv_grow(struct tv *t, size_t want);
+
+/* Inline, its growth out of line: expansion pushes some 1.4 million tokens a diff. */
+static inline void
+tv_push(struct tv *t, struct api_tok k)
+{
+	if (t->n == t->alloc)
+		tv_grow(t, t->n + 1);
+	t->v[t->n++] = k;
+}
+
+/* Room for extra more tokens, for the loops that push a known count. */
+static inline void
+tv_reserve(struct tv *t, size_t extra)
+{
+	if (t->alloc - t->n < extra)
+		tv_grow(t, t->n + extra);
+}
+
+/* An empty token vector, with the room of a spare one when c has one. */
+struct tv tv_get(struct api_ctx *c);
+/* Gives t's room back to c's spares (t is left empty). */
+void tv_put(struct api_ctx *c, struct tv *t);
+/* The word of identifier token t (valid until the next word_of: the table may move). */
+struct word *word_of(struct api_ctx *c, const struct api_tok *t);
+/* The tokens of text (len bytes), kept in c's arena: tokenized on first use. */
+const struct api_tok *text_tokens(struct api_ctx *c, const char *text, size_t len, size_t *n);
+/* The tokens of macro r's replacement (kept in the context's arena). */
+const struct api_tok *api_macro_body(struct api_ctx *c, struct api_ref r, size_t *n);
 /* ud_abi_macro for the context's ABI, its answers kept. */
 enum ud_abi_macro api_abi_macro(struct api_ctx *c, const char *name, size_t n, const char **value);
 

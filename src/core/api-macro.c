@@ -13,11 +13,12 @@
  * API_MAX_DEPTH; either fails the expansion.  Pure.
  *
  * Cheap because it runs 26,000 times a diff: what does not change during
- * a context's life is kept in its arena (api_ctx's spare): emptied token
- * vectors for reuse, each text's tokens, each identifier's ABI answer and
- * the macro look-ups api_lookup itself memoizes, each function-like
- * macro's parameters (api_symstate's form).  Nothing kept depends on a
- * value or condition still being worked out.
+ * a context's life is kept in its arena (api_ctx's spare, api-macro-keep.c
+ * keeps it): emptied token vectors for reuse, each text's tokens, each
+ * identifier's ABI answer and the macro look-ups api_lookup itself
+ * memoizes; and here each function-like macro's parameters
+ * (api_symstate's form).  Nothing kept depends on a value or condition
+ * still being worked out.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,112 +37,6 @@ struct api_hide {
 	size_t n;
 	const struct api_hide *next;
 };
-
-/*
- * A vector of tokens in a context's arena: taken from the context's
- * spares (tv_get) and given back when done (tv_put), so that the stacks,
- * arguments and replacements of the 26,000 expansions of a diff reuse a
- * few dozen allocations instead of a malloc and reallocs each.
- */
-struct tv {
-	struct api_tok *v;
-	size_t n, alloc;
-	struct ud_arena *arena; /* where v grows: the old v is left to it */
-};
-
-/*
- * What expansion knows of an identifier token's text: the ABI's answer,
- * and the last macro look-up made under api_lookup's own memo (outside a
- * condition's evaluation, not alone), whose answer is then the same each
- * time it is asked again.  Keyed by the text, hashed here without the
- * copies to a NUL-terminated key the two maps behind those answers need.
- */
-#define WORD_SEEN 2
-
-struct word {
-	const char *name; /* the text (a copy in the arena) */
-	size_t n;
-	uint32_t hash;
-	enum ud_abi_macro abi; /* api_abi_macro's answer */
-	const char *value;
-	/*
-	 * No header of the version defines a macro of this name (its key,
-	 * "#NAME", is not in the context's global map, which only gains enum
-	 * constants once made): api_lookup answers none in any view.
-	 */
-	bool no_macro;
-	/* the last look-ups kept, from a few headers (a macro is used from many) */
-	struct word_seen {
-		bool looked, global, found, undecided;
-		unsigned h;
-		struct api_ref r;
-	} seen[WORD_SEEN];
-	unsigned next_seen; /* the one replaced next */
-};
-
-/*
- * A text expanded, tokenized once: conditions and enumerators' values are
- * asked again and again ("!defined(__i386__)" 2,400 times a diff).  The
- * tokens point into the copy, so the caller's text may go.
- */
-struct text {
-	const char *s; /* a copy in the arena */
-	size_t len;
-	uint32_t hash;
-	const struct api_tok *v;
-	size_t n;
-};
-
-/* A context's spares (api_ctx's spare), in its arena: emptied vectors, the words. */
-struct api_spare {
-	struct tv *v;
-	size_t n, alloc;
-	struct word *words; /* open addressing by text; a power of two of slots */
-	size_t nwords, awords;
-	struct text *texts; /* the same for the texts expanded, tokenized */
-	size_t ntexts, atexts;
-};
-
-/* The spares of c, made on first use. */
-static struct api_spare *
-spare_of(struct api_ctx *c)
-{
-	if (c->spare == NULL)
-		c->spare = ud_arena_alloc(&c->arena, sizeof(*c->spare));
-	return c->spare;
-}
-
-static void
-tv_grow(struct tv *t, size_t want)
-{
-	size_t alloc = t->alloc < 64 ? 64 : t->alloc * 2;
-	struct api_tok *v;
-
-	while (alloc < want)
-		alloc *= 2;
-	v = ud_arena_alloc(t->arena, alloc * sizeof(*v));
-	if (t->n > 0)
-		memcpy(v, t->v, t->n * sizeof(*v));
-	t->v = v;
-	t->alloc = alloc;
-}
-
-/* Inline, its growth out of line: expansion pushes some 1.4 million tokens a diff. */
-static inline void
-tv_push(struct tv *t, struct api_tok k)
-{
-	if (t->n == t->alloc)
-		tv_grow(t, t->n + 1);
-	t->v[t->n++] = k;
-}
-
-/* Room for extra more tokens, for the loops that push a known count. */
-static inline void
-tv_reserve(struct tv *t, size_t extra)
-{
-	if (t->alloc - t->n < extra)
-		tv_grow(t, t->n + extra);
-}
 
 /* Whether t is an identifier (api_tok_ident, inline: asked of every token expanded). */
 static inline bool
@@ -193,68 +88,8 @@ struct expander {
 	bool failed; /* a bound was reached */
 };
 
-/* An empty token vector, with the room of a spare one when c has one. */
-static struct tv
-tv_get(struct api_ctx *c)
-{
-	struct api_spare *sp = c->spare;
-	struct tv t = {NULL, 0, 0, &c->arena};
-
-	if (sp != NULL && sp->n > 0) {
-		t = sp->v[--sp->n];
-		t.n = 0;
-	}
-	return t;
-}
-
-/* Gives t's room back to c's spares (t is left empty). */
-static void
-tv_put(struct api_ctx *c, struct tv *t)
-{
-	struct api_spare *sp = c->spare;
-
-	if (t->v != NULL) {
-		sp = spare_of(c);
-		if (sp->n == sp->alloc) {
-			size_t alloc = sp->alloc < 16 ? 16 : sp->alloc * 2;
-			struct tv *v = ud_arena_alloc(&c->arena, alloc * sizeof(*v));
-
-			if (sp->n > 0)
-				memcpy(v, sp->v, sp->n * sizeof(*v));
-			sp->v = v;
-			sp->alloc = alloc;
-		}
-		sp->v[sp->n++] = *t;
-	}
-	t->v = NULL;
-	t->n = t->alloc = 0;
-}
-
 static void expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out,
 		   unsigned depth);
-
-/* ud_abi_macro, its answers kept: the expander asks it of every identifier. */
-enum ud_abi_macro
-api_abi_macro(struct api_ctx *c, const char *name, size_t n, const char **value)
-{
-	struct known {
-		enum ud_abi_macro what;
-		const char *value;
-	} * k;
-	char buf[128];
-
-	if (n >= sizeof(buf))
-		return ud_abi_macro(c->abi, name, n, value);
-	memcpy(buf, name, n);
-	buf[n] = '\0';
-	if ((k = ud_map_get(&c->abi_macros, buf)) == NULL) {
-		k = ud_arena_alloc(&c->arena, sizeof(*k));
-		k->what = ud_abi_macro(c->abi, name, n, &k->value);
-		ud_map_put(&c->abi_macros, buf, k);
-	}
-	*value = k->value;
-	return k->what;
-}
 
 /* The truth of defined(name) for a condition: 1, 0, or -1 when unknown. */
 static int
@@ -280,155 +115,6 @@ defined_in(struct expander *x, const struct api_tok *t)
 	if (api_lookup(x->c, x->h, API_NS_MACRO, t->p, t->n, true, &r, &undecided))
 		return 0;
 	return x->c->alone ? 0 : -1;
-}
-
-#define WORDS_FIRST 1024
-
-/*
- * A hash of a token's text from its length and its first and last 8
- * bytes (a byte at a time when shorter): cheaper than a byte loop, and
- * names that share both ends are told apart by the compare.
- */
-static inline uint32_t
-word_hash(const char *p, size_t n)
-{
-	uint64_t a, b, h;
-	size_t i;
-
-	if (n < 8) {
-		h = n;
-		for (i = 0; i < n; i++)
-			h = h * 31 + (unsigned char)p[i];
-		return (uint32_t)((h * 0x9e3779b97f4a7c15ull) >> 32);
-	}
-	memcpy(&a, p, 8);
-	memcpy(&b, p + n - 8, 8);
-	h = (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^ n;
-	return (uint32_t)(h ^ (h >> 29) ^ (h >> 41));
-}
-
-static size_t
-word_slot(const struct word *v, size_t awords, const char *p, size_t n, uint32_t hash)
-{
-	size_t mask = awords - 1, i = hash & mask;
-
-	while (v[i].name != NULL &&
-	       !(v[i].hash == hash && v[i].n == n && memcmp(v[i].name, p, n) == 0))
-		i = (i + 1) & mask;
-	return i;
-}
-
-/* Room for one more word: the table doubled when half full. */
-static void
-words_room(struct api_ctx *c, struct api_spare *sp)
-{
-	struct word *old = sp->words;
-	size_t i, aold = sp->awords;
-
-	if ((sp->nwords + 1) * 2 <= sp->awords)
-		return;
-	sp->awords = aold == 0 ? WORDS_FIRST : aold * 2;
-	sp->words = ud_arena_alloc(&c->arena, sp->awords * sizeof(*sp->words));
-	for (i = 0; i < aold; i++)
-		if (old[i].name != NULL)
-			sp->words[word_slot(sp->words, sp->awords, old[i].name, old[i].n,
-					    old[i].hash)] = old[i];
-}
-
-/* The word of identifier token t (valid until the next word_of: the table may move). */
-static struct word *
-word_of(struct api_ctx *c, const struct api_tok *t)
-{
-	struct api_spare *sp = spare_of(c);
-	uint32_t hash = word_hash(t->p, t->n);
-	struct word *w;
-	char key[512]; /* api_lookup's bound: a longer name is no macro */
-
-	words_room(c, sp);
-	w = &sp->words[word_slot(sp->words, sp->awords, t->p, t->n, hash)];
-	if (w->name != NULL)
-		return w;
-	sp->nwords++;
-	w->name = ud_arena_strndup(&c->arena, t->p, t->n);
-	w->n = t->n;
-	w->hash = hash;
-	w->abi = api_abi_macro(c, t->p, t->n, &w->value);
-	w->no_macro = true;
-	if (t->n + 2 <= sizeof(key)) {
-		key[0] = '#';
-		memcpy(key + 1, t->p, t->n);
-		key[t->n + 1] = '\0';
-		w->no_macro = ud_map_get(&c->global, key) == NULL;
-	}
-	return w;
-}
-
-/* A hash of a text, 8 bytes at a time. */
-static uint32_t
-text_hash(const char *p, size_t n)
-{
-	uint64_t h = n * 0x9e3779b97f4a7c15ull, w;
-	size_t i;
-
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * 0x100000001b3ull;
-		h ^= h >> 29;
-	}
-	for (; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
-	return (uint32_t)(h ^ (h >> 32));
-}
-
-static size_t
-text_slot(const struct text *v, size_t a, const char *s, size_t len, uint32_t hash)
-{
-	size_t mask = a - 1, i = hash & mask;
-
-	while (v[i].s != NULL &&
-	       !(v[i].hash == hash && v[i].len == len && memcmp(v[i].s, s, len) == 0))
-		i = (i + 1) & mask;
-	return i;
-}
-
-/* The tokens of text (len bytes), kept in c's arena: tokenized on first use. */
-static const struct api_tok *
-text_tokens(struct api_ctx *c, const char *text, size_t len, size_t *n)
-{
-	struct api_spare *sp = spare_of(c);
-	uint32_t hash = text_hash(text, len);
-	struct api_toks t = {NULL, 0, 0};
-	struct text *x;
-	struct api_tok *v;
-	size_t i;
-
-	if ((sp->ntexts + 1) * 2 > sp->atexts) {
-		struct text *old = sp->texts;
-		size_t aold = sp->atexts;
-
-		sp->atexts = aold == 0 ? 256 : aold * 2;
-		sp->texts = ud_arena_alloc(&c->arena, sp->atexts * sizeof(*sp->texts));
-		for (i = 0; i < aold; i++)
-			if (old[i].s != NULL)
-				sp->texts[text_slot(sp->texts, sp->atexts, old[i].s, old[i].len,
-						    old[i].hash)] = old[i];
-	}
-	x = &sp->texts[text_slot(sp->texts, sp->atexts, text, len, hash)];
-	if (x->s == NULL) {
-		x->s = ud_arena_strndup(&c->arena, text, len);
-		x->len = len;
-		x->hash = hash;
-		api_tokenize(x->s, len, &t);
-		v = ud_arena_alloc(&c->arena, (t.n + 1) * sizeof(*v));
-		if (t.n > 0)
-			memcpy(v, t.v, t.n * sizeof(*v));
-		x->v = v;
-		x->n = t.n;
-		sp->ntexts++;
-		free(t.v);
-	}
-	*n = x->n;
-	return x->v;
 }
 
 /*
@@ -470,27 +156,6 @@ macro_of(struct expander *x, const struct api_tok *t, struct word *w, bool *unde
 			ws->r = *r;
 	}
 	return found ? api_sym(c, *r) : NULL;
-}
-
-const struct api_tok *
-api_macro_body(struct api_ctx *c, struct api_ref r, size_t *n)
-{
-	struct api_symstate *st = &c->hd[r.h].st[r.i];
-
-	if (!st->body_done) {
-		struct api_toks t = {NULL, 0, 0};
-		const char *text = api_sym(c, r)->text;
-
-		api_tokenize(text, strlen(text), &t);
-		st->body = ud_arena_alloc(&c->arena, (t.n + 1) * sizeof(*t.v));
-		if (t.n > 0)
-			memcpy(st->body, t.v, t.n * sizeof(*t.v));
-		st->nbody = t.n;
-		st->body_done = true;
-		free(t.v);
-	}
-	*n = st->nbody;
-	return st->body;
 }
 
 /* A parameter list "a, b, rest..." or "..." split into names; the variadic one is last. */
