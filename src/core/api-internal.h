@@ -357,7 +357,7 @@ const struct ud_api_field *api_layout_field(const struct ud_api_layout *l, const
 /* Whether a member name says it holds nothing yet: reserved, padding, unused, spare. */
 bool api_placeholder(const char *name);
 
-/* ---- diffs (api-diff.c, api-record.c, api-through.c) ---- */
+/* ---- diffs (api-diff.c, api-record.c, api-through.c, api-includes.c) ---- */
 
 /* The reason's start of a record that grew at its end: its embedders inherit it. */
 extern const char api_grew_reason[];
@@ -377,5 +377,12 @@ void api_diff_record(struct ud_api_diff *d, const char *header, const struct ud_
 long api_find_member(const struct ud_api_sym *s, const char *name);
 /* Moves more's changes into d after each header's own (more is left empty). */
 void api_diff_merge(struct ud_api_diff *d, struct ud_api_diff *more);
+
+/* Whether k is a kind of type (api-through.c's users and api-includes.c's closures). */
+static inline bool
+is_type_kind(enum ud_api_kind k)
+{
+	return k == UD_API_STRUCT || k == UD_API_UNION || k == UD_API_ENUM || k == UD_API_TYPEDEF;
+}
 
 #endif /* UAPID_CORE_API_INTERNAL_H */
