@@ -283,8 +283,35 @@ tv_reserve(struct tv *t, size_t extra)
 		tv_grow(t, t->n + extra);
 }
 
-/* An empty token vector, with the room of a spare one when c has one. */
-struct tv tv_get(struct api_ctx *c);
+struct text;
+
+/* A context's spares (api_ctx's spare), in its arena: emptied vectors, the words. */
+struct api_spare {
+	struct tv *v;
+	size_t n, alloc;
+	struct word *words; /* open addressing by text; a power of two of slots */
+	size_t nwords, awords;
+	struct text *texts; /* the same for the texts expanded, tokenized */
+	size_t ntexts, atexts;
+};
+
+/*
+ * An empty token vector, with the room of a spare one when c has one
+ * (inline: asked some 195,000 times a diff).
+ */
+static inline struct tv
+tv_get(struct api_ctx *c)
+{
+	struct api_spare *sp = c->spare;
+	struct tv t = {NULL, 0, 0, &c->arena};
+
+	if (sp != NULL && sp->n > 0) {
+		t = sp->v[--sp->n];
+		t.n = 0;
+	}
+	return t;
+}
+
 /* Gives t's room back to c's spares (t is left empty). */
 void tv_put(struct api_ctx *c, struct tv *t);
 /* The word of identifier token t (valid until the next word_of: the table may move). */

@@ -29,16 +29,6 @@ struct text {
 	size_t n;
 };
 
-/* A context's spares (api_ctx's spare), in its arena: emptied vectors, the words. */
-struct api_spare {
-	struct tv *v;
-	size_t n, alloc;
-	struct word *words; /* open addressing by text; a power of two of slots */
-	size_t nwords, awords;
-	struct text *texts; /* the same for the texts expanded, tokenized */
-	size_t ntexts, atexts;
-};
-
 /* The spares of c, made on first use. */
 static struct api_spare *
 spare_of(struct api_ctx *c)
@@ -61,20 +51,6 @@ tv_grow(struct tv *t, size_t want)
 		memcpy(v, t->v, t->n * sizeof(*v));
 	t->v = v;
 	t->alloc = alloc;
-}
-
-/* An empty token vector, with the room of a spare one when c has one. */
-struct tv
-tv_get(struct api_ctx *c)
-{
-	struct api_spare *sp = c->spare;
-	struct tv t = {NULL, 0, 0, &c->arena};
-
-	if (sp != NULL && sp->n > 0) {
-		t = sp->v[--sp->n];
-		t.n = 0;
-	}
-	return t;
 }
 
 /* Gives t's room back to c's spares (t is left empty). */
