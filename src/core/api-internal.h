@@ -223,7 +223,7 @@ char *api_expand_text(struct api_ctx *c, unsigned h, const char *text);
 
 /*
  * A vector of tokens in a context's arena: taken from the context's
- * spares (tv_get) and given back when done (tv_put), so that the stacks,
+ * spares (tv_get) and given back when done (api_tv_put), so that the stacks,
  * arguments and replacements of the 26,000 expansions of a diff reuse a
  * few dozen allocations instead of a malloc and reallocs each.
  */
@@ -264,14 +264,14 @@ struct word {
 };
 
 /* Grows t to hold want tokens (tv_push's and tv_reserve's slow path). */
-void tv_grow(struct tv *t, size_t want);
+void api_tv_grow(struct tv *t, size_t want);
 
 /* Inline, its growth out of line: expansion pushes some 1.4 million tokens a diff. */
 static inline void
 tv_push(struct tv *t, struct api_tok k)
 {
 	if (t->n == t->alloc)
-		tv_grow(t, t->n + 1);
+		api_tv_grow(t, t->n + 1);
 	t->v[t->n++] = k;
 }
 
@@ -280,7 +280,7 @@ static inline void
 tv_reserve(struct tv *t, size_t extra)
 {
 	if (t->alloc - t->n < extra)
-		tv_grow(t, t->n + extra);
+		api_tv_grow(t, t->n + extra);
 }
 
 struct text;
@@ -313,11 +313,11 @@ tv_get(struct api_ctx *c)
 }
 
 /* Gives t's room back to c's spares (t is left empty). */
-void tv_put(struct api_ctx *c, struct tv *t);
-/* The word of identifier token t (valid until the next word_of: the table may move). */
-struct word *word_of(struct api_ctx *c, const struct api_tok *t);
+void api_tv_put(struct api_ctx *c, struct tv *t);
+/* The word of identifier token t (valid until the next api_word_of: the table may move). */
+struct word *api_word_of(struct api_ctx *c, const struct api_tok *t);
 /* The tokens of text (len bytes), kept in c's arena: tokenized on first use. */
-const struct api_tok *text_tokens(struct api_ctx *c, const char *text, size_t len, size_t *n);
+const struct api_tok *api_text_tokens(struct api_ctx *c, const char *text, size_t len, size_t *n);
 /* The tokens of macro r's replacement (kept in the context's arena). */
 const struct api_tok *api_macro_body(struct api_ctx *c, struct api_ref r, size_t *n);
 /* ud_abi_macro for the context's ABI, its answers kept. */

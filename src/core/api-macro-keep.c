@@ -39,7 +39,7 @@ spare_of(struct api_ctx *c)
 }
 
 void
-tv_grow(struct tv *t, size_t want)
+api_tv_grow(struct tv *t, size_t want)
 {
 	size_t alloc = t->alloc < 64 ? 64 : t->alloc * 2;
 	struct api_tok *v;
@@ -55,7 +55,7 @@ tv_grow(struct tv *t, size_t want)
 
 /* Gives t's room back to c's spares (t is left empty). */
 void
-tv_put(struct api_ctx *c, struct tv *t)
+api_tv_put(struct api_ctx *c, struct tv *t)
 {
 	struct api_spare *sp = c->spare;
 
@@ -152,9 +152,9 @@ words_room(struct api_ctx *c, struct api_spare *sp)
 					    old[i].hash)] = old[i];
 }
 
-/* The word of identifier token t (valid until the next word_of: the table may move). */
+/* The word of identifier token t (valid until the next api_word_of: the table may move). */
 struct word *
-word_of(struct api_ctx *c, const struct api_tok *t)
+api_word_of(struct api_ctx *c, const struct api_tok *t)
 {
 	struct api_spare *sp = spare_of(c);
 	uint32_t hash = word_hash(t->p, t->n);
@@ -210,7 +210,7 @@ text_slot(const struct text *v, size_t a, const char *s, size_t len, uint32_t ha
 
 /* The tokens of text (len bytes), kept in c's arena: tokenized on first use. */
 const struct api_tok *
-text_tokens(struct api_ctx *c, const char *text, size_t len, size_t *n)
+api_text_tokens(struct api_ctx *c, const char *text, size_t len, size_t *n)
 {
 	struct api_spare *sp = spare_of(c);
 	uint32_t hash = text_hash(text, len);

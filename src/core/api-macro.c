@@ -120,7 +120,7 @@ defined_in(struct expander *x, const struct api_tok *t)
 /*
  * The macro sym t names in x's view, or NULL (also for undecided: *undecided set).
  * A look-up api_lookup memoizes itself (outside a condition's evaluation,
- * not alone) is kept in t's word w (from word_of): the same question has the same answer.
+ * not alone) is kept in t's word w (from api_word_of): the same question has the same answer.
  */
 static const struct ud_api_sym *
 macro_of(struct expander *x, const struct api_tok *t, struct word *w, bool *undecided,
@@ -144,7 +144,7 @@ macro_of(struct expander *x, const struct api_tok *t, struct word *w, bool *unde
 	*undecided = false;
 	found = api_lookup(c, x->h, API_NS_MACRO, t->p, t->n, global, r, undecided);
 	if (memo) {
-		w = word_of(c, t); /* the look-up may have expanded: the table may have moved */
+		w = api_word_of(c, t); /* the look-up may have expanded: the table may have moved */
 		ws = &w->seen[w->next_seen];
 		w->next_seen = (w->next_seen + 1) % WORD_SEEN;
 		ws->looked = true;
@@ -410,7 +410,7 @@ substitute(struct expander *x, struct api_ref mr, const struct api_form *f,
 	}
 	for (i = 0; i < nargs; i++)
 		if (done[i])
-			tv_put(x->c, &expanded[i]);
+			api_tv_put(x->c, &expanded[i]);
 	return true;
 }
 
@@ -560,7 +560,7 @@ object_macro(struct expander *x, struct api_ref mr, const struct api_tok *t, str
 	tv_reserve(stack, rep.n);
 	for (i = rep.n; i > 0; i--)
 		stack->v[stack->n++] = rep.v[i - 1];
-	tv_put(x->c, &rep);
+	api_tv_put(x->c, &rep);
 }
 
 /*
@@ -583,14 +583,14 @@ call_macro(struct expander *x, const struct ud_api_sym *m, struct api_ref mr,
 	}
 	a.v = tv_get(x->c);
 	if (!collect_args(stack, &f->p, &a)) {
-		tv_put(x->c, &a.v);
+		api_tv_put(x->c, &a.v);
 		return false;
 	}
 	/* a variadic macro called without its variadic part */
 	if (f->p.variadic && a.n == f->p.n - 1)
 		; /* substitute() treats the missing one as empty */
 	else if (a.n != f->p.n) {
-		tv_put(x->c, &a.v);
+		api_tv_put(x->c, &a.v);
 		tv_push(out, made(x->c, API_UNKNOWN_WORD, strlen(API_UNKNOWN_WORD), NULL));
 		return true;
 	}
@@ -600,8 +600,8 @@ call_macro(struct expander *x, const struct ud_api_sym *m, struct api_ref mr,
 	tv_reserve(stack, rep.n);
 	for (i = rep.n; i > 0; i--)
 		stack->v[stack->n++] = rep.v[i - 1];
-	tv_put(x->c, &rep);
-	tv_put(x->c, &a.v);
+	api_tv_put(x->c, &rep);
+	api_tv_put(x->c, &a.v);
 	return true;
 }
 
@@ -669,7 +669,7 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 			continue;
 		}
 		/* what the compiler predefines: __CHAR_BIT__, __SIZEOF_LONG__ */
-		w = word_of(x->c, &t);
+		w = api_word_of(x->c, &t);
 		if (w->abi == UD_ABI_MACRO_DEFINED && w->value != NULL) {
 			value = w->value;
 			tv_push(out,
@@ -703,7 +703,7 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 			break;
 		}
 	}
-	tv_put(x->c, &stack);
+	api_tv_put(x->c, &stack);
 }
 
 bool
@@ -729,7 +729,7 @@ bool
 api_expand(struct api_ctx *c, unsigned h, const char *text, bool pp, struct api_toks *out)
 {
 	size_t n;
-	const struct api_tok *in = text_tokens(c, text, strlen(text), &n);
+	const struct api_tok *in = api_text_tokens(c, text, strlen(text), &n);
 
 	return api_expand_toks(c, h, in, n, pp, out);
 }
@@ -739,7 +739,7 @@ api_expand_done(struct api_ctx *c, struct api_toks *out)
 {
 	struct tv t = {out->v, out->n, out->alloc, &c->arena};
 
-	tv_put(c, &t);
+	api_tv_put(c, &t);
 	out->v = NULL;
 	out->n = out->alloc = 0;
 }
@@ -760,7 +760,7 @@ api_expand_text(struct api_ctx *c, unsigned h, const char *text)
 	memset(&x, 0, sizeof(x));
 	x.c = c;
 	x.h = h;
-	in = text_tokens(c, text, strlen(text), &n);
+	in = api_text_tokens(c, text, strlen(text), &n);
 	if (c->depth <= API_MAX_DEPTH) {
 		c->depth++;
 		expand(&x, in, n, &out, 0);
@@ -768,6 +768,6 @@ api_expand_text(struct api_ctx *c, unsigned h, const char *text)
 		if (!x.failed)
 			s = api_join(out.v, 0, out.n);
 	}
-	tv_put(c, &out);
+	api_tv_put(c, &out);
 	return s;
 }
