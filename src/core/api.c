@@ -10,6 +10,7 @@
  * C parser: it reads what uapi headers hold, and skips what it does not
  * recognise.
  */
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,14 +124,17 @@ static void
 remember(struct reader *r, const char *name, long long value)
 {
 	struct ud_expr_sym *s;
+	size_t h;
 
 	r->known.v = ud_xgrow(r->known.v, &r->known.alloc, r->known.n + 1, sizeof(*r->known.v));
 	s = &r->known.v[r->known.n++];
 	/* in the arena: as many as the header's numeric names, dropped with the reader */
 	s->name = ud_arena_strndup(&r->keys, name, strlen(name));
 	s->value = decimal(r, value);
-	if (!ud_map_has(&r->known.first, name))
-		ud_map_put(&r->known.first, name, (void *)(uintptr_t)r->known.n);
+	/* one hash for the look-up and the insertion */
+	h = ud_map_hash(name);
+	if (ud_map_get_hashed(&r->known.first, name, h) == NULL)
+		ud_map_put_hashed(&r->known.first, name, h, (void *)(uintptr_t)r->known.n);
 }
 
 /*
@@ -205,6 +209,120 @@ plain_number(const char *p, long long *out)
 	return true;
 }
 
+/* The value of the known name at [p, p + n), as ud_expr_evaluate reads it; false when unknown. */
+static bool
+known_value(const struct reader *r, const char *p, size_t n, long long *out)
+{
+	char word[256];
+	uintptr_t at;
+
+	assert(n < sizeof(word));
+	memcpy(word, p, n);
+	word[n] = '\0';
+	at = (uintptr_t)ud_map_get(&r->known.first, word);
+	if (at == 0)
+		return false;
+	/* decimal() wrote it: strtoll reads it back whole */
+	*out = strtoll(r->known.v[at - 1].value, NULL, 10);
+	return true;
+}
+
+/*
+ * One operand of a short expression at *p: a plain number or a name.
+ * Returns 1 with its value, 0 for a name with no known value, -1 for
+ * anything else (the parser's).
+ */
+static int
+short_operand(const struct reader *r, const char **p, long long *out)
+{
+	const char *b = *p, *e = b;
+	char num[24];
+
+	if (ud_is_digit((unsigned char)*b)) {
+		while (ud_is_alnum((unsigned char)*e))
+			e++;
+		if ((size_t)(e - b) >= sizeof(num) || *e == '.')
+			return -1;
+		memcpy(num, b, (size_t)(e - b));
+		num[e - b] = '\0';
+		if (!plain_number(num, out))
+			return -1;
+		*p = e;
+		return 1;
+	}
+	if (!ud_is_ident_start((unsigned char)*b))
+		return -1;
+	while (ud_is_ident((unsigned char)*e))
+		e++;
+	if (*e == '(' || e - b >= 256 || (e - b == 7 && memcmp(b, "defined", 7) == 0))
+		return -1;
+	*p = e;
+	return known_value(r, b, (size_t)(e - b), out) ? 1 : 0;
+}
+
+/*
+ * The value of the shapes most macros have ("A", "(1 << 3)", "(BASE + 2)":
+ * an operand, or two around one of << + - |, in one optional pair of
+ * parentheses), computed as ud_expr_evaluate does with no environment to
+ * build.  Returns 1 known, 0 unknown, -1 another shape.
+ */
+static int
+short_expr(const struct reader *r, const char *p, long long *out)
+{
+	bool paren = *p == '(';
+	long long a, b;
+	int ka, kb;
+	char op;
+
+	p += paren;
+	if ((ka = short_operand(r, &p, &a)) < 0)
+		return -1;
+	op = '\0';
+	if (*p == ' ' || (*p != ')' && *p != '\0')) {
+		while (*p == ' ')
+			p++;
+		op = *p;
+		if (op == '<' && p[1] == '<')
+			p++;
+		else if (op != '+' && op != '-' && op != '|')
+			return -1;
+		p++;
+		if (*p == op || *p == '=')
+			return -1;
+		while (*p == ' ')
+			p++;
+		if ((kb = short_operand(r, &p, &b)) < 0)
+			return -1;
+		ka = ka && kb;
+	}
+	if (paren && *p++ != ')')
+		return -1;
+	if (*p != '\0')
+		return -1;
+	if (!ka)
+		return 0;
+	switch (op) {
+	case '<':
+		if (b < 0 || b > 63)
+			return 0;
+		a = (long long)((unsigned long long)a << b);
+		break;
+	case '+':
+		a = (long long)((unsigned long long)a + (unsigned long long)b);
+		break;
+	case '-':
+		a = (long long)((unsigned long long)a - (unsigned long long)b);
+		break;
+	case '|':
+		a |= b;
+		break;
+	default:
+		break;
+	}
+	*out = a;
+	return 1;
+}
+
 /* The value of expression text, with the header's numeric names so far; false when unknown. */
 static bool
 evaluate(struct reader *r, const char *text, long long *out)
@@ -212,9 +330,10 @@ evaluate(struct reader *r, const char *text, long long *out)
 	struct ud_expr_env env;
 	struct ud_expr_value v;
 	struct ud_expr_sym *used;
-	char *copy;
-	size_t i, j;
+	char stack[256], *copy;
+	size_t i, j, len;
 	bool ok;
+	int k;
 
 	if (text[0] == '\0')
 		return false;
@@ -222,43 +341,62 @@ evaluate(struct reader *r, const char *text, long long *out)
 	if (plain_number(text, out))
 		return true;
 	/* casts and integer suffixes the preprocessor's grammar does not know */
-	copy = ud_xstrdup(text);
-	for (i = j = 0; copy[i] != '\0'; i++) {
-		if (copy[i] == '\'' && copy[i + 1] != '\0' && copy[i + 1] != '\\' &&
-		    copy[i + 2] == '\'') {
+	len = strlen(text);
+	/* a character constant's decimal (3 bytes) is as long as its quoted form */
+	copy = len < sizeof(stack) ? stack : ud_xmalloc(len + 1);
+	for (i = j = 0; text[i] != '\0'; i++) {
+		if (text[i] == '\'' && text[i + 1] != '\0' && text[i + 1] != '\\' &&
+		    text[i + 2] == '\'') {
 			/* a character constant ('T' in _IOR('T', ...)): its value */
-			j += (size_t)sprintf(copy + j, "%u", (unsigned char)copy[i + 1]);
+			unsigned c = (unsigned char)text[i + 1];
+			/*
+			 * main rewrote in place with sprintf, whose '\0' lands on the
+			 * byte after the quote when three digits fill the constant's
+			 * place: the text ends there (kept: outputs stay the same)
+			 */
+			bool ends = c >= 100 && j == i;
+
+			if (c >= 100)
+				copy[j++] = (char)('0' + c / 100);
+			if (c >= 10)
+				copy[j++] = (char)('0' + c / 10 % 10);
+			copy[j++] = (char)('0' + c % 10);
 			i += 2;
+			if (ends)
+				break;
 			continue;
 		}
-		if (ud_is_digit((unsigned char)copy[i]) &&
-		    (i == 0 || !ud_is_ident((unsigned char)copy[i - 1]))) {
-			while (ud_is_alnum((unsigned char)copy[i]) &&
-			       !(copy[i] == 'u' || copy[i] == 'U' || copy[i] == 'l' ||
-				 copy[i] == 'L'))
-				copy[j++] = copy[i++];
-			while (copy[i] == 'u' || copy[i] == 'U' || copy[i] == 'l' || copy[i] == 'L')
+		if (ud_is_digit((unsigned char)text[i]) &&
+		    (i == 0 || !ud_is_ident((unsigned char)text[i - 1]))) {
+			while (ud_is_alnum((unsigned char)text[i]) &&
+			       !(text[i] == 'u' || text[i] == 'U' || text[i] == 'l' ||
+				 text[i] == 'L'))
+				copy[j++] = text[i++];
+			while (text[i] == 'u' || text[i] == 'U' || text[i] == 'l' || text[i] == 'L')
 				i++;
 			i--;
 			continue;
 		}
-		copy[j++] = copy[i];
+		copy[j++] = text[i];
 	}
 	copy[j] = '\0';
 	if (plain_number(copy, out)) {
-		free(copy);
-		return true;
+		ok = true;
+	} else if ((k = short_expr(r, copy, out)) >= 0) {
+		ok = k == 1;
+	} else {
+		memset(&env, 0, sizeof(env));
+		env.dialect = UD_EXPR_C;
+		env.nsyms = known_used(r, copy, &used);
+		env.syms = used;
+		ud_expr_evaluate(copy, &env, &v);
+		ok = !v.error && v.truth != UD_UNKNOWN && v.end != NULL && *v.end == '\0';
+		free(used);
+		if (ok)
+			*out = v.num;
 	}
-	memset(&env, 0, sizeof(env));
-	env.dialect = UD_EXPR_C;
-	env.nsyms = known_used(r, copy, &used);
-	env.syms = used;
-	ud_expr_evaluate(copy, &env, &v);
-	ok = !v.error && v.truth != UD_UNKNOWN && v.end != NULL && *v.end == '\0';
-	free(used);
-	free(copy);
-	if (ok)
-		*out = v.num;
+	if (copy != stack)
+		free(copy);
 	return ok;
 }
 
