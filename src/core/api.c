@@ -1606,15 +1606,67 @@ fnv_n(uint64_t h, const char *s, size_t n)
 	return (h ^ 0xff) * 1099511628211ull;
 }
 
-static int
-by_key_ptr(const void *a, const void *b)
-{
-	const struct ud_api_sym *x = *(const struct ud_api_sym *const *)a;
-	const struct ud_api_sym *y = *(const struct ud_api_sym *const *)b;
-	int c = strcmp(x->key, y->key);
+/* A symbol to sort, with its key's first 8 bytes read big-endian (zero past the end). */
+struct sort_key {
+	uint64_t pre;
+	struct ud_api_sym *s;
+};
 
-	/* equal keys keep their order: the later definition stands */
-	return c != 0 ? c : (x < y ? -1 : x > y);
+static uint64_t
+key_prefix(const char *k)
+{
+	uint64_t pre = 0;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		pre <<= 8;
+		if (*k != '\0')
+			pre |= (unsigned char)*k++;
+	}
+	return pre;
+}
+
+/*
+ * Whether a sorts before b: the order strcmp gives keys (the prefixes
+ * settle most pairs with no call), equal keys in the order of the array,
+ * the later definition last.
+ */
+static bool
+key_before(const struct sort_key *a, const struct sort_key *b)
+{
+	int c;
+
+	if (a->pre != b->pre)
+		return a->pre < b->pre;
+	c = strcmp(a->s->key, b->s->key);
+	return c != 0 ? c < 0 : a->s < b->s;
+}
+
+/* A merge sort of v[0..n) with tmp (n / 2 + 1 entries): no comparison through a pointer call. */
+static void
+sort_keys(struct sort_key *v, struct sort_key *tmp, size_t n)
+{
+	size_t m = n / 2, i, j, k;
+
+	if (n <= 8) {
+		for (i = 1; i < n; i++) {
+			struct sort_key x = v[i];
+
+			for (j = i; j > 0 && key_before(&x, &v[j - 1]); j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	}
+	sort_keys(v, tmp, m);
+	sort_keys(v + m, tmp, n - m);
+	if (!key_before(&v[m], &v[m - 1]))
+		return;
+	memcpy(tmp, v, m * sizeof(*tmp));
+	for (i = 0, j = m, k = 0; i < m && j < n;)
+		v[k++] = key_before(&v[j], &tmp[i]) ? v[j++] : tmp[i++];
+	while (i < m)
+		v[k++] = tmp[i++];
 }
 
 static uint64_t
@@ -1713,16 +1765,19 @@ api_finish(struct ud_api_header *h)
 	}
 	if (h->n > 1) {
 		/* sorted through pointers: a symbol is a few hundred bytes */
-		struct ud_api_sym **p = ud_xmalloc(h->n * sizeof(*p)), *sorted;
+		struct sort_key *p = ud_xmalloc((h->n + h->n / 2 + 1) * sizeof(*p));
+		struct ud_api_sym *sorted;
 
-		for (i = 0; i < h->n; i++)
-			p[i] = &h->v[i];
-		qsort(p, h->n, sizeof(*p), by_key_ptr);
+		for (i = 0; i < h->n; i++) {
+			p[i].pre = key_prefix(h->v[i].key);
+			p[i].s = &h->v[i];
+		}
+		sort_keys(p, p + h->n, h->n);
 		/* as many as there are: the reader's guess at the count was generous */
 		h->alloc = h->n;
 		sorted = ud_xmalloc(h->alloc * sizeof(*sorted));
 		for (i = 0; i < h->n; i++)
-			sorted[i] = *p[i];
+			sorted[i] = *p[i].s;
 		free(h->v);
 		h->v = sorted;
 		free(p);
