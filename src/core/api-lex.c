@@ -64,6 +64,48 @@ skip_comment(const char *p, const char *e, unsigned *line)
 	return e;
 }
 
+/*
+ * The length of the punctuator at p: the longest of "...", "<<=", ">>=",
+ * "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "##",
+ * "+=", "-=", "*=", "/=", "|=", "&=", "^=" there, else 1.  A switch on the
+ * first byte: a search of the list for each was a tenth of the tokenizer.
+ */
+static size_t
+punct_len(const char *p, const char *e)
+{
+	char d, f;
+
+	if (p + 1 >= e)
+		return 1;
+	d = p[1];
+	f = p + 2 < e ? p[2] : '\0';
+	switch (p[0]) {
+	case '.':
+		return d == '.' && f == '.' ? 3 : 1;
+	case '<':
+	case '>':
+		if (d == p[0])
+			return f == '=' ? 3 : 2;
+		return d == '=' ? 2 : 1;
+	case '-':
+		return d == '>' || d == '-' || d == '=' ? 2 : 1;
+	case '+':
+	case '&':
+	case '|':
+		return d == p[0] || d == '=' ? 2 : 1;
+	case '#':
+		return d == '#' ? 2 : 1;
+	case '=':
+	case '!':
+	case '*':
+	case '/':
+	case '^':
+		return d == '=' ? 2 : 1;
+	default:
+		return 1;
+	}
+}
+
 void
 api_tokenize(const char *text, size_t len, struct api_toks *out)
 {
@@ -126,24 +168,7 @@ api_tokenize(const char *text, size_t len, struct api_toks *out)
 			if (p < e && *p == q)
 				p++;
 		} else {
-			static const char *const multi[] = {
-				"...", "<<=", ">>=", "->", "++", "--", "<<", ">>",
-				"<=",  ">=",  "==",  "!=", "&&", "||", "##", "+=",
-				"-=",  "*=",  "/=",  "|=", "&=", "^="};
-			size_t i, m = 1;
-
-			/* only a punctuator that starts one looks through the list */
-			if (p + 1 < e && strchr(".<>-+=!&|#*/^", *p) != NULL)
-				for (i = 0; i < sizeof(multi) / sizeof(multi[0]); i++) {
-					size_t k = multi[i][2] != '\0' ? 3 : 2;
-
-					if (multi[i][0] == p[0] && multi[i][1] == p[1] &&
-					    (k == 2 || (p + 2 < e && multi[i][2] == p[2]))) {
-						m = k;
-						break;
-					}
-				}
-			p += m;
+			p += punct_len(p, e);
 		}
 		t.n = (size_t)(p - t.p);
 		if (out->n == out->alloc)
