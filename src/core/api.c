@@ -1237,7 +1237,8 @@ enum_body(struct reader *r, size_t at, size_t open, size_t close, const char *na
 	size_t start = open + 1, j, depth = 0;
 	long long next = 0, offset = 0;
 	bool next_known = true;
-	char *last_expr = NULL; /* the last initializer, for constants that count on from it */
+	/* the last initializer, for constants that count on from it (in the reader's arena) */
+	const char *last_expr = NULL;
 	struct ud_api_member *consts = NULL;
 	size_t nconsts = 0, calloc_ = 0;
 	bool generated = false; /* a macro in the body makes enumerators (X-macros) */
@@ -1260,10 +1261,10 @@ enum_body(struct reader *r, size_t at, size_t open, size_t close, const char *na
 			 */
 			generated = true;
 			next_known = false;
-			free(last_expr);
 			last_expr = NULL;
 		} else if (j > start) {
-			char *cname = ud_xstrndup(v[start].p, v[start].n);
+			/* the name dies with the parse: in the arena, not malloc'd and freed */
+			const char *cname = ud_arena_strndup(&r->keys, v[start].p, v[start].n);
 			char *expr = j > start + 2 && api_tok_is(&v[start + 1], "=")
 					     ? api_join(v, start + 2, j)
 					     : NULL;
@@ -1276,19 +1277,19 @@ enum_body(struct reader *r, size_t at, size_t open, size_t close, const char *na
 			 * constant inserted before it still shows as a new value.
 			 */
 			if (expr != NULL) {
-				free(last_expr);
-				last_expr = ud_xstrdup(expr);
+				last_expr = ud_arena_strndup(&r->keys, expr, strlen(expr));
 				offset = 0;
 			} else {
 				offset++;
 			}
 			c = add_sym(r, UD_API_ENUM_CONST, cname, v[start].line,
-				    expr != NULL ? ud_xstrdup(expr)
+				    /* the joined initializer becomes the constant's text */
+				    expr != NULL ? expr
 				    : !next_known && last_expr != NULL
 					    ? ud_xasprintf("(%s) + %lld", last_expr, offset)
 					    : ud_xstrdup("(implicit)"));
 			if (expr != NULL) {
-				next_known = evaluate(r, expr, &val);
+				next_known = evaluate(r, c->text, &val);
 			} else {
 				val = next;
 			}
@@ -1304,12 +1305,9 @@ enum_body(struct reader *r, size_t at, size_t open, size_t close, const char *na
 			consts[nconsts].type = ud_xstrdup("");
 			consts[nconsts].bits = -1;
 			nconsts++;
-			free(expr);
-			free(cname);
 		}
 		start = j + 1;
 	}
-	free(last_expr);
 	/*
 	 * An anonymous enum macros write ("enum { CXL_CMDS };") is kept
 	 * under the first word of its body, for the resolution to expand.
