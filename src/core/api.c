@@ -323,6 +323,40 @@ short_expr(const struct reader *r, const char *p, long long *out)
 	return 1;
 }
 
+/*
+ * A call of a name with no known value ("_IOW(...)", "v4l2_fourcc(...)")
+ * as all the text: unknown, as ud_expr_evaluate finds after skipping the
+ * arguments (an unclosed list is its error, unknown too).  Returns 0
+ * then, -1 for anything else.
+ */
+static int
+unknown_call(const struct reader *r, const char *p)
+{
+	const char *e = p;
+	size_t level = 0;
+	char word[256];
+
+	if (!ud_is_ident_start((unsigned char)*p))
+		return -1;
+	while (ud_is_ident((unsigned char)*e))
+		e++;
+	if (*e != '(' || (size_t)(e - p) >= sizeof(word) ||
+	    (e - p == 7 && memcmp(p, "defined", 7) == 0))
+		return -1;
+	memcpy(word, p, (size_t)(e - p));
+	word[e - p] = '\0';
+	if (ud_map_get(&r->known.first, word) != NULL)
+		return -1;
+	/* the parser counts every parenthesis, quoted or not */
+	for (; *e != '\0'; e++) {
+		if (*e == '(')
+			level++;
+		else if (*e == ')' && --level == 0)
+			return e[1] == '\0' ? 0 : -1;
+	}
+	return 0;
+}
+
 /* The value of expression text, with the header's numeric names so far; false when unknown. */
 static bool
 evaluate(struct reader *r, const char *text, long long *out)
@@ -382,7 +416,7 @@ evaluate(struct reader *r, const char *text, long long *out)
 	copy[j] = '\0';
 	if (plain_number(copy, out)) {
 		ok = true;
-	} else if ((k = short_expr(r, copy, out)) >= 0) {
+	} else if ((k = short_expr(r, copy, out)) >= 0 || (k = unknown_call(r, copy)) >= 0) {
 		ok = k == 1;
 	} else {
 		memset(&env, 0, sizeof(env));
