@@ -5,6 +5,7 @@
 # Prints numbers; asserts nothing.
 #  - first creation of both branches (target: under 10 s),
 #  - the update after a commit that touches 3 headers (target: under 100 ms),
+#    best of BENCH_RUNS (3), each from a copy after a sync,
 #  - the headers branch's backfill rate over BENCH_COMMITS commits (50), best
 #    of BENCH_RUNS (3), beside git's own fast-export | fast-import of the
 #    same commits (its floor) and the ratio.
@@ -36,8 +37,11 @@ timed() {
 	out=$1
 	shift
 	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f '%e %U %S' -o "$work/time" "$@" >"$out"
-		awk '{printf "%.1f %.1f\n", $1 * 1000, ($2 + $3) * 1000}' "$work/time"
+		# wall by date (milliseconds), CPU by time(1) (its own resolution: 10 ms)
+		t0=$(now)
+		/usr/bin/time -f '%U %S' -o "$work/time" "$@" >"$out"
+		t1=$(now)
+		echo "$(ms "$t0" "$t1") $(awk '{printf "%.0f", ($1 + $2) * 1000}' "$work/time")"
 	else
 		t0=$(now)
 		"$@" >"$out"
@@ -82,10 +86,18 @@ edit_commit() { # edit_commit N MESSAGE: append a line to N headers of the head 
 	GIT_DIR=$R git update-ref HEAD "$c"
 }
 edit_commit 3 "three headers" 1
-t0=$(now)
-"$uapid" branch --arch x86 "$R" >"$work/out"
-t1=$(now)
-echo "update after a commit touching 3 headers: $(ms "$t0" "$t1") ms (target < 100)"
+# best of BENCH_RUNS from a copy after a sync, as the backfill below: timed
+# right after its commit, the update also timed the writeback of the bench's
+# own gigabytes (195-305 ms where a copy gives 70-90 ms)
+cp -a "$R" "$work/upd.git"
+runs=${BENCH_RUNS:-3} ubest=
+for r in $(seq "$runs"); do
+	rm -rf "$R"
+	cp -a "$work/upd.git" "$R"
+	sync
+	ubest=$(best "$(timed "$work/out" "$uapid" branch --arch x86 "$R")" "$ubest")
+done
+echo "$ubest" | awk '{printf "update after a commit touching 3 headers: %.0f ms (target < 100; best of '"$runs"'; CPU %s ms)\n", $1, $2}'
 sed 's/^/  /' "$work/out"
 
 base=$(GIT_DIR=$R git rev-parse HEAD)
@@ -98,7 +110,7 @@ done
 # as it is now (uapid's state inside it too), after a sync: the writeback of
 # the commits just made is not the backfill's.
 cp -a "$R" "$work/pre.git"
-runs=${BENCH_RUNS:-3} best=
+best=
 for r in $(seq "$runs"); do
 	rm -rf "$R"
 	cp -a "$work/pre.git" "$R"
