@@ -18,6 +18,8 @@ void *ud_xrealloc(void *ptr, size_t size);
 void *ud_xgrow(void *ptr, size_t *alloc, size_t want, size_t elem);
 char *ud_xstrdup(const char *s);
 char *ud_xstrndup(const char *s, size_t n);
+/* a, b and c in one new string (where printf's format parsing costs more than the copy). */
+char *ud_xstrcat3(const char *a, const char *b, const char *c);
 /* printf into a newly allocated string. */
 char *ud_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -172,22 +172,6 @@ place_expansion(struct rec *r, const struct ud_api_member *m, const char *prefix
 	return ok;
 }
 
-/*
- * a, b and c in one new string: a field's path, made for every member
- * laid out (ud_xasprintf's format parsing cost more than the copy).
- */
-static char *
-concat(const char *a, const char *b, const char *c)
-{
-	size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
-	char *s = ud_xmalloc(na + nb + nc + 1);
-
-	memcpy(s, a, na);
-	memcpy(s + na, b, nb);
-	memcpy(s + na + nb, c, nc + 1);
-	return s;
-}
-
 /* Places bit-field m of type t and attributes ma in record r, its field named under prefix. */
 static bool
 place_bitfield(struct rec *r, const struct ud_api_member *m, const char *prefix,
@@ -228,7 +212,7 @@ place_bitfield(struct rec *r, const struct ud_api_member *m, const char *prefix,
 		flags = UD_API_FIELD_BITFIELD | UD_API_FIELD_INTEGER |
 			(t->is_unsigned ? UD_API_FIELD_UNSIGNED : 0) |
 			(api_placeholder(m->name) ? UD_API_FIELD_PLACEHOLDER : 0);
-		field_add(&r->f, concat(prefix, m->name, ""),
+		field_add(&r->f, ud_xstrcat3(prefix, m->name, ""),
 			  ud_xasprintf("%s : %llu", t->spelled, (unsigned long long)bits), at, bits,
 			  flags);
 	}
@@ -284,7 +268,7 @@ place_body(struct rec *r, const struct ud_api_member *m, const char *prefix, boo
 	sub.packed = ba.packed;
 	sub.pack = r->pack;
 	sub.align = 1;
-	pre = m->name[0] != '\0' ? concat(prefix, m->name, ".") : ud_xstrdup(prefix);
+	pre = m->name[0] != '\0' ? ud_xstrcat3(prefix, m->name, ".") : ud_xstrdup(prefix);
 	for (ok = true, i = 0; ok && i < m->nsub; i++)
 		ok = place(&sub, &m->sub[i], pre);
 	free(pre);
@@ -322,7 +306,7 @@ place_body(struct rec *r, const struct ud_api_member *m, const char *prefix, boo
 		while (n > 0 && m->type[n - 1] == ' ')
 			n--;
 		spelled = ud_xstrndup(m->type, n);
-		field_add(&r->f, concat(prefix, m->name, ""), spelled, at, size * 8,
+		field_add(&r->f, ud_xstrcat3(prefix, m->name, ""), spelled, at, size * 8,
 			  flags | UD_API_FIELD_AGGREGATE);
 	}
 	take_fields(r, &sub, at);
@@ -416,14 +400,15 @@ place(struct rec *r, const struct ud_api_member *m, const char *prefix)
 	    !api_inline_pointer(m)) {
 		/* an inline body: its members are the record's, under its name if it has one */
 		struct rec sub;
-		char *pre = m->name[0] != '\0' ? concat(prefix, m->name, ".") : ud_xstrdup(prefix);
+		char *pre =
+			m->name[0] != '\0' ? ud_xstrcat3(prefix, m->name, ".") : ud_xstrdup(prefix);
 		struct api_attrs ba = {0, false};
 		size_t i;
 
 		if (m->name[0] != '\0') {
 			/* the field takes the type's spelling (one copy fewer per member) */
-			field_add(&r->f, concat(prefix, m->name, ""), t.spelled, at, t.size * 8,
-				  flags | UD_API_FIELD_AGGREGATE);
+			field_add(&r->f, ud_xstrcat3(prefix, m->name, ""), t.spelled, at,
+				  t.size * 8, flags | UD_API_FIELD_AGGREGATE);
 			t.spelled = NULL;
 		}
 		memset(&sub, 0, sizeof(sub));
@@ -445,7 +430,8 @@ place(struct rec *r, const struct ud_api_member *m, const char *prefix)
 		fields_free(&sub.f);
 		free(pre);
 	} else if (m->name[0] != '\0') {
-		field_add(&r->f, concat(prefix, m->name, ""), t.spelled, at, t.size * 8, flags);
+		field_add(&r->f, ud_xstrcat3(prefix, m->name, ""), t.spelled, at, t.size * 8,
+			  flags);
 		t.spelled = NULL;
 	}
 	api_type_free(&t);

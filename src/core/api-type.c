@@ -120,19 +120,6 @@ api_attrs_of_text(struct api_ctx *c, unsigned h, const char *text, struct api_at
 
 /* ---- types ---- */
 
-/* a, b and c in one new string (a type's spelling: ud_xasprintf's format cost more). */
-static char *
-join3(const char *a, const char *b, const char *c)
-{
-	size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
-	char *s = ud_xmalloc(na + nb + nc + 1);
-
-	memcpy(s, a, na);
-	memcpy(s + na, b, nb);
-	memcpy(s + na + nb, c, nc + 1);
-	return s;
-}
-
 void
 api_type_free(struct api_type *t)
 {
@@ -633,7 +620,7 @@ type_of_tokens(struct api_ctx *c, unsigned h, const struct api_tok *v, size_t n,
 	if (sp.base_unknown && !sp.pointer)
 		return false;
 	if (sp.pointer) {
-		char *spelled = join3(out->spelled != NULL ? out->spelled : "?", " ", "*");
+		char *spelled = ud_xstrcat3(out->spelled != NULL ? out->spelled : "?", " ", "*");
 
 		free(out->spelled);
 		out->spelled = spelled;
@@ -988,10 +975,10 @@ api_member_type(struct api_ctx *c, unsigned h, const struct ud_api_member *m, un
 			return false;
 		}
 		/* [0] and [] are one flexible array */
-		sp = join3(out->spelled != NULL ? out->spelled : "?", " ",
-			   *flexible && count == 0 ? "[]"
-			   : m->dims != NULL	   ? m->dims
-						   : m->array);
+		sp = ud_xstrcat3(out->spelled != NULL ? out->spelled : "?", " ",
+				 *flexible && count == 0 ? "[]"
+				 : m->dims != NULL	 ? m->dims
+							 : m->array);
 		free(out->spelled);
 		out->spelled = sp;
 		out->size *= count;

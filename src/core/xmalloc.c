@@ -95,3 +95,15 @@ ud_xasprintf(const char *fmt, ...)
 	va_end(ap);
 	return s;
 }
+
+char *
+ud_xstrcat3(const char *a, const char *b, const char *c)
+{
+	size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
+	char *s = ud_xmalloc(na + nb + nc + 1);
+
+	memcpy(s, a, na);
+	memcpy(s + na, b, nb);
+	memcpy(s + na + nb, c, nc + 1);
+	return s;
+}
