@@ -51,6 +51,21 @@ timed() {
 }
 # best "WALL CPU" "WALL CPU": the one of least wall time ("" is none yet)
 best() { echo "$1 $2" | awk 'NF < 4 || $1 < $3 {print $1, $2; next} {print $3, $4}'; }
+# best_of COPY OUT CMD...: "WALL CPU" of the fastest of $runs runs of CMD,
+# each on $R made afresh from COPY, after a sync (the writeback of what the
+# bench wrote before is not CMD's)
+runs=${BENCH_RUNS:-3}
+best_of() {
+	copy=$1 bout=$2 b=
+	shift 2
+	for r in $(seq "$runs"); do
+		rm -rf "$R"
+		cp -a "$copy" "$R"
+		sync
+		b=$(best "$(timed "$bout" "$@")" "$b")
+	done
+	echo "$b"
+}
 
 git init -q --bare "$R"
 t0=$(now)
@@ -90,13 +105,7 @@ edit_commit 3 "three headers" 1
 # right after its commit, the update also timed the writeback of the bench's
 # own gigabytes (195-305 ms where a copy gives 70-90 ms)
 cp -a "$R" "$work/upd.git"
-runs=${BENCH_RUNS:-3} ubest=
-for r in $(seq "$runs"); do
-	rm -rf "$R"
-	cp -a "$work/upd.git" "$R"
-	sync
-	ubest=$(best "$(timed "$work/out" "$uapid" branch --arch x86 "$R")" "$ubest")
-done
+ubest=$(best_of "$work/upd.git" "$work/out" "$uapid" branch --arch x86 "$R")
 echo "$ubest" | awk '{printf "update after a commit touching 3 headers: %.0f ms (target < 100; best of '"$runs"'; CPU %s ms)\n", $1, $2}'
 sed 's/^/  /' "$work/out"
 
@@ -110,28 +119,16 @@ done
 # as it is now (uapid's state inside it too), after a sync: the writeback of
 # the commits just made is not the backfill's.
 cp -a "$R" "$work/pre.git"
-best=
-for r in $(seq "$runs"); do
-	rm -rf "$R"
-	cp -a "$work/pre.git" "$R"
-	sync
-	best=$(best "$(timed "$work/out" "$uapid" branch --arch x86 --no-split "$R")" "$best")
-done
-echo "$commits $best" |
+bbest=$(best_of "$work/pre.git" "$work/out" "$uapid" branch --arch x86 --no-split "$R")
+echo "$commits $bbest" |
 	awk '{printf "headers backfill: %d commits in %.0f ms: %.1f commits/s (best of '"$runs"'; CPU %s ms)\n", $1, $2, $1 * 1000 / $2, $3}'
 sed 's/^/  /' "$work/out"
 # Its floor, the same runs: git itself reading the same commits' changes
 # (fast-export: every changed blob and tree) and hashing their objects again
 # (fast-import into the same repository, as another branch).
-fbest=
-for r in $(seq "$runs"); do
-	rm -rf "$R"
-	cp -a "$work/pre.git" "$R"
-	sync
-	fbest=$(best "$(timed /dev/null sh -c 'GIT_DIR=$1 git fast-export --reference-excluded-parents "$2..HEAD" |
-		sed "s#^commit .*#commit refs/heads/bench-floor#" | GIT_DIR=$1 git fast-import --quiet' floor "$R" "$base")" "$fbest")
-done
-echo "$commits $fbest $best" |
+fbest=$(best_of "$work/pre.git" /dev/null sh -c 'GIT_DIR=$1 git fast-export --reference-excluded-parents "$2..HEAD" |
+	sed "s#^commit .*#commit refs/heads/bench-floor#" | GIT_DIR=$1 git fast-import --quiet' floor "$R" "$base")
+echo "$commits $fbest $bbest" |
 	awk '{printf "  floor: git fast-export | git fast-import of the %d commits: %.0f ms (CPU %s ms); ratio uapid / git %.2f\n", $1, $2, $3, $4 / $2}'
 
 if [ -n "${BENCH_SPLIT_KERNEL:-}" ]; then
