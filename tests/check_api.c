@@ -845,6 +845,37 @@ START_TEST(test_rule_values)
 }
 END_TEST
 
+/*
+ * A macro whose text stays the same but names, through a chain of others,
+ * one whose value changed: its value is read in both versions however
+ * long the chain (a rescan of every text once stopped after four passes,
+ * about eight links).
+ */
+START_TEST(test_rule_value_chain)
+{
+	struct ud_buf o = UD_BUF_INIT, n = UD_BUF_INIT;
+	struct ud_api_diff d;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct ud_buf *b = i == 0 ? &o : &n;
+		int k;
+
+		ud_buf_addf(b, "#ifndef _LINUX_CHAIN_H\n#define _LINUX_CHAIN_H\n");
+		ud_buf_addf(b, "#define CH_BASE %d\n", i + 1);
+		for (k = 1; k < 20; k++)
+			ud_buf_addf(b, "#define CH_M%02d (CH_M%02d + 0)\n", k, k + 1);
+		ud_buf_addf(b, "#define CH_M20 (CH_BASE + 0)\n#endif\n");
+	}
+	versions("linux/chain.h", ud_buf_str(&o), ud_buf_str(&n), &d);
+	expect(&d, "CH_M20", UD_API_BREAKING, UD_API_RULE_VALUE, "1 -> 2");
+	expect(&d, "CH_M01", UD_API_BREAKING, UD_API_RULE_VALUE, "1 -> 2");
+	ud_api_diff_free(&d);
+	ud_buf_free(&o);
+	ud_buf_free(&n);
+}
+END_TEST
+
 START_TEST(test_rule_room)
 {
 	struct ud_api_diff d;
@@ -1276,7 +1307,7 @@ same_sym(const struct ud_api_sym *a, const struct ud_api_sym *b)
 	same_layout(a->layout, b->layout);
 }
 
-/* copies h, frees h, then compares the copy with a fresh model of the same */
+/* copies h and compares the copy with h, field by field (the copy its own memory) */
 static void
 same_copy(const struct ud_api_header *h)
 {
@@ -1343,6 +1374,7 @@ main(void)
 	tcase_add_test(tc, test_rule_conditions);
 	tcase_add_test(tc, test_rule_families);
 	tcase_add_test(tc, test_rule_values);
+	tcase_add_test(tc, test_rule_value_chain);
 	tcase_add_test(tc, test_rule_room);
 	tcase_add_test(tc, test_rule_generated);
 	tcase_add_test(tc, test_rule_same_expansion);

@@ -63,7 +63,11 @@ struct api_feed {
 	size_t nthreads;
 };
 
-/* Whether t has a twin on the first side (read, kept, the same bytes): then it is t's. */
+/*
+ * On the first side: t kept and found by its path.  On the second: t's
+ * twin, a first side's text of the same path and bytes, whose model t
+ * will copy (t's own text then freed).
+ */
 static void
 feed_match(struct api_feed *f, struct api_text *t)
 {

@@ -7,8 +7,8 @@
  * much as the first parse, copying its model a small part of it.  The
  * copy owns every string and array it holds, as a parsed model does, so
  * ud_api_header_free and ud_api_resolve treat it as one.  A field added
- * to the model's structs (api.h) must be copied here too: the test
- * "copy equals parse" in check_api compares them field by field.
+ * to the model's structs (api.h) must be copied here too: check_api's
+ * test_copy compares a copy with its original field by field.
  */
 #include <stdlib.h>
 #include <string.h>

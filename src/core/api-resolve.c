@@ -1061,9 +1061,10 @@ queue_name(struct name_queue *q, const char *name)
  * change value too (SOF_ABI_VERSION built from SOF_ABI_PATCH): wanted, and
  * so on from its own name, until nothing new is found, in both versions
  * alike.  Each version's users of every name were indexed beside its own
- * marks; the names wanted are followed through both indexes, each once.
- * (Rescanning every text until nothing changed found the same, in up to
- * four passes, on one thread.)
+ * marks; the names wanted are followed through both indexes, each once,
+ * to the end of every chain.  (Before, every text was rescanned on one
+ * thread, at most four times: about eight links of a chain; the kernel
+ * releases compared have none that long, check_api's value chain has.)
  */
 static void
 wanted_users(const struct ud_api_header *const v[2], const size_t n[2], bool **const want[2],
