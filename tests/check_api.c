@@ -816,6 +816,42 @@ START_TEST(test_rule_families)
 }
 END_TEST
 
+/*
+ * Character constants are read as their values wherever they stand: 'd'
+ * (100) and above take three digits, as many bytes as the quoted form,
+ * and once ended the text there ('d' + 1 was read as 100).
+ */
+START_TEST(test_char_constants)
+{
+	static const char text[] = "#define C_LOW 'A' + 1\n"
+				   "#define C_HIGH 'd' + 1\n"
+				   "#define C_PAREN ('x' + 1)\n"
+				   "#define C_TWO ('d' << 8 | 'z')\n"
+				   "#define C_IOC _IOW('d', 1, int)\n";
+	struct ud_api_header h;
+	const struct ud_api_sym *s;
+
+	ud_api_parse("linux/c.h", text, strlen(text), &h);
+	s = sym(&h, UD_API_MACRO, "C_LOW", "");
+	ck_assert(s->has_value);
+	ck_assert_int_eq(s->value, 'A' + 1);
+	s = sym(&h, UD_API_MACRO, "C_HIGH", "");
+	ck_assert(s->has_value);
+	ck_assert_int_eq(s->value, 'd' + 1);
+	s = sym(&h, UD_API_MACRO, "C_PAREN", "");
+	ck_assert(s->has_value);
+	ck_assert_int_eq(s->value, 'x' + 1);
+	s = sym(&h, UD_API_MACRO, "C_TWO", "");
+	ck_assert(s->has_value);
+	ck_assert_int_eq(s->value, 'd' << 8 | 'z');
+	s = sym(&h, UD_API_MACRO, "C_IOC", "");
+	ck_assert(s->is_ioctl);
+	ck_assert_int_eq(s->ioctl.typev, 'd');
+	ck_assert_int_eq(s->ioctl.nrv, 1);
+	ud_api_header_free(&h);
+}
+END_TEST
+
 START_TEST(test_rule_values)
 {
 	struct ud_api_diff d;
@@ -1359,6 +1395,7 @@ main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_model);
+	tcase_add_test(tc, test_char_constants);
 	tcase_add_test(tc, test_same);
 	tcase_add_test(tc, test_compatible);
 	tcase_add_test(tc, test_breaking);

@@ -383,12 +383,6 @@ evaluate(struct reader *r, const char *text, long long *out)
 		    text[i + 2] == '\'') {
 			/* a character constant ('T' in _IOR('T', ...)): its value */
 			unsigned c = (unsigned char)text[i + 1];
-			/*
-			 * main rewrote in place with sprintf, whose '\0' lands on the
-			 * byte after the quote when three digits fill the constant's
-			 * place: the text ends there (kept: outputs stay the same)
-			 */
-			bool ends = c >= 100 && j == i;
 
 			if (c >= 100)
 				copy[j++] = (char)('0' + c / 100);
@@ -396,8 +390,6 @@ evaluate(struct reader *r, const char *text, long long *out)
 				copy[j++] = (char)('0' + c / 10 % 10);
 			copy[j++] = (char)('0' + c % 10);
 			i += 2;
-			if (ends)
-				break;
 			continue;
 		}
 		if (ud_is_digit((unsigned char)text[i]) &&
