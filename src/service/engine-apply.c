@@ -567,6 +567,8 @@ apply_uninstall(struct batch *b)
 	size_t i;
 	char *cause = NULL;
 
+	/* filled from a map: in path order, so that the events do not follow its slots */
+	ud_strlist_sort(&b->uninstall);
 	for (i = 0; i < b->uninstall.n; i++) {
 		char *o = ud_xasprintf("install/include/%s", b->uninstall.v[i]);
 

@@ -120,9 +120,14 @@ prepare_full(struct batch *b)
 	for (i = 0; i < paths.n; i++)
 		add_hjob(b, paths.v[i], false);
 	ud_strlist_free(&paths);
+	/* the headers no longer in the index, in path order (not the map's) */
 	i = 0;
 	while (ud_map_next(&e->headers, &i, &k, NULL))
-		add_hjob(b, k, false);
+		ud_strlist_add(&paths, k);
+	ud_strlist_sort(&paths);
+	for (i = 0; i < paths.n; i++)
+		add_hjob(b, paths.v[i], false);
+	ud_strlist_free(&paths);
 }
 
 /* A directory changed (or its events were lost): what is there now, and what was there. */
@@ -222,7 +227,7 @@ static void
 prepare(struct batch *b)
 {
 	struct ud_engine *e = b->e;
-	struct ud_strlist other_srcs = UD_STRLIST_INIT;
+	struct ud_strlist other_srcs = UD_STRLIST_INIT, forced = UD_STRLIST_INIT;
 	bool replan_needed = e->plan == NULL && e->problem_install == NULL;
 	const char *k;
 	void *v;
@@ -259,10 +264,14 @@ prepare(struct batch *b)
 			ud_map_put(&e->force_headers, owner, (void *)1);
 		b->verify_disk = true;
 	}
-	/* headers whose outputs the start-up check found missing or damaged */
+	/* headers whose outputs the start-up check found missing or damaged, in path order */
 	i = 0;
 	while (ud_map_next(&e->force_headers, &i, &k, NULL))
-		add_hjob(b, k, true);
+		ud_strlist_add(&forced, k);
+	ud_strlist_sort(&forced);
+	for (i = 0; i < forced.n; i++)
+		add_hjob(b, forced.v[i], true);
+	ud_strlist_free(&forced);
 	ud_map_free(&e->force_headers, NULL);
 	if (replan_needed)
 		ud_engine_replan(b);

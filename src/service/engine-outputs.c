@@ -205,6 +205,7 @@ ud_engine_drop_owned(struct batch *b, const char *owner, const struct ud_strlist
 		if (strcmp(((struct ostate *)v)->owner, owner) == 0 &&
 		    (keep == NULL || !ud_strlist_has(keep, k)))
 			ud_strlist_add(&gone, k);
+	ud_strlist_sort(&gone); /* the store's and the disk's order: the paths', not the map's */
 	for (i = 0; i < gone.n; i++)
 		ud_engine_drop_output(b, gone.v[i]);
 	ud_strlist_free(&gone);
