@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "uapid/abi.h"
+#include "uapid/arena.h"
 
 enum ud_api_kind {
 	UD_API_MACRO,
@@ -139,6 +140,12 @@ struct ud_api_header {
 	char **include_conds; /* the conditions of each #include ("" at top level) */
 	size_t nincludes;
 	const struct ud_abi *abi; /* the ABI ud_api_resolve read it for, or NULL */
+	/*
+	 * Every string of its symbols, members and includes (but path and
+	 * the layouts' own): freed with it, so one replaced stays until then
+	 * and one stored in it is copied here first.
+	 */
+	struct ud_strarena strs;
 };
 
 /*

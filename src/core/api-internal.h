@@ -71,9 +71,16 @@ bool api_is_attr(const struct api_tok *t);
 
 /* ---- the reader (api.c) ---- */
 
-/* The members declared in text ("int a; struct { ... } b;"), as a record's body is read. */
-void api_members_from_text(const char *text, struct ud_api_member **out, size_t *n);
+/* The members declared in text ("int a; struct { ... } b;"), as a record's body is read;
+ * their strings in strs. */
+void api_members_from_text(const char *text, struct ud_strarena *strs, struct ud_api_member **out,
+			   size_t *n);
 void api_members_free(struct ud_api_member *m, size_t n);
+/*
+ * s (malloc'd, or NULL) stored in h: its copy in h's arena, where every
+ * string of a model lives (h->strs); s is freed.
+ */
+char *api_adopt(struct ud_api_header *h, char *s);
 void api_members_free_one(struct ud_api_member *m);
 /* Keys, fingerprints and order of h's symbols, after its symbols or conditions changed. */
 void api_finish(struct ud_api_header *h);

@@ -144,6 +144,7 @@ place_expansion(struct rec *r, const struct ud_api_member *m, const char *prefix
 	char *x;
 	struct ud_api_member *sub = NULL;
 	size_t nsub = 0, i;
+	struct ud_strarena strs = {NULL, NULL, NULL, 0, 0}; /* sub's strings */
 	bool ok;
 
 	/*
@@ -162,12 +163,13 @@ place_expansion(struct rec *r, const struct ud_api_member *m, const char *prefix
 	ok = x != NULL;
 
 	if (ok)
-		api_members_from_text(x, &sub, &nsub);
+		api_members_from_text(x, &strs, &sub, &nsub);
 	for (i = 0; ok && i < nsub; i++)
 		ok = !sub[i].expands && place(r, &sub[i], prefix);
 	if (nsub == 0)
 		ok = false;
 	api_members_free(sub, nsub);
+	ud_strarena_free(&strs);
 	free(x);
 	return ok;
 }

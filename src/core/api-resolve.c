@@ -586,8 +586,7 @@ prune_members(struct api_ctx *c, unsigned h, struct ud_api_member *m, size_t *n)
 				api_members_free_one(&m[i]);
 				continue;
 			}
-			free(m[i].cond);
-			m[i].cond = left;
+			m[i].cond = api_adopt(&c->v[h], left);
 		}
 		if (m[i].nsub > 0)
 			changed |= prune_members(c, h, m[i].sub, &m[i].nsub);
@@ -620,7 +619,8 @@ append_sym(struct api_ctx *c, size_t h, enum ud_api_kind kind, const char *name,
 	struct ud_api_header *hd = &c->v[h];
 	struct api_hdr *d = &c->hd[h];
 	struct ud_api_sym *s;
-	char *cond = ud_xstrdup(like->cond); /* like may move with the array */
+	/* like may move with the array (and be another header's) */
+	char *cond = ud_strarena_strdup(&hd->strs, like->cond);
 	unsigned line = like->line;
 
 	hd->v = ud_xgrow(hd->v, &hd->alloc, hd->n + 1, sizeof(*hd->v));
@@ -641,10 +641,10 @@ append_sym(struct api_ctx *c, size_t h, enum ud_api_kind kind, const char *name,
 	s = &hd->v[hd->n++];
 	memset(s, 0, sizeof(*s));
 	s->kind = kind;
-	s->name = ud_xstrdup(name);
+	s->name = ud_strarena_strdup(&hd->strs, name);
 	s->cond = cond;
 	s->line = line;
-	s->text = ud_xstrdup("");
+	s->text = ud_strarena_strdup(&hd->strs, "");
 	register_sym(c, h, hd->n - 1);
 	return s;
 }
@@ -707,8 +707,8 @@ expand_enum(struct api_ctx *c, size_t h, size_t e)
 				s = &c->v[h].v[k];
 		if (s == NULL)
 			s = append_sym(c, h, UD_API_ENUM_CONST, name, &c->v[h].v[e]);
-		free(s->text);
-		s->text = expr != NULL ? ud_xstrdup(expr) : ud_xstrdup("(implicit)");
+		/* the reader's text stays in the arena, unused */
+		s->text = ud_strarena_strdup(&c->v[h].strs, expr != NULL ? expr : "(implicit)");
 		if (expr != NULL) {
 			struct api_val v = api_eval_text(c, (unsigned)h, expr);
 
@@ -722,8 +722,8 @@ expand_enum(struct api_ctx *c, size_t h, size_t e)
 		next++;
 		consts = ud_xgrow(consts, &aconsts, nconsts + 1, sizeof(*consts));
 		memset(&consts[nconsts], 0, sizeof(*consts));
-		consts[nconsts].name = name;
-		consts[nconsts].type = ud_xstrdup("");
+		consts[nconsts].name = api_adopt(&c->v[h], name);
+		consts[nconsts].type = ud_strarena_strdup(&c->v[h].strs, "");
 		consts[nconsts].bits = -1;
 		nconsts++;
 		free(expr);
@@ -808,7 +808,8 @@ resolve_values(struct api_ctx *c, const bool *const *want, const bool *const *ex
 				api_eval_sym(c, r);
 			if (want != NULL && want[h][i] && s->params != NULL &&
 			    (expand == NULL || (i < count[h] && expand[h][i])))
-				s->expansion = placeholder_expansion(c, (unsigned)h, s);
+				s->expansion = api_adopt(&c->v[h],
+							 placeholder_expansion(c, (unsigned)h, s));
 			if (s->kind == UD_API_STRUCT || s->kind == UD_API_UNION ||
 			    s->kind == UD_API_ENUM || s->kind == UD_API_TYPEDEF)
 				(void)api_layout_sym(c, r);
@@ -835,15 +836,13 @@ resolve_end(struct api_ctx *c)
 		for (i = j = 0; i < hd->nincludes; i++) {
 			char *left = NULL;
 
+			/* strings dropped or replaced stay in the header's arena */
 			if (cond_terms(c, (unsigned)h, hd->include_conds[i], &left) == UD_FALSE) {
 				free(left);
-				free(hd->includes[i]);
-				free(hd->include_conds[i]);
 				continue;
 			}
-			free(hd->include_conds[i]);
 			hd->includes[j] = hd->includes[i];
-			hd->include_conds[j++] = left;
+			hd->include_conds[j++] = api_adopt(hd, left);
 		}
 		hd->nincludes = j;
 	}
@@ -860,8 +859,7 @@ resolve_end(struct api_ctx *c)
 				continue;
 			}
 			if (st->residual != NULL && strcmp(st->residual, hd->v[i].cond) != 0) {
-				free(hd->v[i].cond);
-				hd->v[i].cond = st->residual;
+				hd->v[i].cond = api_adopt(hd, st->residual);
 				st->residual = NULL;
 				c->hd[h].dirty = true;
 			}

@@ -224,6 +224,7 @@ static bool
 libc_record(struct api_ctx *c, unsigned h, const char *tag, struct api_type *out)
 {
 	struct ud_api_member *m = NULL;
+	struct ud_strarena strs = {NULL, NULL, NULL, 0, 0}; /* m's strings */
 	struct ud_api_layout l;
 	struct api_attrs at = {0, false};
 	size_t i, n = 0;
@@ -237,9 +238,10 @@ libc_record(struct api_ctx *c, unsigned h, const char *tag, struct api_type *out
 	if (i == sizeof(libc_records) / sizeof(libc_records[0]))
 		return false;
 	memset(&l, 0, sizeof(l));
-	api_members_from_text(libc_records[i].members, &m, &n);
+	api_members_from_text(libc_records[i].members, &strs, &m, &n);
 	ok = api_lay_out(c, h, UD_API_STRUCT, m, n, &at, 0, 0, &l, NULL);
 	api_members_free(m, n);
+	ud_strarena_free(&strs);
 	if (ok) {
 		out->size = l.size;
 		out->align = l.align;

@@ -84,6 +84,63 @@ ud_api_kind_shown(const char *kind, const char *symbol)
 	return strncmp(symbol, kind, n) == 0 && symbol[n] == ' ' ? "" : kind;
 }
 
+/*
+ * Every string of a model lives in its header's arena (h->strs): some
+ * 700,000 small blocks a diff, a fifth of its instructions in malloc and
+ * free and a third of its peak in their overhead.  These put one there.
+ */
+static char *
+hstr(struct reader *r, const char *s)
+{
+	return ud_strarena_strdup(&r->h->strs, s);
+}
+
+static char *
+hstrn(struct reader *r, const char *p, size_t n)
+{
+	return ud_strarena_strndup(&r->h->strs, p, n);
+}
+
+/* api_join's tokens in the header's arena (api_join's one buffer is copied, then freed). */
+static char *
+hjoin(struct reader *r, const struct api_tok *v, size_t a, size_t b)
+{
+	char *t = api_join(v, a, b), *own = hstr(r, t);
+
+	free(t);
+	return own;
+}
+
+/* A buffer's text in the header's arena; the buffer is freed. */
+static char *
+hbuf(struct reader *r, struct ud_buf *b)
+{
+	char *own = hstrn(r, ud_buf_str(b), b->len);
+
+	ud_buf_free(b);
+	return own;
+}
+
+char *
+api_adopt(struct ud_api_header *h, char *s)
+{
+	char *own = ud_strarena_strdup(&h->strs, s);
+
+	free(s);
+	return own;
+}
+
+/* "(BASE) + N", an implicit enumerator's value after one not known here, in the arena. */
+static char *
+implicit_after(struct reader *r, const char *base, long long offset)
+{
+	char *t = ud_xasprintf("(%s) + %lld", base, offset), *own = hstr(r, t);
+
+	free(t);
+	return own;
+}
+
+/* text: in the header's arena (or NULL: ""). */
 static struct ud_api_sym *
 add_sym(struct reader *r, enum ud_api_kind kind, const char *name, unsigned line, char *text)
 {
@@ -94,10 +151,10 @@ add_sym(struct reader *r, enum ud_api_kind kind, const char *name, unsigned line
 	s = &h->v[h->n++];
 	memset(s, 0, sizeof(*s));
 	s->kind = kind;
-	s->name = ud_xstrdup(name);
-	s->cond = ud_xstrdup(ud_buf_str(&r->cond));
+	s->name = hstr(r, name);
+	s->cond = hstrn(r, ud_buf_str(&r->cond), r->cond.len);
 	s->line = line;
-	s->text = text != NULL ? text : ud_xstrdup("");
+	s->text = text != NULL ? text : hstrn(r, "", 0);
 	if (kind == UD_API_STRUCT || kind == UD_API_UNION)
 		s->pack = r->pack;
 	return s;
@@ -522,9 +579,9 @@ decode_ioctl(struct reader *r, struct ud_api_sym *s, const struct api_tok *v, si
 	args[nargs] = b; /* one past the last argument's comma position + 1 */
 	s->is_ioctl = true;
 	snprintf(s->ioctl.dir, sizeof(s->ioctl.dir), "%s", dirs[d]);
-	s->ioctl.type = api_join(v, args[0], args[1] - 1);
-	s->ioctl.nr = api_join(v, args[1], nargs > 2 ? args[2] - 1 : b - 1);
-	s->ioctl.arg = nargs > 2 ? api_join(v, args[2], b - 1) : NULL;
+	s->ioctl.type = hjoin(r, v, args[0], args[1] - 1);
+	s->ioctl.nr = hjoin(r, v, args[1], nargs > 2 ? args[2] - 1 : b - 1);
+	s->ioctl.arg = nargs > 2 ? hjoin(r, v, args[2], b - 1) : NULL;
 	if (s->ioctl.type[0] == '\'' && strlen(s->ioctl.type) == 3) {
 		s->ioctl.typev = (unsigned char)s->ioctl.type[1];
 		s->ioctl.known = evaluate(r, s->ioctl.nr, &s->ioctl.nrv);
@@ -618,10 +675,10 @@ directive(struct reader *r, size_t a, size_t b)
 
 			while (close < b && !api_tok_is(&v[close], ")"))
 				close++;
-			params = api_join(v, body + 1, close);
+			params = hjoin(r, v, body + 1, close);
 			body = close < b ? close + 1 : b;
 		}
-		s = add_sym(r, UD_API_MACRO, mname, m->line, api_join(v, body, b));
+		s = add_sym(r, UD_API_MACRO, mname, m->line, hjoin(r, v, body, b));
 		s->params = params;
 		if (params == NULL &&
 		    (s->text[0] == '\0' || strncmp(s->text, "__attribute__", 13) == 0))
@@ -710,8 +767,8 @@ directive(struct reader *r, size_t a, size_t b)
 					     (r->h->nincludes + 1) * sizeof(*r->h->includes));
 		r->h->include_conds = ud_xrealloc(
 			r->h->include_conds, (r->h->nincludes + 1) * sizeof(*r->h->include_conds));
-		r->h->include_conds[r->h->nincludes] = ud_xstrdup(ud_buf_str(&r->cond));
-		r->h->includes[r->h->nincludes++] = ud_buf_detach(&inc, NULL);
+		r->h->include_conds[r->h->nincludes] = hstrn(r, ud_buf_str(&r->cond), r->cond.len);
+		r->h->includes[r->h->nincludes++] = hbuf(r, &inc);
 	}
 }
 
@@ -797,18 +854,21 @@ cond_at(const struct reader *r, size_t i)
 	return lo > 0 ? r->points[lo - 1].cond : "";
 }
 
-/* The conditions of code token i inside a record opened at token open: what it adds. */
+/*
+ * The conditions of code token i inside a record opened at token open: what it adds
+ * (in the header's arena).
+ */
 static char *
-relative_cond(const struct reader *r, size_t open, size_t i)
+relative_cond(struct reader *r, size_t open, size_t i)
 {
 	const char *rc = cond_at(r, open), *mc = cond_at(r, i);
 	size_t n = strlen(rc);
 
 	if (strcmp(mc, rc) == 0)
-		return ud_xstrdup("");
+		return hstrn(r, "", 0);
 	if (n > 0 && strncmp(mc, rc, n) == 0 && strncmp(mc + n, " && ", 4) == 0)
-		return ud_xstrdup(mc + n + 4);
-	return ud_xstrdup(mc);
+		return hstr(r, mc + n + 4);
+	return hstr(r, mc);
 }
 
 /* The attribute tokens at [*i, b) (an attribute word and its parenthesised list), appended to
@@ -943,10 +1003,10 @@ flex_array_member(struct reader *r, size_t start, size_t i, struct ud_api_member
 	    !api_tok_is(&v[start + 1], "(") || !api_tok_is(&v[i - 1], ")") ||
 	    !api_tok_is(&v[i - 3], ",") || !api_tok_ident(&v[i - 2]))
 		return false;
-	m->name = ud_xstrndup(v[i - 2].p, v[i - 2].n);
-	m->type = api_join(v, start + 2, i - 3);
-	m->array = ud_xstrdup("[]");
-	m->dims = ud_xstrdup("[]");
+	m->name = hstrn(r, v[i - 2].p, v[i - 2].n);
+	m->type = hjoin(r, v, start + 2, i - 3);
+	m->array = hstrn(r, "[]", 2);
+	m->dims = hstrn(r, "[]", 2);
 	inline_body(r, start + 2, i - 3, m);
 	return true;
 }
@@ -1011,10 +1071,13 @@ declarator_bound(struct reader *r, size_t j, size_t i, struct ud_api_member *m,
 	const struct api_tok *v = r->c->v;
 	size_t k = api_match(v, j, i);
 	char *arr = api_join(v, j, k < i ? k + 1 : i);
-	char *more = m->array != NULL ? ud_xasprintf("%s%s", m->array, arr) : ud_xstrdup(arr);
+	size_t had = m->array != NULL ? strlen(m->array) : 0, n = strlen(arr);
+	/* the bounds so far and this one; the old string stays in the arena */
+	char *more = ud_strarena_alloc(&r->h->strs, had + n + 1);
 
+	memcpy(more, m->array != NULL ? m->array : "", had);
+	memcpy(more + had, arr, n + 1);
 	free(arr);
-	free(m->array);
 	m->array = more;
 	dims_add(r, v, j, k < i ? k : i, &d->dims, &d->dims_ok);
 	return k;
@@ -1031,7 +1094,7 @@ declarator_width(struct reader *r, size_t j, size_t i, struct ud_api_member *m,
 
 	while (e < i && !api_is_attr(&v[e]))
 		e++;
-	m->width = api_join(v, k, e);
+	m->width = hjoin(r, v, k, e);
 	m->bits = evaluate(r, m->width, &bits) ? (int)bits : 0;
 	take_attrs(v, &e, i, &d->attrs);
 }
@@ -1054,10 +1117,10 @@ declarator_named(struct reader *r, size_t nm, size_t i, size_t attr_macros, size
 	 */
 	if (fp == i && nm + 3 < i && api_tok_is(&v[nm + 1], "(") && api_tok_ident(&v[nm + 2]) &&
 	    api_tok_is(&v[nm + 3], ")")) {
-		m->name = ud_xstrndup(v[nm + 2].p, v[nm + 2].n);
+		m->name = hstrn(r, v[nm + 2].p, v[nm + 2].n);
 		after = nm + 4;
 	} else {
-		m->name = ud_xstrndup(v[nm].p, v[nm].n);
+		m->name = hstrn(r, v[nm].p, v[nm].n);
 	}
 	for (j = attr_macros; j < i && api_tok_ident(&v[j]); j++)
 		ud_buf_addf(&d->attrs, "%s%.*s", d->attrs.len ? " " : "", (int)v[j].n, v[j].p);
@@ -1099,8 +1162,8 @@ member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member *
 	if (members_macro(v, a, b)) {
 		struct ud_api_member *m = member_add(out, n, alloc);
 
-		m->name = ud_xstrdup("");
-		m->type = api_join(v, a, b);
+		m->name = hstrn(r, "", 0);
+		m->type = hjoin(r, v, a, b);
 		m->cond = relative_cond(r, open, a);
 		m->expands = true;
 		m->line = v[a].line;
@@ -1134,10 +1197,10 @@ member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member *
 			if (first && nm + 1 < i && (nm == start || type_word(&v[nm])) &&
 			    api_tok_is(&v[nm + 1], ":")) {
 				type_end = nm + 1;
-				m->width = api_join(v, nm + 2, i);
+				m->width = hjoin(r, v, nm + 2, i);
 				nm = i;
 			} else if (!first && nm >= i && start < i && api_tok_is(&v[start], ":")) {
-				m->width = api_join(v, start + 1, i); /* "int a:3, :5" */
+				m->width = hjoin(r, v, start + 1, i); /* "int a:3, :5" */
 			} else if (first) {
 				type_end = nm < i ? nm : i;
 			}
@@ -1161,7 +1224,7 @@ member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member *
 				declarator_named(r, nm, i, attr_macros, fp, m, &d);
 			} else {
 				/* an anonymous struct or union, or a padding bit-field */
-				m->name = ud_xstrdup("");
+				m->name = hstrn(r, "", 0);
 				if (first && m->width == NULL) {
 					char *all = api_join(v, a, i);
 
@@ -1175,12 +1238,12 @@ member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member *
 					m->bits = evaluate(r, m->width, &bits) ? (int)bits : 0;
 				}
 			}
-			m->type = ud_buf_detach(&d.type, NULL);
+			m->type = hbuf(r, &d.type);
 			if (m->array != NULL && d.dims_ok)
-				m->dims = ud_buf_detach(&d.dims, NULL);
+				m->dims = hbuf(r, &d.dims);
 			ud_buf_free(&d.dims);
 			if (d.attrs.len > 0)
-				m->attrs = ud_buf_detach(&d.attrs, NULL);
+				m->attrs = hbuf(r, &d.attrs);
 			ud_buf_free(&d.attrs);
 			first = false;
 			start = i + 1;
@@ -1246,7 +1309,7 @@ struct_group_tag(struct reader *r, size_t at, size_t b)
 		return close + 1; /* no tag: nothing in file scope */
 	name = ud_xasprintf("struct %.*s", (int)v[at + 2].n, v[at + 2].p);
 	s = add_sym(r, UD_API_STRUCT, name, v[at + 2].line,
-		    comma[2] > comma[1] + 1 ? api_join(v, comma[1] + 1, comma[2]) : NULL);
+		    comma[2] > comma[1] + 1 ? hjoin(r, v, comma[1] + 1, comma[2]) : NULL);
 	parse_members(r, comma[2] + 1, close, &s->members, &s->nmembers);
 	free(name);
 	return close + 1;
@@ -1292,7 +1355,7 @@ enum_body(struct reader *r, size_t at, size_t open, size_t close, const char *na
 			/* the name dies with the parse: in the arena, not malloc'd and freed */
 			const char *cname = ud_arena_strndup(&r->keys, v[start].p, v[start].n);
 			char *expr = j > start + 2 && api_tok_is(&v[start + 1], "=")
-					     ? api_join(v, start + 2, j)
+					     ? hjoin(r, v, start + 2, j)
 					     : NULL;
 			struct ud_api_sym *c;
 			long long val;
@@ -1312,8 +1375,8 @@ enum_body(struct reader *r, size_t at, size_t open, size_t close, const char *na
 				    /* the joined initializer becomes the constant's text */
 				    expr != NULL ? expr
 				    : !next_known && last_expr != NULL
-					    ? ud_xasprintf("(%s) + %lld", last_expr, offset)
-					    : ud_xstrdup("(implicit)"));
+					    ? implicit_after(r, last_expr, offset)
+					    : hstr(r, "(implicit)"));
 			if (expr != NULL) {
 				next_known = evaluate(r, c->text, &val);
 			} else {
@@ -1327,8 +1390,8 @@ enum_body(struct reader *r, size_t at, size_t open, size_t close, const char *na
 			}
 			consts = ud_xgrow(consts, &calloc_, nconsts + 1, sizeof(*consts));
 			memset(&consts[nconsts], 0, sizeof(*consts));
-			consts[nconsts].name = ud_xstrdup(cname);
-			consts[nconsts].type = ud_xstrdup("");
+			consts[nconsts].name = hstr(r, cname);
+			consts[nconsts].type = hstrn(r, "", 0);
 			consts[nconsts].bits = -1;
 			nconsts++;
 		}
@@ -1349,7 +1412,7 @@ enum_body(struct reader *r, size_t at, size_t open, size_t close, const char *na
 				     : consts;
 		s->nmembers = nconsts;
 		if (generated)
-			s->source = api_join(v, open + 1, close);
+			s->source = hjoin(r, v, open + 1, close);
 	} else {
 		api_members_free(consts, nconsts);
 	}
@@ -1439,10 +1502,9 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 				free(t);
 				k = e;
 			}
-			if (attrs.len > 0) {
-				free(s->text);
-				s->text = ud_buf_detach(&attrs, NULL);
-			}
+			if (attrs.len > 0)
+				s->text = hbuf(r,
+					       &attrs); /* the "" add_sym gave stays in the arena */
 			ud_buf_free(&attrs);
 		}
 	}
@@ -1511,8 +1573,7 @@ declaration(struct reader *r, size_t a, size_t b)
 					ud_buf_addch(&text, ' ');
 				ud_buf_add(&text, v[i].p, v[i].n);
 			}
-			s = add_sym(r, UD_API_TYPEDEF, tname, v[nm].line,
-				    ud_buf_detach(&text, NULL));
+			s = add_sym(r, UD_API_TYPEDEF, tname, v[nm].line, hbuf(r, &text));
 			/* its declarator, read as a member is: what the layout of the name is */
 			member(r, a + 1, b, a, &decls, &ndecls, &adecls);
 			for (i = 0; i < ndecls; i++) {
@@ -1543,23 +1604,17 @@ declaration(struct reader *r, size_t a, size_t b)
 		bool func = nm + 1 < b && api_tok_is(&v[nm + 1], "(");
 
 		add_sym(r, func ? UD_API_FUNCTION : UD_API_VARIABLE, dname, v[nm].line,
-			api_join(v, a, b));
+			hjoin(r, v, a, b));
 		free(dname);
 	}
 }
 
 /* ---- the header ---- */
 
+/* The strings are the header's arena's: only the arrays are the member's own. */
 void
 api_members_free_one(struct ud_api_member *m)
 {
-	free(m->name);
-	free(m->type);
-	free(m->array);
-	free(m->dims);
-	free(m->width);
-	free(m->attrs);
-	free(m->cond);
 	api_members_free(m->sub, m->nsub);
 }
 
@@ -1589,14 +1644,10 @@ api_layout_free(struct ud_api_layout *l)
 	free(l);
 }
 
+/* The strings but layout's are the header's arena's (ud_api_header_free). */
 void
 api_sym_free(struct ud_api_sym *s)
 {
-	free(s->name);
-	free(s->cond);
-	free(s->key);
-	free(s->text);
-	free(s->params);
 	api_members_free(s->members, s->nmembers);
 	if (s->decl != NULL) {
 		api_members_free_one(s->decl);
@@ -1604,11 +1655,6 @@ api_sym_free(struct ud_api_sym *s)
 	}
 	api_layout_free(s->layout);
 	free(s->layout_why);
-	free(s->source);
-	free(s->expansion);
-	free(s->ioctl.type);
-	free(s->ioctl.nr);
-	free(s->ioctl.arg);
 }
 
 static uint64_t
@@ -1747,11 +1793,13 @@ member_hash(uint64_t f, const struct ud_api_member *m)
  */
 _Static_assert(UD_API__KINDS <= 10, "a key's kind is one digit");
 
+/* In the header's arena a: a key replaced (a resolve re-keys) stays there, unused. */
 static char *
-key_of(const struct ud_api_sym *s)
+key_of(struct ud_strarena *a, const struct ud_api_sym *s)
 {
 	size_t n = strlen(s->name), c = strlen(s->cond);
-	char *k = ud_xmalloc(4 + n + (c > 0 ? c + 3 : 0) + 24), *p = k;
+	char *k = ud_strarena_alloc(a, 4 + n + (c > 0 ? c + 3 : 0) + (s->undef_line != 0 ? 24 : 0)),
+	     *p = k;
 
 	/* kinds are one digit; written by hand: snprintf was a tenth of api_finish's time */
 	*p++ = (char)('0' + (int)s->kind);
@@ -1779,8 +1827,7 @@ api_finish(struct ud_api_header *h)
 		struct ud_api_sym *s = &h->v[i];
 		uint64_t f = 14695981039346656037ull;
 
-		free(s->key);
-		s->key = key_of(s);
+		s->key = key_of(&h->strs, s);
 		f = fnv(f, s->text);
 		f = fnv(f, s->params != NULL ? s->params : "-");
 		f = fnv_u64(fnv_u64(f, s->has_value), s->has_value ? (uint64_t)s->value : 0);
@@ -1875,6 +1922,11 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 	memset(out, 0, sizeof(*out));
 	memset(&r, 0, sizeof(r));
 	out->path = ud_xstrdup(path);
+	/*
+	 * the model's strings are about a third of the text's bytes, a
+	 * header with much in comments less: one chunk for most headers
+	 */
+	ud_strarena_init(&out->strs, len / 2);
 	r.h = out;
 	r.macros.keys = r.attr_macros.keys = r.known.first.keys = &r.keys;
 	/*
@@ -1979,7 +2031,8 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 }
 
 void
-api_members_from_text(const char *text, struct ud_api_member **out, size_t *n)
+api_members_from_text(const char *text, struct ud_strarena *strs, struct ud_api_member **out,
+		      size_t *n)
 {
 	struct api_toks t = {NULL, 0, 0};
 	struct ud_api_header h;
@@ -1987,11 +2040,13 @@ api_members_from_text(const char *text, struct ud_api_member **out, size_t *n)
 
 	memset(&h, 0, sizeof(h));
 	memset(&r, 0, sizeof(r));
+	h.strs = *strs;
 	r.h = &h;
 	api_tokenize(text, strlen(text), &t);
 	r.t = &t;
 	r.c = &t;
 	parse_members(&r, 0, t.n, out, n);
+	*strs = h.strs;
 	free(t.v);
 	ud_buf_free(&r.cond);
 }
@@ -2003,10 +2058,8 @@ ud_api_header_free(struct ud_api_header *h)
 
 	for (i = 0; i < h->n; i++)
 		api_sym_free(&h->v[i]);
-	for (i = 0; i < h->nincludes; i++) {
-		free(h->includes[i]);
-		free(h->include_conds[i]);
-	}
+	/* the strings of its symbols, members and includes */
+	ud_strarena_free(&h->strs);
 	free(h->includes);
 	free(h->include_conds);
 	free(h->v);

@@ -65,3 +65,77 @@ ud_arena_free(struct ud_arena *a)
 	}
 	a->head = NULL;
 }
+
+#define STRARENA_MIN 256
+#define STRARENA_MAX (1024 * 1024)
+
+struct ud_strarena_chunk {
+	struct ud_strarena_chunk *next;
+	char data[];
+};
+
+void
+ud_strarena_init(struct ud_strarena *a, size_t hint)
+{
+	a->head = NULL;
+	a->cur = a->end = NULL;
+	a->next = hint < STRARENA_MIN ? STRARENA_MIN : hint > STRARENA_MAX ? STRARENA_MAX : hint;
+	a->used = 0;
+}
+
+char *
+ud_strarena_alloc(struct ud_strarena *a, size_t n)
+{
+	char *p;
+
+	if ((size_t)(a->end - a->cur) < n) {
+		size_t cap = a->next < STRARENA_MIN ? STRARENA_MIN : a->next;
+		struct ud_strarena_chunk *c;
+
+		if (cap < n)
+			cap = n;
+		c = ud_xmalloc(sizeof(*c) + cap);
+		c->next = a->head;
+		a->head = c;
+		a->cur = c->data;
+		a->end = c->data + cap;
+		/* doubling: a header the hint undersized needs few chunks more */
+		a->next = cap < STRARENA_MAX ? cap * 2 : STRARENA_MAX;
+	}
+	p = a->cur;
+	a->cur += n;
+	a->used += n;
+	return p;
+}
+
+char *
+ud_strarena_strndup(struct ud_strarena *a, const char *s, size_t n)
+{
+	char *p = ud_strarena_alloc(a, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+ud_strarena_strdup(struct ud_strarena *a, const char *s)
+{
+	return s != NULL ? ud_strarena_strndup(a, s, strlen(s)) : NULL;
+}
+
+void
+ud_strarena_free(struct ud_strarena *a)
+{
+	struct ud_strarena_chunk *c, *next;
+
+	if (a == NULL)
+		return;
+	for (c = a->head; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+	a->head = NULL;
+	a->cur = a->end = NULL;
+	a->used = 0;
+}
