@@ -140,9 +140,9 @@ implicit_after(struct reader *r, const char *base, long long offset)
 	return own;
 }
 
-/* text: in the header's arena (or NULL: ""). */
+/* name and text: in the header's arena (text NULL: ""). */
 static struct ud_api_sym *
-add_sym(struct reader *r, enum ud_api_kind kind, const char *name, unsigned line, char *text)
+add_sym_named(struct reader *r, enum ud_api_kind kind, char *name, unsigned line, char *text)
 {
 	struct ud_api_header *h = r->h;
 	struct ud_api_sym *s;
@@ -151,13 +151,20 @@ add_sym(struct reader *r, enum ud_api_kind kind, const char *name, unsigned line
 	s = &h->v[h->n++];
 	memset(s, 0, sizeof(*s));
 	s->kind = kind;
-	s->name = hstr(r, name);
+	s->name = name;
 	s->cond = hstrn(r, ud_buf_str(&r->cond), r->cond.len);
 	s->line = line;
 	s->text = text != NULL ? text : hstrn(r, "", 0);
 	if (kind == UD_API_STRUCT || kind == UD_API_UNION)
 		s->pack = r->pack;
 	return s;
+}
+
+/* text: in the header's arena (or NULL: ""). */
+static struct ud_api_sym *
+add_sym(struct reader *r, enum ud_api_kind kind, const char *name, unsigned line, char *text)
+{
+	return add_sym_named(r, kind, hstr(r, name), line, text);
 }
 
 /* value in decimal, in the reader's arena: what printf("%lld") gives, for a name every macro has */
@@ -660,16 +667,17 @@ directive(struct reader *r, size_t a, size_t b)
 	name = &v[a + 1];
 	if (api_tok_is(name, "define") && b - a >= 3 && api_tok_ident(&v[a + 2])) {
 		const struct api_tok *m = &v[a + 2];
-		char *mname = ud_xstrndup(m->p, m->n);
+		char *mname;
 		size_t body = a + 3;
 		char *params = NULL;
 		struct ud_api_sym *s;
 
-		if (r->guard != NULL && strcmp(mname, r->guard) == 0 && !r->guard_seen) {
+		if (r->guard != NULL && api_tok_is(m, r->guard) && !r->guard_seen) {
 			r->guard_seen = true; /* the include guard is not API */
-			free(mname);
 			return;
 		}
+		/* the symbol's name itself: one copy, not a temporary and the symbol's */
+		mname = hstrn(r, m->p, m->n);
 		if (body < b && api_tok_is(&v[body], "(") && v[body].p == m->p + m->n) {
 			size_t close = body;
 
@@ -678,7 +686,7 @@ directive(struct reader *r, size_t a, size_t b)
 			params = hjoin(r, v, body + 1, close);
 			body = close < b ? close + 1 : b;
 		}
-		s = add_sym(r, UD_API_MACRO, mname, m->line, hjoin(r, v, body, b));
+		s = add_sym_named(r, UD_API_MACRO, mname, m->line, hjoin(r, v, body, b));
 		s->params = params;
 		if (params == NULL &&
 		    (s->text[0] == '\0' || strncmp(s->text, "__attribute__", 13) == 0))
@@ -692,7 +700,6 @@ directive(struct reader *r, size_t a, size_t b)
 				remember(r, mname, s->value);
 			decode_ioctl(r, s, v, body, b);
 		}
-		free(mname);
 	} else if (api_tok_is(name, "undef") && b - a >= 3 && api_tok_ident(&v[a + 2])) {
 		/* the latest definition under the same conditions ends here */
 		size_t i;
@@ -1559,7 +1566,7 @@ declaration(struct reader *r, size_t a, size_t b)
 	if (is_typedef) {
 		nm = declared_name(v, a + 1, b);
 		if (nm < b) {
-			char *tname = ud_xstrndup(v[nm].p, v[nm].n);
+			char *tname = hstrn(r, v[nm].p, v[nm].n); /* the symbol's name */
 			struct ud_buf text = UD_BUF_INIT;
 
 			/* the text, with a body replaced by its tag (the body is its own symbol) */
@@ -1573,7 +1580,7 @@ declaration(struct reader *r, size_t a, size_t b)
 					ud_buf_addch(&text, ' ');
 				ud_buf_add(&text, v[i].p, v[i].n);
 			}
-			s = add_sym(r, UD_API_TYPEDEF, tname, v[nm].line, hbuf(r, &text));
+			s = add_sym_named(r, UD_API_TYPEDEF, tname, v[nm].line, hbuf(r, &text));
 			/* its declarator, read as a member is: what the layout of the name is */
 			member(r, a + 1, b, a, &decls, &ndecls, &adecls);
 			for (i = 0; i < ndecls; i++) {
@@ -1585,7 +1592,6 @@ declaration(struct reader *r, size_t a, size_t b)
 				}
 			}
 			free(decls);
-			free(tname);
 		}
 		return;
 	}
@@ -1600,12 +1606,10 @@ declaration(struct reader *r, size_t a, size_t b)
 			return; /* "struct foo;" */
 	}
 	{
-		char *dname = ud_xstrndup(v[nm].p, v[nm].n);
 		bool func = nm + 1 < b && api_tok_is(&v[nm + 1], "(");
 
-		add_sym(r, func ? UD_API_FUNCTION : UD_API_VARIABLE, dname, v[nm].line,
-			hjoin(r, v, a, b));
-		free(dname);
+		add_sym_named(r, func ? UD_API_FUNCTION : UD_API_VARIABLE,
+			      hstrn(r, v[nm].p, v[nm].n), v[nm].line, hjoin(r, v, a, b));
 	}
 }
 
