@@ -99,36 +99,41 @@ struct ud_api_ioctl {
 	uint64_t size;	 /* its size in bytes, which the request number holds */
 };
 
+/*
+ * Pointers first, then 8-, 4- and 1-byte fields: no padding between them
+ * (a version has some 50,000 symbols, each copied and sorted).
+ */
 struct ud_api_sym {
-	enum ud_api_kind kind;
-	char *name; /* FOO, "struct foo", "enum bar", an enum constant's name */
-	char *cond; /* the conditions it is under ("" at top level) */
-	char *key;  /* kind, name and cond: what matches it across versions */
-	unsigned line;
+	char *name;   /* FOO, "struct foo", "enum bar", an enum constant's name */
+	char *cond;   /* the conditions it is under ("" at top level) */
+	char *key;    /* kind, name and cond: what matches it across versions */
 	char *text;   /* macro replacement, enum constant expression, typedef or declaration */
 	char *params; /* a function-like macro's parameters, or NULL */
-	bool has_value;
-	long long value;	       /* a macro's or enum constant's value */
 	struct ud_api_member *members; /* struct, union; for an enum its constants (name only) */
-	size_t nmembers;
-	bool is_ioctl;
-	struct ud_api_ioctl ioctl;
-	uint64_t fingerprint;
-	uint64_t body; /* the same without the key: what is left when only its conditions change */
-	unsigned pack; /* a record's #pragma pack(N) in force, or 0 */
-	char *source;  /* an enum's body, when macros in it write its enumerators (X-macros) */
+	/* with is_ioctl, its request (in the header's arena); else NULL */
+	struct ud_api_ioctl *ioctl;
+	char *source; /* an enum's body, when macros in it write its enumerators (X-macros) */
 	/* a function-like macro's expansion with its parameters as placeholders (resolved) */
 	char *expansion;
 	struct ud_api_member *decl;   /* a typedef's declarator (its type, array, body) */
 	struct ud_api_layout *layout; /* set by ud_api_resolve where it is known, else NULL */
 	char *layout_why;	      /* set by ud_api_resolve where it is not: why */
-	bool value_unsigned;	      /* with has_value: the value's C type is unsigned */
+	size_t nmembers;
+	long long value; /* a macro's or enum constant's value */
+	uint64_t fingerprint;
+	uint64_t body; /* the same without the key: what is left when only its conditions change */
+	enum ud_api_kind kind;
+	unsigned line;
+	unsigned pack; /* a record's #pragma pack(N) in force, or 0 */
 	/*
 	 * A macro its header #undefs after using it (an X-macro's helper):
 	 * the line of the #undef, else 0.  Not API (a program never sees
 	 * it), kept for the expansions before that line; the diffs skip it.
 	 */
 	unsigned undef_line;
+	bool has_value;
+	bool is_ioctl;
+	bool value_unsigned; /* with has_value: the value's C type is unsigned */
 };
 
 struct ud_api_header {

@@ -45,6 +45,11 @@ struct ud_strarena {
 void ud_strarena_init(struct ud_strarena *a, size_t hint);
 /* n bytes owned by the arena, not aligned, not zeroed; never NULL. */
 char *ud_strarena_alloc(struct ud_strarena *a, size_t n);
+/*
+ * n zeroed bytes aligned to align (a power of two), for the rare small
+ * struct that lives as long as the strings.
+ */
+void *ud_strarena_alloc_aligned(struct ud_strarena *a, size_t n, size_t align);
 /* Copies n bytes and adds a NUL. */
 char *ud_strarena_strndup(struct ud_strarena *a, const char *s, size_t n);
 /* Copies s (NULL gives NULL). */

@@ -11,6 +11,7 @@
  * A field added to the model's structs (api.h) must be copied here too:
  * check_api's test_copy compares a copy with its original field by field.
  */
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,9 +90,14 @@ copy_sym(struct ud_strarena *a, struct ud_api_sym *dst, const struct ud_api_sym 
 	dst->text = ud_strarena_strdup(a, src->text);
 	dst->params = ud_strarena_strdup(a, src->params);
 	dst->members = copy_members(a, src->members, src->nmembers);
-	dst->ioctl.type = ud_strarena_strdup(a, src->ioctl.type);
-	dst->ioctl.nr = ud_strarena_strdup(a, src->ioctl.nr);
-	dst->ioctl.arg = ud_strarena_strdup(a, src->ioctl.arg);
+	if (src->ioctl != NULL) {
+		dst->ioctl = ud_strarena_alloc_aligned(a, sizeof(*dst->ioctl),
+						       alignof(struct ud_api_ioctl));
+		*dst->ioctl = *src->ioctl;
+		dst->ioctl->type = ud_strarena_strdup(a, src->ioctl->type);
+		dst->ioctl->nr = ud_strarena_strdup(a, src->ioctl->nr);
+		dst->ioctl->arg = ud_strarena_strdup(a, src->ioctl->arg);
+	}
 	dst->source = ud_strarena_strdup(a, src->source);
 	dst->expansion = ud_strarena_strdup(a, src->expansion);
 	dst->decl = copy_members(a, src->decl, src->decl != NULL ? 1 : 0);

@@ -268,44 +268,45 @@ diff_ioctl(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o
 			    (unsigned long long)n->value);
 			return;
 		}
-		if (strcmp(o->ioctl.dir, n->ioctl.dir) != 0)
-			ud_buf_addf(&why, ", direction %s -> %s", o->ioctl.dir, n->ioctl.dir);
-		if (o->ioctl.known && n->ioctl.known &&
-		    (o->ioctl.typev != n->ioctl.typev || o->ioctl.nrv != n->ioctl.nrv))
-			ud_buf_addf(&why, ", number %s/%lld -> %s/%lld", o->ioctl.type,
-				    o->ioctl.nrv, n->ioctl.type, n->ioctl.nrv);
-		if (o->ioctl.size_known && n->ioctl.size_known && o->ioctl.size != n->ioctl.size)
+		if (strcmp(o->ioctl->dir, n->ioctl->dir) != 0)
+			ud_buf_addf(&why, ", direction %s -> %s", o->ioctl->dir, n->ioctl->dir);
+		if (o->ioctl->known && n->ioctl->known &&
+		    (o->ioctl->typev != n->ioctl->typev || o->ioctl->nrv != n->ioctl->nrv))
+			ud_buf_addf(&why, ", number %s/%lld -> %s/%lld", o->ioctl->type,
+				    o->ioctl->nrv, n->ioctl->type, n->ioctl->nrv);
+		if (o->ioctl->size_known && n->ioctl->size_known &&
+		    o->ioctl->size != n->ioctl->size)
 			ud_buf_addf(&why, ", size %llu -> %llu (sizeof(%s))",
-				    (unsigned long long)o->ioctl.size,
-				    (unsigned long long)n->ioctl.size, api_or_none(n->ioctl.arg));
-		else if (!api_streq(o->ioctl.arg, n->ioctl.arg))
-			ud_buf_addf(&why, ", argument %s -> %s", api_or_none(o->ioctl.arg),
-				    api_or_none(n->ioctl.arg));
+				    (unsigned long long)o->ioctl->size,
+				    (unsigned long long)n->ioctl->size, api_or_none(n->ioctl->arg));
+		else if (!api_streq(o->ioctl->arg, n->ioctl->arg))
+			ud_buf_addf(&why, ", argument %s -> %s", api_or_none(o->ioctl->arg),
+				    api_or_none(n->ioctl->arg));
 		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_IOCTL, o->line,
 		    n->line, "request number %#llx -> %#llx%s", (unsigned long long)o->value,
 		    (unsigned long long)n->value, ud_buf_str(&why));
 		ud_buf_free(&why);
 		return;
 	}
-	if (strcmp(o->ioctl.dir, n->ioctl.dir) != 0)
+	if (strcmp(o->ioctl->dir, n->ioctl->dir) != 0)
 		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_IOCTL, o->line,
-		    n->line, "ioctl direction %s -> %s: the request number changes", o->ioctl.dir,
-		    n->ioctl.dir);
-	else if (o->ioctl.known && n->ioctl.known &&
-		 (o->ioctl.typev != n->ioctl.typev || o->ioctl.nrv != n->ioctl.nrv))
+		    n->line, "ioctl direction %s -> %s: the request number changes", o->ioctl->dir,
+		    n->ioctl->dir);
+	else if (o->ioctl->known && n->ioctl->known &&
+		 (o->ioctl->typev != n->ioctl->typev || o->ioctl->nrv != n->ioctl->nrv))
 		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_IOCTL, o->line,
-		    n->line, "ioctl number %s/%lld -> %s/%lld", o->ioctl.type, o->ioctl.nrv,
-		    n->ioctl.type, n->ioctl.nrv);
-	else if (!(o->ioctl.known && n->ioctl.known) &&
-		 (strcmp(o->ioctl.type, n->ioctl.type) != 0 ||
-		  strcmp(o->ioctl.nr, n->ioctl.nr) != 0))
+		    n->line, "ioctl number %s/%lld -> %s/%lld", o->ioctl->type, o->ioctl->nrv,
+		    n->ioctl->type, n->ioctl->nrv);
+	else if (!(o->ioctl->known && n->ioctl->known) &&
+		 (strcmp(o->ioctl->type, n->ioctl->type) != 0 ||
+		  strcmp(o->ioctl->nr, n->ioctl->nr) != 0))
 		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_IOCTL, o->line,
-		    n->line, "ioctl number %s, %s -> %s, %s", o->ioctl.type, o->ioctl.nr,
-		    n->ioctl.type, n->ioctl.nr);
-	else if (!api_streq(o->ioctl.arg, n->ioctl.arg))
+		    n->line, "ioctl number %s, %s -> %s, %s", o->ioctl->type, o->ioctl->nr,
+		    n->ioctl->type, n->ioctl->nr);
+	else if (!api_streq(o->ioctl->arg, n->ioctl->arg))
 		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_IOCTL, o->line,
 		    n->line, "ioctl argument type %s -> %s: its size is in the request number",
-		    api_or_none(o->ioctl.arg), api_or_none(n->ioctl.arg));
+		    api_or_none(o->ioctl->arg), api_or_none(n->ioctl->arg));
 	else
 		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, UD_API_RULE_IOCTL, o->line,
 		    n->line, "same request, spelled differently");

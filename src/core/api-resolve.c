@@ -602,11 +602,11 @@ ioctl_size(struct api_ctx *c, unsigned h, struct ud_api_sym *s)
 {
 	struct api_type t;
 
-	if (!s->is_ioctl || s->ioctl.arg == NULL)
+	if (!s->is_ioctl || s->ioctl->arg == NULL)
 		return;
-	if (api_type_of_text(c, h, s->ioctl.arg, &t) && t.known) {
-		s->ioctl.size_known = true;
-		s->ioctl.size = t.size;
+	if (api_type_of_text(c, h, s->ioctl->arg, &t) && t.known) {
+		s->ioctl->size_known = true;
+		s->ioctl->size = t.size;
 	}
 	api_type_free(&t);
 }

@@ -575,17 +575,18 @@ inherit(struct ud_api_diff *out, struct through *t, size_t hi, const struct ud_a
 			    "%s is the same (%#llx): %s changed (%s, %s) but not its size%s",
 			    s->is_ioctl ? "the request number" : "its value",
 			    (unsigned long long)s->value, r->name, r->header,
-			    ud_api_verdict_name(r->verdict), s->ioctl.size_known ? "" : "");
+			    ud_api_verdict_name(r->verdict), "");
 		} else {
 			v = UD_API_BREAKING;
-			if (s->is_ioctl && o->ioctl.size_known && s->ioctl.size_known)
+			if (s->is_ioctl && o->is_ioctl && o->ioctl->size_known &&
+			    s->ioctl->size_known)
 				add(out, header, s, UD_API_CHANGED, v, UD_API_RULE_THROUGH, s->line,
 				    s->line,
 				    "the request number changes %#llx -> %#llx: sizeof(%s) %llu -> "
 				    "%llu (%s)",
 				    (unsigned long long)o->value, (unsigned long long)s->value,
-				    api_or_none(s->ioctl.arg), (unsigned long long)o->ioctl.size,
-				    (unsigned long long)s->ioctl.size, r->header);
+				    api_or_none(s->ioctl->arg), (unsigned long long)o->ioctl->size,
+				    (unsigned long long)s->ioctl->size, r->header);
 			else
 				add(out, header, s, UD_API_CHANGED, v, UD_API_RULE_THROUGH, s->line,
 				    s->line, "its value changes %lld -> %lld: it holds %s (%s, %s)",

@@ -11,6 +11,7 @@
  * recognise.
  */
 #include <assert.h>
+#include <stdalign.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -585,16 +586,19 @@ decode_ioctl(struct reader *r, struct ud_api_sym *s, const struct api_tok *v, si
 		return;
 	args[nargs] = b; /* one past the last argument's comma position + 1 */
 	s->is_ioctl = true;
-	snprintf(s->ioctl.dir, sizeof(s->ioctl.dir), "%s", dirs[d]);
-	s->ioctl.type = hjoin(r, v, args[0], args[1] - 1);
-	s->ioctl.nr = hjoin(r, v, args[1], nargs > 2 ? args[2] - 1 : b - 1);
-	s->ioctl.arg = nargs > 2 ? hjoin(r, v, args[2], b - 1) : NULL;
-	if (s->ioctl.type[0] == '\'' && strlen(s->ioctl.type) == 3) {
-		s->ioctl.typev = (unsigned char)s->ioctl.type[1];
-		s->ioctl.known = evaluate(r, s->ioctl.nr, &s->ioctl.nrv);
+	/* a few symbols in a hundred: the others carry no room for it */
+	s->ioctl = ud_strarena_alloc_aligned(&r->h->strs, sizeof(*s->ioctl),
+					     alignof(struct ud_api_ioctl));
+	snprintf(s->ioctl->dir, sizeof(s->ioctl->dir), "%s", dirs[d]);
+	s->ioctl->type = hjoin(r, v, args[0], args[1] - 1);
+	s->ioctl->nr = hjoin(r, v, args[1], nargs > 2 ? args[2] - 1 : b - 1);
+	s->ioctl->arg = nargs > 2 ? hjoin(r, v, args[2], b - 1) : NULL;
+	if (s->ioctl->type[0] == '\'' && strlen(s->ioctl->type) == 3) {
+		s->ioctl->typev = (unsigned char)s->ioctl->type[1];
+		s->ioctl->known = evaluate(r, s->ioctl->nr, &s->ioctl->nrv);
 	} else {
-		s->ioctl.known = evaluate(r, s->ioctl.type, &s->ioctl.typev) &&
-				 evaluate(r, s->ioctl.nr, &s->ioctl.nrv);
+		s->ioctl->known = evaluate(r, s->ioctl->type, &s->ioctl->typev) &&
+				  evaluate(r, s->ioctl->nr, &s->ioctl->nrv);
 	}
 }
 
@@ -1897,12 +1901,12 @@ late_values(struct reader *r)
 				remember(r, s->name, s->value);
 				more = true;
 			}
-			if (s->is_ioctl && !s->ioctl.known) {
-				s->ioctl.known =
-					(s->ioctl.type[0] == '\''
+			if (s->is_ioctl && !s->ioctl->known) {
+				s->ioctl->known =
+					(s->ioctl->type[0] == '\''
 						 ? true
-						 : evaluate(r, s->ioctl.type, &s->ioctl.typev)) &&
-					evaluate(r, s->ioctl.nr, &s->ioctl.nrv);
+						 : evaluate(r, s->ioctl->type, &s->ioctl->typev)) &&
+					evaluate(r, s->ioctl->nr, &s->ioctl->nrv);
 			}
 		}
 	}

@@ -218,20 +218,20 @@ describe_value(struct ud_buf *b, const struct ud_api_sym *o, const struct ud_api
 	if (o->is_ioctl && n->is_ioctl) {
 		size_t start = b->len;
 
-		if (strcmp(o->ioctl.dir, n->ioctl.dir) != 0)
-			ud_buf_addf(b, "ioctl %s -> %s", o->ioctl.dir, n->ioctl.dir);
-		if (o->ioctl.known && n->ioctl.known
-			    ? o->ioctl.typev != n->ioctl.typev || o->ioctl.nrv != n->ioctl.nrv
-			    : !same(o->ioctl.type, n->ioctl.type) ||
-				      !same(o->ioctl.nr, n->ioctl.nr))
+		if (strcmp(o->ioctl->dir, n->ioctl->dir) != 0)
+			ud_buf_addf(b, "ioctl %s -> %s", o->ioctl->dir, n->ioctl->dir);
+		if (o->ioctl->known && n->ioctl->known
+			    ? o->ioctl->typev != n->ioctl->typev || o->ioctl->nrv != n->ioctl->nrv
+			    : !same(o->ioctl->type, n->ioctl->type) ||
+				      !same(o->ioctl->nr, n->ioctl->nr))
 			ud_buf_addf(b, "%sioctl number %s, %s -> %s, %s",
-				    b->len > start ? "; " : "", or_empty(o->ioctl.type),
-				    or_empty(o->ioctl.nr), or_empty(n->ioctl.type),
-				    or_empty(n->ioctl.nr));
-		if (!same(o->ioctl.arg, n->ioctl.arg))
+				    b->len > start ? "; " : "", or_empty(o->ioctl->type),
+				    or_empty(o->ioctl->nr), or_empty(n->ioctl->type),
+				    or_empty(n->ioctl->nr));
+		if (!same(o->ioctl->arg, n->ioctl->arg))
 			ud_buf_addf(b, "%sioctl argument %s -> %s", b->len > start ? "; " : "",
-				    o->ioctl.arg != NULL ? o->ioctl.arg : "(none)",
-				    n->ioctl.arg != NULL ? n->ioctl.arg : "(none)");
+				    o->ioctl->arg != NULL ? o->ioctl->arg : "(none)",
+				    n->ioctl->arg != NULL ? n->ioctl->arg : "(none)");
 		if (b->len == start && strcmp(ot, nt) != 0)
 			ud_buf_addf(b, "respelled '%s' -> '%s'", ot, nt);
 		return;

@@ -4,6 +4,7 @@
  */
 #include <stdalign.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,6 +106,17 @@ ud_strarena_alloc(struct ud_strarena *a, size_t n)
 	p = a->cur;
 	a->cur += n;
 	a->used += n;
+	return p;
+}
+
+void *
+ud_strarena_alloc_aligned(struct ud_strarena *a, size_t n, size_t align)
+{
+	/* up to align - 1 bytes lost: these are few */
+	char *p = ud_strarena_alloc(a, n + align - 1);
+
+	p += (size_t)(-(uintptr_t)p) & (align - 1);
+	memset(p, 0, n);
 	return p;
 }
 
