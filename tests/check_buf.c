@@ -67,6 +67,47 @@ START_TEST(test_arena)
 }
 END_TEST
 
+/* Strings packed end to end, chunks growing past the hint, one free for all. */
+START_TEST(test_strarena)
+{
+	struct ud_strarena a = {NULL, NULL, NULL, 0, 0}, b;
+	char *first, *second, *big, *p;
+	void *st;
+	size_t i;
+
+	/* a zeroed arena is valid: its first string makes the smallest chunk */
+	first = ud_strarena_strdup(&a, "ab");
+	second = ud_strarena_strndup(&a, "cdef", 2);
+	ck_assert_str_eq(first, "ab");
+	ck_assert_str_eq(second, "cd");
+	ck_assert_ptr_eq(second, first + 3); /* no alignment between strings */
+	ck_assert_ptr_null(ud_strarena_strdup(&a, NULL));
+	ck_assert_uint_eq(a.used, 6);
+	/* a string larger than any chunk yet gets a chunk of its own size */
+	big = ud_strarena_alloc(&a, 100000);
+	memset(big, 'x', 100000);
+	/* a struct in it: aligned and zeroed */
+	st = ud_strarena_alloc_aligned(&a, 24, 8);
+	ck_assert_uint_eq((uintptr_t)st % 8, 0);
+	for (i = 0; i < 24; i++)
+		ck_assert_int_eq(((unsigned char *)st)[i], 0);
+	ck_assert_str_eq(first, "ab"); /* earlier strings stay where they were */
+	ud_strarena_free(&a);
+	ck_assert_ptr_null(a.head);
+	ck_assert_uint_eq(a.used, 0);
+	ud_strarena_free(&a);
+	ud_strarena_free(NULL);
+	/* a hint: many small strings, few chunks */
+	ud_strarena_init(&b, 4096);
+	for (i = 0; i < 1000; i++) {
+		p = ud_strarena_strdup(&b, "0123456789");
+		ck_assert_str_eq(p, "0123456789");
+	}
+	ck_assert_uint_eq(b.used, 11000);
+	ud_strarena_free(&b);
+}
+END_TEST
+
 START_TEST(test_diags)
 {
 	struct ud_diags d = UD_DIAGS_INIT, e = UD_DIAGS_INIT;
@@ -110,6 +151,7 @@ main(void)
 	tcase_add_test(tc, test_buf_add);
 	tcase_add_test(tc, test_buf_large);
 	tcase_add_test(tc, test_arena);
+	tcase_add_test(tc, test_strarena);
 	tcase_add_test(tc, test_diags);
 	tcase_add_test(tc, test_xgrow);
 	suite_add_tcase(s, tc);

@@ -89,7 +89,7 @@ ud_strarena_alloc(struct ud_strarena *a, size_t n)
 {
 	char *p;
 
-	if ((size_t)(a->end - a->cur) < n) {
+	if (a->cur == NULL || (size_t)(a->end - a->cur) < n) {
 		size_t cap = a->next < STRARENA_MIN ? STRARENA_MIN : a->next;
 		struct ud_strarena_chunk *c;
 
