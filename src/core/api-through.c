@@ -571,11 +571,10 @@ inherit(struct ud_api_diff *out, struct through *t, size_t hi, const struct ud_a
 		if (o->value == s->value) {
 			v = UD_API_COMPATIBLE;
 			add(out, header, s, UD_API_CHANGED, v, UD_API_RULE_THROUGH, s->line,
-			    s->line,
-			    "%s is the same (%#llx): %s changed (%s, %s) but not its size%s",
+			    s->line, "%s is the same (%#llx): %s changed (%s, %s) but not its size",
 			    s->is_ioctl ? "the request number" : "its value",
 			    (unsigned long long)s->value, r->name, r->header,
-			    ud_api_verdict_name(r->verdict), "");
+			    ud_api_verdict_name(r->verdict));
 		} else {
 			v = UD_API_BREAKING;
 			if (s->is_ioctl && o->is_ioctl && o->ioctl->size_known &&
