@@ -12,10 +12,9 @@
 #include <stddef.h>
 
 struct ud_map_slot {
-	char *key; /* NULL: empty */
-	void *value;
+	char *key;   /* NULL: empty, or removed when value is map.c's own mark */
+	void *value; /* a removed slot's: probing goes on past it */
 	size_t hash;
-	bool dead; /* removed: probing goes on past it */
 };
 
 struct ud_arena;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Open addressing with linear probing over a power-of-two table, FNV-1a
- * hashes kept per slot so growing never rehashes strings.  Removal leaves
- * a dead slot; a table more than half full of live and dead slots is
- * rebuilt.
+ * Open addressing with linear probing over a power-of-two table, each
+ * key's hash kept in its slot so growing never rehashes strings.  Removal
+ * leaves a dead slot; a table more than half full of live and dead slots
+ * is rebuilt.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,33 +13,125 @@
 #include "uapid/map.h"
 #include "uapid/xmalloc.h"
 
-static size_t
-hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
+/*
+ * A removed slot's value (its key is NULL): probing goes on past it.  An
+ * address of ours, never a caller's value, since the caller's are only
+ * ever stored beside a key.
+ */
+static const char dead_mark;
+#define DEAD ((void *)&dead_mark)
 
-	while (*s != '\0') {
-		h ^= (unsigned char)*s++;
-		h *= 1099511628211ULL;
+/* Odd 64-bit multipliers with their bits spread evenly (any such would do). */
+#define MUL_A 0x9e3779b97f4a7c15ULL
+#define MUL_B 0xd6e8feb86659fd93ULL
+#define MUL_C 0xa0761d6478bd642fULL
+
+static inline uint64_t
+load64(const unsigned char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+static inline uint64_t
+load32(const unsigned char *p)
+{
+	uint32_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/* One word into the state: the multiply carries its bits up, the shift brings the top ones down. */
+static inline uint64_t
+absorb(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * MUL_B;
+	return h ^ (h >> 31);
+}
+
+/*
+ * The hash of the n bytes at key, eight at a time: FNV-1a's byte at a
+ * time was a tenth of an API diff's map work.  Strings of a length are
+ * read whole and without overlap into the words absorbed (the last word
+ * may share bytes with the one before, the 4-to-7-byte case reads two
+ * halves that may overlap, the shortest three bytes that may repeat); the
+ * length seeds the state, so equal words of other lengths part.  Words
+ * are read in the host's byte order: the hash, like the iteration order
+ * it makes, is the same on every run of one build but not across hosts.
+ */
+static inline size_t
+hash_bytes(const char *key, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)key, *e = p + n;
+	uint64_t h = (uint64_t)n * MUL_A, w;
+
+	if (n > 8) {
+		do {
+			h = absorb(h, load64(p));
+			p += 8;
+		} while (e - p > 8);
+		w = load64(e - 8);
+	} else if (n >= 4) {
+		w = load32(p) | load32(e - 4) << 32;
+	} else if (n > 0) {
+		w = p[0] | (uint64_t)p[n >> 1] << 8 | (uint64_t)p[n - 1] << 16;
+	} else {
+		w = 0;
 	}
+	h = absorb(h, w);
+	/* every bit of the state into the low ones a table's index takes */
+	h ^= h >> 29;
+	h *= MUL_C;
+	h ^= h >> 32;
 	return (size_t)h;
 }
 
-/* The slot holding key, or the first free one its probe meets (NULL if the table is empty). */
-static struct ud_map_slot *
-find(const struct ud_map *m, const char *key, size_t h)
+size_t
+ud_map_hash(const char *key)
 {
-	struct ud_map_slot *reuse = NULL;
-	size_t i;
+	return hash_bytes(key, strlen(key));
+}
+
+/* The slot holding key, or NULL. */
+static inline struct ud_map_slot *
+lookup(const struct ud_map *m, const char *key, size_t h)
+{
+	size_t mask = m->cap - 1, i;
 
 	if (m->cap == 0)
 		return NULL;
-	for (i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+	for (i = h & mask;; i = (i + 1) & mask) {
 		struct ud_map_slot *s = &m->slots[i];
 
-		if (s->key == NULL && !s->dead)
-			return reuse != NULL ? reuse : s;
-		if (s->dead) {
+		if (s->key == NULL) {
+			if (s->value != DEAD)
+				return NULL;
+		} else if (s->hash == h && strcmp(s->key, key) == 0) {
+			return s;
+		}
+	}
+}
+
+/*
+ * The slot holding key, or the one to put it in: the first dead slot its
+ * probe met, else the free one that ended it.  The table has one free slot
+ * at least (ud_map_put_hashed grows it first).
+ */
+static inline struct ud_map_slot *
+find_room(const struct ud_map *m, const char *key, size_t h)
+{
+	struct ud_map_slot *reuse = NULL;
+	size_t mask = m->cap - 1, i;
+
+	for (i = h & mask;; i = (i + 1) & mask) {
+		struct ud_map_slot *s = &m->slots[i];
+
+		if (s->key == NULL) {
+			if (s->value != DEAD)
+				return reuse != NULL ? reuse : s;
 			if (reuse == NULL)
 				reuse = s;
 		} else if (s->hash == h && strcmp(s->key, key) == 0) {
@@ -53,7 +145,7 @@ static void
 rebuild(struct ud_map *m, size_t cap)
 {
 	struct ud_map_slot *old = m->slots;
-	size_t oldcap = m->cap, i;
+	size_t oldcap = m->cap, i, mask = cap - 1;
 
 	m->cap = cap;
 	m->slots = ud_xcalloc(m->cap, sizeof(*m->slots));
@@ -63,8 +155,7 @@ rebuild(struct ud_map *m, size_t cap)
 
 		if (old[i].key == NULL)
 			continue;
-		for (j = old[i].hash & (m->cap - 1); m->slots[j].key != NULL;
-		     j = (j + 1) & (m->cap - 1))
+		for (j = old[i].hash & mask; m->slots[j].key != NULL; j = (j + 1) & mask)
 			;
 		m->slots[j] = old[i];
 	}
@@ -92,75 +183,81 @@ ud_map_reserve(struct ud_map *m, size_t n)
 void *
 ud_map_get(const struct ud_map *m, const char *key)
 {
-	return ud_map_get_hashed(m, key, hash_str(key));
-}
+	struct ud_map_slot *s;
 
-size_t
-ud_map_hash(const char *key)
-{
-	return hash_str(key);
+	if (m->n == 0)
+		return NULL;
+	s = lookup(m, key, ud_map_hash(key));
+	return s != NULL ? s->value : NULL;
 }
 
 void *
 ud_map_get_hashed(const struct ud_map *m, const char *key, size_t hash)
 {
-	struct ud_map_slot *s = find(m, key, hash);
+	struct ud_map_slot *s = lookup(m, key, hash);
 
-	return s != NULL && s->key != NULL ? s->value : NULL;
+	return s != NULL ? s->value : NULL;
 }
 
 bool
 ud_map_has(const struct ud_map *m, const char *key)
 {
-	struct ud_map_slot *s = find(m, key, hash_str(key));
-
-	return s != NULL && s->key != NULL;
+	return m->n > 0 && lookup(m, key, ud_map_hash(key)) != NULL;
 }
 
-void *
-ud_map_put(struct ud_map *m, const char *key, void *value)
-{
-	return ud_map_put_hashed(m, key, hash_str(key), value);
-}
-
-void *
-ud_map_put_hashed(struct ud_map *m, const char *key, size_t h, void *value)
+/* ud_map_put_hashed with key's length when known (SIZE_MAX: not). */
+static void *
+put(struct ud_map *m, const char *key, size_t len, size_t h, void *value)
 {
 	struct ud_map_slot *s;
 
 	if ((m->used + 1) * 2 > m->cap)
 		grow(m);
-	s = find(m, key, h);
+	s = find_room(m, key, h);
 	if (s->key != NULL) {
 		void *old = s->value;
 
 		s->value = value;
 		return old;
 	}
-	if (!s->dead)
+	if (s->value != DEAD)
 		m->used++;
-	s->key = m->keys != NULL ? ud_arena_strndup(m->keys, key, strlen(key)) : ud_xstrdup(key);
+	if (len == SIZE_MAX)
+		len = strlen(key);
+	s->key = m->keys != NULL ? ud_arena_strndup(m->keys, key, len) : ud_xstrndup(key, len);
 	s->hash = h;
 	s->value = value;
-	s->dead = false;
 	m->n++;
 	return NULL;
 }
 
 void *
+ud_map_put(struct ud_map *m, const char *key, void *value)
+{
+	size_t len = strlen(key);
+
+	return put(m, key, len, hash_bytes(key, len), value);
+}
+
+void *
+ud_map_put_hashed(struct ud_map *m, const char *key, size_t h, void *value)
+{
+	return put(m, key, SIZE_MAX, h, value);
+}
+
+void *
 ud_map_del(struct ud_map *m, const char *key)
 {
-	struct ud_map_slot *s = find(m, key, hash_str(key));
+	struct ud_map_slot *s;
 	void *old;
 
-	if (s == NULL || s->key == NULL)
+	if (m->n == 0 || (s = lookup(m, key, ud_map_hash(key))) == NULL)
 		return NULL;
 	old = s->value;
 	if (m->keys == NULL)
 		free(s->key);
 	s->key = NULL;
-	s->value = NULL;
-	s->dead = true;
+	s->value = DEAD;
 	m->n--;
 	return old;
 }
