@@ -106,6 +106,103 @@ punct_len(const char *p, const char *e)
 	}
 }
 
+/*
+ * What a byte can start, for api_tokenize's dispatch: one table look-up
+ * in place of a chain of tests per byte (the tokenizer reads every byte
+ * of every header a diff parses).  LC_IDENT, LC_DIGIT and LC_DOT are in
+ * that order: numbers go on over all three.
+ */
+enum lex_class {
+	LC_PUNCT,     /* any other byte: a punctuator, or a token of one byte */
+	LC_NEWLINE,   /* '\n' */
+	LC_BLANK,     /* space, tab, vertical tab, form feed, carriage return */
+	LC_BACKSLASH, /* a line continuation, or a token */
+	LC_SLASH,     /* a comment, or a punctuator */
+	LC_QUOTE,     /* a string or character literal */
+	LC_IDENT,     /* a letter or '_' */
+	LC_DIGIT,     /* '0' to '9' */
+	LC_DOT,	      /* a number when a digit follows, else a punctuator */
+};
+
+#define LC_2(c, k) [(c)] = (k), [(c) + 1] = (k)
+#define LC_5(c, k) LC_2(c, k), LC_2((c) + 2, k), [(c) + 4] = (k)
+#define LC_10(c, k) LC_5(c, k), LC_5((c) + 5, k)
+#define LC_26(c, k) LC_10(c, k), LC_10((c) + 10, k), LC_5((c) + 20, k), [(c) + 25] = (k)
+
+static const unsigned char lex_class[256] = {
+	['\n'] = LC_NEWLINE,  [' '] = LC_BLANK,	    ['\t'] = LC_BLANK,	   ['\v'] = LC_BLANK,
+	['\f'] = LC_BLANK,    ['\r'] = LC_BLANK,    ['\\'] = LC_BACKSLASH, ['/'] = LC_SLASH,
+	['"'] = LC_QUOTE,     ['\''] = LC_QUOTE,    ['_'] = LC_IDENT,	   ['.'] = LC_DOT,
+	LC_26('a', LC_IDENT), LC_26('A', LC_IDENT), LC_10('0', LC_DIGIT),
+};
+
+/* The bytes that go on an identifier: letters, digits and '_'. */
+static const bool ident_byte[256] = {
+	['_'] = true,
+	LC_26('a', true),
+	LC_26('A', true),
+	LC_10('0', true),
+};
+
+/*
+ * Past the identifier bytes from p: four a turn while four are left, the
+ * end tested once for them (identifiers are half of a header's tokens).
+ */
+static inline const char *
+ident_end(const char *p, const char *e)
+{
+	const unsigned char *u = (const unsigned char *)p;
+
+	for (; e - (const char *)u >= 4; u += 4) {
+		if (!ident_byte[u[0]])
+			return (const char *)u;
+		if (!ident_byte[u[1]])
+			return (const char *)u + 1;
+		if (!ident_byte[u[2]])
+			return (const char *)u + 2;
+		if (!ident_byte[u[3]])
+			return (const char *)u + 3;
+	}
+	while ((const char *)u < e && ident_byte[*u])
+		u++;
+	return (const char *)u;
+}
+
+/*
+ * Past the pp-number (what C's preprocessor reads as one number) whose
+ * first byte is before p: digits, letters, '_', '.', and a sign after an
+ * exponent's e or p.
+ */
+static const char *
+number_end(const char *p, const char *e)
+{
+	for (; p < e; p++) {
+		if ((unsigned)(lex_class[(unsigned char)*p] - LC_IDENT) <= LC_DOT - LC_IDENT)
+			continue;
+		if ((*p == '+' || *p == '-') &&
+		    (p[-1] == 'e' || p[-1] == 'E' || p[-1] == 'p' || p[-1] == 'P'))
+			continue;
+		break;
+	}
+	return p;
+}
+
+/* Past the string or character literal at p (to its line's end when unterminated). */
+static const char *
+lex_quoted(const char *p, const char *e)
+{
+	char q = *p++;
+
+	while (p < e && *p != q && *p != '\n') {
+		if (*p == '\\' && p + 1 < e)
+			p++;
+		p++;
+	}
+	if (p < e && *p == q)
+		p++;
+	return p;
+}
+
 void
 api_tokenize(const char *text, size_t len, struct api_toks *out)
 {
@@ -114,79 +211,95 @@ api_tokenize(const char *text, size_t len, struct api_toks *out)
 	bool bol = true;
 
 	while (p < e) {
-		struct api_tok t;
+		enum lex_class k = lex_class[(unsigned char)*p];
+		struct api_tok *t;
+		const char *b = p;
 
-		memset(&t, 0, sizeof(t));
-
-		p = skip_cont(p, e, &line);
-		if (p >= e)
-			break;
-		if (*p == '\n') {
+		switch (k) {
+		case LC_NEWLINE:
 			line++;
 			bol = true;
 			p++;
 			continue;
-		}
-		if (ud_is_space((unsigned char)*p)) {
+		case LC_BLANK:
 			/* a run of blanks at once, not a turn of the loop each */
 			do
 				p++;
 			while (p < e && (*p == ' ' || *p == '\t'));
 			continue;
-		}
-		if (p + 1 < e && p[0] == '/' && p[1] == '*') {
-			p = skip_comment(p + 2, e, &line);
-			continue;
-		}
-		if (p + 1 < e && p[0] == '/' && p[1] == '/') {
-			while (p < e && *p != '\n')
-				p++;
-			continue;
-		}
-		t.p = p;
-		t.line = line;
-		t.bol = bol;
-		bol = false;
-		if (ud_is_ident_start((unsigned char)*p)) {
-			while (p < e && ud_is_ident((unsigned char)*p))
-				p++;
-		} else if (ud_is_digit((unsigned char)*p) ||
-			   (*p == '.' && p + 1 < e && ud_is_digit((unsigned char)p[1]))) {
-			while (p < e &&
-			       (ud_is_alnum((unsigned char)*p) || *p == '.' || *p == '_' ||
-				((*p == '+' || *p == '-') &&
-				 (p[-1] == 'e' || p[-1] == 'E' || p[-1] == 'p' || p[-1] == 'P'))))
-				p++;
-		} else if (*p == '"' || *p == '\'') {
-			char q = *p++;
-
-			while (p < e && *p != q && *p != '\n') {
-				if (*p == '\\' && p + 1 < e)
-					p++;
-				p++;
+		case LC_BACKSLASH:
+			if ((p = skip_cont(p, e, &line)) != b)
+				continue;
+			break;
+		case LC_SLASH:
+			if (p + 1 < e && p[1] == '*') {
+				p = skip_comment(p + 2, e, &line);
+				continue;
 			}
-			if (p < e && *p == q)
-				p++;
-		} else {
-			p += punct_len(p, e);
+			if (p + 1 < e && p[1] == '/') {
+				while (p < e && *p != '\n')
+					p++;
+				continue;
+			}
+			break;
+		default:
+			break;
 		}
-		t.n = (size_t)(p - t.p);
+		if (k == LC_IDENT)
+			p = ident_end(p + 1, e);
+		else if (k == LC_DIGIT ||
+			 (k == LC_DOT && p + 1 < e && lex_class[(unsigned char)p[1]] == LC_DIGIT))
+			p = number_end(p + 1, e);
+		else if (k == LC_QUOTE)
+			p = lex_quoted(p, e);
+		else
+			p += punct_len(p, e);
 		if (out->n == out->alloc)
 			out->v = ud_xgrow(out->v, &out->alloc,
 					  out->n < (len >> 3) ? (len >> 3) + 16 : out->n + 1,
 					  sizeof(*out->v));
-		out->v[out->n++] = t;
+		t = &out->v[out->n++];
+		t->p = b;
+		t->n = (size_t)(p - b);
+		t->line = line;
+		t->bol = bol;
+		t->hide = NULL;
+		bol = false;
 	}
 }
 
-/* Whether api_join writes token i (> a) with no space before it. */
-static bool
+/* Whether t is the one-byte token c. */
+static inline bool
+tok_is1(const struct api_tok *t, char c)
+{
+	return t->n == 1 && t->p[0] == c;
+}
+
+/*
+ * Whether api_join writes token i (> a) with no space before it: after
+ * "(", "[" or "~"; before ",", ")", "]", ";" or "[", and before a "("
+ * after an identifier.
+ */
+static inline bool
 tight(const struct api_tok *v, size_t i)
 {
-	return api_tok_is(&v[i], ",") || api_tok_is(&v[i], ")") || api_tok_is(&v[i], "]") ||
-	       api_tok_is(&v[i], ";") || api_tok_is(&v[i - 1], "(") || api_tok_is(&v[i - 1], "[") ||
-	       api_tok_is(&v[i], "[") || api_tok_is(&v[i - 1], "~") ||
-	       (api_tok_is(&v[i], "(") && api_tok_ident(&v[i - 1]));
+	if (v[i].n == 1) {
+		switch (v[i].p[0]) {
+		case ',':
+		case ')':
+		case ']':
+		case ';':
+		case '[':
+			return true;
+		case '(':
+			if (api_tok_ident(&v[i - 1]))
+				return true;
+			break;
+		default:
+			break;
+		}
+	}
+	return tok_is1(&v[i - 1], '(') || tok_is1(&v[i - 1], '[') || tok_is1(&v[i - 1], '~');
 }
 
 /*
@@ -216,14 +329,14 @@ api_join(const struct api_tok *v, size_t a, size_t b)
 size_t
 api_match(const struct api_tok *v, size_t i, size_t b)
 {
-	const char *open = api_tok_is(&v[i], "{") ? "{" : api_tok_is(&v[i], "(") ? "(" : "[";
-	const char *close = open[0] == '{' ? "}" : open[0] == '(' ? ")" : "]";
+	char open = tok_is1(&v[i], '{') ? '{' : tok_is1(&v[i], '(') ? '(' : '[';
+	char close = open == '{' ? '}' : open == '(' ? ')' : ']';
 	size_t depth = 0;
 
 	for (; i < b; i++) {
-		if (api_tok_is(&v[i], open))
+		if (tok_is1(&v[i], open))
 			depth++;
-		else if (api_tok_is(&v[i], close) && --depth == 0)
+		else if (tok_is1(&v[i], close) && --depth == 0)
 			return i;
 	}
 	return b;
