@@ -9,21 +9,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/*
- * The tests below compare once per range, unsigned (a byte below the
- * range wraps to a large number; OR 0x20 lowers a capital and makes no
- * other byte a letter): they are run on every byte of every header.
- */
 static inline bool
 ud_is_alpha(int c)
 {
-	return ((unsigned)c | 0x20) - 'a' < 26;
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
 static inline bool
 ud_is_digit(int c)
 {
-	return (unsigned)c - '0' < 10;
+	return c >= '0' && c <= '9';
 }
 
 static inline bool
@@ -77,7 +72,7 @@ ud_next_ident(const char *text, const char **p, size_t *len)
 static inline bool
 ud_is_space(int c)
 {
-	return c == ' ' || (unsigned)c - '\t' < 5; /* '\t' '\n' '\v' '\f' '\r' */
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
 }
 
 /* ASCII lower case of c; other bytes unchanged. */
