@@ -30,7 +30,7 @@ check_shape(const struct ud_map *m)
 	}
 	ck_assert_uint_eq(m->cap & (m->cap - 1), 0);
 	ck_assert_uint_le(m->used * 2, m->cap);
-	/* a removed slot: no key and a value (map.c's mark; a live key's value may be NULL) */
+	/* a removed slot: no key and a value (a live key's value may be NULL) */
 	for (i = 0; i < m->cap; i++) {
 		live += m->slots[i].key != NULL;
 		dead += m->slots[i].key == NULL && m->slots[i].value != NULL;

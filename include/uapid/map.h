@@ -12,8 +12,8 @@
 #include <stddef.h>
 
 struct ud_map_slot {
-	char *key;   /* NULL: empty, or removed when value is map.c's own mark */
-	void *value; /* a removed slot's: probing goes on past it */
+	char *key;   /* NULL: free (value NULL) or removed (value not NULL) */
+	void *value; /* removed: probing goes on past the slot */
 	size_t hash;
 };
 

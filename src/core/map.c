@@ -14,12 +14,11 @@
 #include "uapid/xmalloc.h"
 
 /*
- * A removed slot's value (its key is NULL): probing goes on past it.  An
- * address of ours, never a caller's value, since the caller's are only
- * ever stored beside a key.
+ * A slot with no key is free when its value is NULL, removed (probing goes
+ * on past it) when not: ud_map_del leaves the slot's own address there.
+ * The caller's values are only ever stored beside a key.
  */
-static const char dead_mark;
-#define DEAD ((void *)&dead_mark)
+#define REMOVED(s) ((s)->value != NULL)
 
 /* Odd 64-bit multipliers with their bits spread evenly (any such would do). */
 #define MUL_A 0x9e3779b97f4a7c15ULL
@@ -54,13 +53,14 @@ absorb(uint64_t h, uint64_t w)
 
 /*
  * The hash of the n bytes at key, eight at a time: FNV-1a's byte at a
- * time was a tenth of an API diff's map work.  Strings of a length are
- * read whole and without overlap into the words absorbed (the last word
- * may share bytes with the one before, the 4-to-7-byte case reads two
- * halves that may overlap, the shortest three bytes that may repeat); the
- * length seeds the state, so equal words of other lengths part.  Words
- * are read in the host's byte order: the hash, like the iteration order
- * it makes, is the same on every run of one build but not across hosts.
+ * time was the largest part of the map's cost in an API diff.  Every byte
+ * is read, and for one length the bytes go into the words absorbed one to
+ * one (the last word may repeat bytes of the one before, 4 to 7 bytes are
+ * read as two halves that may overlap, 1 to 3 as three bytes that may
+ * repeat); the length seeds the state, so keys of other lengths start
+ * apart.  Words are read in the host's byte order: the hash, like the
+ * iteration order it makes, is the same on every run of one build but not
+ * across hosts of the other order.
  */
 static inline size_t
 hash_bytes(const char *key, size_t n)
@@ -107,7 +107,7 @@ lookup(const struct ud_map *m, const char *key, size_t h)
 		struct ud_map_slot *s = &m->slots[i];
 
 		if (s->key == NULL) {
-			if (s->value != DEAD)
+			if (!REMOVED(s))
 				return NULL;
 		} else if (s->hash == h && strcmp(s->key, key) == 0) {
 			return s;
@@ -130,7 +130,7 @@ find_room(const struct ud_map *m, const char *key, size_t h)
 		struct ud_map_slot *s = &m->slots[i];
 
 		if (s->key == NULL) {
-			if (s->value != DEAD)
+			if (!REMOVED(s))
 				return reuse != NULL ? reuse : s;
 			if (reuse == NULL)
 				reuse = s;
@@ -220,7 +220,7 @@ put(struct ud_map *m, const char *key, size_t len, size_t h, void *value)
 		s->value = value;
 		return old;
 	}
-	if (s->value != DEAD)
+	if (!REMOVED(s))
 		m->used++;
 	if (len == SIZE_MAX)
 		len = strlen(key);
@@ -257,7 +257,7 @@ ud_map_del(struct ud_map *m, const char *key)
 	if (m->keys == NULL)
 		free(s->key);
 	s->key = NULL;
-	s->value = DEAD;
+	s->value = s;
 	m->n--;
 	return old;
 }
