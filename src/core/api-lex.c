@@ -146,7 +146,8 @@ static const bool ident_byte[256] = {
 
 /*
  * Past the identifier bytes from p: four a turn while four are left, the
- * end tested once for them (identifiers are half of a header's tokens).
+ * end tested once for them (the identifier bytes were the tokenizer's
+ * largest cost).
  */
 static inline const char *
 ident_end(const char *p, const char *e)
