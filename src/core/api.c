@@ -1344,7 +1344,12 @@ enum_body(struct reader *r, size_t at, size_t open, size_t close, const char *na
 	bool generated = false; /* a macro in the body makes enumerators (X-macros) */
 	char *anonymous = NULL;
 	struct ud_api_sym *s;
+	size_t most = 1;
 
+	/* room for every constant at once (one per comma at most): big enums grew the map often */
+	for (j = open + 1; j < close; j++)
+		most += api_tok_is(&v[j], ",");
+	ud_map_reserve(&r->known.first, r->known.first.n + most);
 	for (j = open + 1; j <= close; j++) {
 		if (j < close && (api_tok_is(&v[j], "(") || api_tok_is(&v[j], "[")))
 			depth++;
@@ -1922,7 +1927,7 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 {
 	struct api_toks t = {NULL, 0, 0}, c = {NULL, 0, 0};
 	struct dline *dl = NULL;
-	size_t ndl = 0, adl = 0, i, di = 0, start = 0;
+	size_t ndl = 0, adl = 0, i, di = 0, start = 0, ndefine = 0;
 	struct reader r;
 	int depth = 0;
 	bool function_body = false;
@@ -1946,6 +1951,9 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 	out->alloc = len / 80 + 16;
 	out->v = ud_xmalloc(out->alloc * sizeof(*out->v));
 	api_tokenize(text, len, &t);
+	/* as many as the tokens at most: one allocation, not a call per token (333,000 a diff) */
+	c.alloc = t.n > 0 ? t.n : 1;
+	c.v = ud_xmalloc(c.alloc * sizeof(*c.v));
 	/* directives apart: a declaration never holds one (#ifdef inside a struct) */
 	for (i = 0; i < t.n;) {
 		if (t.v[i].bol && api_tok_is(&t.v[i], "#")) {
@@ -1957,11 +1965,21 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 			dl[ndl].a = i;
 			dl[ndl].b = e;
 			dl[ndl++].at = c.n;
+			ndefine += e - i >= 3 && api_tok_is(&t.v[i + 1], "define");
 			i = e;
 			continue;
 		}
-		c.v = ud_xgrow(c.v, &c.alloc, c.n + 1, sizeof(*c.v));
 		c.v[c.n++] = t.v[i++];
+	}
+	/*
+	 * The name maps sized once: a macro is named by a #define, and so
+	 * are most numeric names (enum_body makes room for its constants).
+	 * Grown a doubling at a time they were rebuilt some 5,400 times a
+	 * diff, 550,000 slots allocated for 360,000 kept.
+	 */
+	if (ndefine > 0) {
+		ud_map_reserve(&r.macros, ndefine);
+		ud_map_reserve(&r.known.first, ndefine);
 	}
 	r.t = &t;
 	r.c = &c;
