@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api-internal.h"
+#include "api-lex.h"
 #include "uapid/chars.h"
 #include "uapid/xmalloc.h"
 
@@ -303,6 +304,31 @@ tight(const struct api_tok *v, size_t i)
 	return tok_is1(&v[i - 1], '(') || tok_is1(&v[i - 1], '[') || tok_is1(&v[i - 1], '~');
 }
 
+size_t
+api_join_len(const struct api_tok *v, size_t a, size_t b)
+{
+	size_t i, len = 0;
+
+	for (i = a; i < b; i++)
+		len += v[i].n + (i > a && !tight(v, i));
+	return len;
+}
+
+char *
+api_join_to(char *out, const struct api_tok *v, size_t a, size_t b)
+{
+	size_t i;
+
+	for (i = a; i < b; i++) {
+		if (i > a && !tight(v, i))
+			*out++ = ' ';
+		memcpy(out, v[i].p, v[i].n);
+		out += v[i].n;
+	}
+	*out = '\0';
+	return out;
+}
+
 /*
  * Measured first, then written into one allocation: the readers join
  * some 600,000 token runs a diff, and a growing buffer reallocated for
@@ -311,19 +337,9 @@ tight(const struct api_tok *v, size_t i)
 char *
 api_join(const struct api_tok *v, size_t a, size_t b)
 {
-	size_t i, len = 0;
-	char *out, *p;
+	char *out = ud_xmalloc(api_join_len(v, a, b) + 1);
 
-	for (i = a; i < b; i++)
-		len += v[i].n + (i > a && !tight(v, i));
-	p = out = ud_xmalloc(len + 1);
-	for (i = a; i < b; i++) {
-		if (i > a && !tight(v, i))
-			*p++ = ' ';
-		memcpy(p, v[i].p, v[i].n);
-		p += v[i].n;
-	}
-	*p = '\0';
+	api_join_to(out, v, a, b);
 	return out;
 }
 

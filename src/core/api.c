@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "api-internal.h"
+#include "api-lex.h"
 #include "uapid/api.h"
 #include "uapid/buf.h"
 #include "uapid/chars.h"
@@ -62,8 +63,12 @@ struct reader {
 	struct ud_map attr_macros; /* macros defined so far that stand for attributes */
 	struct ud_map macros;	   /* the macros defined so far, but those naming themselves */
 	struct ud_arena keys;	   /* the maps' keys, dropped with the reader */
-	unsigned pack;		   /* #pragma pack(N) in force, 0 when none */
-	unsigned packs[8];	   /* pack(push) */
+	/* a member's declarator buffers, reused (a zeroed buffer is empty) */
+	struct {
+		struct ud_buf type, dims, attrs;
+	} spare;
+	unsigned pack;	   /* #pragma pack(N) in force, 0 when none */
+	unsigned packs[8]; /* pack(push) */
 	size_t npacks;
 };
 
@@ -102,13 +107,37 @@ hstrn(struct reader *r, const char *p, size_t n)
 	return ud_strarena_strndup(&r->h->strs, p, n);
 }
 
-/* api_join's tokens in the header's arena (api_join's one buffer is copied, then freed). */
+/* api_join's text of tokens [a, b), written straight into the header's arena. */
 static char *
 hjoin(struct reader *r, const struct api_tok *v, size_t a, size_t b)
 {
-	char *t = api_join(v, a, b), *own = hstr(r, t);
+	char *own = ud_strarena_alloc(&r->h->strs, api_join_len(v, a, b) + 1);
 
-	free(t);
+	api_join_to(own, v, a, b);
+	return own;
+}
+
+/* api_join's text of tokens [a, b) appended to buffer out. */
+static void
+join_add(struct ud_buf *out, const struct api_tok *v, size_t a, size_t b)
+{
+	size_t n = api_join_len(v, a, b);
+
+	ud_buf_grow(out, n);
+	api_join_to(out->data + out->len, v, a, b);
+	out->len += n;
+}
+
+/* a, the n bytes at b, then c, in the header's arena: a name with no printf nor malloc. */
+static char *
+hcat(struct reader *r, const char *a, const char *b, size_t n, const char *c)
+{
+	size_t na = strlen(a), nc = strlen(c);
+	char *own = ud_strarena_alloc(&r->h->strs, na + n + nc + 1);
+
+	memcpy(own, a, na);
+	memcpy(own + na, b, n);
+	memcpy(own + na + n, c, nc + 1);
 	return own;
 }
 
@@ -890,10 +919,9 @@ take_attrs(const struct api_tok *v, size_t *i, size_t b, struct ud_buf *out)
 	while (*i < b && api_is_attr(&v[*i])) {
 		size_t e = *i + 1 < b && api_tok_is(&v[*i + 1], "(") ? api_match(v, *i + 1, b) + 1
 								     : *i + 1;
-		char *t = api_join(v, *i, e < b ? e : b);
-
-		ud_buf_addf(out, "%s%s", out->len ? " " : "", t);
-		free(t);
+		if (out->len > 0)
+			ud_buf_addch(out, ' ');
+		join_add(out, v, *i, e < b ? e : b);
 		*i = e;
 	}
 }
@@ -1074,6 +1102,47 @@ struct declarator {
 	bool dims_ok; /* every bound evaluated */
 };
 
+/* A buffer of the reader's spares (or a new one), emptied. */
+static void
+spare_take(struct ud_buf *spare, struct ud_buf *b)
+{
+	*b = *spare;
+	ud_buf_init(spare);
+	ud_buf_reset(b);
+}
+
+/* b back to the spares, or freed when the spare is taken already. */
+static void
+spare_give(struct ud_buf *spare, struct ud_buf *b)
+{
+	if (spare->alloc == 0)
+		*spare = *b;
+	else
+		ud_buf_free(b);
+}
+
+/*
+ * d's buffers from the reader's spares: three buffers per member allocated
+ * and freed were some 50,000 malloc and free pairs a diff.
+ */
+static void
+declarator_begin(struct reader *r, struct declarator *d)
+{
+	spare_take(&r->spare.type, &d->type);
+	spare_take(&r->spare.dims, &d->dims);
+	spare_take(&r->spare.attrs, &d->attrs);
+	d->dims_ok = true;
+}
+
+/* d's buffers back to the reader (their texts copied out first). */
+static void
+declarator_end(struct reader *r, struct declarator *d)
+{
+	spare_give(&r->spare.type, &d->type);
+	spare_give(&r->spare.dims, &d->dims);
+	spare_give(&r->spare.attrs, &d->attrs);
+}
+
 /* The array bound "[...]" at j of declarator [.., i), added to m's; returns its ']'. */
 static size_t
 declarator_bound(struct reader *r, size_t j, size_t i, struct ud_api_member *m,
@@ -1081,14 +1150,13 @@ declarator_bound(struct reader *r, size_t j, size_t i, struct ud_api_member *m,
 {
 	const struct api_tok *v = r->c->v;
 	size_t k = api_match(v, j, i);
-	char *arr = api_join(v, j, k < i ? k + 1 : i);
-	size_t had = m->array != NULL ? strlen(m->array) : 0, n = strlen(arr);
+	size_t end = k < i ? k + 1 : i;
+	size_t had = m->array != NULL ? strlen(m->array) : 0, n = api_join_len(v, j, end);
 	/* the bounds so far and this one; the old string stays in the arena */
 	char *more = ud_strarena_alloc(&r->h->strs, had + n + 1);
 
 	memcpy(more, m->array != NULL ? m->array : "", had);
-	memcpy(more + had, arr, n + 1);
-	free(arr);
+	api_join_to(more + had, v, j, end);
 	m->array = more;
 	dims_add(r, v, j, k < i ? k : i, &d->dims, &d->dims_ok);
 	return k;
@@ -1149,10 +1217,8 @@ declarator_named(struct reader *r, size_t nm, size_t i, size_t attr_macros, size
 			break;
 		} else if (api_tok_is(&v[j], ")") && fp < i) {
 			/* a function pointer: "(*)" and its parameters are its type */
-			char *rest = api_join(v, j + 1, i);
-
-			ud_buf_addf(&d->type, " (*)%s", rest);
-			free(rest);
+			ud_buf_addstr(&d->type, " (*)");
+			join_add(&d->type, v, j + 1, i);
 			break;
 		} else if (api_is_attr(&v[j])) {
 			take_attrs(v, &j, i, &d->attrs);
@@ -1193,7 +1259,7 @@ member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member *
 		{
 			size_t nm = declared_name(v, start, i), j, attr_macros;
 			struct ud_api_member *m;
-			struct declarator d = {UD_BUF_INIT, UD_BUF_INIT, UD_BUF_INIT, true};
+			struct declarator d;
 			size_t fp; /* "(" of a function pointer's "(*name)", or i */
 
 			m = member_add(out, n, alloc);
@@ -1218,15 +1284,12 @@ member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member *
 			fp = function_pointer_paren(v, start, nm, i);
 			if (first && fp < i)
 				type_end = fp;
-			/* the type: the base (from the first declarator) and this one's stars */
-			{
-				char *tb = api_join(v, a, type_end);
-
-				ud_buf_addstr(&d.type, tb);
-				free(tb);
-			}
 			/* an inline body is the type of every declarator: each reads it */
 			inline_body(r, a, type_end, m);
+			/* after the inline body's members, which take the buffers too */
+			declarator_begin(r, &d);
+			/* the type: the base (from the first declarator) and this one's stars */
+			join_add(&d.type, v, a, type_end);
 			if (!first)
 				for (j = start; j < nm && j < i; j++)
 					if (api_tok_is(&v[j], "*"))
@@ -1237,11 +1300,8 @@ member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member *
 				/* an anonymous struct or union, or a padding bit-field */
 				m->name = hstrn(r, "", 0);
 				if (first && m->width == NULL) {
-					char *all = api_join(v, a, i);
-
 					ud_buf_reset(&d.type);
-					ud_buf_addstr(&d.type, all);
-					free(all);
+					join_add(&d.type, v, a, i);
 				}
 				if (m->width != NULL) {
 					long long bits;
@@ -1249,13 +1309,12 @@ member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member *
 					m->bits = evaluate(r, m->width, &bits) ? (int)bits : 0;
 				}
 			}
-			m->type = hbuf(r, &d.type);
+			m->type = hstrn(r, ud_buf_str(&d.type), d.type.len);
 			if (m->array != NULL && d.dims_ok)
-				m->dims = hbuf(r, &d.dims);
-			ud_buf_free(&d.dims);
+				m->dims = hstrn(r, ud_buf_str(&d.dims), d.dims.len);
 			if (d.attrs.len > 0)
-				m->attrs = hbuf(r, &d.attrs);
-			ud_buf_free(&d.attrs);
+				m->attrs = hstrn(r, ud_buf_str(&d.attrs), d.attrs.len);
+			declarator_end(r, &d);
 			first = false;
 			start = i + 1;
 		}
@@ -1318,11 +1377,10 @@ struct_group_tag(struct reader *r, size_t at, size_t b)
 	}
 	if (nc < 3 || comma[0] != at + 3 || !api_tok_ident(&v[at + 2]))
 		return close + 1; /* no tag: nothing in file scope */
-	name = ud_xasprintf("struct %.*s", (int)v[at + 2].n, v[at + 2].p);
-	s = add_sym(r, UD_API_STRUCT, name, v[at + 2].line,
-		    comma[2] > comma[1] + 1 ? hjoin(r, v, comma[1] + 1, comma[2]) : NULL);
+	name = hcat(r, "struct ", v[at + 2].p, v[at + 2].n, "");
+	s = add_sym_named(r, UD_API_STRUCT, name, v[at + 2].line,
+			  comma[2] > comma[1] + 1 ? hjoin(r, v, comma[1] + 1, comma[2]) : NULL);
 	parse_members(r, comma[2] + 1, close, &s->members, &s->nmembers);
-	free(name);
 	return close + 1;
 }
 
@@ -1445,7 +1503,9 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 				: api_tok_is(&v[at], "union") ? UD_API_UNION
 							      : UD_API_STRUCT;
 	size_t i = at + 1, open, close;
+	/* the name in the header's arena: a symbol's name, with no copy */
 	char *name = NULL;
+	const char *word = is_enum ? "enum " : kind == UD_API_UNION ? "union " : "struct ";
 	struct ud_api_sym *s;
 
 	while (i < b && api_is_attr(&v[i])) {
@@ -1454,12 +1514,7 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 			i = api_match(v, i, b) + 1;
 	}
 	if (i < b && api_tok_ident(&v[i]))
-		name = ud_xasprintf("%s %.*s",
-				    is_enum		   ? "enum"
-				    : kind == UD_API_UNION ? "union"
-							   : "struct",
-				    (int)v[i].n, v[i].p),
-		i++;
+		name = hcat(r, word, v[i].p, v[i].n, ""), i++;
 	while (i < b && !api_tok_is(&v[i], "{"))
 		i++;
 	if (i >= b)
@@ -1467,15 +1522,11 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 	open = i;
 	close = api_match(v, open, b);
 	if (name == NULL && typedef_name != NULL)
-		name = ud_xasprintf("%s (typedef %s)",
-				    is_enum		   ? "enum"
-				    : kind == UD_API_UNION ? "union"
-							   : "struct",
-				    typedef_name);
+		name = api_adopt(r->h, ud_xasprintf("%s(typedef %s)", word, typedef_name));
 	if (is_enum) {
 		enum_body(r, at, open, close, name);
 	} else if (name != NULL) {
-		s = add_sym(r, kind, name, v[at].line, NULL);
+		s = add_sym_named(r, kind, name, v[at].line, NULL);
 		parse_members(r, open + 1, close, &s->members, &s->nmembers);
 		/*
 		 * A tagged struct, union or enum defined inside a member is a
@@ -1512,10 +1563,9 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 				size_t e = k + 1 < b && api_tok_is(&v[k + 1], "(")
 						   ? api_match(v, k + 1, b) + 1
 						   : k + 1;
-				char *t = api_join(v, k, e);
-
-				ud_buf_addf(&attrs, "%s%s", attrs.len ? " " : "", t);
-				free(t);
+				if (attrs.len > 0)
+					ud_buf_addch(&attrs, ' ');
+				join_add(&attrs, v, k, e);
 				k = e;
 			}
 			if (attrs.len > 0)
@@ -1524,7 +1574,6 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 			ud_buf_free(&attrs);
 		}
 	}
-	free(name);
 	return close + 1;
 }
 
@@ -1917,6 +1966,14 @@ late_values(struct reader *r)
 	}
 }
 
+static void
+reader_spares_free(struct reader *r)
+{
+	ud_buf_free(&r->spare.type);
+	ud_buf_free(&r->spare.dims);
+	ud_buf_free(&r->spare.attrs);
+}
+
 struct dline {
 	size_t a, b; /* the directive's tokens in the full list */
 	size_t at;   /* the code token it stands before */
@@ -2050,6 +2107,7 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 	ud_map_free(&r.known.first, NULL);
 	free(r.guard);
 	ud_buf_free(&r.cond);
+	reader_spares_free(&r);
 	ud_map_free(&r.attr_macros, NULL);
 	ud_map_free(&r.macros, NULL);
 	ud_arena_free(&r.keys);
@@ -2077,6 +2135,7 @@ api_members_from_text(const char *text, struct ud_strarena *strs, struct ud_api_
 	*strs = h.strs;
 	free(t.v);
 	ud_buf_free(&r.cond);
+	reader_spares_free(&r);
 }
 
 void
