@@ -281,6 +281,79 @@ START_TEST(test_bad_outdir)
 }
 END_TEST
 
+/* What ud_headers_installed_each and _take handed: paths and texts in order. */
+struct handed {
+	struct ud_strlist paths, texts;
+	bool nul; /* every text ended at len */
+};
+
+static int
+each_cb(const char *path, const char *text, size_t len, void *ctx)
+{
+	struct handed *h = ctx;
+
+	ud_strlist_add(&h->paths, path);
+	ud_strlist_addn(&h->texts, text, len);
+	h->nul = h->nul && text[len] == '\0';
+	return 0;
+}
+
+/* Owns text: freeing it is the test (valgrind and ASan see a leak or a double free). */
+static int
+take_cb(const char *path, char *text, size_t len, void *ctx)
+{
+	int rc = each_cb(path, text, len, ctx);
+
+	free(text);
+	return rc;
+}
+
+static int
+stop_cb(const char *path, char *text, size_t len, void *ctx)
+{
+	(void)path;
+	(void)len;
+	(void)ctx;
+	free(text);
+	return 7;
+}
+
+START_TEST(test_installed_take)
+{
+	char *d = test_dir("installed"), *cause = NULL;
+	struct handed e = {UD_STRLIST_INIT, UD_STRLIST_INIT, true};
+	struct handed t = {UD_STRLIST_INIT, UD_STRLIST_INIT, true};
+	size_t i;
+
+	put(d, "linux/b.h", "int b;\n");
+	put(d, "linux/a.h", "int a;\n");
+	put(d, "empty.h", "");
+	put(d, "notes.txt", "not a header\n");
+	ck_assert_int_eq(ud_headers_installed_each(d, each_cb, &e, &cause), 0);
+	ck_assert_int_eq(ud_headers_installed_take(d, take_cb, &t, &cause), 0);
+	ck_assert_ptr_null(cause);
+	/* the same headers, texts and order either way */
+	ck_assert_uint_eq(e.paths.n, 3);
+	ck_assert_uint_eq(t.paths.n, 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_str_eq(e.paths.v[i], t.paths.v[i]);
+		ck_assert_str_eq(e.texts.v[i], t.texts.v[i]);
+	}
+	ck_assert_str_eq(t.paths.v[0], "empty.h");
+	ck_assert_str_eq(t.texts.v[0], "");
+	ck_assert_str_eq(t.paths.v[1], "linux/a.h");
+	ck_assert_str_eq(t.texts.v[1], "int a;\n");
+	ck_assert(e.nul && t.nul);
+	/* fn's non-zero stops the walk and is returned */
+	ck_assert_int_eq(ud_headers_installed_take(d, stop_cb, NULL, &cause), 7);
+	ud_strlist_free(&e.paths);
+	ud_strlist_free(&e.texts);
+	ud_strlist_free(&t.paths);
+	ud_strlist_free(&t.texts);
+	free(d);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -292,6 +365,7 @@ main(void)
 	tcase_add_test(tc, test_config_leak);
 	tcase_add_test(tc, test_changed_source);
 	tcase_add_test(tc, test_bad_outdir);
+	tcase_add_test(tc, test_installed_take);
 	suite_add_tcase(s, tc);
 	return test_run_scratch(s, "hinstall");
 }

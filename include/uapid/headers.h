@@ -132,6 +132,13 @@ int ud_headers_install_each(const struct ud_hdr_plan *plan, struct ud_source *sr
 int ud_headers_installed_each(const char *dir,
 			      int (*fn)(const char *path, const char *text, size_t len, void *ctx),
 			      void *ctx, char **cause);
+/*
+ * The same, but fn owns each text (malloc'd, NUL-terminated: free() it),
+ * whatever it returns: a caller that keeps the texts copies none.
+ */
+int ud_headers_installed_take(const char *dir,
+			      int (*fn)(const char *path, char *text, size_t len, void *ctx),
+			      void *ctx, char **cause);
 
 struct ud_install_stats {
 	unsigned files, written, unchanged, removed;

@@ -607,9 +607,9 @@ ud_headers_install_each(const struct ud_hdr_plan *plan, struct ud_source *src,
 }
 
 int
-ud_headers_installed_each(const char *dir,
-			  int (*fn)(const char *path, const char *text, size_t len, void *ctx),
-			  void *ctx, char **cause)
+ud_headers_installed_take(const char *dir,
+			  int (*fn)(const char *path, char *text, size_t len, void *ctx), void *ctx,
+			  char **cause)
 {
 	struct ud_strlist names = UD_STRLIST_INIT;
 	struct ud_source src;
@@ -621,13 +621,44 @@ ud_headers_installed_each(const char *dir,
 	rc = ud_source_walk(&src, "", ".h", NULL, &names, cause);
 	for (i = 0; i < names.n && rc == 0; i++) {
 		struct ud_buf b = UD_BUF_INIT;
+		size_t len;
+		char *text;
 
 		rc = ud_source_read(&src, names.v[i], &b, cause);
-		if (rc == 0)
-			rc = fn(names.v[i], b.data, b.len, ctx);
-		ud_buf_free(&b);
+		if (rc < 0) {
+			ud_buf_free(&b);
+			break;
+		}
+		text = ud_buf_detach(&b, &len);
+		/* the read's room past the text back (in place: a shrink copies nothing) */
+		rc = fn(names.v[i], ud_xrealloc(text, len + 1), len, ctx);
 	}
 	ud_strlist_free(&names);
 	ud_source_close(&src);
 	return rc;
+}
+
+struct installed_each {
+	int (*fn)(const char *path, const char *text, size_t len, void *ctx);
+	void *ctx;
+};
+
+static int
+installed_each_cb(const char *path, char *text, size_t len, void *ctx)
+{
+	struct installed_each *e = ctx;
+	int rc = e->fn(path, text, len, e->ctx);
+
+	free(text);
+	return rc;
+}
+
+int
+ud_headers_installed_each(const char *dir,
+			  int (*fn)(const char *path, const char *text, size_t len, void *ctx),
+			  void *ctx, char **cause)
+{
+	struct installed_each e = {fn, ctx};
+
+	return ud_headers_installed_take(dir, installed_each_cb, &e, cause);
 }
