@@ -887,23 +887,35 @@ ud_api_resolve(struct ud_api_header *v, size_t n, const struct ud_abi *abi)
 	resolve_end(&c);
 }
 
+/*
+ * The symbol of oh whose key is key, or NULL: both headers' symbols are in
+ * strcmp order of their keys, each key once (api_finish), so a walk in step
+ * with the caller's (*j only moves forward) finds every counterpart without
+ * a table.
+ */
+static const struct ud_api_sym *
+same_key(const struct ud_api_header *oh, size_t *j, const char *key)
+{
+	int k = 1;
+
+	while (*j < oh->n && (k = strcmp(oh->v[*j].key, key)) < 0)
+		(*j)++;
+	return *j < oh->n && k == 0 ? &oh->v[*j] : NULL;
+}
+
 /* What a value is needed for: a symbol that differs between the versions, a size it holds. */
 static bool **
 wanted(const struct ud_api_header *v, size_t n, const struct ud_api_header *other, size_t nother)
 {
 	bool **want = ud_xcalloc(n + 1, sizeof(*want));
-	struct ud_arena arena = UD_ARENA_INIT;
 	size_t h, i;
 
 	for (h = 0; h < n; h++) {
 		const struct ud_api_header *oh = ud_api_find_header(other, nother, v[h].path);
-		struct ud_map keys = UD_MAP_INIT;
+		bool differs = oh != NULL && oh->fingerprint != v[h].fingerprint;
+		size_t j = 0; /* where in oh the walk for the next key starts */
 
-		keys.keys = &arena;
 		want[h] = ud_xcalloc(v[h].n + 1, sizeof(**want));
-		if (oh != NULL && oh->fingerprint != v[h].fingerprint)
-			for (i = 0; i < oh->n; i++)
-				ud_map_put(&keys, oh->v[i].key, (void *)&oh->v[i]);
 		for (i = 0; i < v[h].n; i++) {
 			const struct ud_api_sym *s = &v[h].v[i], *t;
 
@@ -915,14 +927,12 @@ wanted(const struct ud_api_header *v, size_t n, const struct ud_api_header *othe
 				want[h][i] = true; /* a size it holds may change with its type */
 				continue;
 			}
-			if (oh == NULL || oh->fingerprint == v[h].fingerprint)
+			if (!differs)
 				continue;
-			t = ud_map_get(&keys, s->key);
+			t = same_key(oh, &j, s->key);
 			want[h][i] = t == NULL || t->body != s->body;
 		}
-		ud_map_free(&keys, NULL);
 	}
-	ud_arena_free(&arena);
 	return want;
 }
 
