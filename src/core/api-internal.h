@@ -108,25 +108,28 @@ struct api_type {
 
 struct api_form;
 
-/* What resolution knows of one symbol. */
+/*
+ * What resolution knows of one symbol: pointers first, then the bytes, so
+ * no padding (64 bytes, not 80; one per symbol, some 60,000 a version).
+ */
 struct api_symstate {
+	char *residual;	       /* the conditions left undecided on the target (owned) */
+	struct api_type *type; /* a typedef's type, once known (owned) */
+	char *why;	       /* why its layout is not known (owned) */
+	struct api_tok *body;  /* a macro's replacement as tokens (in the arena), once read */
+	size_t nbody;
+	struct api_form *form; /* a function-like macro's parameters and replacement, read once
+				  (api-macro.c, in the arena) */
 	unsigned char cond;    /* enum ud_tri once cond_done */
 	unsigned char cond_st; /* enum api_state */
 	unsigned char value_st;
 	unsigned char layout_st;
 	unsigned char alone, alone_st; /* the truth for a compiler of the header alone */
-	char *residual;		       /* the conditions left undecided on the target (owned) */
-	struct api_type *type;	       /* a typedef's type, once known (owned) */
+	unsigned char rank;	       /* with a value: its enum api_rank (rank_known) */
+	bool rank_known;
 	bool type_busy;
 	bool enum_unsigned; /* an enum with no negative constant: unsigned int */
-	char *why;	    /* why its layout is not known (owned) */
-	unsigned char rank; /* with a value: its enum api_rank (rank_known) */
-	bool rank_known;
-	struct api_tok *body; /* a macro's replacement as tokens (in the arena), once read */
-	size_t nbody;
 	bool body_done;
-	struct api_form *form; /* a function-like macro's parameters and replacement, read once
-				  (api-macro.c, in the arena) */
 };
 
 struct api_hdr {
