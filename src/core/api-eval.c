@@ -1060,7 +1060,7 @@ api_eval_sym(struct api_ctx *c, struct api_ref r)
 	}
 	if (v.known) {
 		if (!s->has_value)
-			c->hd[r.h].dirty = true;
+			c->hd[r.h].dirty = st->changed = true;
 		st->rank = v.rank;
 		st->rank_known = true;
 		s->has_value = true;
@@ -1070,7 +1070,7 @@ api_eval_sym(struct api_ctx *c, struct api_ref r)
 		if (s->kind == UD_API_ENUM_CONST && s->value_unsigned && v.u <= 0x7fffffffull)
 			s->value_unsigned = false;
 		if (s->value != before)
-			c->hd[r.h].dirty = true;
+			c->hd[r.h].dirty = st->changed = true;
 	}
 	st->value_st = API_DONE;
 }

@@ -729,7 +729,7 @@ expand_enum(struct api_ctx *c, size_t h, size_t e)
 		free(expr);
 		start = i + 1;
 	}
-	c->hd[h].dirty = true;
+	c->hd[h].dirty = c->hd[h].rekey = true;
 	if (nconsts > 0) {
 		struct ud_api_sym *en = &c->v[h].v[e];
 
@@ -817,64 +817,128 @@ resolve_values(struct api_ctx *c, const bool *const *want, const bool *const *ex
 		}
 }
 
+/*
+ * Keys and fingerprints again where symbols changed but no key did (no
+ * symbol added, no condition rewritten): api_finish of the changed ones
+ * alone, their keys written in the header's own arena; the others' are
+ * what they were, and the order too (symbols only went), so the header's
+ * fingerprint is folded again over them all as api_finish folds it.
+ */
+static void
+refinish(struct ud_api_header *hd, const size_t *redo, size_t nredo)
+{
+	struct ud_api_header t;
+	size_t i;
+
+	if (nredo > 0) {
+		memset(&t, 0, sizeof(t));
+		t.v = ud_xmalloc(nredo * sizeof(*t.v));
+		for (i = 0; i < nredo; i++)
+			t.v[i] = hd->v[redo[i]];
+		t.n = t.alloc = nredo;
+		t.strs = hd->strs;
+		api_finish(&t);
+		hd->strs = t.strs;
+		/* the same keys, each once: the same order and count */
+		for (i = 0; i < nredo; i++)
+			hd->v[redo[i]] = t.v[i];
+		free(t.v);
+	}
+	hd->fingerprint = 14695981039346656037ull;
+	for (i = 0; i < hd->n; i++)
+		hd->fingerprint = (hd->fingerprint ^ hd->v[i].fingerprint) * 1099511628211ull;
+}
+
+/* Members and #includes under false conditions gone: look-ups still read every symbol. */
+static void
+prune_header(struct api_ctx *c, unsigned h)
+{
+	struct ud_api_header *hd = &c->v[h];
+	size_t i, j;
+
+	for (i = 0; i < hd->n; i++)
+		if (c->hd[h].st[i].cond != UD_FALSE &&
+		    prune_members(c, h, hd->v[i].members, &hd->v[i].nmembers))
+			c->hd[h].dirty = c->hd[h].st[i].changed = true;
+	for (i = j = 0; i < hd->nincludes; i++) {
+		char *left = NULL;
+
+		/* strings dropped or replaced stay in the header's arena */
+		if (cond_terms(c, h, hd->include_conds[i], &left) == UD_FALSE) {
+			free(left);
+			continue;
+		}
+		hd->includes[j] = hd->includes[i];
+		hd->include_conds[j++] = api_adopt(hd, left);
+	}
+	hd->nincludes = j;
+}
+
+/* What resolve_end does again of one header: nothing, refinish or api_finish. */
+struct redo {
+	bool dirty, rekey;
+	size_t *v; /* refinish's symbols */
+	size_t n;
+};
+
+/*
+ * Only now, with no look-up left: the symbols of header h absent on the
+ * target go, the others' undecided conditions are theirs.
+ */
+static void
+drop_absent(struct api_ctx *c, unsigned h, struct redo *redo)
+{
+	struct ud_api_header *hd = &c->v[h];
+	size_t i, j;
+
+	for (i = j = 0; i < hd->n; i++) {
+		struct api_symstate *st = &c->hd[h].st[i];
+
+		if (st->cond == UD_FALSE) {
+			api_sym_free(&hd->v[i]);
+			c->hd[h].dirty = true;
+			continue;
+		}
+		if (st->residual != NULL && strcmp(st->residual, hd->v[i].cond) != 0) {
+			hd->v[i].cond = api_adopt(hd, st->residual);
+			st->residual = NULL;
+			c->hd[h].dirty = c->hd[h].rekey = true;
+		}
+		if (st->changed) {
+			if (redo->v == NULL)
+				redo->v = ud_xmalloc(hd->n * sizeof(*redo->v));
+			redo->v[redo->n++] = j;
+		}
+		hd->v[j++] = hd->v[i];
+	}
+	hd->n = j;
+	hd->abi = c->abi;
+	redo->dirty = c->hd[h].dirty;
+	redo->rekey = c->hd[h].rekey;
+}
+
 /* The end: members, #includes and symbols under false conditions gone, keys rewritten. */
 static void
 resolve_end(struct api_ctx *c)
 {
 	struct ud_api_header *v = c->v;
-	size_t n = c->n, h, i, j;
-	bool *dirty = ud_xcalloc(n + 1, sizeof(*dirty));
+	size_t n = c->n, h;
+	struct redo *redo = ud_xcalloc(n + 1, sizeof(*redo));
 
-	/* members and #includes under false conditions: look-ups still read every symbol */
-	for (h = 0; h < n; h++) {
-		struct ud_api_header *hd = &v[h];
-
-		for (i = 0; i < hd->n; i++)
-			if (c->hd[h].st[i].cond != UD_FALSE &&
-			    prune_members(c, (unsigned)h, hd->v[i].members, &hd->v[i].nmembers))
-				c->hd[h].dirty = true;
-		for (i = j = 0; i < hd->nincludes; i++) {
-			char *left = NULL;
-
-			/* strings dropped or replaced stay in the header's arena */
-			if (cond_terms(c, (unsigned)h, hd->include_conds[i], &left) == UD_FALSE) {
-				free(left);
-				continue;
-			}
-			hd->includes[j] = hd->includes[i];
-			hd->include_conds[j++] = api_adopt(hd, left);
-		}
-		hd->nincludes = j;
-	}
-	/* only now, with no look-up left: symbols absent on the target go */
-	for (h = 0; h < n; h++) {
-		struct ud_api_header *hd = &v[h];
-
-		for (i = j = 0; i < hd->n; i++) {
-			struct api_symstate *st = &c->hd[h].st[i];
-
-			if (st->cond == UD_FALSE) {
-				api_sym_free(&hd->v[i]);
-				c->hd[h].dirty = true;
-				continue;
-			}
-			if (st->residual != NULL && strcmp(st->residual, hd->v[i].cond) != 0) {
-				hd->v[i].cond = api_adopt(hd, st->residual);
-				st->residual = NULL;
-				c->hd[h].dirty = true;
-			}
-			hd->v[j++] = hd->v[i];
-		}
-		hd->n = j;
-		hd->abi = c->abi;
-		dirty[h] = c->hd[h].dirty;
-	}
+	for (h = 0; h < n; h++)
+		prune_header(c, (unsigned)h);
+	for (h = 0; h < n; h++)
+		drop_absent(c, (unsigned)h, &redo[h]);
 	ctx_free(c);
 	/* keys and fingerprints again where a symbol changed */
-	for (h = 0; h < n; h++)
-		if (dirty[h])
+	for (h = 0; h < n; h++) {
+		if (redo[h].rekey)
 			api_finish(&v[h]);
-	free(dirty);
+		else if (redo[h].dirty)
+			refinish(&v[h], redo[h].v, redo[h].n);
+		free(redo[h].v);
+	}
+	free(redo);
 }
 
 void
