@@ -173,9 +173,12 @@ ctx_free(struct api_ctx *c)
 	for (h = 0; h < c->n; h++) {
 		struct api_hdr *d = &c->hd[h];
 
+		/* most symbols own none of these: no call to free for them */
 		for (i = 0; i < d->nst; i++) {
-			free(d->st[i].residual);
-			free(d->st[i].why);
+			if (d->st[i].residual != NULL)
+				free(d->st[i].residual);
+			if (d->st[i].why != NULL)
+				free(d->st[i].why);
 			if (d->st[i].type != NULL) {
 				api_type_free(d->st[i].type);
 				free(d->st[i].type);
@@ -857,7 +860,7 @@ prune_header(struct api_ctx *c, unsigned h)
 	size_t i, j;
 
 	for (i = 0; i < hd->n; i++)
-		if (c->hd[h].st[i].cond != UD_FALSE &&
+		if (hd->v[i].nmembers > 0 && c->hd[h].st[i].cond != UD_FALSE &&
 		    prune_members(c, h, hd->v[i].members, &hd->v[i].nmembers))
 			c->hd[h].dirty = c->hd[h].st[i].changed = true;
 	for (i = j = 0; i < hd->nincludes; i++) {
@@ -967,6 +970,23 @@ same_key(const struct ud_api_header *oh, size_t *j, const char *key)
 	return *j < oh->n && k == 0 ? &oh->v[*j] : NULL;
 }
 
+/*
+ * Whether text holds "sizeof", "struct " or "union ": one pass, where
+ * three strstr over every macro's text cost more.
+ */
+static bool
+names_size(const char *text)
+{
+	const char *p;
+
+	for (p = text; *p != '\0'; p++)
+		if ((*p == 's' &&
+		     (strncmp(p, "sizeof", 6) == 0 || strncmp(p, "struct ", 7) == 0)) ||
+		    (*p == 'u' && strncmp(p, "union ", 6) == 0))
+			return true;
+	return false;
+}
+
 /* What a value is needed for: a symbol that differs between the versions, a size it holds. */
 static bool **
 wanted(const struct ud_api_header *v, size_t n, const struct ud_api_header *other, size_t nother)
@@ -985,9 +1005,7 @@ wanted(const struct ud_api_header *v, size_t n, const struct ud_api_header *othe
 
 			if (s->kind != UD_API_MACRO && s->kind != UD_API_ENUM_CONST)
 				continue;
-			if (s->is_ioctl || strstr(s->text, "sizeof") != NULL ||
-			    strstr(s->text, "struct ") != NULL ||
-			    strstr(s->text, "union ") != NULL) {
+			if (s->is_ioctl || names_size(s->text)) {
 				want[h][i] = true; /* a size it holds may change with its type */
 				continue;
 			}
