@@ -130,7 +130,7 @@ struct api_symstate {
 	bool type_busy;
 	bool enum_unsigned; /* an enum with no negative constant: unsigned int */
 	bool body_done;
-	bool changed; /* its value or members changed: its hashes are computed again */
+	bool changed; /* its value, members or condition changed: its key and hashes again */
 };
 
 struct api_hdr {
@@ -143,7 +143,7 @@ struct api_hdr {
 	struct api_symstate *st; /* per symbol */
 	size_t nst;		 /* st's entries: the symbols' count before a resolve drops some */
 	bool dirty; /* a symbol changed: its keys and fingerprints are computed again */
-	bool rekey; /* symbols added or re-keyed: all its keys, fingerprints and order again */
+	bool rekey; /* symbols added: all its keys, fingerprints and order again */
 };
 
 struct api_spare;

@@ -821,11 +821,12 @@ resolve_values(struct api_ctx *c, const bool *const *want, const bool *const *ex
 }
 
 /*
- * Keys and fingerprints again where symbols changed but no key did (no
- * symbol added, no condition rewritten): api_finish of the changed ones
- * alone, their keys written in the header's own arena; the others' are
- * what they were, and the order too (symbols only went), so the header's
- * fingerprint is folded again over them all as api_finish folds it.
+ * Keys and fingerprints again of the symbols that changed (redo, in order),
+ * none added: api_finish of each alone (one symbol: no sort, nothing
+ * freed), its key written in the header's own arena.  The others' are what
+ * they were; when every changed key still sorts between its neighbours the
+ * order is api_finish's (symbols only went), and the header's fingerprint
+ * is folded again as api_finish folds it; else api_finish sorts it all.
  */
 static void
 refinish(struct ud_api_header *hd, const size_t *redo, size_t nredo)
@@ -833,19 +834,22 @@ refinish(struct ud_api_header *hd, const size_t *redo, size_t nredo)
 	struct ud_api_header t;
 	size_t i;
 
-	if (nredo > 0) {
-		memset(&t, 0, sizeof(t));
-		t.v = ud_xmalloc(nredo * sizeof(*t.v));
-		for (i = 0; i < nredo; i++)
-			t.v[i] = hd->v[redo[i]];
-		t.n = t.alloc = nredo;
-		t.strs = hd->strs;
+	memset(&t, 0, sizeof(t));
+	t.strs = hd->strs;
+	for (i = 0; i < nredo; i++) {
+		t.v = &hd->v[redo[i]];
+		t.n = t.alloc = 1;
 		api_finish(&t);
-		hd->strs = t.strs;
-		/* the same keys, each once: the same order and count */
-		for (i = 0; i < nredo; i++)
-			hd->v[redo[i]] = t.v[i];
-		free(t.v);
+	}
+	hd->strs = t.strs;
+	for (i = 0; i < nredo; i++) {
+		size_t k = redo[i];
+
+		if ((k > 0 && strcmp(hd->v[k - 1].key, hd->v[k].key) >= 0) ||
+		    (k + 1 < hd->n && strcmp(hd->v[k].key, hd->v[k + 1].key) >= 0)) {
+			api_finish(hd);
+			return;
+		}
 	}
 	hd->fingerprint = 14695981039346656037ull;
 	for (i = 0; i < hd->n; i++)
@@ -905,7 +909,7 @@ drop_absent(struct api_ctx *c, unsigned h, struct redo *redo)
 		if (st->residual != NULL && strcmp(st->residual, hd->v[i].cond) != 0) {
 			hd->v[i].cond = api_adopt(hd, st->residual);
 			st->residual = NULL;
-			c->hd[h].dirty = c->hd[h].rekey = true;
+			c->hd[h].dirty = st->changed = true;
 		}
 		if (st->changed) {
 			if (redo->v == NULL)
