@@ -140,8 +140,9 @@ struct api_hdr {
 	size_t nclosure;
 	unsigned char *in_closure; /* per header index: 1 when closure holds it */
 	bool closure_done;
-	struct api_symstate *st; /* per symbol */
-	size_t nst;		 /* st's entries: the symbols' count before a resolve drops some */
+	unsigned char *include_cond; /* per #include: its condition's enum ud_tri + 1, once known */
+	struct api_symstate *st;     /* per symbol */
+	size_t nst; /* st's entries: the symbols' count before a resolve drops some */
 	bool dirty; /* a symbol changed: its keys and fingerprints are computed again */
 	bool rekey; /* symbols added: all its keys, fingerprints and order again */
 };

@@ -188,6 +188,7 @@ ctx_free(struct api_ctx *c)
 		free(d->next);
 		free(d->closure);
 		free(d->in_closure);
+		free(d->include_cond);
 		ud_map_free(&d->seen, NULL);
 	}
 	free(c->hd);
@@ -220,6 +221,30 @@ header_index(const struct api_ctx *c, const char *path)
 }
 
 /*
+ * The truth of #include i of header q's condition on the target: the same
+ * in every closure that holds q, so kept where a look-up would keep its
+ * answer (outside a condition's evaluation, not alone, no cycle broken).
+ */
+static int
+include_cond(struct api_ctx *c, unsigned q, size_t i)
+{
+	struct api_hdr *d = &c->hd[q];
+	bool memo = c->cur_h == UINT32_MAX && !c->alone;
+	unsigned long broken = c->broken;
+	int t;
+
+	if (memo && d->include_cond != NULL && d->include_cond[i] != 0)
+		return d->include_cond[i] - 1;
+	t = api_cond_eval(c, UINT32_MAX, c->v[q].include_conds[i]);
+	if (memo && c->broken == broken) {
+		if (d->include_cond == NULL)
+			d->include_cond = ud_xcalloc(c->v[q].nincludes + 1, 1);
+		d->include_cond[i] = (unsigned char)(t + 1);
+	}
+	return t;
+}
+
+/*
  * The headers h sees, itself first, then its #includes breadth first;
  * an #include under a condition the target makes false is not followed
  * (decided on the target's macros alone: the headers' own are what is
@@ -249,7 +274,7 @@ closure(struct api_ctx *c, unsigned h)
 			if (g < 0 || seen[g])
 				continue;
 			if (q->include_conds != NULL && q->include_conds[i][0] != '\0' &&
-			    api_cond_eval(c, UINT32_MAX, q->include_conds[i]) == UD_FALSE)
+			    include_cond(c, d->closure[head], i) == UD_FALSE)
 				continue;
 			seen[g] = 1;
 			d->closure =
@@ -879,6 +904,9 @@ prune_header(struct api_ctx *c, unsigned h)
 		hd->include_conds[j++] = api_adopt(hd, left);
 	}
 	hd->nincludes = j;
+	/* kept by index: the #includes have moved */
+	free(c->hd[h].include_cond);
+	c->hd[h].include_cond = NULL;
 }
 
 /* What resolve_end does again of one header: nothing, refinish or api_finish. */
