@@ -141,8 +141,9 @@ struct api_hdr {
 	unsigned char *in_closure; /* per header index: 1 when closure holds it */
 	bool closure_done;
 	unsigned char *include_cond; /* per #include: its condition's enum ud_tri + 1, once known */
-	struct api_symstate *st;     /* per symbol */
-	size_t nst; /* st's entries: the symbols' count before a resolve drops some */
+	unsigned *include_h;	 /* per #include: its header's index + 2, 1 when none, once known */
+	struct api_symstate *st; /* per symbol */
+	size_t nst;		 /* st's entries: the symbols' count before a resolve drops some */
 	bool dirty; /* a symbol changed: its keys and fingerprints are computed again */
 	bool rekey; /* symbols added: all its keys, fingerprints and order again */
 };

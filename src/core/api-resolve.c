@@ -189,6 +189,7 @@ ctx_free(struct api_ctx *c)
 		free(d->closure);
 		free(d->in_closure);
 		free(d->include_cond);
+		free(d->include_h);
 		ud_map_free(&d->seen, NULL);
 	}
 	free(c->hd);
@@ -218,6 +219,19 @@ header_index(const struct api_ctx *c, const char *path)
 			hi = mid;
 	}
 	return -1;
+}
+
+/* The index of the header #include i of header q names, or -1: found once. */
+static long
+include_index(struct api_ctx *c, unsigned q, size_t i)
+{
+	struct api_hdr *d = &c->hd[q];
+
+	if (d->include_h == NULL)
+		d->include_h = ud_xcalloc(c->v[q].nincludes + 1, sizeof(*d->include_h));
+	if (d->include_h[i] == 0)
+		d->include_h[i] = (unsigned)(header_index(c, c->v[q].includes[i]) + 2);
+	return (long)d->include_h[i] - 2;
 }
 
 /*
@@ -269,7 +283,7 @@ closure(struct api_ctx *c, unsigned h)
 		size_t i;
 
 		for (i = 0; i < q->nincludes; i++) {
-			long g = header_index(c, q->includes[i]);
+			long g = include_index(c, d->closure[head], i);
 
 			if (g < 0 || seen[g])
 				continue;
@@ -906,7 +920,9 @@ prune_header(struct api_ctx *c, unsigned h)
 	hd->nincludes = j;
 	/* kept by index: the #includes have moved */
 	free(c->hd[h].include_cond);
+	free(c->hd[h].include_h);
 	c->hd[h].include_cond = NULL;
+	c->hd[h].include_h = NULL;
 }
 
 /* What resolve_end does again of one header: nothing, refinish or api_finish. */
