@@ -124,8 +124,10 @@ register_sym(struct api_ctx *c, size_t h, size_t i)
 			return;
 		}
 	}
-	c->refs = ud_xgrow(c->refs, &c->arefs, c->nrefs + 1, sizeof(*c->refs));
-	c->gnext = ud_xgrow(c->gnext, &c->agnext, c->nrefs + 1, sizeof(*c->gnext));
+	if (c->nrefs + 1 > c->arefs || c->nrefs + 1 > c->agnext) {
+		c->refs = ud_xgrow(c->refs, &c->arefs, c->nrefs + 1, sizeof(*c->refs));
+		c->gnext = ud_xgrow(c->gnext, &c->agnext, c->nrefs + 1, sizeof(*c->gnext));
+	}
 	c->refs[c->nrefs].h = (unsigned)h;
 	c->refs[c->nrefs].i = (unsigned)i;
 	c->gnext[c->nrefs] = 0;
@@ -153,6 +155,8 @@ ctx_init(struct api_ctx *c, struct ud_api_header *v, size_t n, const struct ud_a
 	for (h = i = 0; h < n; h++)
 		i += v[h].n;
 	ud_map_reserve(&c->global, i);
+	c->refs = ud_xgrow(c->refs, &c->arefs, i + 1, sizeof(*c->refs));
+	c->gnext = ud_xgrow(c->gnext, &c->agnext, i + 1, sizeof(*c->gnext));
 	for (h = 0; h < n; h++) {
 		struct api_hdr *d = &c->hd[h];
 
