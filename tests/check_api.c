@@ -1394,6 +1394,73 @@ START_TEST(test_copy)
 }
 END_TEST
 
+/*
+ * resolve_end hashes again only what changed: a value found (L_SZ) alone
+ * (refinish), or, when a rewritten condition moves a key past its
+ * neighbour (L_M on x86_64: "(defined(L_X))" now sorts before
+ * "(defined(L_Z))"), the whole header (api_finish).  Either way the keys are
+ * in order, the header's fingerprint is the fold of its symbols', and a
+ * symbol's fingerprint is the same by both paths.
+ */
+static const struct ud_api_sym *
+resolved_in(const char *text, struct ud_api_header *v, size_t *n, const char *name,
+	    const struct ud_api_header **hd)
+{
+	const struct ud_api_sym *found = NULL;
+	uint64_t f = 14695981039346656037ull;
+	size_t i, k;
+
+	read_version("linux/l.h", text, NULL, NULL, v, n);
+	ud_api_resolve(v, *n, ud_abi_find("x86_64"));
+	for (i = 0; i < *n; i++)
+		if (strcmp(v[i].path, "linux/l.h") == 0)
+			*hd = &v[i];
+	for (k = 0; k < (*hd)->n; k++) {
+		const struct ud_api_sym *s = &(*hd)->v[k];
+
+		ck_assert_msg(k == 0 || strcmp((*hd)->v[k - 1].key, s->key) < 0, "%s after %s",
+			      s->key, (*hd)->v[k - 1].key);
+		f = (f ^ s->fingerprint) * 1099511628211ull;
+		if (strcmp(s->name, name) == 0)
+			found = s;
+	}
+	ck_assert(f == (*hd)->fingerprint);
+	ck_assert_ptr_nonnull(found);
+	return found;
+}
+
+START_TEST(test_refinish)
+{
+	static const char *const a = "struct l_s { int a; long b; };\n"
+				     "#define L_SZ sizeof(struct l_s)\n";
+	char *b = ud_xasprintf(
+		"%s%s", a,
+		"#if defined(__x86_64__)\n#if defined(L_X)\n#define L_M 1\n#endif\n#endif\n"
+		"#if defined(L_Z)\n#define L_M 2\n#endif\n");
+	struct ud_api_header va[NCOMMON + 1], vb[NCOMMON + 1];
+	const struct ud_api_header *ha, *hb;
+	const struct ud_api_sym *sa, *sb;
+	size_t na, nb, i;
+
+	sa = resolved_in(a, va, &na, "L_SZ", &ha);
+	sb = resolved_in(b, vb, &nb, "L_SZ", &hb);
+	ck_assert(sa->has_value && sa->value == 16);
+	ck_assert(sa->fingerprint == sb->fingerprint && sa->body == sb->body);
+	ck_assert_str_eq(sa->key, sb->key);
+	/* the first L_M: the one rewritten, now before the other */
+	for (i = 0; i < hb->n && strcmp(hb->v[i].name, "L_M") != 0; i++)
+		;
+	ck_assert_uint_lt(i + 1, hb->n);
+	ck_assert_str_eq(hb->v[i].cond, "(defined(L_X))");
+	ck_assert_str_eq(hb->v[i + 1].cond, "(defined(L_Z))");
+	for (i = 0; i < na; i++)
+		ud_api_header_free(&va[i]);
+	for (i = 0; i < nb; i++)
+		ud_api_header_free(&vb[i]);
+	free(b);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -1424,6 +1491,7 @@ main(void)
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_in_place);
 	tcase_add_test(tc, test_copy);
+	tcase_add_test(tc, test_refinish);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }
