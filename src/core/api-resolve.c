@@ -1023,18 +1023,21 @@ same_key(const struct ud_api_header *oh, size_t *j, const char *key)
 }
 
 /*
- * Whether text holds "sizeof", "struct " or "union ": one pass, where
- * three strstr over every macro's text cost more.
+ * Whether text holds "sizeof", "struct " or "union ": three strstr over
+ * every macro's text cost more.
  */
 static bool
 names_size(const char *text)
 {
 	const char *p;
 
-	for (p = text; *p != '\0'; p++)
-		if ((*p == 's' &&
-		     (strncmp(p, "sizeof", 6) == 0 || strncmp(p, "struct ", 7) == 0)) ||
-		    (*p == 'u' && strncmp(p, "union ", 6) == 0))
+	/* strchr finds the few candidates fast; the second byte turns most away before strncmp */
+	for (p = text; (p = strchr(p, 's')) != NULL; p++)
+		if ((p[1] == 'i' && strncmp(p, "sizeof", 6) == 0) ||
+		    (p[1] == 't' && strncmp(p, "struct ", 7) == 0))
+			return true;
+	for (p = text; (p = strchr(p, 'u')) != NULL; p++)
+		if (p[1] == 'n' && strncmp(p, "union ", 6) == 0)
 			return true;
 	return false;
 }
