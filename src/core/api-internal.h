@@ -64,6 +64,15 @@ api_tok_is(const struct api_tok *t, const char *s)
 bool api_tok_ident(const struct api_tok *t);
 /* Tokens [a, b) as text, one space between tokens where C needs or shows one. */
 char *api_join(const struct api_tok *v, size_t a, size_t b);
+/*
+ * api_join in two steps, for a reader that writes the joined text where it
+ * keeps it (a header's string arena, a buffer) with no allocation of its
+ * own: some 150,000 malloc and free pairs a diff.  api_join_len is its
+ * length (NUL not counted); api_join_to writes it and its NUL at out
+ * (api_join_len + 1 bytes) and returns where the NUL is.
+ */
+size_t api_join_len(const struct api_tok *v, size_t a, size_t b);
+char *api_join_to(char *out, const struct api_tok *v, size_t a, size_t b);
 /* The index of the closer matching the opener ({, ( or [) at i, or b. */
 size_t api_match(const struct api_tok *v, size_t i, size_t b);
 /* An attribute or annotation word: __attribute__, __aligned, __packed, __user, __extension__. */
@@ -84,6 +93,10 @@ char *api_adopt(struct ud_api_header *h, char *s);
 void api_members_free_one(struct ud_api_member *m);
 /* Keys, fingerprints and order of h's symbols, after its symbols or conditions changed. */
 void api_finish(struct ud_api_header *h);
+/* api_finish's parts: one symbol's key (in strs) and fingerprints; h's fingerprint of its symbols'.
+ */
+void api_sym_finish(struct ud_strarena *strs, struct ud_api_sym *s);
+void api_header_fold(struct ud_api_header *h);
 void api_sym_free(struct ud_api_sym *s);
 void api_layout_free(struct ud_api_layout *l);
 

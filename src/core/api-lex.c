@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "api-internal.h"
-#include "api-lex.h"
 #include "uapid/chars.h"
 #include "uapid/xmalloc.h"
 

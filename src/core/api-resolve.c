@@ -865,26 +865,19 @@ resolve_values(struct api_ctx *c, const bool *const *want, const bool *const *ex
 
 /*
  * Keys and fingerprints again of the symbols that changed (redo, in order),
- * none added: api_finish of each alone (one symbol: no sort, nothing
- * freed), its key written in the header's own arena.  The others' are what
- * they were; when every changed key still sorts between its neighbours the
- * order is api_finish's (symbols only went), and the header's fingerprint
- * is folded again as api_finish folds it; else api_finish sorts it all.
+ * none added: each one's key (in the header's arena) and fingerprints made
+ * again alone.  The others' are what they were; when every changed key
+ * still sorts between its neighbours the order is api_finish's (symbols
+ * only went) and only the header's fingerprint is folded again; else
+ * api_finish sorts it all.
  */
 static void
 refinish(struct ud_api_header *hd, const size_t *redo, size_t nredo)
 {
-	struct ud_api_header t;
 	size_t i;
 
-	memset(&t, 0, sizeof(t));
-	t.strs = hd->strs;
-	for (i = 0; i < nredo; i++) {
-		t.v = &hd->v[redo[i]];
-		t.n = t.alloc = 1;
-		api_finish(&t);
-	}
-	hd->strs = t.strs;
+	for (i = 0; i < nredo; i++)
+		api_sym_finish(&hd->strs, &hd->v[redo[i]]);
 	for (i = 0; i < nredo; i++) {
 		size_t k = redo[i];
 
@@ -894,9 +887,7 @@ refinish(struct ud_api_header *hd, const size_t *redo, size_t nredo)
 			return;
 		}
 	}
-	hd->fingerprint = 14695981039346656037ull;
-	for (i = 0; i < hd->n; i++)
-		hd->fingerprint = (hd->fingerprint ^ hd->v[i].fingerprint) * 1099511628211ull;
+	api_header_fold(hd);
 }
 
 /* Members and #includes under false conditions gone: look-ups still read every symbol. */

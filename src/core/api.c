@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "api-internal.h"
-#include "api-lex.h"
 #include "uapid/api.h"
 #include "uapid/buf.h"
 #include "uapid/chars.h"
@@ -1881,27 +1880,42 @@ key_of(struct ud_strarena *a, const struct ud_api_sym *s)
 }
 
 void
+api_sym_finish(struct ud_strarena *strs, struct ud_api_sym *s)
+{
+	uint64_t f = 14695981039346656037ull;
+	size_t j;
+
+	s->key = key_of(strs, s);
+	f = fnv(f, s->text);
+	f = fnv(f, s->params != NULL ? s->params : "-");
+	f = fnv_u64(fnv_u64(f, s->has_value), s->has_value ? (uint64_t)s->value : 0);
+	if (s->source != NULL)
+		f = fnv(fnv(f, "source"), s->source);
+	if (s->pack != 0)
+		f = fnv_u64(fnv(f, "pack"), s->pack);
+	for (j = 0; j < s->nmembers; j++)
+		f = member_hash(f, &s->members[j]);
+	s->body = f;
+	s->fingerprint = fnv_u64(fnv(14695981039346656037ull, s->key), f);
+}
+
+void
+api_header_fold(struct ud_api_header *h)
+{
+	size_t i;
+
+	h->fingerprint = 14695981039346656037ull;
+	for (i = 0; i < h->n; i++)
+		h->fingerprint = (h->fingerprint ^ h->v[i].fingerprint) * 1099511628211ull;
+}
+
+void
 api_finish(struct ud_api_header *h)
 {
 	size_t i, j;
 
-	for (i = 0; i < h->n; i++) {
-		struct ud_api_sym *s = &h->v[i];
-		uint64_t f = 14695981039346656037ull;
-
-		s->key = key_of(&h->strs, s);
-		f = fnv(f, s->text);
-		f = fnv(f, s->params != NULL ? s->params : "-");
-		f = fnv_u64(fnv_u64(f, s->has_value), s->has_value ? (uint64_t)s->value : 0);
-		if (s->source != NULL)
-			f = fnv(fnv(f, "source"), s->source);
-		if (s->pack != 0)
-			f = fnv_u64(fnv(f, "pack"), s->pack);
-		for (j = 0; j < s->nmembers; j++)
-			f = member_hash(f, &s->members[j]);
-		s->body = f;
-		s->fingerprint = fnv_u64(fnv(14695981039346656037ull, s->key), f);
-	}
+	for (i = 0; i < h->n; i++)
+		api_sym_finish(&h->strs, &h->v[i]);
 	if (h->n > 1) {
 		/* sorted through pointers: a symbol is a few hundred bytes */
 		struct sort_key *p = ud_xmalloc((h->n + h->n / 2 + 1) * sizeof(*p));
@@ -1931,9 +1945,7 @@ api_finish(struct ud_api_header *h)
 		h->v[j++] = h->v[i];
 	}
 	h->n = j;
-	h->fingerprint = 14695981039346656037ull;
-	for (i = 0; i < h->n; i++)
-		h->fingerprint = (h->fingerprint ^ h->v[i].fingerprint) * 1099511628211ull;
+	api_header_fold(h);
 }
 
 /* Macros whose value needs names defined after them: C expands at use, so look again. */
