@@ -143,10 +143,15 @@ prepare_dir(struct batch *b, const char *dir)
 	for (i = 0; i < under.n; i++)
 		add_hjob(b, under.v[i], false);
 	ud_strlist_free(&under);
+	/* the headers it had that the index no longer has, in path order (not the map's) */
 	i = 0;
 	while (ud_map_next(&e->headers, &i, &k, NULL))
 		if (has_prefix_dir(k, dir))
-			add_hjob(b, k, false);
+			ud_strlist_add(&under, k);
+	ud_strlist_sort(&under);
+	for (i = 0; i < under.n; i++)
+		add_hjob(b, under.v[i], false);
+	ud_strlist_free(&under);
 	b->kbuild_all = true;
 }
 
@@ -206,7 +211,6 @@ prepare_installs(struct batch *b, const struct ud_strlist *other_srcs)
 {
 	struct ud_engine *e = b->e;
 	const struct ud_hdr_plan *plan = &b->snap->plan->plan;
-	const char *k;
 	size_t i, fi;
 
 	for (i = 0; i < other_srcs->n; i++) {
@@ -215,11 +219,10 @@ prepare_installs(struct batch *b, const struct ud_strlist *other_srcs)
 		if (f != NULL)
 			ud_engine_add_ijob(b, (size_t)(f - plan->v));
 	}
-	/* installed headers whose outputs are missing or damaged */
-	i = 0;
-	while (ud_map_next(&e->force_installed, &i, &k, NULL))
+	/* installed headers whose outputs are missing or damaged, in the plan's order */
+	if (e->force_installed.n > 0)
 		for (fi = 0; fi < plan->n; fi++)
-			if (strcmp(plan->v[fi].dst, k) == 0)
+			if (ud_map_has(&e->force_installed, plan->v[fi].dst))
 				ud_engine_add_ijob(b, fi);
 }
 
