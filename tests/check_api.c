@@ -852,6 +852,50 @@ START_TEST(test_char_constants)
 }
 END_TEST
 
+/*
+ * The fingerprints' values, pinned: the daemon stores them (api_versions)
+ * and compares what it reads again with what it stored, so a change of the
+ * hashing, however fast, would report every header as changed once after
+ * an upgrade.  Changing these numbers needs a store migration.
+ */
+START_TEST(test_fingerprints_pinned)
+{
+	static const char text[] = "#ifndef _LINUX_FP_H\n#define _LINUX_FP_H\n"
+				   "#include <linux/types.h>\n"
+				   "#define FP_FLAG 0x10\n"
+				   "#define FP_GET _IOR('F', 1, struct fp_req)\n"
+				   "#ifdef __x86_64__\n#define FP_ARCH 64\n#endif\n"
+				   "struct fp_req { __u32 a; __u8 b[4]; unsigned c:3; };\n"
+				   "enum fp_mode { FP_OFF, FP_ON = 4 };\n"
+				   "typedef __u64 fp_id;\n#endif\n";
+	static const struct {
+		const char *key;
+		uint64_t fingerprint, body;
+	} want[] = {
+		{"0 FP_ARCH @ defined(__x86_64__)", 0xa008f13d58a7df98ull, 0xee06bf9f141c2321ull},
+		{"0 FP_FLAG", 0x620fc5562eaa2cabull, 0xad0d80c826bd6fa0ull},
+		{"0 FP_GET", 0x2cd9fc5241070775ull, 0x39fbdfc5d7a523adull},
+		{"1 FP_OFF", 0xdb58019cf0281bedull, 0xdcad6319fcf51f99ull},
+		{"1 FP_ON", 0xeb183789dc3c3f86ull, 0xd218887249d06d69ull},
+		{"2 enum fp_mode", 0x1a2b26ae277bf09full, 0xb8607ad9cdfbf1d0ull},
+		{"3 struct fp_req", 0xb913fddd128d848full, 0xbc18b6fce351a662ull},
+		{"5 fp_id", 0x785092465669611aull, 0x16f0f16045af6dcfull},
+	};
+	struct ud_api_header h;
+	size_t i;
+
+	ud_api_parse("linux/fp.h", text, strlen(text), &h);
+	ck_assert_uint_eq(h.n, sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < h.n; i++) {
+		ck_assert_str_eq(h.v[i].key, want[i].key);
+		ck_assert_uint_eq(h.v[i].fingerprint, want[i].fingerprint);
+		ck_assert_uint_eq(h.v[i].body, want[i].body);
+	}
+	ck_assert_uint_eq(h.fingerprint, 0x53225bfc4f9af430ull);
+	ud_api_header_free(&h);
+}
+END_TEST
+
 START_TEST(test_rule_values)
 {
 	struct ud_api_diff d;
@@ -1469,6 +1513,7 @@ main(void)
 
 	tcase_add_test(tc, test_model);
 	tcase_add_test(tc, test_char_constants);
+	tcase_add_test(tc, test_fingerprints_pinned);
 	tcase_add_test(tc, test_same);
 	tcase_add_test(tc, test_compatible);
 	tcase_add_test(tc, test_breaking);
