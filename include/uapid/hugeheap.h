@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A batch command's heap in transparent huge pages.
+ *
+ * The API commands build a model of every installed header of a release
+ * (api-diff two of them: ~90 MB), and then exit.  Each 4 KiB page of it
+ * is a page fault at its first touch, which on a virtual machine costs
+ * 8-16 us with the hypervisor's share: 23,000 faults were a third of
+ * api-diff's CPU.  A 2 MiB transparent huge page is one fault.
+ *
+ * glibc's malloc grows each arena's heap on demand and carves later
+ * blocks from its free memory.  So a thread that allocates large blocks,
+ * advises MADV_HUGEPAGE over them and frees them leaves that range,
+ * advised, where its next allocations come from.  mallopt keeps such
+ * blocks in the heap (M_MMAP_THRESHOLD) and the heap from being trimmed
+ * (M_TRIM_THRESHOLD); the last block is kept, so that a thread heap the
+ * others lie in is not unmapped once wholly free.  Only the pages touched
+ * are ever made: a model of 90 MB then takes ~105 MB (the last huge page
+ * of each reservation, and the seams between blocks, which malloc touched
+ * before the advice and stay in 4 KiB pages).
+ *
+ * It is turned on only where it cannot stall: when the kernel has
+ * transparent huge pages, and has free 2 MiB blocks to spare (from
+ * /proc/buddyinfo), since a huge page made by compacting fragmented
+ * memory can cost milliseconds.  UAPID_HUGE_PAGES=0 turns it off, as do
+ * a C library other than glibc and the sanitizers' allocators.  The
+ * daemon does not use it: a long-lived process keeps its footprint small.
+ */
+#ifndef UAPID_HUGEHEAP_H
+#define UAPID_HUGEHEAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Decides, once, before any thread is started, whether this process's
+ * heaps use huge pages, for at most nthreads threads of up to
+ * per_thread bytes each; when it does, reserves the calling thread's.
+ * Returns whether it does.
+ */
+bool ud_hugeheap_start(size_t nthreads, size_t per_thread);
+
+/* In a thread started after ud_hugeheap_start: reserves its heap (once a thread). */
+void ud_hugeheap_thread(void);
+
+/*
+ * The free blocks of at least order (2^order base pages) a /proc/buddyinfo
+ * text counts, in blocks of that order: what huge pages of that order the
+ * kernel can hand out without compacting memory.
+ */
+size_t ud_hugeheap_free_blocks(const char *buddyinfo, unsigned order);
+
+#endif
