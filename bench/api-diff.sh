@@ -5,6 +5,8 @@
 # directories, beside its floor: `cat` of the same headers.  Prints wall
 # seconds (best of BENCH_RUNS, default 3), the user and system seconds and
 # the peak RSS of that run; asserts nothing (timing is never asserted).
+# Beside them, api-diff with its heap in 4 KiB pages (UAPID_HUGE_PAGES=0,
+# include/uapid/hugeheap.h): what the huge pages are worth on this machine.
 #
 #   bench/api-diff.sh [UAPID]
 #
@@ -79,8 +81,13 @@ floor=$(best bash -c headers)
 text=$(best sh -c '"$0" api-diff "$1" "$2"; [ $? -le 1 ]' "$uapid" "$old" "$new")
 # shellcheck disable=SC2016
 json=$(best sh -c '"$0" api-diff --json "$1" "$2"; [ $? -le 1 ]' "$uapid" "$old" "$new")
+# shellcheck disable=SC2016
+small=$(UAPID_HUGE_PAGES=0 best sh -c '"$0" api-diff "$1" "$2"; [ $? -le 1 ]' "$uapid" "$old" "$new")
 row "cat of the headers (floor)" "$floor"
 row "uapid api-diff" "$text"
 row "uapid api-diff --json" "$json"
+row "uapid api-diff, 4 KiB pages" "$small"
 awk -v t="${text%% *}" -v f="${floor%% *}" \
 	'BEGIN { if (f > 0) printf "api-diff / floor: %.1fx\n", t / f }'
+awk -v t="${text%% *}" -v s="${small%% *}" \
+	'BEGIN { if (t > 0) printf "4 KiB pages / huge pages: %.2fx\n", s / t }'

@@ -28,6 +28,7 @@
 #include "uapid/fsutil.h"
 #include "uapid/gittree.h"
 #include "uapid/headers.h"
+#include "uapid/hugeheap.h"
 #include "uapid/map.h"
 #include "uapid/progress.h"
 #include "uapid/tindex.h"
@@ -113,6 +114,8 @@ feed_worker(void *arg)
 	struct api_feed *f = arg;
 	struct api_text *done = NULL;
 
+	/* the models are made here: a thread's share of the huge-page heap */
+	ud_hugeheap_thread();
 	for (;;) {
 		struct api_text *t = NULL;
 
@@ -456,6 +459,32 @@ collect(struct api_side *const *sides, size_t nsides)
 	}
 }
 
+/*
+ * The models of a release's installed headers and their resolution take
+ * ~50 MB, and live until the command exits: their heap in huge pages
+ * when the system allows it (hugeheap.h), shared among the threads that
+ * build them, at most 56 MiB a thread (a glibc thread heap is 64 MiB).
+ */
+#define RELEASE_HEAP ((size_t)56 << 20)
+#define THREAD_HEAP_MIN ((size_t)16 << 20)
+#define THREAD_HEAP_MAX ((size_t)56 << 20)
+
+static void
+heap_start(size_t releases)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t threads = cpus > 1 ? (size_t)cpus : 1, share;
+
+	if (threads > 8)
+		threads = 8;
+	share = releases * RELEASE_HEAP / threads;
+	if (share < THREAD_HEAP_MIN)
+		share = THREAD_HEAP_MIN;
+	if (share > THREAD_HEAP_MAX)
+		share = THREAD_HEAP_MAX;
+	ud_hugeheap_start(threads, share);
+}
+
 int
 api_side_load(struct api_side *s, const char *spec, const char *arch, struct ud_progress *progress)
 {
@@ -463,6 +492,7 @@ api_side_load(struct api_side *s, const char *spec, const char *arch, struct ud_
 	struct api_feed feed;
 	int rc;
 
+	heap_start(1);
 	feed_start(&feed);
 	rc = side_read(s, spec, arch, progress, &feed);
 	feed_finish(&feed);
@@ -479,6 +509,7 @@ api_side_load_pair(struct api_side *o, const char *old_spec, struct api_side *n,
 	struct api_feed feed;
 
 	memset(n, 0, sizeof(*n));
+	heap_start(2);
 	feed_start(&feed);
 	feed.pair = true;
 	*failed = side_read(o, old_spec, arch, progress[0], &feed) < 0 ? old_spec : NULL;
@@ -511,6 +542,8 @@ resolve_one(size_t i, void *ctx)
 {
 	struct resolve_job *j = ctx;
 
+	/* resolving adds ~20 MB: a thread's share of the huge-page heap */
+	ud_hugeheap_thread();
 	ud_api_resolve_wanted_version(j->side[i]->v, j->side[i]->n, &j->want[i], j->abi);
 }
 
