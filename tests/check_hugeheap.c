@@ -40,9 +40,11 @@ START_TEST(test_switched_off)
 {
 	setenv("UAPID_HUGE_PAGES", "0", 1);
 	ck_assert(!ud_hugeheap_start(2, (size_t)16 << 20));
-	/* a thread's reservation without a start: nothing */
-	ud_hugeheap_thread();
+	/* a thread's reservation after a no: nothing */
+	ud_hugeheap_thread((size_t)16 << 20);
+	/* the decision stands, whatever the environment says later */
 	unsetenv("UAPID_HUGE_PAGES");
+	ck_assert(!ud_hugeheap_start(2, (size_t)16 << 20));
 }
 END_TEST
 

@@ -13,18 +13,21 @@
  * advises MADV_HUGEPAGE over them and frees them leaves that range,
  * advised, where its next allocations come from.  mallopt keeps such
  * blocks in the heap (M_MMAP_THRESHOLD) and the heap from being trimmed
- * (M_TRIM_THRESHOLD); the last block is kept, so that a thread heap the
- * others lie in is not unmapped once wholly free.  Only the pages touched
+ * (M_TRIM_THRESHOLD); a few bytes of the last block are kept, so that a
+ * thread heap the others lie in is not unmapped once wholly free.  Only the pages touched
  * are ever made: a model of 90 MB then takes ~105 MB (the last huge page
  * of each reservation, and the seams between blocks, which malloc touched
  * before the advice and stay in 4 KiB pages).
  *
- * It is turned on only where it cannot stall: when the kernel has
- * transparent huge pages, and has free 2 MiB blocks to spare (from
- * /proc/buddyinfo), since a huge page made by compacting fragmented
- * memory can cost milliseconds.  UAPID_HUGE_PAGES=0 turns it off, as do
- * a C library other than glibc and the sanitizers' allocators.  The
- * daemon does not use it: a long-lived process keeps its footprint small.
+ * It is turned on only where it cannot stall or fail: when the kernel
+ * makes transparent huge pages of 2 MiB for this process ("always" or
+ * "madvise"), has twice the memory needed free as whole huge pages (from
+ * /proc/buddyinfo: a huge page made by compacting fragmented memory can
+ * cost milliseconds), and the process is not bounded (no address-space or
+ * data limit, no strict overcommit, twice the room in its cgroup).
+ * UAPID_HUGE_PAGES=0 turns it off, as do a C library other than 64-bit
+ * glibc and the sanitizers' allocators.  The daemon does not use it: a
+ * long-lived process keeps its footprint small.
  */
 #ifndef UAPID_HUGEHEAP_H
 #define UAPID_HUGEHEAP_H
@@ -34,14 +37,17 @@
 
 /*
  * Decides, once, before any thread is started, whether this process's
- * heaps use huge pages, for at most nthreads threads of up to
- * per_thread bytes each; when it does, reserves the calling thread's.
- * Returns whether it does.
+ * heaps use huge pages, given that nthreads threads (this one included)
+ * will reserve up to per_thread bytes each; when they do, reserves this
+ * thread's.  Returns the decision (the first call's, on later calls).
  */
 bool ud_hugeheap_start(size_t nthreads, size_t per_thread);
 
-/* In a thread started after ud_hugeheap_start: reserves its heap (once a thread). */
-void ud_hugeheap_thread(void);
+/*
+ * In a thread started after ud_hugeheap_start: reserves bytes of its heap
+ * (at most per_thread), once a thread; nothing when the decision was no.
+ */
+void ud_hugeheap_thread(size_t bytes);
 
 /*
  * The free blocks of at least order (2^order base pages) a /proc/buddyinfo

@@ -34,6 +34,18 @@
 #include "uapid/tindex.h"
 #include "uapid/xmalloc.h"
 
+/*
+ * The models of a release's installed headers and their resolution take
+ * ~50 MB, and live until the command exits: their heap in huge pages
+ * when the system allows it (hugeheap.h), shared among the threads that
+ * build them, at most 56 MiB a thread (a glibc thread heap is 64 MiB).
+ */
+#define RELEASE_HEAP ((size_t)56 << 20)
+#define THREAD_HEAP_MIN ((size_t)16 << 20)
+#define THREAD_HEAP_MAX ((size_t)56 << 20)
+
+static size_t thread_heap; /* set before the threads start */
+
 /* A header to model: its installed text, kept until its model is made. */
 struct api_text {
 	char *path;
@@ -115,7 +127,7 @@ feed_worker(void *arg)
 	struct api_text *done = NULL;
 
 	/* the models are made here: a thread's share of the huge-page heap */
-	ud_hugeheap_thread();
+	ud_hugeheap_thread(thread_heap);
 	for (;;) {
 		struct api_text *t = NULL;
 
@@ -459,30 +471,21 @@ collect(struct api_side *const *sides, size_t nsides)
 	}
 }
 
-/*
- * The models of a release's installed headers and their resolution take
- * ~50 MB, and live until the command exits: their heap in huge pages
- * when the system allows it (hugeheap.h), shared among the threads that
- * build them, at most 56 MiB a thread (a glibc thread heap is 64 MiB).
- */
-#define RELEASE_HEAP ((size_t)56 << 20)
-#define THREAD_HEAP_MIN ((size_t)16 << 20)
-#define THREAD_HEAP_MAX ((size_t)56 << 20)
-
 static void
 heap_start(size_t releases)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t threads = cpus > 1 ? (size_t)cpus : 1, share;
+	size_t threads = cpus > 1 ? (size_t)cpus : 1;
 
 	if (threads > 8)
 		threads = 8;
-	share = releases * RELEASE_HEAP / threads;
-	if (share < THREAD_HEAP_MIN)
-		share = THREAD_HEAP_MIN;
-	if (share > THREAD_HEAP_MAX)
-		share = THREAD_HEAP_MAX;
-	ud_hugeheap_start(threads, share);
+	thread_heap = releases * RELEASE_HEAP / threads;
+	if (thread_heap < THREAD_HEAP_MIN)
+		thread_heap = THREAD_HEAP_MIN;
+	if (thread_heap > THREAD_HEAP_MAX)
+		thread_heap = THREAD_HEAP_MAX;
+	/* this one, the parsing threads (one fewer), and one resolving thread at half */
+	ud_hugeheap_start(threads + 1, thread_heap);
 }
 
 int
@@ -542,8 +545,11 @@ resolve_one(size_t i, void *ctx)
 {
 	struct resolve_job *j = ctx;
 
-	/* resolving adds ~20 MB: a thread's share of the huge-page heap */
-	ud_hugeheap_thread();
+	/*
+	 * Resolving adds ~20 MB, most of it on this thread when it took
+	 * over a parsing thread's heap, which parsing filled.
+	 */
+	ud_hugeheap_thread(thread_heap / 2);
 	ud_api_resolve_wanted_version(j->side[i]->v, j->side[i]->n, &j->want[i], j->abi);
 }
 
