@@ -161,14 +161,13 @@ def has(path, nonce):
         return False
 
 
-def report(what, lo, lr, lf, tail):
+def report(what, lo, lr, lf, tail, target):
     """One line: the daemon's output and row, the floor's output, the ratios."""
     print("%s output p50 %.2f ms, p99 %.2f ms; store row p50 %.2f ms, p99 %.2f ms%s"
           % (what, statistics.median(lo), pct(lo, 99), statistics.median(lr), pct(lr, 99), tail))
-    print("   floor:          output p50 %.2f ms, p99 %.2f ms; daemon/floor: p50 %.1fx, p99 %.1fx"
-          " (target p99 < 2x)" % (statistics.median(lf), pct(lf, 99),
-                                  statistics.median(lo) / statistics.median(lf),
-                                  pct(lo, 99) / pct(lf, 99)))
+    print("   floor:          output p50 %.2f ms, p99 %.2f ms; daemon/floor: p50 %.1fx, p99 %.1fx%s"
+          % (statistics.median(lf), pct(lf, 99), statistics.median(lo) / statistics.median(lf),
+             pct(lo, 99) / pct(lf, 99), target))
     # the same edit's two times: a stall of the whole machine delays both
     ex = [o - f for o, f in zip(lo, lf)]
     print("   daemon - floor: same edit, p50 %.2f ms, p99 %.2f ms" % (statistics.median(ex), pct(ex, 99)))
@@ -240,7 +239,8 @@ def main():
         print("RSS after scan:    %.1f MiB (target < 32; after the restart: %.1f MiB)"
               % (rss, rss_mib(p.pid)))
         lo, lr, lf = edits(tree, state, os.path.join(work, "floor"), n)
-        report("edit latency:     ", lo, lr, lf, " (%d edits, target p99 < 5)" % n)
+        report("edit latency:     ", lo, lr, lf, " (%d edits, target p99 < 5)" % n,
+               " (target p99 < 2x)")
         stop = threading.Event()
         b = threading.Thread(target=burster, args=(tree, stop))
         b.start()
@@ -248,8 +248,9 @@ def main():
         lo, lr, lf = edits(tree, state, os.path.join(work, "floor"), max(20, n // 4))
         stop.set()
         b.join()
+        # no target: the daemon's batches of the burst come first, a floor copies one file
         report("during a burst:   ", lo, lr, lf,
-               " (%d edits while 400 other headers are rewritten every 0.5 s)" % len(lo))
+               " (%d edits while 400 other headers are rewritten every 0.5 s)" % len(lo), "")
         fp.terminate()
         fp.wait()
         print("RSS at the end:    %.1f MiB" % rss_mib(p.pid))
