@@ -82,7 +82,8 @@ text=$(best sh -c '"$0" api-diff "$1" "$2"; [ $? -le 1 ]' "$uapid" "$old" "$new"
 # shellcheck disable=SC2016
 json=$(best sh -c '"$0" api-diff --json "$1" "$2"; [ $? -le 1 ]' "$uapid" "$old" "$new")
 # shellcheck disable=SC2016
-small=$(UAPID_HUGE_PAGES=0 best sh -c '"$0" api-diff "$1" "$2"; [ $? -le 1 ]' "$uapid" "$old" "$new")
+small=$(UAPID_HUGE_PAGES=0 best sh -c '"$0" api-diff "$1" "$2"; [ $? -le 1 ]' \
+	"$uapid" "$old" "$new")
 row "cat of the headers (floor)" "$floor"
 row "uapid api-diff" "$text"
 row "uapid api-diff --json" "$json"
