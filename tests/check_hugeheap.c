@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "testutil.h"
 #include "uapid/hugeheap.h"
@@ -44,6 +45,16 @@ START_TEST(test_switched_off)
 	ud_hugeheap_thread((size_t)16 << 20);
 	/* the decision stands, whatever the environment says later */
 	unsetenv("UAPID_HUGE_PAGES");
+	ck_assert(!ud_hugeheap_start(2, (size_t)16 << 20));
+}
+END_TEST
+
+START_TEST(test_bounded)
+{
+	/* a data limit, however large: the reserved heaps would count against it */
+	struct rlimit rl = {(rlim_t)1 << 40, (rlim_t)1 << 40};
+
+	ck_assert_int_eq(setrlimit(RLIMIT_DATA, &rl), 0);
 	ck_assert(!ud_hugeheap_start(2, (size_t)16 << 20));
 }
 END_TEST
@@ -107,6 +118,7 @@ main(void)
 
 	tcase_add_test(tc, test_free_blocks);
 	tcase_add_test(tc, test_switched_off);
+	tcase_add_test(tc, test_bounded);
 	tcase_add_test(tc, test_heap);
 	suite_add_tcase(s, tc);
 	return test_run(s);
