@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Shared by the files of the header reader (api.c and api-reader-*.c):
+ * the reader's state, the helpers that put its strings in the header's
+ * arena, and the parts one file calls in another.  The reader was one
+ * file of 2,000 lines; these are its seams.  Not a public interface: what
+ * the rest of the API model calls is in api-internal.h.
+ */
+#ifndef UAPID_CORE_API_READER_H
+#define UAPID_CORE_API_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "api-internal.h"
+#include "uapid/api.h"
+#include "uapid/arena.h"
+#include "uapid/buf.h"
+#include "uapid/expr.h"
+#include "uapid/map.h"
+
+/* ---- the reader: what it knows of the header read so far ---- */
+
+struct known {
+	struct ud_expr_sym *v; /* numeric macros and enum constants so far */
+	size_t n, alloc;
+	/*
+	 * A name -> (uintptr_t) the index + 1 of its first entry in v: what
+	 * ud_expr_find_sym answers, found without its walk of the whole list
+	 * (a header of a thousand macros walked it for every name).
+	 */
+	struct ud_map first;
+};
+
+struct reader {
+	struct ud_api_header *h;
+	const struct api_toks *t; /* every token (directives read these) */
+	const struct api_toks *c; /* the tokens outside directives (declarations read these) */
+	struct known known;
+	char *guard;
+	struct ud_buf cond; /* the current conditions, " && "-joined */
+	struct {
+		size_t len;	  /* cond's length before this level */
+		char *text;	  /* this branch's condition: not_before && own */
+		char *own;	  /* the branch's own test, NULL for an #else */
+		char *not_before; /* the earlier branches' tests, negated, or NULL */
+	} stack[64];
+	size_t depth;
+	bool guard_seen;
+	unsigned nesting; /* records being read inside records */
+	struct {
+		size_t at;  /* the first code token under these conditions */
+		char *cond; /* the conditions, " && "-joined */
+	} * points;	    /* where the conditions change, in token order */
+	size_t npoints, apoints;
+	struct ud_map attr_macros; /* macros defined so far that stand for attributes */
+	struct ud_map macros;	   /* the macros defined so far, but those naming themselves */
+	struct ud_arena keys;	   /* the maps' keys, dropped with the reader */
+	/* a member's declarator buffers, reused (a zeroed buffer is empty) */
+	struct {
+		struct ud_buf type, dims, attrs;
+	} spare;
+	unsigned pack;	   /* #pragma pack(N) in force, 0 when none */
+	unsigned packs[8]; /* pack(push) */
+	size_t npacks;
+};
+
+/* ---- strings, in the header's arena ---- */
+
+/*
+ * Every string of a model lives in its header's arena (h->strs): some
+ * 700,000 small blocks a diff, a fifth of its instructions in malloc and
+ * free and a third of its peak in their overhead.  These put one there.
+ */
+static inline char *
+hstr(struct reader *r, const char *s)
+{
+	return ud_strarena_strdup(&r->h->strs, s);
+}
+
+static inline char *
+hstrn(struct reader *r, const char *p, size_t n)
+{
+	return ud_strarena_strndup(&r->h->strs, p, n);
+}
+
+/* api_join's text of tokens [a, b), written straight into the header's arena. */
+static inline char *
+hjoin(struct reader *r, const struct api_tok *v, size_t a, size_t b)
+{
+	char *own = ud_strarena_alloc(&r->h->strs, api_join_len(v, a, b) + 1);
+
+	api_join_to(own, v, a, b);
+	return own;
+}
+
+/* api_join's text of tokens [a, b) appended to buffer out. */
+static inline void
+join_add(struct ud_buf *out, const struct api_tok *v, size_t a, size_t b)
+{
+	size_t n = api_join_len(v, a, b);
+
+	ud_buf_grow(out, n);
+	api_join_to(out->data + out->len, v, a, b);
+	out->len += n;
+}
+
+/* A buffer's text in the header's arena; the buffer is freed. */
+static inline char *
+hbuf(struct reader *r, struct ud_buf *b)
+{
+	char *own = hstrn(r, ud_buf_str(b), b->len);
+
+	ud_buf_free(b);
+	return own;
+}
+
+#endif /* UAPID_CORE_API_READER_H */
