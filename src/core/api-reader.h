@@ -116,4 +116,11 @@ hbuf(struct reader *r, struct ud_buf *b)
 	return own;
 }
 
+/* ---- numbers (api-reader-value.c) ---- */
+
+/* Records that numeric name name (a macro or enum constant) is value, for what is read after it. */
+void api_remember(struct reader *r, const char *name, long long value);
+/* The value of expression text, with the header's numeric names so far; false when unknown. */
+bool api_evaluate(struct reader *r, const char *text, long long *out);
+
 #endif /* UAPID_CORE_API_READER_H */
