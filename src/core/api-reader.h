@@ -123,4 +123,25 @@ void api_remember(struct reader *r, const char *name, long long value);
 /* The value of expression text, with the header's numeric names so far; false when unknown. */
 bool api_evaluate(struct reader *r, const char *text, long long *out);
 
+/* ---- the header being built (api.c) ---- */
+
+/* A new symbol under the current conditions; name and text in the header's arena (text NULL: "").
+ */
+struct ud_api_sym *api_add_sym_named(struct reader *r, enum ud_api_kind kind, char *name,
+				     unsigned line, char *text);
+
+/* ---- directives (api-reader-directive.c) ---- */
+
+/* Directive tokens [a, b) of r->t ("#" first) read into the model and the reader's state. */
+void api_directive(struct reader *r, size_t a, size_t b);
+/* Leaves the innermost conditional branch (#endif, or the header's end). */
+void api_pop_cond(struct reader *r);
+/*
+ * An object-like macro this header defined before token t that stands for
+ * attributes ("#define EPOLL_PACKED __attribute__((packed))", or nothing).
+ */
+bool api_macro_here(const struct reader *r, const struct api_tok *t);
+/* Whether token t names a macro this header defined (one not just naming itself). */
+bool api_defined_here(const struct reader *r, const struct api_tok *t);
+
 #endif /* UAPID_CORE_API_READER_H */
