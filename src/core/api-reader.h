@@ -144,4 +144,21 @@ bool api_macro_here(const struct reader *r, const struct api_tok *t);
 /* Whether token t names a macro this header defined (one not just naming itself). */
 bool api_defined_here(const struct reader *r, const struct api_tok *t);
 
+/* ---- members (api-reader-member.c) ---- */
+
+/*
+ * The declared name in declarator tokens [a, b) (a function pointer's
+ * "(*name)", else the last identifier before a bound, parameters, a
+ * bit-field or the end): its index, or b.
+ */
+size_t api_declared_name(const struct api_tok *v, size_t a, size_t b);
+/*
+ * Member declaration [a, b) of r->c (no ';'), in a record opened at token
+ * open, its declarators appended to out[0..*n) (*alloc entries).
+ */
+void api_member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_member **out,
+		size_t *n, size_t *alloc);
+/* The members of a body, tokens [a, b) of r->c, into *out (malloc'd, *n of them). */
+void api_parse_members(struct reader *r, size_t a, size_t b, struct ud_api_member **out, size_t *n);
+
 #endif /* UAPID_CORE_API_READER_H */
