@@ -161,4 +161,9 @@ void api_member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api
 /* The members of a body, tokens [a, b) of r->c, into *out (malloc'd, *n of them). */
 void api_parse_members(struct reader *r, size_t a, size_t b, struct ud_api_member **out, size_t *n);
 
+/* ---- declarations (api-reader-decl.c) ---- */
+
+/* A top-level declaration, code tokens [a, b) of r->c (no ';'), read into the model. */
+void api_declaration(struct reader *r, size_t a, size_t b);
+
 #endif /* UAPID_CORE_API_READER_H */
