@@ -19,7 +19,8 @@ static const char *const severity_names[] = {
 static_assert(sizeof(severity_names) / sizeof(severity_names[0]) == UD_SEV_ERROR + 1,
 	      "severity_names must name every enum ud_severity member");
 
-static void
+/* a printf-like format with its arguments in ap (clang checks its callers' formats) */
+static void __attribute__((format(printf, 5, 0)))
 add(struct ud_diags *d, const char *path, unsigned line, enum ud_severity sev, const char *fmt,
     va_list ap)
 {
