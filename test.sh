@@ -68,7 +68,7 @@ stages_init "$UD_SCRATCH"
 packages=(linux-source-6.1 rsync xz-utils neovim bash-completion)
 kernels=(6.1)
 if [ "$UD_LEVEL" = full ]; then
-	packages+=(valgrind linux-source-6.12 bc abigail-tools)
+	packages+=(valgrind linux-source-6.12 bc abigail-tools clang)
 	kernels+=(6.12)
 fi
 
@@ -245,6 +245,8 @@ join asan
 
 spawn full distcheck niced distcheck
 spawn full debug-build niced ud_build "$UD_TOP/build-debug" --enable-debug
+# the other compiler the code is written for: its warnings are errors too
+spawn full clang-build niced ud_build "$UD_TOP/build-clang" CC=clang
 stage full systemd systemd_units
 stage full valgrind-units valgrind_units
 spawn full valgrind-cli-watch valgrind_daemon cli-watch
