@@ -51,8 +51,12 @@ END_TEST
 
 START_TEST(test_bounded)
 {
-	/* a data limit, however large: the reserved heaps would count against it */
-	struct rlimit rl = {(rlim_t)1 << 40, (rlim_t)1 << 40};
+	/*
+	 * A data limit, however large: the reserved heaps would count against
+	 * it.  The largest finite one, so that a sanitizer's terabytes of
+	 * shadow memory still fit.
+	 */
+	struct rlimit rl = {RLIM_INFINITY - 1, RLIM_INFINITY};
 
 	ck_assert_int_eq(setrlimit(RLIMIT_DATA, &rl), 0);
 	ck_assert(!ud_hugeheap_start(2, (size_t)16 << 20));
