@@ -14,6 +14,8 @@
 #include <sys/resource.h>
 #endif
 
+#include "uapid/buf.h"
+#include "uapid/fsutil.h"
 #include "uapid/hugeheap.h"
 
 /* The allocators the sanitizers put in glibc's place do not heed mallopt. */
@@ -155,16 +157,13 @@ thp_mode(size_t huge_kb, char *mode, size_t cap)
 static size_t
 free_huge_pages(unsigned order)
 {
-	char text[4096];
-	size_t n;
-	FILE *f = fopen("/proc/buddyinfo", "r");
+	struct ud_buf text = UD_BUF_INIT;
+	size_t n = 0;
 
-	if (f == NULL)
-		return 0;
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = '\0';
-	return ud_hugeheap_free_blocks(text, order);
+	if (ud_read_file("/proc/buddyinfo", &text, NULL) == 0)
+		n = ud_hugeheap_free_blocks(ud_buf_str(&text), order);
+	ud_buf_free(&text);
+	return n;
 }
 
 /*
