@@ -46,6 +46,15 @@
 
 static size_t thread_heap; /* set before the threads start */
 
+/* The threads a model is made on, this one included: the processors, at most 8. */
+static size_t
+processors(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus;
+}
+
 /* A header to model: its installed text, kept until its model is made. */
 struct api_text {
 	char *path;
@@ -168,12 +177,9 @@ feed_worker(void *arg)
 static void
 feed_start(struct api_feed *f)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t want = cpus > 1 ? (size_t)cpus - 1 : 0, i;
+	size_t want = processors() - 1, i;
 
 	memset(f, 0, sizeof(*f));
-	if (want > 7)
-		want = 7;
 	if (want == 0 || uv_mutex_init(&f->lock) != 0)
 		return;
 	if (uv_cond_init(&f->more) != 0) {
@@ -428,12 +434,9 @@ static void
 run_parallel(size_t n, void (*job)(size_t i, void *ctx), void *ctx)
 {
 	struct pool p = {job, ctx, n, 0};
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t nthreads = cpus > 1 ? (size_t)cpus - 1 : 0, started = 0, i;
+	size_t nthreads = processors() - 1, started = 0, i;
 	uv_thread_t *tids;
 
-	if (nthreads > 7)
-		nthreads = 7;
 	if (nthreads > n)
 		nthreads = n > 0 ? n - 1 : 0;
 	tids = ud_xcalloc(nthreads + 1, sizeof(*tids));
@@ -474,11 +477,8 @@ collect(struct api_side *const *sides, size_t nsides)
 static void
 heap_start(size_t releases)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t threads = cpus > 1 ? (size_t)cpus : 1;
+	size_t threads = processors();
 
-	if (threads > 8)
-		threads = 8;
 	thread_heap = releases * RELEASE_HEAP / threads;
 	if (thread_heap < THREAD_HEAP_MIN)
 		thread_heap = THREAD_HEAP_MIN;
