@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""uapid's ABI table (src/core/abi.c) against the cross compilers installed.
+"""uapid's ABI table (src/api/abi.c) against the cross compilers installed.
 
     bench/abi-table.py [--uapid PATH] [ABI...]
 

@@ -6,7 +6,7 @@
 # seconds (best of BENCH_RUNS, default 3), the user and system seconds and
 # the peak RSS of that run; asserts nothing (timing is never asserted).
 # Beside them, api-diff with its heap in 4 KiB pages (UAPID_HUGE_PAGES=0,
-# include/uapid/hugeheap.h): what the huge pages are worth on this machine.
+# include/uapid/io/hugeheap.h): what the huge pages are worth on this machine.
 #
 #   bench/api-diff.sh [UAPID]
 #

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "uapid/apilog.h"
-#include "uapid/store.h"
+#include "uapid/history/apilog.h"
+#include "uapid/store/store.h"
 
 static double
 ms(clockid_t clock)

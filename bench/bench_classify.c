@@ -12,12 +12,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "uapid/buf.h"
-#include "uapid/classify.h"
-#include "uapid/fsutil.h"
-#include "uapid/source.h"
-#include "uapid/strlist.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/buf.h"
+#include "uapid/core/classify.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/io/source.h"
+#include "uapid/util/strlist.h"
+#include "uapid/util/xmalloc.h"
 
 struct file {
 	char *path;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Turns the schema files (sql/NNN-name.sql, given in order) into C: one
-# string per file, applied in that order by the store (src/service/store.c).
+# string per file, applied in that order by the store (src/store/store.c).
 set -eu
 printf '/* Generated from the sql/ schema files by sql/sql2c.sh: do not edit. */\n'
 printf '#include "schema.h"\n\nconst char *const ud_schema_sql[] = {\n'

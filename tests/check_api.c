@@ -10,9 +10,9 @@
 
 #include "api-fixtures.h"
 #include "testutil.h"
-#include "uapid/abi.h"
-#include "uapid/api.h"
-#include "uapid/buf.h"
+#include "uapid/api/abi.h"
+#include "uapid/api/api.h"
+#include "uapid/util/buf.h"
 
 static const char base[] = "#ifndef _LINUX_T_H\n"
 			   "#define _LINUX_T_H\n"

@@ -10,8 +10,8 @@
 #include <errno.h>
 
 #include "testutil.h"
-#include "uapid/api.h"
-#include "uapid/apisym.h"
+#include "uapid/api/api.h"
+#include "uapid/api/apisym.h"
 
 static void
 parse_ok(const char *text, enum ud_apisym_form form, const char *name, const char *member,

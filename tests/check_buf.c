@@ -3,8 +3,8 @@
  * Tests for the small shared types: buffers, arenas, diagnostics, growth.
  */
 #include "testutil.h"
-#include "uapid/arena.h"
-#include "uapid/diag.h"
+#include "uapid/util/arena.h"
+#include "uapid/util/diag.h"
 
 START_TEST(test_buf_add)
 {

@@ -4,7 +4,7 @@
  * and the diagnostics that stop a split.
  */
 #include "testutil.h"
-#include "uapid/classify.h"
+#include "uapid/core/classify.h"
 
 struct cls {
 	struct ud_classified c;

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "uapid/compile.h"
+#include "uapid/io/compile.h"
 
 /* Jobs running "/bin/sh -c SCRIPT" (or argv[0] = prog when not NULL). */
 static struct ud_compile_job *

@@ -3,7 +3,7 @@
  * Conditional tree tests.
  */
 #include "testutil.h"
-#include "uapid/cond.h"
+#include "uapid/core/cond.h"
 
 struct tree {
 	struct ud_lexed lx;

@@ -13,12 +13,12 @@
 #include <git2.h>
 
 #include "testutil.h"
-#include "uapid/engine.h"
-#include "uapid/hsplit.h"
-#include "uapid/map.h"
-#include "uapid/sched.h"
-#include "uapid/store.h"
-#include "uapid/watch.h"
+#include "uapid/daemon/engine.h"
+#include "uapid/io/hsplit.h"
+#include "uapid/util/map.h"
+#include "uapid/daemon/sched.h"
+#include "uapid/store/store.h"
+#include "uapid/daemon/watch.h"
 
 /* A tree, its engine and what the last batch reported. */
 struct fx {

@@ -3,7 +3,7 @@
  * Condition evaluation tests.
  */
 #include "testutil.h"
-#include "uapid/expr.h"
+#include "uapid/core/expr.h"
 
 static enum ud_kclass
 kc(const char *e)

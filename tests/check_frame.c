@@ -5,8 +5,8 @@
  * and the include-order check.
  */
 #include "testutil.h"
-#include "uapid/arena.h"
-#include "uapid/classify.h"
+#include "uapid/util/arena.h"
+#include "uapid/core/classify.h"
 #include "frame.h"
 
 static void

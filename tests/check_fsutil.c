@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "uapid/lex.h"
+#include "uapid/core/lex.h"
 
 /* dir/rel (malloc'd). */
 static char *

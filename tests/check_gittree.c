@@ -7,7 +7,7 @@
 #include <git2.h>
 
 #include "testutil.h"
-#include "uapid/gittree.h"
+#include "uapid/io/gittree.h"
 
 static git_repository *repo;
 

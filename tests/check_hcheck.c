@@ -3,7 +3,7 @@
  * Header check tests (headers_check.pl rules and kernel-only leftovers).
  */
 #include "testutil.h"
-#include "uapid/hcheck.h"
+#include "uapid/core/hcheck.h"
 
 static const char *const installed[][2] = {
 	{"linux/types.h", "#include <asm/types.h>\n"},

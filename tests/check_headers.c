@@ -7,7 +7,7 @@
 #include <errno.h>
 
 #include "testutil.h"
-#include "uapid/headers.h"
+#include "uapid/io/headers.h"
 
 static const char a_h[] = "#ifndef _UAPI_LINUX_A_H\n"
 			  "#define _UAPI_LINUX_A_H\n"

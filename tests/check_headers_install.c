@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 
 #include "testutil.h"
-#include "uapid/headers.h"
+#include "uapid/io/headers.h"
 
 /*
  * SCRATCH/name/tree (malloc'd): a minimal tree, with the Makefiles and

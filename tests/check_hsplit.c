@@ -5,7 +5,7 @@
  * the export-list edits of a directory.
  */
 #include "testutil.h"
-#include "uapid/hsplit.h"
+#include "uapid/io/hsplit.h"
 
 /* A header with shared content and two __KERNEL__ groups. */
 static const char foo_h[] = "/*\n"

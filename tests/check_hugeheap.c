@@ -11,7 +11,7 @@
 #include <sys/resource.h>
 
 #include "testutil.h"
-#include "uapid/hugeheap.h"
+#include "uapid/io/hugeheap.h"
 
 /* A 6.x kernel's /proc/buddyinfo: orders 0 to 10. */
 static const char buddyinfo[] =

@@ -3,7 +3,7 @@
  * Include conversion tests (the resolver stands in for the file system).
  */
 #include "testutil.h"
-#include "uapid/includes.h"
+#include "uapid/core/includes.h"
 
 static char *
 resolve(const char *quoted, void *ctx)

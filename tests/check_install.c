@@ -7,7 +7,7 @@
 #include <errno.h>
 
 #include "testutil.h"
-#include "uapid/install.h"
+#include "uapid/core/install.h"
 
 static const struct {
 	const char *in, *want;

@@ -3,7 +3,7 @@
  * Kbuild export list tests: parsing and the edits a split makes.
  */
 #include "testutil.h"
-#include "uapid/kbuild.h"
+#include "uapid/io/kbuild.h"
 
 START_TEST(test_parse)
 {

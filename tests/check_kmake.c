@@ -10,7 +10,7 @@
 #include <errno.h>
 
 #include "testutil.h"
-#include "uapid/kmake.h"
+#include "uapid/io/kmake.h"
 
 /* A 6.x-shaped top Makefile (a stand-in written for these tests). */
 static const char top_makefile[] =

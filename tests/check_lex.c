@@ -3,7 +3,7 @@
  * Lexer tests: logical lines, comments, literals, depth, limits.
  */
 #include "testutil.h"
-#include "uapid/lex.h"
+#include "uapid/core/lex.h"
 
 struct lexed_case {
 	struct ud_lexed lx;

@@ -8,7 +8,7 @@
 #include <errno.h>
 
 #include "testutil.h"
-#include "uapid/make.h"
+#include "uapid/core/make.h"
 
 /* An in-memory tree: name -> text; directories are the prefixes of the names. */
 static const struct {

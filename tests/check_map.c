@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "uapid/map.h"
+#include "uapid/util/map.h"
 
 #define MANY 100000
 

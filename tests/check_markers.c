@@ -5,7 +5,7 @@
 #include <errno.h>
 
 #include "testutil.h"
-#include "uapid/markers.h"
+#include "uapid/core/markers.h"
 
 START_TEST(test_parse)
 {

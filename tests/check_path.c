@@ -3,7 +3,7 @@
  * Header path mapping tests.
  */
 #include "testutil.h"
-#include "uapid/path.h"
+#include "uapid/util/path.h"
 
 START_TEST(test_normalize)
 {

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "uapid/progress.h"
+#include "uapid/io/progress.h"
 
 static char *
 fmt(const char *what, const char *unit, size_t done, size_t total, double seconds)

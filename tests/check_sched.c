@@ -14,9 +14,9 @@
 #include <uv.h>
 
 #include "testutil.h"
-#include "uapid/map.h"
-#include "uapid/sched.h"
-#include "uapid/watch.h"
+#include "uapid/util/map.h"
+#include "uapid/daemon/sched.h"
+#include "uapid/daemon/watch.h"
 
 #define MS 1000000ULL /* nanoseconds */
 #define WAIT_MS 10000 /* the longest anything due may take, on the fake clock */

@@ -5,7 +5,7 @@
  * 2.6.x trees.
  */
 #include "testutil.h"
-#include "uapid/select.h"
+#include "uapid/core/select.h"
 
 static const struct ud_expr_sym syms[] = {
 	{"__KERNEL__", NULL},

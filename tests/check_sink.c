@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 #include "testutil.h"
-#include "uapid/sink.h"
+#include "uapid/io/sink.h"
 
 START_TEST(test_open)
 {

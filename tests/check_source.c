@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "uapid/source.h"
+#include "uapid/io/source.h"
 
 /*
  * The test tree:

@@ -17,8 +17,8 @@
 #include <stdio.h>
 
 #include "testutil.h"
-#include "uapid/markers.h"
-#include "uapid/split.h"
+#include "uapid/core/markers.h"
+#include "uapid/core/split.h"
 
 static char *
 case_path(const char *name, const char *file)

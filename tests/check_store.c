@@ -16,8 +16,8 @@
 #include <sys/resource.h>
 
 #include "testutil.h"
-#include "uapid/markers.h"
-#include "uapid/store.h"
+#include "uapid/core/markers.h"
+#include "uapid/store/store.h"
 
 /* Opens (creating) dir/name, which must work; *path gets the file's path. */
 static struct ud_store *

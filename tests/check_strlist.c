@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "testutil.h"
-#include "uapid/strlist.h"
+#include "uapid/util/strlist.h"
 
 START_TEST(test_add)
 {

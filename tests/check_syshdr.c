@@ -8,7 +8,7 @@
 #include <errno.h>
 
 #include "testutil.h"
-#include "uapid/syshdr.h"
+#include "uapid/core/syshdr.h"
 
 /* A table with comments, blank lines, numbers out of order and an ABI with a common prefix. */
 static const char table[] = "# a table for the tests\n"

@@ -4,7 +4,7 @@
  * skipping.
  */
 #include "testutil.h"
-#include "uapid/text.h"
+#include "uapid/core/text.h"
 
 /* ud_squeeze on a copy of s (its first n bytes), in place; returns the copy. */
 static char *

@@ -4,7 +4,7 @@
  * update reports for each kind of change.
  */
 #include "testutil.h"
-#include "uapid/tindex.h"
+#include "uapid/io/tindex.h"
 
 /* A tree being indexed: its directory, source, index, and what updates report. */
 struct fx {

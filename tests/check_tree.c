@@ -5,7 +5,7 @@
 #include <errno.h>
 
 #include "testutil.h"
-#include "uapid/tree.h"
+#include "uapid/io/tree.h"
 
 /*
  * SCRATCH/name (canonical, malloc'd) holding a tree:

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "testutil.h"
-#include "uapid/version.h"
+#include "uapid/api/version.h"
 
 static int
 sign(int c)

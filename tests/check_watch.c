@@ -18,8 +18,8 @@
 #include <uv.h>
 
 #include "testutil.h"
-#include "uapid/map.h"
-#include "uapid/watch.h"
+#include "uapid/util/map.h"
+#include "uapid/daemon/watch.h"
 
 #define WAIT_MS test_wait_ms(2000) /* the longest any expected event may take */
 

@@ -14,11 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "uapid/buf.h"
-#include "uapid/diag.h"
-#include "uapid/fsutil.h"
-#include "uapid/strlist.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/buf.h"
+#include "uapid/util/diag.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/util/strlist.h"
+#include "uapid/util/xmalloc.h"
 
 /* The source tree's top directory (make check exports it). */
 static inline const char *

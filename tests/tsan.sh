@@ -37,7 +37,7 @@ make -C "$build" -s -j"$(nproc)" check TESTS= >/dev/null
 logs=$(mktemp -d "${TMPDIR:-/tmp}/uapid-tsan.XXXXXX")
 trap 'rm -rf "$logs"' EXIT
 # every process of this build logs its reports here; a report makes it exit 66
-# (no suppressions: libuv's close(2) is made visible instead, src/service/tsan-syscall.c)
+# (no suppressions: libuv's close(2) is made visible instead, src/daemon/tsan-syscall.c)
 TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1 log_path=$logs/tsan"
 export TSAN_OPTIONS
 # libcheck's 4 s per test is a hang detector; TSan runs code 5-15 times slower

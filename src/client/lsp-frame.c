@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "uapid/lsp-frame.h"
-#include "uapid/xmalloc.h"
+#include "uapid/client/lsp-frame.h"
+#include "uapid/util/xmalloc.h"
 
 static const char content_length[] = "content-length";
 

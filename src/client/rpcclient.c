@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "uapid/rpc-request.h"
-#include "uapid/rpcclient.h"
-#include "uapid/xmalloc.h"
+#include "uapid/daemon/rpc-request.h"
+#include "uapid/client/rpcclient.h"
+#include "uapid/util/xmalloc.h"
 
 /* An answer line longer than this is a broken peer, not a big result. */
 #define MAX_LINE ((size_t)256 << 20)

@@ -24,15 +24,15 @@
 #include <uv.h>
 
 #include "cmd.h"
-#include "uapid/api.h"
-#include "uapid/fsutil.h"
-#include "uapid/gittree.h"
-#include "uapid/headers.h"
-#include "uapid/hugeheap.h"
-#include "uapid/map.h"
-#include "uapid/progress.h"
-#include "uapid/tindex.h"
-#include "uapid/xmalloc.h"
+#include "uapid/api/api.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/io/gittree.h"
+#include "uapid/io/headers.h"
+#include "uapid/io/hugeheap.h"
+#include "uapid/util/map.h"
+#include "uapid/io/progress.h"
+#include "uapid/io/tindex.h"
+#include "uapid/util/xmalloc.h"
 
 /*
  * The models of a release's installed headers and their resolution take

@@ -23,15 +23,15 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "uapid/abi.h"
-#include "uapid/api.h"
-#include "uapid/fsutil.h"
-#include "uapid/gittree.h"
-#include "uapid/headers.h"
-#include "uapid/json.h"
-#include "uapid/progress.h"
-#include "uapid/tindex.h"
-#include "uapid/xmalloc.h"
+#include "uapid/api/abi.h"
+#include "uapid/api/api.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/io/gittree.h"
+#include "uapid/io/headers.h"
+#include "uapid/proto/json.h"
+#include "uapid/io/progress.h"
+#include "uapid/io/tindex.h"
+#include "uapid/util/xmalloc.h"
 
 static const char api_usage[] =
 	"usage: uapid api-diff [--json] [--arch ARCH] [--abi ABI] [--quiet] OLD NEW\n"

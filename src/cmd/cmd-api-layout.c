@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "uapid/abi.h"
-#include "uapid/api.h"
-#include "uapid/xmalloc.h"
+#include "uapid/api/abi.h"
+#include "uapid/api/api.h"
+#include "uapid/util/xmalloc.h"
 
 static const char layout_usage[] =
 	"usage: uapid api-layout [--json] [--arch ARCH] [--abi ABI] SOURCE [HEADER...]\n"

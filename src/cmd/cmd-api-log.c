@@ -24,11 +24,11 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "uapid/apilog.h"
-#include "uapid/branch.h"
-#include "uapid/fsutil.h"
-#include "uapid/progress.h"
-#include "uapid/xmalloc.h"
+#include "uapid/history/apilog.h"
+#include "uapid/history/branch.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/io/progress.h"
+#include "uapid/util/xmalloc.h"
 
 static const char log_usage[] =
 	"usage: uapid api-log [--arch ARCH] [--json] [--since REV] [--until REV] [--tags GLOB]\n"

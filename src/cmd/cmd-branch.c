@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "uapid/branch.h"
-#include "uapid/fsutil.h"
-#include "uapid/progress.h"
-#include "uapid/xmalloc.h"
+#include "uapid/history/branch.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/io/progress.h"
+#include "uapid/util/xmalloc.h"
 
 static const char branch_usage[] =
 	"usage: uapid branch [--split NAME | --no-split] [--headers NAME | --no-headers]\n"

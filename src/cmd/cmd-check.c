@@ -15,12 +15,12 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "uapid/compile.h"
-#include "uapid/fsutil.h"
-#include "uapid/hcheck.h"
-#include "uapid/headers.h"
-#include "uapid/sink.h"
-#include "uapid/xmalloc.h"
+#include "uapid/io/compile.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/core/hcheck.h"
+#include "uapid/io/headers.h"
+#include "uapid/io/sink.h"
+#include "uapid/util/xmalloc.h"
 
 static const char check_usage[] =
 	"usage: uapid check [--arch ARCH] [--jobs N] [--json] [--quiet] TREE\n";

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 
 #include "cmd.h"
-#include "uapid/classify.h"
-#include "uapid/fsutil.h"
-#include "uapid/json.h"
+#include "uapid/core/classify.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/proto/json.h"
 
 static const char classify_usage[] = "usage: uapid classify [--json] FILE...\n";
 

@@ -12,14 +12,14 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "uapid/buf.h"
-#include "uapid/fsutil.h"
-#include "uapid/includes.h"
-#include "uapid/path.h"
-#include "uapid/sink.h"
-#include "uapid/source.h"
-#include "uapid/tree.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/buf.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/core/includes.h"
+#include "uapid/util/path.h"
+#include "uapid/io/sink.h"
+#include "uapid/io/source.h"
+#include "uapid/io/tree.h"
+#include "uapid/util/xmalloc.h"
 
 static const char fix_usage[] =
 	"usage: uapid fix-includes [--in-place | --dry-run] TREE [PATH...]\n";

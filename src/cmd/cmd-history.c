@@ -5,8 +5,8 @@
  * does not link (uapid.c says why).
  */
 #include "cmd.h"
-#include "uapid/gittree.h"
-#include "uapid/xmalloc.h"
+#include "uapid/io/gittree.h"
+#include "uapid/util/xmalloc.h"
 
 int
 cmd_open_history(const char *path, const char *state_dir, git_repository **repo, char **dir)

@@ -13,11 +13,11 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "uapid/headers.h"
-#include "uapid/progress.h"
-#include "uapid/strlist.h"
-#include "uapid/tree.h"
-#include "uapid/xmalloc.h"
+#include "uapid/io/headers.h"
+#include "uapid/io/progress.h"
+#include "uapid/util/strlist.h"
+#include "uapid/io/tree.h"
+#include "uapid/util/xmalloc.h"
 
 static const char install_usage[] =
 	"usage: uapid install [--arch ARCH|all] [--quiet] TREE OUTDIR\n";

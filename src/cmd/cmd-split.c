@@ -17,12 +17,12 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "uapid/fsutil.h"
-#include "uapid/hsplit.h"
-#include "uapid/path.h"
-#include "uapid/progress.h"
-#include "uapid/tindex.h"
-#include "uapid/xmalloc.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/io/hsplit.h"
+#include "uapid/util/path.h"
+#include "uapid/io/progress.h"
+#include "uapid/io/tindex.h"
+#include "uapid/util/xmalloc.h"
 
 static const char split_usage[] =
 	"usage: uapid split [--in-place | --output DIR] [--markers FILE] [--dry-run] [--diff] [--json]\n"

@@ -2,7 +2,7 @@
 /*
  * uapid watch [--state-dir DIR] [--socket PATH] [--arch ARCH] [--settle MS]
  *             [--markers FILE] [--verbose] [--quiet] TREE
- * The daemon, in the foreground (see src/service/daemon.c).
+ * The daemon, in the foreground (see src/daemon/daemon.c).
  */
 #include <getopt.h>
 #include <grp.h>
@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "uapid/daemon.h"
-#include "uapid/tree.h"
+#include "uapid/daemon/daemon.h"
+#include "uapid/io/tree.h"
 
 static const char watch_usage[] =
 	"usage: uapid watch [--state-dir DIR] [--socket PATH] [--arch ARCH] [--settle MS]\n"

@@ -10,10 +10,10 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "uapid/diag.h"
-#include "uapid/headers.h"
-#include "uapid/source.h"
-#include "uapid/tree.h"
+#include "uapid/util/diag.h"
+#include "uapid/io/headers.h"
+#include "uapid/io/source.h"
+#include "uapid/io/tree.h"
 
 /* Exit statuses shared by every command. */
 #define EXIT_OK 0

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ctl.h"
-#include "uapid/api.h"
+#include "uapid/api/api.h"
 
 int
 ctl_api(struct ctl *ctl, int argc, char **argv)

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "ctl.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/xmalloc.h"
 
 static const char log_usage[] =
 	"api --log: usage: uapictl api --log [--since REV] [--until REV] [--tags GLOB] SYMBOL...";

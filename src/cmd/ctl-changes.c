@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "ctl.h"
-#include "uapid/buf.h"
+#include "uapid/util/buf.h"
 
 int
 ctl_changes(struct ctl *ctl, int argc, char **argv)

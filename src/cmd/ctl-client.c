@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "ctl.h"
-#include "uapid/buf.h"
-#include "uapid/discover.h"
-#include "uapid/rpcclient.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/buf.h"
+#include "uapid/io/discover.h"
+#include "uapid/client/rpcclient.h"
+#include "uapid/util/xmalloc.h"
 
 const char *
 ctl_sgr(const struct ctl *ctl, const char *code)

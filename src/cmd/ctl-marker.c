@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ctl.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/xmalloc.h"
 
 static void
 print_markers(const struct ctl *ctl, json_t *markers, const char *only)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ctl.h"
-#include "uapid/rpcclient.h"
+#include "uapid/client/rpcclient.h"
 
 static volatile sig_atomic_t stop_watching;
 

@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "uapid/buf.h"
-#include "uapid/lex.h"
+#include "uapid/util/buf.h"
+#include "uapid/core/lex.h"
 
 /* Exit codes, a contract for scripts. */
 enum {

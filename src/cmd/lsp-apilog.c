@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "ctl.h"
-#include "uapid/buf.h"
-#include "uapid/chars.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/buf.h"
+#include "uapid/util/chars.h"
+#include "uapid/util/xmalloc.h"
 
 char *
 lsp_symbol_at(const char *text, size_t len, long long line, long long character)

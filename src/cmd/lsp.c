@@ -32,15 +32,15 @@
 #include <unistd.h>
 
 #include "ctl.h"
-#include "uapid/api.h"
-#include "uapid/buf.h"
-#include "uapid/discover.h"
-#include "uapid/lex.h"
-#include "uapid/lsp-frame.h"
-#include "uapid/markers.h"
-#include "uapid/rpc-request.h"
-#include "uapid/rpcclient.h"
-#include "uapid/xmalloc.h"
+#include "uapid/api/api.h"
+#include "uapid/util/buf.h"
+#include "uapid/io/discover.h"
+#include "uapid/core/lex.h"
+#include "uapid/client/lsp-frame.h"
+#include "uapid/core/markers.h"
+#include "uapid/daemon/rpc-request.h"
+#include "uapid/client/rpcclient.h"
+#include "uapid/util/xmalloc.h"
 
 #define DEBOUNCE_MS 150	       /* after the last change, before classifying */
 #define REDISCOVER_MS 5000     /* how often a file without a daemon looks again */

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 
 #include "cmd.h"
-#include "uapid/buf.h"
-#include "uapid/json.h"
-#include "uapid/progress.h"
+#include "uapid/util/buf.h"
+#include "uapid/proto/json.h"
+#include "uapid/io/progress.h"
 
 /* What report_error and report_diags printed, for --json (report_keep). */
 static struct ud_diags kept = UD_DIAGS_INIT;

@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/buf.h"
-#include "uapid/classify.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/buf.h"
+#include "uapid/core/classify.h"
+#include "uapid/util/xmalloc.h"
 
 #include "frame.h"
 

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/chars.h"
-#include "uapid/cond.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/chars.h"
+#include "uapid/core/cond.h"
+#include "uapid/util/xmalloc.h"
 
 /* The value of one directive's own test, before earlier clauses count. */
 static enum ud_tri

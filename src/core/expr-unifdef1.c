@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "expr-unifdef1.h"
-#include "uapid/chars.h"
+#include "uapid/util/chars.h"
 
 #define MAX_NESTING 256 /* unifdef has none; hostile input must not exhaust our stack */
 

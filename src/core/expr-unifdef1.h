@@ -8,7 +8,7 @@
 #ifndef UAPID_CORE_EXPR_UNIFDEF1_H
 #define UAPID_CORE_EXPR_UNIFDEF1_H
 
-#include "uapid/expr.h"
+#include "uapid/core/expr.h"
 
 /*
  * Evaluates expr as that unifdef does: out->truth is its value (unknown

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "expr-unifdef1.h"
-#include "uapid/chars.h"
-#include "uapid/expr.h"
+#include "uapid/util/chars.h"
+#include "uapid/core/expr.h"
 
 #define MAX_NESTING 256
 

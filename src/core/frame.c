@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "uapid/chars.h"
+#include "uapid/util/chars.h"
 #include "frame.h"
 
 /* The first identifier of a directive argument, copied into the arena. */

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "uapid/classify.h"
+#include "uapid/core/classify.h"
 
 /* The comments that open the file: their lines get UD_ROLE_BANNER. */
 void ud_frame_banner(struct ud_classified *c);

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/chars.h"
-#include "uapid/buf.h"
-#include "uapid/hcheck.h"
-#include "uapid/strlist.h"
-#include "uapid/text.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/chars.h"
+#include "uapid/util/buf.h"
+#include "uapid/core/hcheck.h"
+#include "uapid/util/strlist.h"
+#include "uapid/core/text.h"
+#include "uapid/util/xmalloc.h"
 
 #define MAX_INCLUDE_DEPTH 32
 

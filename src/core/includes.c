@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/includes.h"
-#include "uapid/lex.h"
-#include "uapid/xmalloc.h"
+#include "uapid/core/includes.h"
+#include "uapid/core/lex.h"
+#include "uapid/util/xmalloc.h"
 
 int
 ud_fix_includes(const char *buf, size_t len, ud_include_resolver resolve, void *ctx,

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/install.h"
-#include "uapid/xmalloc.h"
+#include "uapid/core/install.h"
+#include "uapid/util/xmalloc.h"
 
 /* The edits of the pre-split scripts, in their order; __packed came with 3.x. */
 static const struct {

@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/chars.h"
-#include "uapid/install.h"
-#include "uapid/select.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/chars.h"
+#include "uapid/core/install.h"
+#include "uapid/core/select.h"
+#include "uapid/util/xmalloc.h"
 
 /* Perl's \s: blank, tab, newline, vertical tab, form feed, carriage return. */
 static bool

@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/chars.h"
-#include "uapid/install.h"
-#include "uapid/text.h"
-#include "uapid/select.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/chars.h"
+#include "uapid/core/install.h"
+#include "uapid/core/text.h"
+#include "uapid/core/select.h"
+#include "uapid/util/xmalloc.h"
 
 static bool
 has(const char *s, size_t n, const char *word)

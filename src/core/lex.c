@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/chars.h"
-#include "uapid/buf.h"
-#include "uapid/lex.h"
-#include "uapid/text.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/chars.h"
+#include "uapid/util/buf.h"
+#include "uapid/core/lex.h"
+#include "uapid/core/text.h"
+#include "uapid/util/xmalloc.h"
 
 enum lex_state {
 	ST_CODE,	  /* ordinary text */

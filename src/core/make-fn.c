@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "make-int.h"
-#include "uapid/chars.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/chars.h"
+#include "uapid/util/xmalloc.h"
 
 /* --- words and patterns ------------------------------------------------- */
 

@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "uapid/buf.h"
-#include "uapid/make.h"
-#include "uapid/strlist.h"
+#include "uapid/util/buf.h"
+#include "uapid/core/make.h"
+#include "uapid/util/strlist.h"
 
 #define MAX_DEPTH 200 /* nested expansions before a self-reference is assumed */
 #define MAX_COND 64   /* nested conditionals */

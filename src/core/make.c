@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "make-int.h"
-#include "uapid/chars.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/chars.h"
+#include "uapid/util/xmalloc.h"
 
 /* Builtins standing for scripts/Kbuild.include and make's own variables. */
 static const struct {

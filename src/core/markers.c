@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/buf.h"
-#include "uapid/markers.h"
-#include "uapid/text.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/buf.h"
+#include "uapid/core/markers.h"
+#include "uapid/core/text.h"
+#include "uapid/util/xmalloc.h"
 
 static const char *const action_names[] = {
 	[UD_MARK_RETAIN] = "retain", [UD_MARK_KERNEL] = "kernel",

@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/chars.h"
-#include "uapid/select.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/chars.h"
+#include "uapid/core/select.h"
+#include "uapid/util/xmalloc.h"
 
 #define MAX_DEPTH 64 /* unifdef's nesting limit */
 

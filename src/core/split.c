@@ -14,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/chars.h"
-#include "uapid/arena.h"
-#include "uapid/path.h"
-#include "uapid/split.h"
-#include "uapid/text.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/chars.h"
+#include "uapid/util/arena.h"
+#include "uapid/util/path.h"
+#include "uapid/core/split.h"
+#include "uapid/core/text.h"
+#include "uapid/util/xmalloc.h"
 
 static const char *const outcome_names[] = {
 	[UD_SPLIT_SPLIT] = "split",

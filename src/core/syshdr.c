@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/chars.h"
-#include "uapid/make.h"
-#include "uapid/syshdr.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/chars.h"
+#include "uapid/core/make.h"
+#include "uapid/core/syshdr.h"
+#include "uapid/util/xmalloc.h"
 
 /* One selected table line. */
 struct entry {

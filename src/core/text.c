@@ -4,8 +4,8 @@
  */
 #include <string.h>
 
-#include "uapid/chars.h"
-#include "uapid/text.h"
+#include "uapid/util/chars.h"
+#include "uapid/core/text.h"
 
 size_t
 ud_squeeze(char *dst, const char *src, size_t n)

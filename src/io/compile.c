@@ -22,9 +22,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "uapid/compile.h"
-#include "uapid/fsutil.h"
-#include "uapid/xmalloc.h"
+#include "uapid/io/compile.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/util/xmalloc.h"
 
 /* environ: <unistd.h> declares it under _GNU_SOURCE (AM_CPPFLAGS). */
 

@@ -14,10 +14,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "uapid/buf.h"
-#include "uapid/discover.h"
-#include "uapid/fsutil.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/buf.h"
+#include "uapid/io/discover.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/util/xmalloc.h"
 
 char *
 ud_tree_id(const char *root)

@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "uapid/fsutil.h"
-#include "uapid/lex.h"
-#include "uapid/xmalloc.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/core/lex.h"
+#include "uapid/util/xmalloc.h"
 
 /* Sets *cause to "path: what: strerror(err)" and returns -err. */
 static int

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/gittree.h"
-#include "uapid/lex.h"
-#include "uapid/map.h"
-#include "uapid/xmalloc.h"
+#include "uapid/io/gittree.h"
+#include "uapid/core/lex.h"
+#include "uapid/util/map.h"
+#include "uapid/util/xmalloc.h"
 
 char *
 ud_git_error(const char *what)

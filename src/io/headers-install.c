@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "uapid/fsutil.h"
-#include "uapid/headers.h"
-#include "uapid/sink.h"
-#include "uapid/xmalloc.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/io/headers.h"
+#include "uapid/io/sink.h"
+#include "uapid/util/xmalloc.h"
 
 /*
  * The install manifest, OUTDIR/.uapid-install: what the last run wrote, so

@@ -8,8 +8,8 @@
 #ifndef UAPID_IO_HEADERS_INT_H
 #define UAPID_IO_HEADERS_INT_H
 
-#include "uapid/headers.h"
-#include "uapid/kmake.h"
+#include "uapid/io/headers.h"
+#include "uapid/io/kmake.h"
 
 /* Adds a file to the plan (strings copied); returns it. */
 struct ud_hdr_file *ud_headers_plan_add(struct ud_hdr_plan *plan, const char *dst, const char *src,

@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "headers-int.h"
-#include "uapid/path.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/path.h"
+#include "uapid/util/xmalloc.h"
 
 #define OUT_MARK                                                                                   \
 	"@OUT"	     /* INSTALL_HDR_PATH, to find the install directory in what make computes      \

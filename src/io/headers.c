@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "headers-int.h"
-#include "uapid/fsutil.h"
-#include "uapid/xmalloc.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/util/xmalloc.h"
 
 const char *
 ud_headers_srcarch(const char *arch)

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/hsplit.h"
-#include "uapid/kbuild.h"
-#include "uapid/map.h"
-#include "uapid/path.h"
-#include "uapid/tindex.h"
-#include "uapid/xmalloc.h"
+#include "uapid/io/hsplit.h"
+#include "uapid/io/kbuild.h"
+#include "uapid/util/map.h"
+#include "uapid/util/path.h"
+#include "uapid/io/tindex.h"
+#include "uapid/util/xmalloc.h"
 
 static void
 compute(struct ud_hsplit *h, const struct ud_markers *set)

@@ -14,9 +14,9 @@
 #include <sys/resource.h>
 #endif
 
-#include "uapid/buf.h"
-#include "uapid/fsutil.h"
-#include "uapid/hugeheap.h"
+#include "uapid/util/buf.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/io/hugeheap.h"
 
 /* The allocators the sanitizers put in glibc's place do not heed mallopt. */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || defined(__SANITIZE_HWADDRESS__)

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/kbuild.h"
-#include "uapid/map.h"
-#include "uapid/text.h"
-#include "uapid/xmalloc.h"
+#include "uapid/io/kbuild.h"
+#include "uapid/util/map.h"
+#include "uapid/core/text.h"
+#include "uapid/util/xmalloc.h"
 
 /* A logical Kbuild line: physical lines [first, last], bytes [start, end). */
 struct kline {

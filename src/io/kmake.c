@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/kmake.h"
-#include "uapid/xmalloc.h"
+#include "uapid/io/kmake.h"
+#include "uapid/util/xmalloc.h"
 
 /* A path as the Makefiles spell it ("./arch/x86/..") as a tree-relative one. */
 static const char *

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "uapid/progress.h"
+#include "uapid/io/progress.h"
 
 #define NS_PER_S 1000000000ull
 /* at most ten redraws a second: a terminal is slower than our loops */

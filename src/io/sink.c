@@ -7,10 +7,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "uapid/buf.h"
-#include "uapid/fsutil.h"
-#include "uapid/sink.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/buf.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/io/sink.h"
+#include "uapid/util/xmalloc.h"
 
 /*
  * The directories a directory sink has made sure of, and whether it made

@@ -24,9 +24,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "uapid/fsutil.h"
-#include "uapid/source.h"
-#include "uapid/xmalloc.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/io/source.h"
+#include "uapid/util/xmalloc.h"
 
 struct dir_source {
 	int rootfd;

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/map.h"
-#include "uapid/path.h"
-#include "uapid/tindex.h"
-#include "uapid/xmalloc.h"
+#include "uapid/util/map.h"
+#include "uapid/util/path.h"
+#include "uapid/io/tindex.h"
+#include "uapid/util/xmalloc.h"
 
 /* How deep "include" lines in Kbuild files may nest (they never loop in a real tree). */
 #define KBUILD_INCLUDE_DEPTH 8

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/fsutil.h"
-#include "uapid/tree.h"
-#include "uapid/xmalloc.h"
+#include "uapid/io/fsutil.h"
+#include "uapid/io/tree.h"
+#include "uapid/util/xmalloc.h"
 
 int
 ud_tree_open(struct ud_tree *t, const char *path, char **cause)

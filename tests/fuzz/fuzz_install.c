@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/hcheck.h"
-#include "uapid/install.h"
+#include "uapid/core/hcheck.h"
+#include "uapid/core/install.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

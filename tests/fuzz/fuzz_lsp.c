@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/lsp-frame.h"
+#include "uapid/client/lsp-frame.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

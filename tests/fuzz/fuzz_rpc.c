@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/rpc-request.h"
+#include "uapid/daemon/rpc-request.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uapid/classify.h"
-#include "uapid/split.h"
+#include "uapid/core/classify.h"
+#include "uapid/core/split.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

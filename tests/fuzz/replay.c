@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "uapid/buf.h"
-#include "uapid/fsutil.h"
+#include "uapid/util/buf.h"
+#include "uapid/io/fsutil.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The userspace API model of one installed header, and the differences
+ * between two versions of it, symbol by symbol, with a verdict.
+ *
+ * The model reads the installed text (after headers_install): object-like
+ * and function-like macros (their replacement tokens, their value where it
+ * can be computed), ioctl request macros decoded (_IO, _IOR, _IOW, _IOWR:
+ * direction, type, number, argument type), enum constants (expression and
+ * value) and enum types, struct and union definitions (ordered members:
+ * name, type tokens, bit-field width, array bounds), typedefs, and function
+ * and variable declarations (flagged: they do not belong in uapi headers).
+ * A symbol under a preprocessor conditional carries the condition in its
+ * key, so both branches of `#ifdef __x86_64__ ... #else` are seen.
+ *
+ * A change is compatible (an addition; a new enum constant that renumbers
+ * nothing), breaking (a symbol or header removed; a macro or enum value
+ * changed; a struct member removed, reordered, retyped or resized; an
+ * ioctl number or argument type changed), or to review (a struct that grew
+ * at its end; a flexible array changed; a *_MAX sentinel moved; a reserved
+ * or padding member renamed; a function declaration), with the reason in
+ * words.  Pure: buffers in, results out; output order is fixed.
+ */
+#ifndef UAPID_API_H
+#define UAPID_API_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uapid/api/abi.h"
+#include "uapid/util/arena.h"
+
+enum ud_api_kind {
+	UD_API_MACRO,
+	UD_API_ENUM_CONST,
+	UD_API_ENUM,
+	UD_API_STRUCT,
+	UD_API_UNION,
+	UD_API_TYPEDEF,
+	UD_API_FUNCTION,
+	UD_API_VARIABLE,
+	UD_API__KINDS
+};
+
+struct ud_api_member {
+	char *name;  /* "" for an anonymous struct or union member */
+	char *type;  /* normalised type tokens ("__u32", "struct foo *", "union { ... }") */
+	char *array; /* "[16]", "[]" or NULL */
+	char *dims;  /* array's bounds evaluated ("[16]" for "[F_LEN]"), or NULL */
+	int bits;    /* bit-field width, or -1 */
+	char *width; /* a bit-field's width as written ("3", "FOO_BITS"), or NULL */
+	char *attrs; /* attributes after the declarator ("__attribute__((aligned(8)))"), or NULL */
+	char *cond;  /* the conditions it is under inside its record ("" when none) */
+	/* an inline body ("struct { ... } x", "union { ... };"): its kind and members */
+	enum ud_api_kind sub_kind; /* UD_API_STRUCT, UD_API_UNION, UD_API_ENUM; else 0 (none) */
+	struct ud_api_member *sub;
+	size_t nsub;
+	bool expands;  /* a macro call standing for members ("__struct_group(...)", in type) */
+	unsigned line; /* with expands: its line (the macros in force there expand it) */
+};
+
+/* One member of a record as laid out: reached through anonymous and inline levels. */
+enum ud_api_field_flag {
+	UD_API_FIELD_BITFIELD = 1 << 0,	   /* size and offset are exact bits */
+	UD_API_FIELD_FLEXIBLE = 1 << 1,	   /* a trailing flexible array ([], [0]): size 0 */
+	UD_API_FIELD_AGGREGATE = 1 << 2,   /* a named inline struct or union: its members follow */
+	UD_API_FIELD_INTEGER = 1 << 3,	   /* an integer or enum type, or an array of one */
+	UD_API_FIELD_UNSIGNED = 1 << 4,	   /* with UD_API_FIELD_INTEGER: unsigned */
+	UD_API_FIELD_PLACEHOLDER = 1 << 5, /* named reserved, padding, unused, ... */
+	UD_API_FIELD_ARRAY = 1 << 6,	   /* an array */
+};
+
+struct ud_api_field {
+	char *path;	 /* "a", "u.b" (anonymous levels add no name) */
+	char *type;	 /* after typedefs and macros: "unsigned int", "struct foo", "char [16]" */
+	uint64_t offset; /* in bits, from the start of the record */
+	uint64_t size;	 /* in bits (a bit-field's width) */
+	unsigned flags;	 /* enum ud_api_field_flag */
+};
+
+/* A type as the target ABI lays it out (ud_api_resolve). */
+struct ud_api_layout {
+	uint64_t size, align; /* in bytes */
+	struct ud_api_field *fields;
+	size_t nfields; /* a struct or union's members, in declaration order; else 0 */
+	char *type;	/* a typedef's or enum's type after typedefs ("unsigned int"), or NULL */
+	bool integer;	/* that type is an integer (or an enum) */
+};
+
+struct ud_api_ioctl {
+	char dir[8]; /* "_IO", "_IOR", "_IOW", "_IOWR" */
+	char *type;  /* the type argument as written ('T', KVMIO) */
+	char *nr;    /* the number as written */
+	char *arg;   /* the argument type, or NULL for _IO */
+	bool known;  /* type and nr evaluated: */
+	long long typev, nrv;
+	bool size_known; /* the argument type laid out (ud_api_resolve): */
+	uint64_t size;	 /* its size in bytes, which the request number holds */
+};
+
+/*
+ * Pointers first, then 8-, 4- and 1-byte fields: no padding between them
+ * (a version has some 50,000 symbols, each copied and sorted).
+ */
+struct ud_api_sym {
+	char *name;   /* FOO, "struct foo", "enum bar", an enum constant's name */
+	char *cond;   /* the conditions it is under ("" at top level) */
+	char *key;    /* kind, name and cond: what matches it across versions */
+	char *text;   /* macro replacement, enum constant expression, typedef or declaration */
+	char *params; /* a function-like macro's parameters, or NULL */
+	struct ud_api_member *members; /* struct, union; for an enum its constants (name only) */
+	/* with is_ioctl, its request (in the header's arena); else NULL */
+	struct ud_api_ioctl *ioctl;
+	char *source; /* an enum's body, when macros in it write its enumerators (X-macros) */
+	/* a function-like macro's expansion with its parameters as placeholders (resolved) */
+	char *expansion;
+	struct ud_api_member *decl;   /* a typedef's declarator (its type, array, body) */
+	struct ud_api_layout *layout; /* set by ud_api_resolve where it is known, else NULL */
+	char *layout_why;	      /* set by ud_api_resolve where it is not: why */
+	size_t nmembers;
+	long long value; /* a macro's or enum constant's value */
+	uint64_t fingerprint;
+	uint64_t body; /* the same without the key: what is left when only its conditions change */
+	enum ud_api_kind kind;
+	unsigned line;
+	unsigned pack; /* a record's #pragma pack(N) in force, or 0 */
+	/*
+	 * A macro its header #undefs after using it (an X-macro's helper):
+	 * the line of the #undef, else 0.  Not API (a program never sees
+	 * it), kept for the expansions before that line; the diffs skip it.
+	 */
+	unsigned undef_line;
+	bool has_value;
+	bool is_ioctl;
+	bool value_unsigned; /* with has_value: the value's C type is unsigned */
+};
+
+struct ud_api_header {
+	char *path; /* installed name: "linux/foo.h" */
+	struct ud_api_sym *v;
+	size_t n, alloc;
+	uint64_t fingerprint; /* over its symbols, in key order */
+	char **includes;      /* the headers it includes (<linux/types.h> as "linux/types.h") */
+	char **include_conds; /* the conditions of each #include ("" at top level) */
+	size_t nincludes;
+	const struct ud_abi *abi; /* the ABI ud_api_resolve read it for, or NULL */
+	/*
+	 * Every string of its symbols, members and includes (but path and
+	 * the layouts' own): freed with it, so one replaced stays until then
+	 * and one stored in it is copied here first.
+	 */
+	struct ud_strarena strs;
+};
+
+/*
+ * Reads the model of header path from its installed text.  Declarations
+ * the model does not understand are skipped (nothing a compiler would
+ * reject is fatal); the symbols are sorted by key.
+ */
+void ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_header *out);
+void ud_api_header_free(struct ud_api_header *h);
+/*
+ * dst becomes a deep copy of src (all its own memory): what ud_api_parse
+ * would give for the same text and path, without parsing it again.
+ */
+void ud_api_header_copy(struct ud_api_header *dst, const struct ud_api_header *src);
+/*
+ * Reads one version's headers (sorted by path) for a target ABI: each
+ * symbol's conditions evaluated on it (symbols and members under false
+ * conditions are dropped, true terms leave their condition, so keys name
+ * only what the target does not decide), macro and enum values computed
+ * with macros expanded across the headers each one sees, and the layout
+ * (size, alignment, the offset of every member) of every struct, union,
+ * enum and typedef that can be known.  The headers are changed in place
+ * and re-keyed; their abi is set.
+ */
+void ud_api_resolve(struct ud_api_header *v, size_t n, const struct ud_abi *abi);
+/*
+ * The same for two versions about to be compared: values are computed
+ * only where they can matter to a verdict (symbols that differ, sizes an
+ * ioctl or sizeof holds); layouts and conditions as above.
+ */
+void ud_api_resolve_pair(struct ud_api_header *old, size_t nold, struct ud_api_header *new_,
+			 size_t nnew, const struct ud_abi *abi);
+/*
+ * ud_api_resolve_pair in steps, for a caller that reads the two versions
+ * at once: ud_api_resolve_wanted marks (reading both versions) what each
+ * needs evaluated; ud_api_resolve_wanted_version then reads one version
+ * with its marks and frees them.  The second step touches only its own
+ * version, so the two may run on two threads.
+ */
+struct ud_api_users;
+struct ud_api_wanted {
+	bool **v; /* per header, per symbol */
+	/*
+	 * Per header, per symbol: a function-like macro whose expansion the
+	 * diff may read (the other version's macro of its name and header has
+	 * another replacement); NULL: every wanted one.
+	 */
+	bool **expand;
+	size_t n;
+	/* which macros and enum constants name each name (ud_api_wanted_own), or NULL */
+	struct ud_api_users *users;
+};
+void ud_api_resolve_wanted(const struct ud_api_header *old, size_t nold,
+			   const struct ud_api_header *new_, size_t nnew,
+			   struct ud_api_wanted *wold, struct ud_api_wanted *wnew);
+/*
+ * ud_api_resolve_wanted in two steps: ud_api_wanted_own marks what one
+ * version v needs by itself against other (reading both, writing only
+ * *w: the two versions' may be made on two threads, each with the index
+ * of who names what in its version); ud_api_wanted_users then adds, in
+ * both, the macros that name a wanted one.
+ */
+void ud_api_wanted_own(const struct ud_api_header *v, size_t n, const struct ud_api_header *other,
+		       size_t nother, struct ud_api_wanted *w);
+void ud_api_wanted_users(const struct ud_api_header *old, size_t nold,
+			 const struct ud_api_header *new_, size_t nnew, struct ud_api_wanted *wold,
+			 struct ud_api_wanted *wnew);
+void ud_api_resolve_wanted_version(struct ud_api_header *v, size_t n, struct ud_api_wanted *w,
+				   const struct ud_abi *abi);
+/* Frees marks not used. */
+void ud_api_wanted_free(struct ud_api_wanted *w);
+const char *ud_api_kind_name(enum ud_api_kind k);
+/*
+ * How a change's symbol is shown after its kind name (both as the JSON
+ * gives them): "macro FOO", but "struct foo" alone, a name that says its
+ * kind already.  Returns kind, or "" when symbol starts with it.
+ */
+const char *ud_api_kind_shown(const char *kind, const char *symbol);
+
+enum ud_api_verdict { UD_API_COMPATIBLE, UD_API_REVIEW, UD_API_BREAKING, UD_API__VERDICTS };
+
+enum ud_api_what {
+	UD_API_ADDED,
+	UD_API_REMOVED,
+	UD_API_CHANGED,
+};
+
+/*
+ * Which rule gave a change its verdict: what a program (or issue 24's
+ * per-symbol history) can rely on without reading the reason's words.
+ */
+enum ud_api_rule {
+	UD_API_RULE_ADDED,	 /* a symbol or header added */
+	UD_API_RULE_REMOVED,	 /* a symbol or header removed */
+	UD_API_RULE_VALUE,	 /* a macro's or enum constant's value changed */
+	UD_API_RULE_SAME_VALUE,	 /* the same value, spelled otherwise */
+	UD_API_RULE_SENTINEL,	 /* a *_MAX, *_CNT, __*_LAST, *_MASK ... bound grew with the API */
+	UD_API_RULE_VERSION,	 /* a *_VERSION* number moved */
+	UD_API_RULE_FLAGS_ADDED, /* a set of flags gained flags, every old one kept */
+	UD_API_RULE_MACRO_ENUM,	 /* a macro became an enum constant of the same name, or back */
+	UD_API_RULE_PARAMS,	 /* a function-like macro's parameters or body changed */
+	UD_API_RULE_IOCTL,	 /* an ioctl request changed (number, direction, size) */
+	UD_API_RULE_MEMBER_REMOVED, /* a member is gone (by its access path) */
+	UD_API_RULE_MEMBER_MOVED,   /* a member's offset changed */
+	UD_API_RULE_MEMBER_RESIZED, /* a member's size changed */
+	UD_API_RULE_MEMBER_RETYPED, /* a member's type changed, its place and size did not */
+	UD_API_RULE_SIGNEDNESS,	    /* an integer member or typedef changed signedness only */
+	UD_API_RULE_MEMBER_ADDED,   /* members added where no offset or size moves */
+	UD_API_RULE_GREW,	    /* a record grew at its end */
+	UD_API_RULE_SIZE,	    /* a record's size changed otherwise */
+	UD_API_RULE_ALIGN,	    /* a record's alignment changed */
+	UD_API_RULE_RESERVED,	    /* a reserved or padding member renamed or given a use */
+	UD_API_RULE_FLEX,	    /* a flexible array respelled, or an array made flexible */
+	UD_API_RULE_SPELLING,	    /* written differently, the same layout or type */
+	UD_API_RULE_ENUM,	    /* an enum's constants added, inserted or reordered */
+	UD_API_RULE_TYPEDEF,	    /* a typedef names another type */
+	UD_API_RULE_CONDITION,	    /* moved under other conditions */
+	UD_API_RULE_THROUGH,	    /* a type it uses changed */
+	UD_API_RULE_MOVED,	    /* moved to a header the old one includes */
+	UD_API_RULE_INCLUDES,	    /* a type seen or no longer seen through #includes */
+	UD_API_RULE_DECLARATION,    /* a function or variable declaration */
+	UD_API_RULE_TEXT,	    /* compared as text: no value or layout known */
+	UD_API__RULES
+};
+
+struct ud_api_change {
+	char *header;
+	char *symbol; /* "" for the header itself; with its condition: "FOO [if defined(X)]" */
+	char *name;   /* the symbol's own name ("" for the header) */
+	enum ud_api_kind kind;
+	enum ud_api_what what;
+	enum ud_api_verdict verdict;
+	enum ud_api_rule rule;
+	char *reason;
+	unsigned old_line, new_line; /* 0 when absent */
+};
+
+struct ud_api_diff {
+	struct ud_api_change *v;
+	size_t n, alloc;
+	unsigned headers_added, headers_removed, headers_changed;
+	unsigned symbols_added, symbols_removed, symbols_changed;
+	unsigned verdicts[UD_API__VERDICTS];
+};
+
+/*
+ * Appends the differences between two versions of a header (old NULL:
+ * added; new NULL: removed) to diff.  Call in header order; the changes of
+ * one header come sorted by symbol.
+ */
+void ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_header *new_,
+			struct ud_api_diff *diff);
+/* Sorts headers by path, as ud_api_diff_sets wants them. */
+void ud_api_sort_headers(struct ud_api_header *v, size_t n);
+/* The header at path in v (sorted by path), or NULL. */
+const struct ud_api_header *ud_api_find_header(const struct ud_api_header *v, size_t n,
+					       const char *path);
+/*
+ * The differences between two sets of headers, each sorted by path (either
+ * may be empty): a header only in old is removed, only in new added.
+ */
+void ud_api_diff_sets(const struct ud_api_header *old, size_t nold,
+		      const struct ud_api_header *new_, size_t nnew, struct ud_api_diff *diff);
+/*
+ * A symbol removed from one header and added to another that the first
+ * (new version) includes, directly or not, has moved: programs still see
+ * it.  Turns such pairs into compatible changes.  new_header looks a path
+ * up in the new version (NULL when absent).
+ */
+void ud_api_diff_moves(struct ud_api_diff *diff,
+		       const struct ud_api_header *(*new_header)(const char *path, void *ctx),
+		       void *ctx);
+/*
+ * Symbols whose own text did not change but that use a type whose
+ * definition did: a record with a member of that type (breaking when it
+ * is embedded and the change breaks, or grew in the middle; compatible
+ * through a pointer), a typedef of it, a macro or enum constant whose
+ * value holds its size (an ioctl request, a sizeof).  Followed through
+ * users of users; each symbol is reported once, under the most severe
+ * type it uses.  new_ (sorted by path) is where users are looked for;
+ * the changes are merged into diff after their header's own.
+ */
+void ud_api_diff_through(struct ud_api_diff *diff, const struct ud_api_header *new_, size_t nnew);
+/*
+ * The same knowing the old version (sorted by path): a user whose own
+ * layout did not move inherits the type's verdict, one whose members
+ * moved is breaking with the offsets, and a macro whose value holds a
+ * size (an ioctl request) is compared by value.
+ */
+void ud_api_diff_through_versions(struct ud_api_diff *diff, const struct ud_api_header *old,
+				  size_t nold, const struct ud_api_header *new_, size_t nnew);
+/*
+ * Everything api-diff reports between two versions (each sorted by path,
+ * both read with ud_api_resolve for the same ABI, or neither): each
+ * header's changes, symbols moved into an included header, changes
+ * through changed types, types seen or lost through #includes.
+ */
+void ud_api_diff_versions(const struct ud_api_header *old, size_t nold,
+			  const struct ud_api_header *new_, size_t nnew, struct ud_api_diff *diff);
+/*
+ * ud_api_diff_versions in parts, for a caller with two processors: the
+ * parts read the versions only, so ud_api_diff_versions_own (everything
+ * but the #include visibility, into diff) and ud_api_diff_includes_apart
+ * (that alone, into a diff of its own, *out) may run at once on two
+ * threads; ud_api_diff_merge(diff, out) then gives what
+ * ud_api_diff_versions gives.
+ */
+void ud_api_diff_versions_own(const struct ud_api_header *old, size_t nold,
+			      const struct ud_api_header *new_, size_t nnew,
+			      struct ud_api_diff *diff);
+void ud_api_diff_includes_apart(const struct ud_api_header *old, size_t nold,
+				const struct ud_api_header *new_, size_t nnew,
+				struct ud_api_diff *out);
+/*
+ * Moves more's changes into diff after each header's own, by symbol (more
+ * is left empty, its array freed).
+ */
+void ud_api_diff_merge(struct ud_api_diff *diff, struct ud_api_diff *more);
+/* A header's two versions, either NULL (added, removed), for ud_api_diff_changed. */
+struct ud_api_pair {
+	const struct ud_api_header *old, *new_;
+};
+/*
+ * The new version of a set of headers, for ud_api_diff_changed, looked up
+ * only as far as the diff needs it (a caller may parse on demand).
+ */
+struct ud_api_lookup {
+	/* The header at path (NULL when absent). */
+	const struct ud_api_header *(*header)(const char *path, void *ctx);
+	/*
+	 * Every header, sorted by path, in a malloc'd array of shallow copies
+	 * the caller frees (the headers stay the lookup's), their count in *n;
+	 * NULL: the changed headers' new versions are all there is to look at.
+	 */
+	struct ud_api_header *(*all)(size_t *n, void *ctx);
+	void *ctx;
+};
+/*
+ * Everything a set of changed headers makes (pairs in path order), for
+ * whoever knows what changed and has the new version only a header at a
+ * time (the daemon's store, a git diff): each header's changes, symbols
+ * moved into an included header, then changes through changed types
+ * (their users looked for in every header of the new version).  With
+ * new_ NULL, moves are left out and users looked for in the changed
+ * headers only.
+ */
+void ud_api_diff_changed(const struct ud_api_pair *changed, size_t nchanged,
+			 const struct ud_api_lookup *new_, struct ud_api_diff *diff);
+/*
+ * Types (structs, unions, enums, typedefs) a header of both versions no
+ * longer sees through its #includes, directly or not (review: a program
+ * that relied on that must include the defining header itself), or now
+ * sees (compatible), as a compiler of that header alone sees them; both
+ * sets sorted by path.
+ */
+void ud_api_diff_includes(struct ud_api_diff *diff, const struct ud_api_header *old, size_t nold,
+			  const struct ud_api_header *new_, size_t nnew);
+void ud_api_diff_free(struct ud_api_diff *diff);
+const char *ud_api_verdict_name(enum ud_api_verdict v);
+const char *ud_api_what_name(enum ud_api_what w);
+/* "value", "member-moved", ...: the rule's stable name. */
+const char *ud_api_rule_name(enum ud_api_rule r);
+
+#endif /* UAPID_API_H */
