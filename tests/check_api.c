@@ -10,6 +10,7 @@
 
 #include "api-fixtures.h"
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/api/abi.h"
 #include "uapid/api/api.h"
 #include "uapid/util/buf.h"
@@ -556,7 +557,7 @@ static const struct file common[] = {
 	{"linux/bits.h", bits_h},
 	{"asm-generic/bitsperlong.h", bitsperlong_h},
 };
-#define NCOMMON (sizeof(common) / sizeof(common[0]))
+#define NCOMMON (ARRAY_SIZE(common))
 
 static void
 read_version(const char *path, const char *text, const char *extra_path, const char *extra,
@@ -885,7 +886,7 @@ START_TEST(test_fingerprints_pinned)
 	size_t i;
 
 	ud_api_parse("linux/fp.h", text, strlen(text), &h);
-	ck_assert_uint_eq(h.n, sizeof(want) / sizeof(want[0]));
+	ck_assert_uint_eq(h.n, ARRAY_SIZE(want));
 	for (i = 0; i < h.n; i++) {
 		ck_assert_str_eq(h.v[i].key, want[i].key);
 		ck_assert_uint_eq(h.v[i].fingerprint, want[i].fingerprint);
@@ -1285,7 +1286,7 @@ START_TEST(test_junk)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(junk) / sizeof(junk[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(junk); i++) {
 		struct ud_api_header h;
 
 		ud_api_parse("linux/j.h", junk[i], strlen(junk[i]), &h);
@@ -1424,7 +1425,7 @@ START_TEST(test_copy)
 	size_t i, n;
 
 	/* as parsed: what api-diff copies for a text both versions share */
-	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(texts); i++) {
 		ud_api_parse("linux/c.h", texts[i], strlen(texts[i]), &h);
 		same_copy(&h);
 		ud_api_header_free(&h);

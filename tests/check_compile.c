@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/io/compile.h"
 
 /* Jobs running "/bin/sh -c SCRIPT" (or argv[0] = prog when not NULL). */
@@ -54,7 +55,7 @@ static const char *const mixed[] = {
 	"kill -9 $$",				 /* killed by a signal */
 	"echo '  spaced  '; exit 255",
 };
-#define NMIXED (sizeof(mixed) / sizeof(mixed[0]))
+#define NMIXED (ARRAY_SIZE(mixed))
 
 static void
 assert_mixed(const struct ud_compile_job *jobs)
@@ -96,7 +97,7 @@ START_TEST(test_run_jobs)
 	size_t i;
 
 	/* the same results whatever the parallelism and the order jobs end in */
-	for (i = 0; i < sizeof(parallel) / sizeof(parallel[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(parallel); i++) {
 		struct ud_compile_job *jobs = make_jobs(mixed, NMIXED, NULL);
 		struct heard h = {0, 0, 0, true};
 		struct ud_progress_cb cb = {hear, &h};

@@ -3,6 +3,7 @@
  * Condition evaluation tests.
  */
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/core/expr.h"
 
 static enum ud_kclass
@@ -44,7 +45,7 @@ START_TEST(test_malformed_is_unknown)
 					  "1 2",       "@",    "f(1,2", "1 ?"};
 	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		ck_assert_msg(ud_expr_eval(bad[i], UD_KERNEL_DEFINED) == UD_UNKNOWN, "'%s'",
 			      bad[i]);
 }

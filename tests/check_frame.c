@@ -5,6 +5,7 @@
  * and the include-order check.
  */
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/util/arena.h"
 #include "uapid/core/classify.h"
 #include "frame.h"
@@ -191,7 +192,7 @@ START_TEST(test_guard_forms)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct ud_classified c;
 
 		classify(&c, cases[i].text);

@@ -3,6 +3,7 @@
  * Header check tests (headers_check.pl rules and kernel-only leftovers).
  */
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/core/hcheck.h"
 
 static const char *const installed[][2] = {
@@ -17,7 +18,7 @@ lookup(const char *name, size_t *len, void *ctx)
 	size_t i;
 
 	(void)ctx;
-	for (i = 0; i < sizeof(installed) / sizeof(installed[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(installed); i++)
 		if (strcmp(installed[i][0], name) == 0) {
 			*len = strlen(installed[i][1]);
 			return installed[i][1];

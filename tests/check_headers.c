@@ -7,6 +7,7 @@
 #include <errno.h>
 
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/io/headers.h"
 
 static const char a_h[] = "#ifndef _UAPI_LINUX_A_H\n"
@@ -159,7 +160,7 @@ assert_x86_plan(const struct ud_hdr_plan *plan)
 	size_t i;
 
 	ck_assert_str_eq(plan->srcarch, "x86");
-	ck_assert_uint_eq(plan->n, sizeof(x86_plan) / sizeof(x86_plan[0]));
+	ck_assert_uint_eq(plan->n, ARRAY_SIZE(x86_plan));
 	for (i = 0; i < plan->n; i++) {
 		const struct ud_hdr_file *f = &plan->v[i];
 

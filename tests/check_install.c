@@ -7,6 +7,7 @@
 #include <errno.h>
 
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/core/install.h"
 
 static const struct {
@@ -44,7 +45,7 @@ START_TEST(test_sed_edits)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(sed_cases) / sizeof(sed_cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sed_cases); i++) {
 		struct ud_buf out = UD_BUF_INIT;
 
 		ud_install_sed_line(sed_cases[i].in, strlen(sed_cases[i].in), &out);
@@ -230,7 +231,7 @@ START_TEST(test_pl_edits)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(pl_cases) / sizeof(pl_cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(pl_cases); i++) {
 		struct ud_buf out = UD_BUF_INIT;
 
 		ud_install_pl_line(pl_cases[i].in, strlen(pl_cases[i].in), true, &out);
@@ -307,7 +308,7 @@ START_TEST(test_pl_header)
 					   "#endif /* _LINUX_P_H */\n");
 	ck_assert_uint_eq(d.n, 0);
 	/* each output line names the source line it starts on (a joined line: the first) */
-	ck_assert_uint_eq(map.n, sizeof(lines) / sizeof(lines[0]));
+	ck_assert_uint_eq(map.n, ARRAY_SIZE(lines));
 	for (i = 0; i < map.n; i++)
 		ck_assert_msg(map.v[i] == lines[i], "output line %zu from %u, want %u", i + 1,
 			      map.v[i], lines[i]);

@@ -3,6 +3,7 @@
  * Kbuild export list tests: parsing and the edits a split makes.
  */
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/io/kbuild.h"
 
 START_TEST(test_parse)
@@ -235,14 +236,14 @@ START_TEST(test_remove_all_equals_one_by_one)
 	/* every subset of these (sorted, as a batch hands them over) */
 	static const char *const all[] = {"a.h",	"c.h",	  "d.h", "f.h", "kvm.h",
 					  "kvm_para.h", "nope.h", "x.h", "y.h", "z.h"};
-	const size_t nall = sizeof(all) / sizeof(all[0]);
+	const size_t nall = ARRAY_SIZE(all);
 	unsigned mask;
 
 	for (mask = 0; mask < 1u << nall; mask++) {
-		const char *names[sizeof(all) / sizeof(all[0])];
+		const char *names[ARRAY_SIZE(all)];
 		struct ud_buf want = UD_BUF_INIT, got = UD_BUF_INIT;
-		struct ud_buf wmoved[sizeof(all) / sizeof(all[0])],
-			gmoved[sizeof(all) / sizeof(all[0])];
+		struct ud_buf wmoved[ARRAY_SIZE(all)],
+			gmoved[ARRAY_SIZE(all)];
 		size_t n = 0, k, found;
 
 		for (k = 0; k < nall; k++)

@@ -8,6 +8,7 @@
 #include <errno.h>
 
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/core/make.h"
 
 /* An in-memory tree: name -> text; directories are the prefixes of the names. */
@@ -31,7 +32,7 @@ mem_exists(const char *path, void *ctx)
 	(void)ctx;
 	if (n > 0 && path[n - 1] == '/')
 		n--;
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(files); i++)
 		if (strncmp(files[i].name, path, n) == 0 &&
 		    (files[i].name[n] == '\0' || files[i].name[n] == '/'))
 			return true;
@@ -44,7 +45,7 @@ mem_read(const char *path, struct ud_buf *out, void *ctx)
 	size_t i;
 
 	(void)ctx;
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(files); i++)
 		if (strcmp(files[i].name, path) == 0) {
 			ud_buf_reset(out);
 			ud_buf_addstr(out, files[i].text);
@@ -59,7 +60,7 @@ mem_list(const char *path, struct ud_strlist *names, void *ctx)
 	size_t i, n = strcmp(path, ".") == 0 ? 0 : strlen(path);
 
 	(void)ctx;
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		const char *rest = files[i].name + n + (n > 0), *slash;
 
 		if (n > 0 && (strncmp(files[i].name, path, n) != 0 || files[i].name[n] != '/'))
@@ -347,7 +348,7 @@ START_TEST(test_conditional_errors)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct ud_diags d = UD_DIAGS_INIT;
 		int rc;
 		struct ud_make *m = reader(UD_MAKE_STRICT, cases[i].text, &d, &rc);
@@ -481,7 +482,7 @@ START_TEST(test_functions)
 				      "syshdr_abi_unistd_64 := common,64\n");
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		assert_expands(m, cases[i].in, cases[i].want);
 	ud_make_free(m);
 }
@@ -628,7 +629,7 @@ START_TEST(test_bad_syntax)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct ud_diags d = UD_DIAGS_INIT;
 		int rc;
 		struct ud_make *m = reader(UD_MAKE_STRICT, cases[i].text, &d, &rc);
@@ -804,7 +805,7 @@ START_TEST(test_words)
 	};
 	size_t i, j;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct ud_strlist w = UD_STRLIST_INIT;
 		struct ud_buf b = UD_BUF_INIT;
 

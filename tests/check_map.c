@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/util/map.h"
 
 #define MANY 100000
@@ -207,7 +208,7 @@ START_TEST(test_hash_spreads)
 		{"k", ""}, {"__NR_syscall_", ""}, {"include/uapi/linux/h", ".h"}, {"", ""}};
 	size_t s;
 
-	for (s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+	for (s = 0; s < ARRAY_SIZE(shapes); s++) {
 		struct ud_map m = UD_MAP_INIT;
 		size_t i, far = 0, longest = 0, ones[64] = {0};
 		char key[64];

@@ -3,6 +3,7 @@
  * Header path mapping tests.
  */
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/util/path.h"
 
 START_TEST(test_normalize)
@@ -18,7 +19,7 @@ START_TEST(test_normalize)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		char *n = ud_path_normalize(cases[i][0]);
 
 		ck_assert_str_eq(n, cases[i][1]);

@@ -5,6 +5,7 @@
  * 2.6.x trees.
  */
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/core/select.h"
 
 static const struct ud_expr_sym syms[] = {
@@ -351,7 +352,7 @@ START_TEST(test_older_unifdefs)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(version_cases) / sizeof(version_cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(version_cases); i++) {
 		expect_as(UD_UNIFDEF_1171, version_cases[i].in, version_cases[i].v1171);
 		expect_as(UD_UNIFDEF_1190, version_cases[i].in, version_cases[i].v1190);
 		expect_as(UD_UNIFDEF_25, version_cases[i].in, version_cases[i].v25);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/io/source.h"
 
 /*
@@ -131,7 +132,7 @@ START_TEST(test_stat_cached)
 
 	ck_assert_int_eq(ud_source_open_dir(&s, d, NULL), 0);
 	for (round = 0; round < 2; round++)
-		for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(paths); i++) {
 			struct ud_fstat want, got;
 
 			ck_assert_int_eq(ud_source_stat(&s, paths[i], &want, NULL), 0);

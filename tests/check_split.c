@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/core/markers.h"
 #include "uapid/core/split.h"
 
@@ -93,7 +94,7 @@ static const char *const fixtures[] = {
 	"uapi-single-include",
 	"uapi-trailing-blank",
 };
-#define NFIXTURES (sizeof(fixtures) / sizeof(fixtures[0]))
+#define NFIXTURES (ARRAY_SIZE(fixtures))
 
 /* One physical line: text without its line end and trailing blanks. */
 struct tline {

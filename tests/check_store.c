@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/core/markers.h"
 #include "uapid/store/store.h"
 
@@ -978,7 +979,7 @@ START_TEST(test_api_has_version)
 	ck_assert_int_eq(ud_store_put_api_version(st, "linux/back.h", 6, "g", "y", 1, &cause), 0);
 	ck_assert_int_eq(ud_store_put_api_version(st, "linux/empty.h", 3, "e", "", 0, &cause), 0);
 	ck_assert_ptr_null(cause);
-	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(paths); i++)
 		ck_assert_int_eq(ud_store_api_has_version(st, paths[i]),
 				 ud_store_api_version_at(st, paths[i], INT64_MAX, NULL, &text) ==
 					 0);

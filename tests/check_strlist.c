@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/util/strlist.h"
 
 START_TEST(test_add)
@@ -57,7 +58,7 @@ START_TEST(test_sort)
 
 	ud_strlist_sort(&l); /* empty: nothing to do */
 	ck_assert_uint_eq(l.n, 0);
-	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(in); i++)
 		ud_strlist_add(&l, in[i]);
 	ud_strlist_sort(&l);
 	ck_assert_uint_eq(l.n, 4);
@@ -110,7 +111,7 @@ START_TEST(test_bsearch)
 	size_t i;
 
 	ck_assert_int_eq(ud_strlist_bsearch(&l, "a"), -1);
-	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(in); i++)
 		ud_strlist_add(&l, in[i]);
 	ud_strlist_sort(&l); /* a c f m q x */
 	ck_assert_int_eq(ud_strlist_bsearch(&l, "a"), 0);

@@ -8,6 +8,7 @@
 #include <errno.h>
 
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/core/syshdr.h"
 
 /* A table with comments, blank lines, numbers out of order and an ABI with a common prefix. */
@@ -161,7 +162,7 @@ START_TEST(test_parse_errors)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct ud_syshdr h;
 		char *why = NULL;
 
@@ -273,7 +274,7 @@ START_TEST(test_guard)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct ud_syshdr h;
 		struct ud_buf out = UD_BUF_INIT, want = UD_BUF_INIT;
 		struct ud_diags d = UD_DIAGS_INIT;
@@ -405,7 +406,7 @@ START_TEST(test_malformed_line)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct ud_syshdr h;
 		struct ud_buf out = UD_BUF_INIT;
 		struct ud_diags d = UD_DIAGS_INIT;

@@ -5,6 +5,7 @@
 #include <errno.h>
 
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/io/tree.h"
 
 /*
@@ -20,7 +21,7 @@ make_dirs(const char *name)
 					    "file"};
 	size_t i;
 
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(files); i++)
 		put(d, files[i], "");
 	put_link(d, "tree/in", "include/linux");
 	put_link(d, "tree/out", "../outside");

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/api/version.h"
 
 static int
@@ -32,7 +33,7 @@ START_TEST(test_kernel_tags)
 		"v5.0",	    "v5.4-rc1",	   "v5.4-rc2",	  "v5.4-rc10", "v5.4",	    "v5.4.1",
 		"v5.4.10",  "v5.5-rc1",	   "v5.10",	  "v6.1",      "v6.12-rc1", "v6.12",
 	};
-	size_t n = sizeof(want) / sizeof(want[0]), i, j;
+	size_t n = ARRAY_SIZE(want), i, j;
 	const char **v = malloc(n * sizeof(*v));
 
 	for (i = 0; i < n; i++)

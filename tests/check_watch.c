@@ -18,6 +18,7 @@
 #include <uv.h>
 
 #include "testutil.h"
+#include "uapid/util/hash.h"
 #include "uapid/util/map.h"
 #include "uapid/daemon/watch.h"
 
@@ -45,7 +46,7 @@ kinds_name(struct ud_buf *b, unsigned k)
 	const char *sep = "";
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (k & (1u << i)) {
 			ud_buf_addf(b, "%s%s", sep, names[i]);
 			sep = "|";

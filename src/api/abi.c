@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/api/abi.h"
 
 /* size, member alignment: Bool Char Short Int Long LLong Int128 Ptr Float Double LDouble */
@@ -386,13 +387,13 @@ ud_abi_find(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(abis) / sizeof(abis[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(abis); i++)
 		if (strcmp(abis[i].name, name) == 0)
 			return &abis[i];
-	for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(aliases); i++)
 		if (strcmp(aliases[i].arch, name) == 0)
 			return ud_abi_find(aliases[i].abi);
-	for (i = 0; i < sizeof(abis) / sizeof(abis[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(abis); i++)
 		if (strcmp(abis[i].arch, name) == 0)
 			return &abis[i];
 	return NULL;
@@ -401,7 +402,7 @@ ud_abi_find(const char *name)
 const struct ud_abi *
 ud_abi_at(size_t i)
 {
-	return i < sizeof(abis) / sizeof(abis[0]) ? &abis[i] : NULL;
+	return i < ARRAY_SIZE(abis) ? &abis[i] : NULL;
 }
 
 static int
@@ -460,7 +461,7 @@ common(const struct ud_abi *abi, const char *name, const char **value)
 		*value = NULL; /* GCC and clang define it; its version is the reader's */
 		return true;
 	}
-	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(table); i++) {
 		if (strcmp(table[i].name, name) != 0)
 			continue;
 		*value = table[i].base < 0 ? table[i].value : digits[abi->t[table[i].base].size];
@@ -495,9 +496,9 @@ ud_abi_macro(const struct ud_abi *abi, const char *name, size_t n, const char **
 	if (common(abi, buf, value))
 		return UD_ABI_MACRO_DEFINED;
 	*value = NULL;
-	if (bsearch(buf, arch_macros, sizeof(arch_macros) / sizeof(arch_macros[0]),
+	if (bsearch(buf, arch_macros, ARRAY_SIZE(arch_macros),
 		    sizeof(arch_macros[0]), by_name) != NULL ||
-	    bsearch(buf, not_in_c, sizeof(not_in_c) / sizeof(not_in_c[0]), sizeof(not_in_c[0]),
+	    bsearch(buf, not_in_c, ARRAY_SIZE(not_in_c), sizeof(not_in_c[0]),
 		    by_name) != NULL)
 		return UD_ABI_MACRO_UNDEFINED;
 	return UD_ABI_MACRO_UNKNOWN;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "api-internal.h"
+#include "uapid/util/hash.h"
 #include "uapid/api/api.h"
 #include "uapid/util/buf.h"
 #include "uapid/util/chars.h"
@@ -57,7 +58,7 @@ static const char *const rule_names[] = {
 	[UD_API_RULE_DECLARATION] = "declaration",
 	[UD_API_RULE_TEXT] = "text",
 };
-_Static_assert(sizeof(rule_names) / sizeof(rule_names[0]) == UD_API__RULES,
+_Static_assert(ARRAY_SIZE(rule_names) == UD_API__RULES,
 	       "rule_names must name every enum ud_api_rule member");
 
 const char *
@@ -148,13 +149,13 @@ family(const char *name)
 
 	if (strstr(name, "VERSION") != NULL)
 		return UD_API_RULE_VERSION;
-	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(ends); i++)
 		if (ends_with(name, ends[i]))
 			return UD_API_RULE_SENTINEL;
-	for (i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(starts); i++)
 		if (strncmp(name, starts[i], strlen(starts[i])) == 0)
 			return UD_API_RULE_SENTINEL;
-	for (i = 0; i < sizeof(inner) / sizeof(inner[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(inner); i++)
 		if (strstr(name, inner[i]) != NULL)
 			return UD_API_RULE_SENTINEL;
 	return UD_API_RULE_VALUE;
@@ -633,7 +634,7 @@ c_condition(const char *cond)
 		size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
 		bool c_has = false;
 
-		for (k = 0; k < sizeof(terms) / sizeof(terms[0]); k++)
+		for (k = 0; k < ARRAY_SIZE(terms); k++)
 			c_has |= n == strlen(terms[k]) && strncmp(p, terms[k], n) == 0;
 		if (!c_has) {
 			if (b.len > 0)

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "api-internal.h"
+#include "uapid/util/hash.h"
 #include "uapid/util/buf.h"
 #include "uapid/util/chars.h"
 #include "uapid/core/expr.h" /* enum ud_tri */
@@ -331,7 +332,7 @@ type_name_ahead(struct ev *e)
 	t = &e->v[e->i];
 	if (!api_tok_ident(t))
 		return false;
-	for (k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+	for (k = 0; k < ARRAY_SIZE(words); k++)
 		if (api_tok_is(t, words[k]))
 			return true;
 	if (api_lookup(e->c, e->h, API_NS_ORDINARY, t->p, t->n, true, &r, &undecided))
@@ -733,7 +734,7 @@ binop_of(const struct api_tok *t)
 
 	if (t->n > 2 || memchr("*/%+-<>=!&^|", t->p[0], 12) == NULL)
 		return -1;
-	for (k = 0; k < sizeof(binops) / sizeof(binops[0]); k++)
+	for (k = 0; k < ARRAY_SIZE(binops); k++)
 		if (binops[k].text[0] == t->p[0] &&
 		    (t->n == 1 ? binops[k].text[1] == '\0'
 			       : binops[k].text[1] == t->p[1] && binops[k].text[2] == '\0'))

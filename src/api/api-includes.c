@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "api-internal.h"
+#include "uapid/util/hash.h"
 #include "uapid/api/api.h"
 #include "uapid/util/arena.h"
 #include "uapid/util/map.h"
@@ -190,16 +191,12 @@ type_names_hashes(const struct ud_api_header *v, size_t n)
 	size_t i, j;
 
 	for (i = 0; i < n; i++) {
-		uint64_t f = 14695981039346656037ull;
+		uint64_t f = UD_FNV64_BASIS;
 
 		for (j = 0; j < v[i].n; j++)
-			if (is_type_kind(v[i].v[j].kind)) {
-				const char *p;
-
-				f = (f ^ (uint64_t)v[i].v[j].kind) * 1099511628211ull;
-				for (p = v[i].v[j].name; *p != '\0'; p++)
-					f = (f ^ (unsigned char)*p) * 1099511628211ull;
-			}
+			if (is_type_kind(v[i].v[j].kind))
+				f = ud_fnv64_str((f ^ (uint64_t)v[i].v[j].kind) * UD_FNV64_PRIME,
+						 v[i].v[j].name);
 		h[i] = f;
 	}
 	return h;

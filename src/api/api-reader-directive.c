@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "api-reader.h"
+#include "uapid/util/hash.h"
 #include "uapid/util/buf.h"
 #include "uapid/util/chars.h"
 #include "uapid/util/map.h"
@@ -58,7 +59,7 @@ push_cond(struct reader *r, char *own, char *not_before)
 		     : own == NULL	? ud_xstrdup(not_before)
 					: ud_xasprintf("%s && %s", not_before, own);
 
-	if (r->depth < sizeof(r->stack) / sizeof(r->stack[0])) {
+	if (r->depth < ARRAY_SIZE(r->stack)) {
 		r->stack[r->depth].len = r->cond.len;
 		r->stack[r->depth].text = text;
 		r->stack[r->depth].own = own;
@@ -80,7 +81,7 @@ api_pop_cond(struct reader *r)
 	if (r->depth == 0)
 		return;
 	r->depth--;
-	if (r->depth < sizeof(r->stack) / sizeof(r->stack[0])) {
+	if (r->depth < ARRAY_SIZE(r->stack)) {
 		ud_buf_setlen(&r->cond, r->stack[r->depth].len);
 		free(r->stack[r->depth].text);
 		free(r->stack[r->depth].own);
@@ -175,7 +176,7 @@ pragma_pack(struct reader *r, const struct api_tok *v, size_t a, size_t b)
 			any = true;
 		}
 	}
-	if (push && r->npacks < sizeof(r->packs) / sizeof(r->packs[0]))
+	if (push && r->npacks < ARRAY_SIZE(r->packs))
 		r->packs[r->npacks++] = r->pack;
 	if (pop) {
 		r->pack = r->npacks > 0 ? r->packs[--r->npacks] : 0;

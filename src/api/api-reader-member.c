@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "api-reader.h"
+#include "uapid/util/hash.h"
 #include "uapid/util/buf.h"
 #include "uapid/util/xmalloc.h"
 
@@ -164,7 +165,7 @@ type_word(const struct api_tok *t)
 					    "signed", "unsigned", "_Bool", "__signed__"};
 	size_t i;
 
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(words); i++)
 		if (api_tok_is(t, words[i]))
 			return true;
 	return false;
@@ -197,7 +198,7 @@ qualifier_word(const struct api_tok *t)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(words); i++)
 		if (api_tok_is(t, words[i]))
 			return true;
 	return false;

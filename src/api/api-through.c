@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "api-internal.h"
+#include "uapid/util/hash.h"
 #include "uapid/api/api.h"
 #include "uapid/util/arena.h"
 #include "uapid/util/buf.h"
@@ -53,7 +54,7 @@ includers_of(struct includers *in, const char *from,
 
 			for (k = 0; k < tail && !seen; k++)
 				seen = strcmp(queue[k], h->includes[i]) == 0;
-			if (!seen && tail < sizeof(queue) / sizeof(queue[0]))
+			if (!seen && tail < ARRAY_SIZE(queue))
 				queue[tail++] = h->includes[i];
 		}
 	}

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "api-internal.h"
+#include "uapid/util/hash.h"
 #include "uapid/util/arena.h"
 #include "uapid/util/buf.h"
 #include "uapid/util/chars.h"
@@ -232,10 +233,10 @@ libc_record(struct api_ctx *c, unsigned h, const char *tag, struct api_type *out
 
 	/* laid out afresh each time, its bounds evaluated as deep as the caller is: kept nowhere */
 	c->broken++;
-	for (i = 0; i < sizeof(libc_records) / sizeof(libc_records[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(libc_records); i++)
 		if (strcmp(libc_records[i].tag, tag) == 0)
 			break;
-	if (i == sizeof(libc_records) / sizeof(libc_records[0]))
+	if (i == ARRAY_SIZE(libc_records))
 		return false;
 	memset(&l, 0, sizeof(l));
 	api_members_from_text(libc_records[i].members, &strs, &m, &n);
@@ -468,7 +469,7 @@ named_type(struct api_ctx *c, unsigned h, const struct api_tok *t, struct specif
 		*out = td;
 		return true;
 	}
-	for (k = 0; k < sizeof(libc_types) / sizeof(libc_types[0]); k++)
+	for (k = 0; k < ARRAY_SIZE(libc_types); k++)
 		if (api_tok_is(t, libc_types[k].name)) {
 			api_base_type(out, c->abi, libc_types[k].base, libc_types[k].is_unsigned,
 				      libc_types[k].spelled);
@@ -547,7 +548,7 @@ ignored_word(const struct api_tok *t)
 	size_t k;
 
 	/* the lengths first: asked of every token of every member's type */
-	for (k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+	for (k = 0; k < ARRAY_SIZE(words); k++)
 		if (t->n == words[k].n && memcmp(t->p, words[k].w, t->n) == 0)
 			return true;
 	return false;
@@ -805,7 +806,7 @@ api_type_of_text(struct api_ctx *c, unsigned h, const char *text, struct api_typ
 	bool ok, keep;
 
 	memset(out, 0, sizeof(*out));
-	keep = simple_tokens(text, small, sizeof(small) / sizeof(small[0]), &n);
+	keep = simple_tokens(text, small, ARRAY_SIZE(small), &n);
 	if (!keep) {
 		api_tokenize(text, strlen(text), &t);
 		v = t.v;

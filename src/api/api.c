@@ -23,6 +23,7 @@
 
 #include "api-internal.h"
 #include "api-reader.h"
+#include "uapid/util/hash.h"
 #include "uapid/api/api.h"
 #include "uapid/util/buf.h"
 #include "uapid/util/map.h"
@@ -125,23 +126,11 @@ api_sym_free(struct ud_api_sym *s)
 	free(s->layout_why);
 }
 
+/* s and a separator: "ab","c" hashes apart from "a","bc" */
 static uint64_t
 fnv(uint64_t h, const char *s)
 {
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return (h ^ 0xff) * 1099511628211ull; /* a separator: "ab","c" differs from "a","bc" */
-}
-
-/* fnv of s[0..n): the same hash as of a copy of those bytes, with no copy made. */
-static uint64_t
-fnv_n(uint64_t h, const char *s, size_t n)
-{
-	const char *end = s + n;
-
-	for (; s < end; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return (h ^ 0xff) * 1099511628211ull;
+	return ud_fnv64_sep(ud_fnv64_str(h, s));
 }
 
 /* A symbol to sort, with its key's first 8 bytes read big-endian (zero past the end). */
@@ -210,7 +199,7 @@ sort_keys(struct sort_key *v, struct sort_key *tmp, size_t n)
 static uint64_t
 fnv_u64(uint64_t h, uint64_t v)
 {
-	const uint64_t prime = 1099511628211ull;
+	const uint64_t prime = UD_FNV64_PRIME;
 
 	/* byte by byte, low first, written out: the loop's own count was half its cost */
 	h = (h ^ (v & 0xff)) * prime;
@@ -239,7 +228,7 @@ member_hash(uint64_t f, const struct ud_api_member *m)
 
 		f = fnv(f, ud_api_kind_name(m->sub_kind));
 		if (close != NULL && open != NULL && close > open)
-			f = fnv(fnv_n(f, m->type, (size_t)(open - m->type)), close + 1);
+			f = fnv(ud_fnv64_sep(ud_fnv64(f, m->type, (size_t)(open - m->type))), close + 1);
 		for (k = 0; k < m->nsub; k++)
 			f = member_hash(f, &m->sub[k]);
 	} else {
@@ -289,7 +278,7 @@ key_of(struct ud_strarena *a, const struct ud_api_sym *s)
 void
 api_sym_finish(struct ud_strarena *strs, struct ud_api_sym *s)
 {
-	uint64_t f = 14695981039346656037ull;
+	uint64_t f = UD_FNV64_BASIS;
 	size_t j;
 
 	s->key = key_of(strs, s);
@@ -303,7 +292,7 @@ api_sym_finish(struct ud_strarena *strs, struct ud_api_sym *s)
 	for (j = 0; j < s->nmembers; j++)
 		f = member_hash(f, &s->members[j]);
 	s->body = f;
-	s->fingerprint = fnv_u64(fnv(14695981039346656037ull, s->key), f);
+	s->fingerprint = fnv_u64(fnv(UD_FNV64_BASIS, s->key), f);
 }
 
 void
@@ -311,9 +300,9 @@ api_header_fold(struct ud_api_header *h)
 {
 	size_t i;
 
-	h->fingerprint = 14695981039346656037ull;
+	h->fingerprint = UD_FNV64_BASIS;
 	for (i = 0; i < h->n; i++)
-		h->fingerprint = (h->fingerprint ^ h->v[i].fingerprint) * 1099511628211ull;
+		h->fingerprint = (h->fingerprint ^ h->v[i].fingerprint) * UD_FNV64_PRIME;
 }
 
 void

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/api/apisym.h"
 #include "uapid/util/buf.h"
 #include "uapid/util/chars.h"
@@ -150,7 +151,7 @@ ud_apisym_parse(const char *text, struct ud_apisym_query *q, char **cause)
 			static const char *const tags[] = {"struct", "union", "enum"};
 			size_t i;
 
-			for (i = 0; i < sizeof(tags) / sizeof(tags[0]); i++)
+			for (i = 0; i < ARRAY_SIZE(tags); i++)
 				ud_strlist_take(&q->names,
 						ud_xasprintf("%s (typedef %.*s)", tags[i],
 							     (int)(id_end - id), id));

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/api/version.h"
 
 /* Pre-release suffixes, from the earliest stage: a later one sorts after an earlier one. */
@@ -31,7 +32,7 @@ suffix_rank(const char *s, size_t at)
 		p++;
 	else if (at == 0 || s[at - 1] != '-')
 		return 0;
-	for (i = 0; i < sizeof(prerelease) / sizeof(prerelease[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(prerelease); i++)
 		if (strncmp(p, prerelease[i], strlen(prerelease[i])) == 0)
 			return (int)i + 1;
 	return 0;

@@ -11,21 +11,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/daemon/rpc-request.h"
 #include "uapid/client/rpcclient.h"
 #include "uapid/util/xmalloc.h"
 
 /* An answer line longer than this is a broken peer, not a big result. */
 #define MAX_LINE ((size_t)256 << 20)
-
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 int
 ud_rpc_connect(struct ud_rpc_conn *c, const char *path, int timeout_ms, char **cause)
@@ -94,7 +86,7 @@ send_all(struct ud_rpc_conn *c, const char *p, size_t n, char **cause)
 static int
 read_message(struct ud_rpc_conn *c, int timeout_ms, json_t **out, char **cause)
 {
-	long long deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	long long deadline = timeout_ms < 0 ? -1 : ud_now_ms() + timeout_ms;
 
 	for (;;) {
 		char *nl = c->in.len > 0 ? memchr(c->in.data, '\n', c->in.len) : NULL;
@@ -124,7 +116,7 @@ read_message(struct ud_rpc_conn *c, int timeout_ms, json_t **out, char **cause)
 				ud_xasprintf("%s: answer longer than %zu bytes", c->path, MAX_LINE);
 			return -EMSGSIZE;
 		}
-		wait = deadline < 0 ? -1 : (int)(deadline - now_ms());
+		wait = deadline < 0 ? -1 : (int)(deadline - ud_now_ms());
 		if (deadline >= 0 && wait <= 0)
 			return -ETIMEDOUT;
 		n = poll(&p, 1, wait);

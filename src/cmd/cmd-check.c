@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "uapid/util/hash.h"
 #include "uapid/io/compile.h"
 #include "uapid/io/fsutil.h"
 #include "uapid/core/hcheck.h"
@@ -166,7 +167,7 @@ compile_argv(const char *cc, const char *inc, const char *dummy, const char *hea
 				    header,
 				    "-include",
 				    header};
-	size_t n = sizeof(args) / sizeof(args[0]), i;
+	size_t n = ARRAY_SIZE(args), i;
 	char **argv = ud_xcalloc(n + 1, sizeof(char *));
 
 	for (i = 0; i < n; i++)

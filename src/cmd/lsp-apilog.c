@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "uapid/util/hash.h"
 #include "uapid/util/buf.h"
 #include "uapid/util/chars.h"
 #include "uapid/util/xmalloc.h"
@@ -55,7 +56,7 @@ lsp_symbol_at(const char *text, size_t len, long long line, long long character)
 		static const char *const tags[] = {"struct", "union", "enum"};
 		size_t i;
 
-		for (i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(tags); i++) {
 			size_t n = strlen(tags[i]);
 
 			if (w >= at + n && strncmp(text + w - n, tags[i], n) == 0 &&

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "uapid/util/hash.h"
 #include "uapid/api/api.h"
 #include "uapid/util/buf.h"
 #include "uapid/io/discover.h"
@@ -85,15 +86,6 @@ struct lsp {
 	bool initialized, shutdown, inactive_regions;
 	char *refused; /* why the last daemon call was not sent (over the bound), or NULL */
 };
-
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* ---- framing ---- */
 
@@ -208,8 +200,8 @@ doc_socket(struct doc *d)
 {
 	char *sock, *tree;
 
-	if (d->socket == NULL && now_ms() - d->discovered_ms >= REDISCOVER_MS) {
-		d->discovered_ms = now_ms();
+	if (d->socket == NULL && ud_now_ms() - d->discovered_ms >= REDISCOVER_MS) {
+		d->discovered_ms = ud_now_ms();
 		if (ud_discover_socket(d->path, &sock, &tree) == 0) {
 			d->socket = sock;
 			free(tree);
@@ -242,12 +234,12 @@ peer_for(struct lsp *s, const char *socket)
 have:
 	if (p->up)
 		return p;
-	if (now_ms() < p->retry_ms)
+	if (ud_now_ms() < p->retry_ms)
 		return NULL;
 	if (ud_rpc_connect(&p->conn, socket, DAEMON_TIMEOUT_MS, &cause) < 0) {
 		free(cause);
 		p->conn.fd = -1;
-		p->retry_ms = now_ms() + REDISCOVER_MS;
+		p->retry_ms = ud_now_ms() + REDISCOVER_MS;
 		return NULL;
 	}
 	p->up = true;
@@ -286,7 +278,7 @@ daemon_call(struct lsp *s, const char *socket, const char *method, json_t *param
 		free(cause);
 		ud_rpc_disconnect(&p->conn);
 		p->up = false;
-		p->retry_ms = now_ms() + REDISCOVER_MS;
+		p->retry_ms = ud_now_ms() + REDISCOVER_MS;
 		return -1;
 	}
 	return rc;
@@ -801,7 +793,7 @@ code_actions(struct doc *d, long long line)
 			{"uapi", "it belongs to the uapi header"},
 		};
 
-		for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(acts); i++) {
 			title = ud_xasprintf("uapid: coach %s (#%u): %s", sel, occ, acts[i].what);
 			add_action(list, d, title, acts[i].action, sel, occ);
 			free(title);
@@ -990,7 +982,7 @@ change_doc(struct lsp *s, json_t *params)
 		}
 	}
 	d->version = jnum(td, "version");
-	d->due_ms = now_ms() + DEBOUNCE_MS;
+	d->due_ms = ud_now_ms() + DEBOUNCE_MS;
 }
 
 /* Handles one message; returns false when the bridge should exit (with *status). */
@@ -1077,7 +1069,7 @@ ctl_lsp(struct ctl *ctl, int argc, char **argv)
 	}
 	memset(&s, 0, sizeof(s));
 	for (;;) {
-		long long next = -1, now = now_ms();
+		long long next = -1, now = ud_now_ms();
 		struct pollfd p = {STDIN_FILENO, POLLIN, 0};
 		char chunk[65536];
 		json_t *m;
@@ -1112,7 +1104,7 @@ ctl_lsp(struct ctl *ctl, int argc, char **argv)
 			else if (next < 0 || s.docs[i].due_ms < next)
 				next = s.docs[i].due_ms;
 		}
-		rc = poll(&p, 1, next < 0 ? -1 : (int)(next - now_ms() > 0 ? next - now_ms() : 0));
+		rc = poll(&p, 1, next < 0 ? -1 : (int)(next - ud_now_ms() > 0 ? next - ud_now_ms() : 0));
 		if (rc < 0 && errno != EINTR)
 			break;
 		if (rc <= 0)

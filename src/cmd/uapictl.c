@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "uapid/util/hash.h"
+
 #include "ctl.h"
 
 static const char ctl_usage_head[] =
@@ -71,7 +73,7 @@ usage(FILE *f)
 	size_t i;
 
 	fputs(ctl_usage_head, f);
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fputs(commands[i].help, f);
 	fputs(ctl_usage_tail, f);
 }
@@ -149,7 +151,7 @@ main(int argc, char **argv)
 	argv += optind;
 	if (looks_raw(argc, argv))
 		return ctl_raw(&ctl, argc, argv);
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		if (strcmp(argv[0], commands[i].name) == 0) {
 			optind = 0; /* each command parses its own options */
 			return commands[i].run(&ctl, argc, argv);

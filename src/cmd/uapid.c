@@ -24,6 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "uapid/util/hash.h"
+
 #include "cmd.h"
 
 #ifdef UD_LIGHT
@@ -119,7 +121,7 @@ usage(FILE *f)
 	size_t i;
 
 	fprintf(f, "usage: uapid [--version | --help] COMMAND [ARGS]\n\ncommands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  uapid %s\n      %s\n", commands[i].usage, commands[i].summary);
 	fprintf(f,
 		"\nExit status: 0 when all went well, 1 when an input needs attention\n"
@@ -150,7 +152,7 @@ main(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
 		if (strcmp(argv[1], commands[i].name) != 0)
 			continue;
 #ifdef UD_LIGHT

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/util/buf.h"
 #include "uapid/core/classify.h"
 #include "uapid/util/xmalloc.h"
@@ -46,7 +47,7 @@ static const char *const class_names[] = {
 	[UD_CLASS_UAPI] = "uapi",      [UD_CLASS_KERNEL] = "kernel",
 	[UD_CLASS_USER] = "user-only", [UD_CLASS_RETAINED] = "retained",
 };
-static_assert(sizeof(class_names) / sizeof(class_names[0]) == UD_CLASS__COUNT,
+static_assert(ARRAY_SIZE(class_names) == UD_CLASS__COUNT,
 	      "class_names must name every enum ud_class member");
 
 static const char R_BANNER[] = "leading comment block, copied to both headers";

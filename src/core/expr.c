@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "expr-unifdef1.h"
+#include "uapid/util/hash.h"
 #include "uapid/util/chars.h"
 #include "uapid/core/expr.h"
 
@@ -76,7 +77,7 @@ static const char *const kclass_names[] = {
 	[UD_KC_NONE] = "none",	 [UD_KC_KERNEL] = "kernel-only", [UD_KC_USER] = "user-only",
 	[UD_KC_ALWAYS] = "both", [UD_KC_NEVER] = "never",	 [UD_KC_COMPOUND] = "compound",
 };
-static_assert(sizeof(kclass_names) / sizeof(kclass_names[0]) == UD_KC__COUNT,
+static_assert(ARRAY_SIZE(kclass_names) == UD_KC__COUNT,
 	      "kclass_names must name every enum ud_kclass member");
 
 static const struct val UNKNOWN = {UD_UNKNOWN, 0};
@@ -311,7 +312,7 @@ peek_binop(struct eval *e)
 	const char *p = ws(e);
 	size_t i;
 
-	for (i = 0; i < sizeof(binops) / sizeof(binops[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(binops); i++) {
 		size_t n = strlen(binops[i].text);
 
 		if ((binops[i].unifdef || c_grammar(e)) && strncmp(p, binops[i].text, n) == 0)

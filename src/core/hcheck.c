@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/util/chars.h"
 #include "uapid/util/buf.h"
 #include "uapid/core/hcheck.h"
@@ -162,7 +163,7 @@ is_declaration(const char *s, size_t n)
 	if ((size_t)(e - p) >= 6 && memcmp(p, "extern", 6) == 0 &&
 	    (p + 6 == e || !ud_is_ident(p[6])))
 		return true;
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(words); i++) {
 		size_t k = strlen(words[i]);
 
 		if (n >= k && memcmp(s, words[i], k) == 0 && (n == k || !ud_is_ident(s[k])))

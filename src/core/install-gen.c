@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/core/install.h"
 #include "uapid/util/xmalloc.h"
 
@@ -112,10 +113,10 @@ ud_install_pl_recognise(const char *script, size_t len, struct ud_install_pl *pl
 		if (strstr(s, "=~") == NULL)
 			continue;
 		/* an edit: the next of the kernel's, or the packed one skipped */
-		while (next < sizeof(edits) / sizeof(edits[0]) &&
+		while (next < ARRAY_SIZE(edits) &&
 		       strcmp(s, edits[next].text) != 0 && edits[next].optional)
 			next++;
-		if (next < sizeof(edits) / sizeof(edits[0]) && strcmp(s, edits[next].text) == 0) {
+		if (next < ARRAY_SIZE(edits) && strcmp(s, edits[next].text) == 0) {
 			if (next == PACKED_EDIT)
 				pl->packed = true;
 			next++;
@@ -125,9 +126,9 @@ ud_install_pl_recognise(const char *script, size_t len, struct ud_install_pl *pl
 			rc = -ENOTSUP;
 		}
 	}
-	while (rc == 0 && next < sizeof(edits) / sizeof(edits[0]) && edits[next].optional)
+	while (rc == 0 && next < ARRAY_SIZE(edits) && edits[next].optional)
 		next++;
-	if (rc == 0 && next < sizeof(edits) / sizeof(edits[0]))
+	if (rc == 0 && next < ARRAY_SIZE(edits))
 		*why = ud_xasprintf("it lacks an edit of the kernel's scripts: %s",
 				    edits[next].text);
 	else if (rc == 0 && (!args || !open))

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/util/chars.h"
 #include "uapid/core/install.h"
 #include "uapid/core/select.h"
@@ -249,7 +250,7 @@ ud_install_pl_edit_line(const char *line, size_t len, const struct ud_install_pl
 
 	ud_buf_add(&a, line, len);
 	ud_buf_addstr(&a, "");
-	for (i = 0; i < sizeof(edits) / sizeof(edits[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(edits); i++) {
 		/* before 3.x the script left __packed alone */
 		if (edits[i].sh != PACKED || pl->packed) {
 			l.s = a.data;

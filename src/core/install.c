@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/util/chars.h"
 #include "uapid/core/install.h"
 #include "uapid/core/text.h"
@@ -568,7 +569,7 @@ ud_install_header(const char *path, const char *buf, size_t len,
 			ud_buf_addch(&sedded, '\n');
 		p = nl != NULL ? nl + 1 : end;
 	}
-	rc = ud_select(ud_buf_str(&sedded), sedded.len, syms, sizeof(syms) / sizeof(syms[0]), out,
+	rc = ud_select(ud_buf_str(&sedded), sedded.len, syms, ARRAY_SIZE(syms), out,
 		       map, diags);
 	ud_buf_free(&sedded);
 	if (rc < 0)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/util/chars.h"
 #include "uapid/util/buf.h"
 #include "uapid/core/lex.h"
@@ -34,7 +35,7 @@ static const char *const dir_names[] = {
 	[UD_DIR_ENDIF] = "endif",     [UD_DIR_DEFINE] = "define", [UD_DIR_UNDEF] = "undef",
 	[UD_DIR_INCLUDE] = "include", [UD_DIR_ERROR] = "error",	  [UD_DIR_OTHER] = "other",
 };
-static_assert(sizeof(dir_names) / sizeof(dir_names[0]) == UD_DIR__COUNT,
+static_assert(ARRAY_SIZE(dir_names) == UD_DIR__COUNT,
 	      "dir_names must name every enum ud_dir member");
 
 /* One open conditional, for the bracket-depth bookkeeping. */
@@ -172,7 +173,7 @@ directive_kind(const char *name, size_t n)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(table); i++)
 		if (strlen(table[i].name) == n && memcmp(table[i].name, name, n) == 0)
 			return table[i].dir;
 	return UD_DIR_OTHER;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "make-int.h"
+#include "uapid/util/hash.h"
 #include "uapid/util/chars.h"
 #include "uapid/util/xmalloc.h"
 
@@ -745,7 +746,7 @@ make_call_function(struct ud_make *m, const char *name, size_t nn, const char *a
 	struct fn_call c;
 	size_t i;
 
-	for (i = 0; i < sizeof(make_fns) / sizeof(make_fns[0]) && f == NULL; i++)
+	for (i = 0; i < ARRAY_SIZE(make_fns) && f == NULL; i++)
 		if (strlen(make_fns[i].name) == nn && memcmp(make_fns[i].name, name, nn) == 0)
 			f = &make_fns[i];
 	if (f == NULL)

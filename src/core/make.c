@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "make-int.h"
+#include "uapid/util/hash.h"
 #include "uapid/util/chars.h"
 #include "uapid/util/xmalloc.h"
 
@@ -726,7 +727,7 @@ ud_make_new(enum ud_make_mode mode, const struct ud_make_io *io)
 	m->mode = mode;
 	if (io != NULL)
 		m->io = *io;
-	for (i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(builtins); i++) {
 		struct var *v = make_new_var(m, builtins[i].name);
 
 		free(v->value);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/util/buf.h"
 #include "uapid/core/markers.h"
 #include "uapid/core/text.h"
@@ -17,7 +18,7 @@ static const char *const action_names[] = {
 	[UD_MARK_UAPI] = "uapi",     [UD_MARK_INCLUDE_HERE] = "include-here",
 	[UD_MARK_SKIP] = "skip",     [UD_MARK_SPLIT_COMPOUND] = "split-compound",
 };
-static_assert(sizeof(action_names) / sizeof(action_names[0]) == UD_MARK__COUNT,
+static_assert(ARRAY_SIZE(action_names) == UD_MARK__COUNT,
 	      "action_names must name every enum ud_marker_action member");
 
 const char *
@@ -82,7 +83,7 @@ ud_selector_check(const char *text, const char **why)
 		       "'#ifdef __KERNEL__')";
 		return -EINVAL;
 	}
-	for (i = 0; i < sizeof(directives) / sizeof(directives[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(directives); i++)
 		if (strlen(directives[i]) == n && memcmp(directives[i], w, n) == 0 &&
 		    (*p == '\0' || *p == ' ' || *p == '\t' || *p == '(' || *p == '!' || *p == '<' ||
 		     *p == '"'))

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/util/chars.h"
 #include "uapid/util/arena.h"
 #include "uapid/util/path.h"
@@ -27,7 +28,7 @@ static const char *const outcome_names[] = {
 	[UD_SPLIT_REFUSED] = "needs-coaching",
 	[UD_SPLIT_SKIPPED] = "skipped",
 };
-static_assert(sizeof(outcome_names) / sizeof(outcome_names[0]) == UD_SPLIT__COUNT,
+static_assert(ARRAY_SIZE(outcome_names) == UD_SPLIT__COUNT,
 	      "outcome_names must name every enum ud_split_outcome member");
 
 /* One physical output line: text without its newline. */
@@ -545,14 +546,7 @@ struct lineset {
 static uint64_t
 hash_line(const char *p, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)p[i];
-		h *= 1099511628211ull;
-	}
-	return h;
+	return ud_fnv64(UD_FNV64_BASIS, p, n);
 }
 
 static unsigned *

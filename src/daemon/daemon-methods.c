@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "daemon-int.h"
+#include "uapid/util/hash.h"
 #include "uapid/api/api.h"
 #include "uapid/history/apilog.h"
 #include "uapid/history/apiquery.h"
@@ -490,7 +491,7 @@ markers_json(struct daemon *d)
 	json_t *list = json_array();
 	size_t i, o;
 
-	for (o = 0; o < sizeof(origins) / sizeof(origins[0]); o++) {
+	for (o = 0; o < ARRAY_SIZE(origins); o++) {
 		struct ud_markers set = UD_MARKERS_INIT;
 		int64_t *ids = NULL;
 
@@ -601,7 +602,7 @@ socket_marker(struct daemon *d, int64_t id, const char **origin)
 	size_t i, o;
 
 	*origin = NULL;
-	for (o = 0; o < sizeof(origins) / sizeof(origins[0]) && *origin == NULL; o++) {
+	for (o = 0; o < ARRAY_SIZE(origins) && *origin == NULL; o++) {
 		struct ud_markers set = UD_MARKERS_INIT;
 		int64_t *ids = NULL;
 
@@ -826,4 +827,4 @@ const struct ud_rpc_method ud_daemon_methods[] = {
 	{"api.log", m_api_log, NULL},	      {"subscribe", m_subscribe, NULL},
 	{"unsubscribe", m_unsubscribe, NULL},
 };
-const size_t ud_daemon_nmethods = sizeof(ud_daemon_methods) / sizeof(ud_daemon_methods[0]);
+const size_t ud_daemon_nmethods = ARRAY_SIZE(ud_daemon_methods);

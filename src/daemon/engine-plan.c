@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine-int.h"
+#include "uapid/util/hash.h"
 #include "uapid/util/buf.h"
 #include "uapid/util/path.h"
 #include "uapid/store/store.h"
@@ -41,10 +42,9 @@ in_uapi_area(const char *path)
 static void
 install_key(const struct ud_hdr_plan *p, char out[32])
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h;
 	char head[64];
 	size_t i;
-	const char *c;
 
 	if (p->style != UD_INSTALL_PL26)
 		snprintf(head, sizeof(head), "%d:%d:%s", UD_INSTALL_VERSION, (int)p->style,
@@ -53,13 +53,9 @@ install_key(const struct ud_hdr_plan *p, char out[32])
 		snprintf(head, sizeof(head), "%d:%d:%s:%d%d%d%d", UD_INSTALL_VERSION, (int)p->style,
 			 p->arch, p->pl.packed, p->pl.exported_headers, p->pl.unifdef_checked,
 			 (int)p->pl.unifdef);
-	for (c = head; *c != '\0'; c++)
-		h = (h ^ (unsigned char)*c) * 1099511628211ULL;
-	for (i = 0; i < p->rules.nleak_ignores; i++) {
-		for (c = p->rules.leak_ignores[i]; *c != '\0'; c++)
-			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
-		h = (h ^ 0xff) * 1099511628211ULL;
-	}
+	h = ud_fnv64_str(UD_FNV64_BASIS, head);
+	for (i = 0; i < p->rules.nleak_ignores; i++)
+		h = ud_fnv64_sep(ud_fnv64_str(h, p->rules.leak_ignores[i]));
 	snprintf(out, 32, "%016" PRIx64, h);
 }
 

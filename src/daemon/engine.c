@@ -54,6 +54,7 @@
 #include <string.h>
 
 #include "engine-int.h"
+#include "uapid/util/hash.h"
 #include "uapid/io/fsutil.h"
 #include "uapid/io/log.h"
 #include "uapid/util/path.h"
@@ -81,7 +82,7 @@ ud_engine_split_key(const struct ud_markers *set, const char *path, char out[32]
 {
 	const struct ud_marker **mk = NULL;
 	size_t n = ud_markers_for(set, path, &mk), i;
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = UD_FNV64_BASIS;
 
 	for (i = 0; i < n; i++) {
 		const char *parts[3] = {ud_marker_action_name(mk[i]->action),
@@ -91,16 +92,8 @@ ud_engine_split_key(const struct ud_markers *set, const char *path, char out[32]
 
 		snprintf(occ, sizeof(occ), "%u", mk[i]->occurrence);
 		parts[2] = occ;
-		for (p = 0; p < 3; p++) {
-			const char *c;
-
-			for (c = parts[p]; *c != '\0'; c++) {
-				h ^= (unsigned char)*c;
-				h *= 1099511628211ULL;
-			}
-			h ^= 0xff;
-			h *= 1099511628211ULL;
-		}
+		for (p = 0; p < 3; p++)
+			h = ud_fnv64_sep(ud_fnv64_str(h, parts[p]));
 	}
 	free(mk);
 	snprintf(out, 32, "%d:%016" PRIx64, UD_SPLIT_VERSION, n > 0 ? h : 0);

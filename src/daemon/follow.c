@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/history/branch.h"
 #include "uapid/util/buf.h"
 #include "uapid/daemon/follow.h"
@@ -52,15 +53,6 @@ struct ud_follow {
 	ud_follow_cb cb;
 	void *ctx;
 };
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static void
 copy_markers(struct ud_markers *to, const struct ud_markers *from)
@@ -107,7 +99,7 @@ work_cb(uv_work_t *w)
 {
 	struct ud_follow *f = w->data;
 	struct ud_branch_opts o;
-	double t0 = now_ms();
+	int64_t t0 = ud_now_ms();
 
 	memset(&o, 0, sizeof(o));
 	o.split = f->split;
@@ -121,7 +113,7 @@ work_cb(uv_work_t *w)
 	f->rc = ud_branch_update(f->repo, f->st, &o, &f->res, &f->cause);
 	/* the api-log index follows the headers branch (api.log answers from it) */
 	ud_follow_apilog_update(&f->log, f->repo, f->st, f->rc == 0 ? f->res.headers : "");
-	f->ms = now_ms() - t0;
+	f->ms = (double)(ud_now_ms() - t0);
 }
 
 static void start(struct ud_follow *f);

@@ -14,6 +14,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/util/buf.h"
 #include "uapid/io/discover.h"
 #include "uapid/io/fsutil.h"
@@ -23,11 +24,9 @@ char *
 ud_tree_id(const char *root)
 {
 	const char *base = strrchr(root, '/'), *c;
-	uint32_t h = 2166136261u;
+	uint32_t h = ud_fnv32_str(root);
 	struct ud_buf id = UD_BUF_INIT;
 
-	for (c = root; *c != '\0'; c++)
-		h = (h ^ (unsigned char)*c) * 16777619u;
 	base = base != NULL && base[1] != '\0' ? base + 1 : "root";
 	for (c = base; *c != '\0'; c++) {
 		bool plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||

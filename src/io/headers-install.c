@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/io/fsutil.h"
 #include "uapid/io/headers.h"
 #include "uapid/io/sink.h"
@@ -73,11 +74,11 @@ manifest_key(struct ud_source *src, const struct ud_hdr_plan *plan)
 
 	ud_buf_addf(&key, "%s/%d %s %s", PACKAGE_VERSION, UD_INSTALL_VERSION, plan->srcarch,
 		    src->label);
-	for (i = 0; i < sizeof(common) / sizeof(common[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(common); i++)
 		key_add_stat(&key, src, common[i]);
 	if (plan->style == UD_INSTALL_PL26) /* the tree's own unifdef */
 		key_add_stat(&key, src, "scripts/unifdef.c");
-	for (i = 0; i < sizeof(per_arch) / sizeof(per_arch[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(per_arch); i++) {
 		char *rel = ud_xasprintf("arch/%s/%s", plan->srcarch, per_arch[i]);
 
 		key_add_stat(&key, src, rel);
@@ -263,13 +264,7 @@ struct ud_install_memo {
 static size_t
 hash_str(const char *s)
 {
-	size_t h = 1469598103934665603ull;
-
-	for (; *s != '\0'; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ull;
-	}
-	return h;
+	return (size_t)ud_fnv64_str(UD_FNV64_BASIS, s);
 }
 
 struct ud_install_memo *

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "headers-int.h"
+#include "uapid/util/hash.h"
 #include "uapid/io/fsutil.h"
 #include "uapid/util/xmalloc.h"
 
@@ -462,7 +463,7 @@ install_style(struct ud_source *src, enum ud_install_style *style, struct ud_ins
 		return -EIO;
 	}
 	if (*style == UD_INSTALL_SH) {
-		for (i = 0; i < sizeof(sh_marks) / sizeof(sh_marks[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(sh_marks); i++)
 			if (memmem(b.data, b.len, sh_marks[i], strlen(sh_marks[i])) == NULL)
 				rc = -ENOTSUP;
 	} else if (memmem(b.data, b.len, "#ifndef\\s+_UAPI", 15) != NULL) {

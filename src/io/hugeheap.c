@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #endif
 
+#include "uapid/util/hash.h"
 #include "uapid/util/buf.h"
 #include "uapid/io/fsutil.h"
 #include "uapid/io/hugeheap.h"
@@ -282,7 +283,7 @@ reserve(size_t bytes)
 		return;
 	/* shrunk in place: the rest of it goes back to the heap's top */
 	pin = __atomic_fetch_add(&npins, 1, __ATOMIC_RELAXED);
-	if (pin < sizeof(pins) / sizeof(pins[0])) {
+	if (pin < ARRAY_SIZE(pins)) {
 		void *small = realloc(block[n - 1], 16);
 
 		pins[pin] = small != NULL ? small : block[n - 1];

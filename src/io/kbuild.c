@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/io/kbuild.h"
 #include "uapid/util/map.h"
 #include "uapid/core/text.h"
@@ -89,7 +90,7 @@ export_values(const char *text)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(export_vars) / sizeof(export_vars[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(export_vars); i++) {
 		const char *v = var_values(text, export_vars[i]);
 
 		if (v != NULL)

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/util/hash.h"
+
 #include "store-int.h"
 
 void
@@ -150,7 +152,7 @@ ud_store_apilog_cut(struct ud_store *st, int64_t id, int64_t pos, char **cause)
 	size_t i;
 	int rc;
 
-	for (i = 0; i < sizeof(by_step) / sizeof(by_step[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(by_step); i++) {
 		q = ud_store_stmt(st, by_step[i]);
 		sqlite3_bind_int64(q, 1, id);
 		sqlite3_bind_int64(q, 2, keep);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/util/buf.h"
 #include "uapid/util/diag.h"
 #include "uapid/util/xmalloc.h"
@@ -16,7 +17,7 @@ static const char *const severity_names[] = {
 	[UD_SEV_WARNING] = "warning",
 	[UD_SEV_ERROR] = "error",
 };
-static_assert(sizeof(severity_names) / sizeof(severity_names[0]) == UD_SEV_ERROR + 1,
+static_assert(ARRAY_SIZE(severity_names) == UD_SEV_ERROR + 1,
 	      "severity_names must name every enum ud_severity member");
 
 /* a printf-like format with its arguments in ap (clang checks its callers' formats) */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/util/hash.h"
 #include "uapid/daemon/rpc-request.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -87,7 +88,7 @@ check_line(const char *reply)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct ud_rpc_dispatch d = {methods, sizeof(methods) / sizeof(methods[0]), NULL,
+	const struct ud_rpc_dispatch d = {methods, ARRAY_SIZE(methods), NULL,
 					  MAX_BATCH};
 	const char *p = (const char *)data, *end = p + size;
 
