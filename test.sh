@@ -5,19 +5,19 @@
 #   ./test.sh          the default tier, before every commit: make check, the
 #                      same under AddressSanitizer + UndefinedBehaviorSanitizer,
 #                      and a real-kernel smoke on Debian's linux-source-6.1
-#                      (tests/kernel-smoke.sh: install = linux-libc-dev, the
+#                      (tests/kernel/kernel-smoke.sh: install = linux-libc-dev, the
 #                      daemon ready on the whole tree).
 #   ./test.sh --full   all of it (CI: .ci/run): the default tier, the
 #                      --enable-debug build, the unit and daemon suites under
 #                      valgrind, the systemd units, make distcheck, every bench
 #                      once on a small tree, and the kernel-scale acceptance on
-#                      linux-source-6.1 and 6.12 (tests/kernel-headers.sh,
+#                      linux-source-6.1 and 6.12 (tests/kernel/kernel-headers.sh,
 #                      daemon-kernel.sh, branch-kernel.sh, daemon-vs-batch.sh),
 #                      and a ThreadSanitizer build running the daemon suites
-#                      and a stress of its thread pool (tests/tsan.sh,
+#                      and a stress of its thread pool (tests/cli/tsan.sh,
 #                      tsan-stress.sh); Linux 3.6 and 2.6.35 where
 #                      bench/fetch-kernels.sh --full put them
-#                      (tests/old-kernels.sh).
+#                      (tests/kernel/old-kernels.sh).
 #   ./test.sh --quick  (or UD_QUICK=1) the build and make check only.
 # README.md ("Set-up") has the stages of each tier and their times.
 #
@@ -36,7 +36,7 @@
 # suites) or what must start early to end in time (the kernel's references),
 # and mind what a stage reads while another writes (each build directory is
 # written by its build stage only; the kernel trees are read-only).
-# run_test NAME runs tests/NAME.sh against build/ the way make check would.
+# run_test KIND/NAME runs tests/KIND/NAME.sh against build/ the way make check would.
 set -euo pipefail
 . "$(dirname "$0")/.ci/setup.sh"
 export UD_CONFIGURE_FLAGS=--enable-test-hooks # every build here: the crash-injection cases of cli-watch.sh
@@ -52,13 +52,13 @@ case ${1:-} in
 	;;
 esac
 . "$UD_TOP/.ci/stages.sh"
-. "$UD_TOP/tests/kernel-lib.sh"
+. "$UD_TOP/tests/kernel/kernel-lib.sh"
 
 # scratch space of the run: the kernel trees (extracted once), their references
 UD_SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/uapid-test-sh.XXXXXX")
 # what the full tier computes from inputs that rarely change, kept between runs keyed by
-# those inputs' checksums (tests/kernel-refs.sh: the kernel's own headers_install for
-# every architecture; tests/api-layout-oracle.py: the compiler's layouts): UD_CACHE=DIR
+# those inputs' checksums (tests/kernel/kernel-refs.sh: the kernel's own headers_install for
+# every architecture; tests/kernel/api-layout-oracle.py: the compiler's layouts): UD_CACHE=DIR
 # to keep it elsewhere, UD_CACHE= (empty) for none. Never required: a run without it
 # computes everything (README.md, "Set-up", has both times).
 export UD_CACHE=${UD_CACHE-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/uapid-test}
@@ -95,7 +95,7 @@ asan() {
 	stage default check asan_env make_check "$UD_TOP/build-asan"
 }
 
-# run_test NAME [ENV=VALUE...]: tests/NAME.sh against build/
+# run_test KIND/NAME [ENV=VALUE...]: tests/KIND/NAME.sh against build/
 run_test() {
 	local t=$1
 	shift
@@ -112,11 +112,11 @@ extract_kernels() {
 	done
 }
 
-# the kernel's own make headers_install, every architecture (tests/kernel-refs.sh)
+# the kernel's own make headers_install, every architecture (tests/kernel/kernel-refs.sh)
 kernel_refs() {
 	local v
 	for v in "${kernels[@]}"; do
-		sh "$UD_TOP/tests/kernel-refs.sh" "$UD_KERNEL_TREES/linux-$v" "$UD_KERNEL_REFS/$v" \
+		sh "$UD_TOP/tests/kernel/kernel-refs.sh" "$UD_KERNEL_TREES/linux-$v" "$UD_KERNEL_REFS/$v" \
 			"$(kernel_tarball "$v")"
 	done
 }
@@ -128,14 +128,14 @@ valgrind_cmd() {
 valgrind_units() {
 	export top_srcdir=$UD_TOP CK_FORK=no UD_SCRATCH
 	export -f valgrind_cmd
-	find "$UD_BUILD/tests" -maxdepth 1 -name 'check_*' -type f -perm -u+x | sort |
+	find "$UD_BUILD/tests/unit" -maxdepth 1 -name 'check_*' -type f -perm -u+x | sort |
 		xargs -P "$(nproc)" -I{} bash -c \
 			'err=$UD_SCRATCH/${1##*/}.valgrind
 			 if valgrind_cmd "$1" >"$err.out" 2>"$err"; then echo "valgrind clean: ${1##*/}"
 			 else cat "$err.out" "$err"; echo "valgrind: $1 failed" >&2; exit 255; fi' sh {}
 }
 # valgrind_daemon SUITE: a daemon suite with the daemon under valgrind
-# (UAPID_DAEMON_WRAP: tests/daemon-lib.sh): what it leaks or misreads over a long run.
+# (UAPID_DAEMON_WRAP: tests/lib/daemon-lib.sh): what it leaks or misreads over a long run.
 # --trace-children=yes: uapid execv()s uapid-full for watch (same pid, so
 # the same log file), and the daemon's code is uapid-full's.
 valgrind_daemon() {
@@ -178,36 +178,36 @@ dist_files() {
 # the daemon's outputs against the batch commands' (make check runs it on the small trees):
 # also on linux-source-6.1 and across a git checkout from 6.1 to 6.12, on the run's trees
 daemon_vs_batch() {
-	run_test daemon-vs-batch UD_KERNEL_6_1=deb UD_LINUX_GIT=deb
+	run_test cli/daemon-vs-batch UD_KERNEL_6_1=deb UD_LINUX_GIT=deb
 }
 
 # ThreadSanitizer: its build (build-tsan/), the unit suites that run a loop and the daemon
-# suites under it (tests/tsan.sh), then the thread pool under load on linux-source-6.1
-# (tests/tsan-stress.sh); each fails on any report. One round of the stress: one full-tree
+# suites under it (tests/cli/tsan.sh), then the thread pool under load on linux-source-6.1
+# (tests/kernel/tsan-stress.sh); each fails on any report. One round of the stress: one full-tree
 # resplit with every kind of action landing on it (40 marker flips, each a batch of its own,
 # SIGHUP, edits and a commit, resplits); its three rounds by hand take three times as long.
 tsan() {
 	stage full build niced ud_build "$UD_TOP/build-tsan" --enable-tsan
-	stage full suites env TSAN_STRESS=0 sh "$UD_TOP/tests/tsan.sh" "$UD_TOP/build-tsan"
+	stage full suites env TSAN_STRESS=0 sh "$UD_TOP/tests/cli/tsan.sh" "$UD_TOP/build-tsan"
 	stage full stress env ROUNDS=1 top_srcdir="$UD_TOP" UAPID="$UD_TOP/build-tsan/src/uapid" \
-		UAPICTL="$UD_TOP/build-tsan/src/uapictl" sh "$UD_TOP/tests/tsan-stress.sh" \
+		UAPICTL="$UD_TOP/build-tsan/src/uapictl" sh "$UD_TOP/tests/kernel/tsan-stress.sh" \
 		"$UD_KERNEL_TREES/linux-6.1"
 }
 
-# the trees from before the split (tests/old-kernels.sh: Linux 3.6 and 2.6.35, every
+# the trees from before the split (tests/kernel/old-kernels.sh: Linux 3.6 and 2.6.35, every
 # architecture against their own make headers_install), where bench/fetch-kernels.sh --full
 # put them in $UD_KERNELS (~/kernels); without them it says so and skips (77)
 old_kernels() {
 	local rc=0
-	run_test old-kernels || rc=$?
+	run_test kernel/old-kernels || rc=$?
 	[ "$rc" = 0 ] || [ "$rc" = 77 ]
 }
 
-# the Debian package end to end (tests/package.sh: build, lintian, install, the
+# the Debian package end to end (tests/cli/package.sh: build, lintian, install, the
 # unit, purge); it skips itself (77), saying why, where that cannot run
 package_test() {
 	local rc=0
-	top_srcdir=$UD_TOP sh "$UD_TOP/tests/package.sh" || rc=$?
+	top_srcdir=$UD_TOP sh "$UD_TOP/tests/cli/package.sh" || rc=$?
 	[ "$rc" = 0 ] || [ "$rc" = 77 ]
 }
 
@@ -232,15 +232,15 @@ spawn default asan asan
 stage quick check make_check "$UD_BUILD"
 join kernel-trees
 spawn full kernel-refs niced kernel_refs
-# api-diff's verdicts and layouts on 6.1 -> 6.12 (tests/api-kernel.sh: the layout oracle,
+# api-diff's verdicts and layouts on 6.1 -> 6.12 (tests/kernel/api-kernel.sh: the layout oracle,
 # the labelled set, the summary and its time)
-spawn full api-kernel niced run_test api-kernel UD_KERNEL_61="$UD_KERNEL_TREES/linux-6.1" \
+spawn full api-kernel niced run_test kernel/api-kernel UD_KERNEL_61="$UD_KERNEL_TREES/linux-6.1" \
 	UD_KERNEL_612="$UD_KERNEL_TREES/linux-6.12"
-spawn full branch-kernel niced run_test branch-kernel
+spawn full branch-kernel niced run_test kernel/branch-kernel
 # the daemon against the batch commands on 6.1 and from 6.1 to 6.12: its own trees and
 # state, so it starts with the other kernel stages (it was the run's last long pole)
 spawn full daemon-vs-batch niced daemon_vs_batch
-stage default kernel-smoke run_test kernel-smoke
+stage default kernel-smoke run_test kernel/kernel-smoke
 join asan
 
 spawn full distcheck niced distcheck
@@ -249,14 +249,14 @@ spawn full debug-build niced ud_build "$UD_TOP/build-debug" --enable-debug
 spawn full clang-build niced ud_build "$UD_TOP/build-clang" CC=clang
 stage full systemd systemd_units
 stage full valgrind-units valgrind_units
-spawn full valgrind-cli-watch valgrind_daemon cli-watch
-spawn full valgrind-cli-rpc valgrind_daemon cli-rpc
-stage full valgrind-cli-ctl valgrind_daemon cli-ctl
+spawn full valgrind-cli-watch valgrind_daemon cli/cli-watch
+spawn full valgrind-cli-rpc valgrind_daemon cli/cli-rpc
+stage full valgrind-cli-ctl valgrind_daemon cli/cli-ctl
 spawn full tsan tsan
 join kernel-refs
 spawn full old-kernels niced old_kernels
-stage full kernel-headers niced run_test kernel-headers
-stage full daemon-kernel run_test daemon-kernel
+stage full kernel-headers niced run_test kernel/kernel-headers
+stage full daemon-kernel run_test kernel/daemon-kernel
 spawn full package niced package_test
 join distcheck
 stage full dist-files dist_files

@@ -14,7 +14,7 @@
 # `uapid install --arch x86 TREE OUT` writes) or kernel trees, installed
 # first for x86, untimed (issue 27's figure is of installed directories).
 # Default: linux-source-6.1 and linux-source-6.12 under $UD_KERNELS
-# (default ~/kernels), as tests/api-kernel.sh names them; when either is
+# (default ~/kernels), as tests/kernel/api-kernel.sh names them; when either is
 # absent the bench says so and exits 0.
 set -euo pipefail
 

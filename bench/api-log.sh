@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make bench-api-log [BENCH_COMMITS=300] [BENCH_KERNEL=DIR]: uapid api-log
-# on the synthetic kernel history tests/branch-kernel.sh checks
-# (tests/kernel-history.sh: Debian's linux-source-6.1, or the
+# on the synthetic kernel history tests/kernel/branch-kernel.sh checks
+# (tests/kernel/kernel-history.sh: Debian's linux-source-6.1, or the
 # linux-source-6.1 tree DIR, then BENCH_COMMITS first-parent commits with
 # merges), tagged like a release cycle (v6.1 on the base, then -rc1..-rc7
 # and a release every few dozen commits).  Prints figures; asserts nothing.
@@ -32,8 +32,8 @@ export GIT_AUTHOR_NAME="A U Thor" GIT_AUTHOR_EMAIL=author@example.org
 export GIT_COMMITTER_NAME="C O Mitter" GIT_COMMITTER_EMAIL=committer@example.org
 export GIT_CONFIG_NOSYSTEM=1 HOME=$WORK LC_ALL=C
 export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=gc.auto GIT_CONFIG_VALUE_0=0
-. "$top_srcdir/tests/kernel-lib.sh"
-. "$top_srcdir/tests/kernel-history.sh"
+. "$top_srcdir/tests/kernel/kernel-lib.sh"
+. "$top_srcdir/tests/kernel/kernel-history.sh"
 # median_ms CMD...: the median wall time of $RUNS (BENCH_RUNS, 9) runs, in ms, and the median CPU
 # time (user + system: what a loaded machine does not inflate)
 median_ms() {

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Fetch the Linux 3.6, 3.7 and 3.8 trees that bench/gtscore.py and
-# tests/groundtruth.sh score against, and (--full) the whole trees that
-# tests/kernel-headers.sh and tests/old-kernels.sh install (kernel source
+# tests/kernel/groundtruth.sh score against, and (--full) the whole trees that
+# tests/kernel/kernel-headers.sh and tests/kernel/old-kernels.sh install (kernel source
 # never enters this repository: it goes to DEST, outside it).
 #
 # usage: bench/fetch-kernels.sh [--mirror-dir DIR] [--full] [DEST]

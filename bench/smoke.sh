@@ -6,7 +6,7 @@
 # (timing is never asserted: figures go in issue notes, README "Benchmarks").
 #
 # BUILD is a configured build directory; KERNEL a kernel tree (Debian's
-# linux-source-6.1 as tests/kernel-lib.sh extracts it), only read: the small
+# linux-source-6.1 as tests/kernel/kernel-lib.sh extracts it), only read: the small
 # tree is a copy of it with one architecture (x86) of the 20-odd, so that the
 # kernel's own make runs once where a bench runs it for each architecture.
 # A bench target of BUILD/Makefile that is not run here fails the smoke.

@@ -620,7 +620,7 @@ ud_daemon_run(const struct ud_daemon_opts *o)
 	 * before (glibc otherwise raises the bound to the largest block freed:
 	 * after one 8 MiB request, every client's long line lived in the heap
 	 * and grew by realloc's copy: an eighth of the loop thread's time in
-	 * tests/faults.py's partial-lines, measured).  realloc moves a mapping
+	 * tests/lib/faults.py's partial-lines, measured).  realloc moves a mapping
 	 * with mremap, and free gives it back at once.
 	 */
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/cli-rpc.sh, section "clients that hang up early" (run by its pycheck, against its daemon).
+# tests/cli/cli-rpc.sh, section "clients that hang up early" (run by its pycheck, against its daemon).
 import json, os, socket, time
 from ud import *
 K = os.environ["K"]

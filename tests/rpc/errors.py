@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/cli-rpc.sh, section "errors" (run by its pycheck, against its daemon).
+# tests/cli/cli-rpc.sh, section "errors" (run by its pycheck, against its daemon).
 import json, os
 from ud import *
 T, S, K = os.environ["T"], os.environ["S"], os.environ["K"]

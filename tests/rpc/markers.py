@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/cli-rpc.sh, section "markers" (run by its pycheck, against its daemon).
+# tests/cli/cli-rpc.sh, section "markers" (run by its pycheck, against its daemon).
 import os, subprocess
 from ud import *
 T, S, K, W = os.environ["T"], os.environ["S"], os.environ["K"], os.environ["WORK"]

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# A client of tests/cli-rpc.sh that runs as another user: only prints what happened.
+# A client of tests/cli/cli-rpc.sh that runs as another user: only prints what happened.
 import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.settimeout(10)

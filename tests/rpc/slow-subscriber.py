@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/cli-rpc.sh, section "slow subscriber" (run by its pycheck, against its daemon).
+# tests/cli/cli-rpc.sh, section "slow subscriber" (run by its pycheck, against its daemon).
 import os, socket, threading, time
 from ud import *
 T, K = os.environ["T"], os.environ["K"]

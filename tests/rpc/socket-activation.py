@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/cli-rpc.sh, section "socket activation" (run by its pycheck, against its daemon).
+# tests/cli/cli-rpc.sh, section "socket activation" (run by its pycheck, against its daemon).
 import os, sys
 from ud import *
 A, T, cut = sys.argv[1], os.environ["T"], int(os.environ["CUT"])

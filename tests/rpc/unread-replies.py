@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/cli-rpc.sh, section "unread replies" (run by its pycheck, against its daemon).
+# tests/cli/cli-rpc.sh, section "unread replies" (run by its pycheck, against its daemon).
 import os, select, socket, time
 from ud import *
 K, pid = os.environ["K"], os.environ["MAIN"]
