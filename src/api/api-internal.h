@@ -5,8 +5,8 @@
  * from, and the pieces of the reader and of the resolution that other
  * files call.  Not a public interface.
  */
-#ifndef UAPID_CORE_API_INTERNAL_H
-#define UAPID_CORE_API_INTERNAL_H
+#ifndef UAPID_API_INTERNAL_H
+#define UAPID_API_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,6 +17,7 @@
 #include "uapid/api/api.h"
 #include "uapid/util/arena.h"
 #include "uapid/util/map.h"
+#include "api-stages.h"
 
 /* ---- tokens (api-lex.c) ---- */
 
@@ -439,4 +440,4 @@ is_type_kind(enum ud_api_kind k)
 	return k == UD_API_STRUCT || k == UD_API_UNION || k == UD_API_ENUM || k == UD_API_TYPEDEF;
 }
 
-#endif /* UAPID_CORE_API_INTERNAL_H */
+#endif /* UAPID_API_INTERNAL_H */

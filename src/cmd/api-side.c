@@ -1,18 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The headers of one version, read into API models (cmd.h): an installed
+ * The headers of one version read for the API model (cmd.h): an installed
  * directory (INSTALL_HDR_PATH or its include/), a kernel tree or REPO:REV
  * installed in memory, as `uapid install --arch ARCH` would.  Shared by
- * api-diff and api-layout.
- *
- * The texts are read (and installed) one side after the other, so that
- * what fails is reported in order; each is parsed into its model as soon
- * as it is read, on the machine's other processors (and on this thread
- * once reading is over): ud_api_parse and ud_api_resolve touch only their
- * own headers, nothing is shared but the read-only ABI table.  A header of
- * the second side whose text is byte for byte its first side's is not
- * parsed again: its model is a copy of the first's (most headers of two
- * releases are the same bytes).
+ * api-diff and api-layout.  The texts are read one version after the
+ * other, so that what fails is reported in order, and handed to the API
+ * model's loader (api/load.h), which parses them meanwhile on the other
+ * processors.
  */
 #include <errno.h>
 #include <git2.h>
@@ -21,10 +15,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <uv.h>
 
 #include "cmd.h"
 #include "uapid/api/api.h"
+#include "uapid/api/load.h"
 #include "uapid/io/fsutil.h"
 #include "uapid/io/gittree.h"
 #include "uapid/io/headers.h"
@@ -46,202 +40,20 @@
 
 static size_t thread_heap; /* set before the threads start */
 
-/* The threads a model is made on, this one included: the processors, at most 8. */
-static size_t
-processors(void)
-{
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus;
-}
-
-/* A header to model: its installed text, kept until its model is made. */
-struct api_text {
-	char *path;
-	char *text; /* NULL once parsed, unless kept */
-	size_t len;
-	struct ud_api_header model;
-	bool keep;   /* a first side's: its text is kept for the second's to match */
-	bool parsed; /* model made (under the feed's lock) */
-	const struct api_text *twin; /* a first side's of the same path and bytes: model copied */
+/* A version being read: where its texts go, and the progress of reading. */
+struct reader {
+	struct ud_api_version *v;
+	struct ud_api_load *load;
+	struct ud_progress *progress; /* the headers read (or installed), or NULL */
+	size_t expect;		      /* headers to read, when known (a plan's) */
 };
 
-/*
- * The texts read, in order, for the parsing threads to take: a queue
- * that only grows, closed when reading is over.
- */
-struct api_feed {
-	uv_mutex_t lock;
-	uv_cond_t more; /* a text queued, or the feed closed */
-	struct api_text **v;
-	size_t n, alloc, next; /* next: the next text to parse */
-	bool closed;
-	bool threads;	  /* the lock and threads are there: else all is parsed at the end */
-	uv_cond_t parsed; /* a model made: a twin waited for may be there */
-	/* reading a pair: its first side's texts by path, then matching the second's */
-	bool pair, second;
-	struct ud_map first;
-	uv_thread_t tids[7];
-	size_t nthreads;
-};
-
-/*
- * On the first side: t kept and found by its path.  On the second: t's
- * twin, a first side's text of the same path and bytes, whose model t
- * will copy (t's own text then freed).
- */
 static void
-feed_match(struct api_feed *f, struct api_text *t)
+keep_text(struct reader *r, const char *path, char *text, size_t len)
 {
-	const struct api_text *first;
-
-	if (!f->pair)
-		return;
-	if (!f->second) {
-		t->keep = true;
-		ud_map_put(&f->first, t->path, t);
-		return;
-	}
-	first = ud_map_get(&f->first, t->path);
-	if (first != NULL && first->len == t->len && memcmp(first->text, t->text, t->len) == 0) {
-		t->twin = first;
-		free(t->text);
-		t->text = NULL;
-	}
-}
-
-static void
-feed_push(struct api_feed *f, struct api_text *t)
-{
-	feed_match(f, t);
-	if (f->threads)
-		uv_mutex_lock(&f->lock);
-	f->v = ud_xgrow(f->v, &f->alloc, f->n + 1, sizeof(*f->v));
-	f->v[f->n++] = t;
-	if (f->threads) {
-		uv_cond_signal(&f->more);
-		uv_mutex_unlock(&f->lock);
-	}
-}
-
-/*
- * Parses what the feed holds until it is closed and empty.  A twin is
- * always queued before its second, so it is parsed or being parsed (by a
- * thread that waits for nothing) when its second is taken.
- */
-static void
-feed_worker(void *arg)
-{
-	struct api_feed *f = arg;
-	struct api_text *done = NULL;
-
-	/* the models are made here: a thread's share of the huge-page heap */
-	ud_hugeheap_thread(thread_heap);
-	for (;;) {
-		struct api_text *t = NULL;
-
-		if (f->threads) {
-			uv_mutex_lock(&f->lock);
-			if (done != NULL) {
-				done->parsed = true;
-				uv_cond_broadcast(&f->parsed);
-			}
-			while (f->next == f->n && !f->closed)
-				uv_cond_wait(&f->more, &f->lock);
-		} else if (done != NULL) {
-			done->parsed = true;
-		}
-		if (f->next < f->n)
-			t = f->v[f->next++];
-		if (t != NULL && t->twin != NULL && f->threads)
-			while (!t->twin->parsed)
-				uv_cond_wait(&f->parsed, &f->lock);
-		if (f->threads)
-			uv_mutex_unlock(&f->lock);
-		if (t == NULL)
-			return;
-		if (t->twin != NULL) {
-			ud_api_header_copy(&t->model, &t->twin->model);
-		} else {
-			ud_api_parse(t->path, t->text, t->len, &t->model);
-			if (!t->keep) {
-				free(t->text);
-				t->text = NULL;
-			}
-		}
-		done = t;
-	}
-}
-
-/* A feed with its threads started: one fewer than the processors (reading is this one's). */
-static void
-feed_start(struct api_feed *f)
-{
-	size_t want = processors() - 1, i;
-
-	memset(f, 0, sizeof(*f));
-	if (want == 0 || uv_mutex_init(&f->lock) != 0)
-		return;
-	if (uv_cond_init(&f->more) != 0) {
-		uv_mutex_destroy(&f->lock);
-		return;
-	}
-	if (uv_cond_init(&f->parsed) != 0) {
-		uv_cond_destroy(&f->more);
-		uv_mutex_destroy(&f->lock);
-		return;
-	}
-	f->threads = true;
-	/* a thread that cannot start leaves its share to the others (and to this one) */
-	for (i = 0; i < want; i++)
-		if (uv_thread_create(&f->tids[f->nthreads], feed_worker, f) == 0)
-			f->nthreads++;
-}
-
-/* Closes the feed and parses with its threads what is left: every text has its model. */
-static void
-feed_finish(struct api_feed *f)
-{
-	size_t i;
-
-	if (f->threads) {
-		uv_mutex_lock(&f->lock);
-		f->closed = true;
-		uv_cond_broadcast(&f->more);
-		uv_mutex_unlock(&f->lock);
-	} else {
-		f->closed = true;
-	}
-	feed_worker(f);
-	for (i = 0; i < f->nthreads; i++)
-		uv_thread_join(&f->tids[i]);
-	if (f->threads) {
-		uv_cond_destroy(&f->parsed);
-		uv_cond_destroy(&f->more);
-		uv_mutex_destroy(&f->lock);
-	}
-	/* the first side's texts, kept for matching, are no longer needed */
-	for (i = 0; i < f->n; i++) {
-		free(f->v[i]->text);
-		f->v[i]->text = NULL;
-	}
-	ud_map_free(&f->first, NULL);
-	free(f->v);
-}
-
-static void
-keep_text(struct api_side *s, const char *path, char *text, size_t len)
-{
-	struct api_text *t = ud_xcalloc(1, sizeof(*t));
-
-	t->path = ud_xstrdup(path);
-	t->text = text;
-	t->len = len;
-	s->texts = ud_xgrow(s->texts, &s->atexts, s->ntexts + 1, sizeof(*s->texts));
-	s->texts[s->ntexts++] = t;
-	feed_push(s->feed, t);
-	if (s->progress != NULL)
-		ud_progress_update(s->progress, s->ntexts, s->expect);
+	ud_api_load_text(r->load, path, text, len);
+	if (r->progress != NULL)
+		ud_progress_update(r->progress, r->v->ntexts, r->expect);
 }
 
 static int
@@ -273,7 +85,7 @@ is_dir(const char *path)
 
 /* Installs src's headers for arch in memory into s. */
 static int
-install_source(struct api_side *s, struct ud_source *src, const char *arch)
+install_source(struct reader *s, struct ud_source *src, const char *arch)
 {
 	struct ud_tindex *idx = NULL;
 	struct ud_diags problems = UD_DIAGS_INIT;
@@ -303,7 +115,7 @@ install_source(struct api_side *s, struct ud_source *src, const char *arch)
 
 /* REPO:REV, when REPO opens as a repository; 1 when spec is not that form. */
 static int
-load_git_in(struct api_side *s, const char *spec, const char *arch)
+load_git_in(struct reader *s, const char *spec, const char *arch)
 {
 	const char *colon = strrchr(spec, ':');
 	char *repo_path;
@@ -336,7 +148,7 @@ load_git_in(struct api_side *s, const char *spec, const char *arch)
 	git_tree_free(tree);
 	git_object_free(obj);
 	git_repository_free(repo);
-	s->what = ud_xasprintf("%s (git, installed for %s)", spec, arch);
+	s->v->what = ud_xasprintf("%s (git, installed for %s)", spec, arch);
 	return rc;
 }
 
@@ -347,7 +159,7 @@ load_git_in(struct api_side *s, const char *spec, const char *arch)
  * texts are copies.
  */
 static int
-load_git(struct api_side *s, const char *spec, const char *arch)
+load_git(struct reader *s, const char *spec, const char *arch)
 {
 	const char *colon = strrchr(spec, ':');
 	int rc;
@@ -361,15 +173,11 @@ load_git(struct api_side *s, const char *spec, const char *arch)
 }
 
 static int
-side_read(struct api_side *s, const char *spec, const char *arch, struct ud_progress *progress,
-	  struct api_feed *feed)
+side_read(struct reader *s, const char *spec, const char *arch)
 {
 	char *inc, *mk, *uapi;
 	int rc;
 
-	memset(s, 0, sizeof(*s));
-	s->progress = progress;
-	s->feed = feed;
 	if (!is_dir(spec) && (rc = load_git(s, spec, arch)) != 1)
 		goto sorted;
 	if (!is_dir(spec)) {
@@ -393,7 +201,7 @@ side_read(struct api_side *s, const char *spec, const char *arch, struct ud_prog
 			report_error("%s", inc);
 			free(inc);
 		}
-		s->what = ud_xasprintf("%s (tree, installed for %s)", spec, p.plan.arch);
+		s->v->what = ud_xasprintf("%s (tree, installed for %s)", spec, p.plan.arch);
 		cmd_close_plan(&p);
 	} else {
 		const char *root = is_dir(inc) ? inc : spec;
@@ -404,7 +212,7 @@ side_read(struct api_side *s, const char *spec, const char *arch, struct ud_prog
 			report_error("%s", cause);
 			free(cause);
 		}
-		s->what = ud_xasprintf("%s (installed headers)", root);
+		s->v->what = ud_xasprintf("%s (installed headers)", root);
 		free(inc);
 		free(mk);
 		free(uapi);
@@ -413,71 +221,20 @@ sorted:
 	return rc;
 }
 
-/* Runs job(i, ctx) for i in [0, n) on up to the machine's processors, in threads. */
-struct pool {
-	void (*job)(size_t i, void *ctx);
-	void *ctx;
-	size_t n, next; /* next: the next job to take (atomically) */
-};
-
-static void
-pool_worker(void *arg)
+void
+api_thread_start(enum ud_api_thread role)
 {
-	struct pool *p = arg;
-	size_t i;
-
-	while ((i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) < p->n)
-		p->job(i, p->ctx);
-}
-
-static void
-run_parallel(size_t n, void (*job)(size_t i, void *ctx), void *ctx)
-{
-	struct pool p = {job, ctx, n, 0};
-	size_t nthreads = processors() - 1, started = 0, i;
-	uv_thread_t *tids;
-
-	if (nthreads > n)
-		nthreads = n > 0 ? n - 1 : 0;
-	tids = ud_xcalloc(nthreads + 1, sizeof(*tids));
-	/* a thread that cannot start leaves its share to the others */
-	for (i = 0; i < nthreads; i++)
-		if (uv_thread_create(&tids[started], pool_worker, &p) == 0)
-			started++;
-	pool_worker(&p);
-	for (i = 0; i < started; i++)
-		uv_thread_join(&tids[i]);
-	free(tids);
-}
-
-/* The models of the texts the sides hold (all parsed), each side sorted by path. */
-static void
-collect(struct api_side *const *sides, size_t nsides)
-{
-	size_t k, i;
-
-	for (k = 0; k < nsides; k++) {
-		struct api_side *s = sides[k];
-
-		s->v = ud_xcalloc(s->ntexts + 1, sizeof(*s->v));
-		s->n = s->alloc = s->ntexts;
-		for (i = 0; i < s->ntexts; i++) {
-			s->v[i] = s->texts[i]->model;
-			free(s->texts[i]->path);
-			free(s->texts[i]);
-		}
-		free(s->texts);
-		s->texts = NULL;
-		s->ntexts = s->atexts = 0;
-		s->feed = NULL;
-		ud_api_sort_headers(s->v, s->n);
-	}
+	/*
+	 * Resolving adds ~20 MB, most of it on a thread that took over a
+	 * parsing thread's heap, which parsing filled.
+	 */
+	ud_hugeheap_thread(role == UD_API_THREAD_RESOLVE ? thread_heap / 2 : thread_heap);
 }
 
 static void
 heap_start(size_t releases)
 {
-	size_t threads = processors();
+	size_t threads = ud_api_threads();
 
 	thread_heap = releases * RELEASE_HEAP / threads;
 	if (thread_heap < THREAD_HEAP_MIN)
@@ -489,199 +246,41 @@ heap_start(size_t releases)
 }
 
 int
-api_side_load(struct api_side *s, const char *spec, const char *arch, struct ud_progress *progress)
+api_side_load(struct ud_api_version *v, const char *spec, const char *arch,
+	      struct ud_progress *progress)
 {
-	struct api_side *const sides[1] = {s};
-	struct api_feed feed;
+	struct reader r = {v, NULL, progress, 0};
 	int rc;
 
 	heap_start(1);
-	feed_start(&feed);
-	rc = side_read(s, spec, arch, progress, &feed);
-	feed_finish(&feed);
-	collect(sides, 1);
+	r.load = ud_api_load_start(v, false, api_thread_start);
+	rc = side_read(&r, spec, arch);
+	ud_api_load_finish(r.load);
 	return rc < 0 ? -1 : 0;
 }
 
 int
-api_side_load_pair(struct api_side *o, const char *old_spec, struct api_side *n,
+api_side_load_pair(struct ud_api_version *o, const char *old_spec, struct ud_api_version *n,
 		   const char *new_spec, const char *arch, struct ud_progress *progress[2],
 		   const char **failed)
 {
-	struct api_side *const sides[2] = {o, n};
-	struct api_feed feed;
+	struct reader r = {o, NULL, progress[0], 0};
 
 	memset(n, 0, sizeof(*n));
 	heap_start(2);
-	feed_start(&feed);
-	feed.pair = true;
-	*failed = side_read(o, old_spec, arch, progress[0], &feed) < 0 ? old_spec : NULL;
-	feed.second = true;
-	if (*failed == NULL && side_read(n, new_spec, arch, progress[1], &feed) < 0)
-		*failed = new_spec;
-	/* what was read has its model, also after a failure (api_side_free frees them) */
-	feed_finish(&feed);
-	collect(sides, 2);
+	r.load = ud_api_load_start(o, true, api_thread_start);
+	*failed = side_read(&r, old_spec, arch) < 0 ? old_spec : NULL;
+	if (*failed == NULL) {
+		ud_api_load_next(r.load, n);
+		r.v = n;
+		r.progress = progress[1];
+		r.expect = 0;
+		if (side_read(&r, new_spec, arch) < 0)
+			*failed = new_spec;
+	}
+	/* what was read has its model, also after a failure (ud_api_version_free frees them) */
+	ud_api_load_finish(r.load);
 	return *failed != NULL ? -1 : 0;
-}
-
-struct resolve_job {
-	struct api_side *side[2];
-	struct ud_api_wanted want[2];
-	const struct ud_abi *abi;
-};
-
-static void
-wanted_one(size_t i, void *ctx)
-{
-	struct resolve_job *j = ctx;
-	const struct api_side *other = j->side[1 - i];
-
-	ud_api_wanted_own(j->side[i]->v, j->side[i]->n, other->v, other->n, &j->want[i]);
-}
-
-static void
-resolve_one(size_t i, void *ctx)
-{
-	struct resolve_job *j = ctx;
-
-	/*
-	 * Resolving adds ~20 MB, most of it on this thread when it took
-	 * over a parsing thread's heap, which parsing filled.
-	 */
-	ud_hugeheap_thread(thread_heap / 2);
-	ud_api_resolve_wanted_version(j->side[i]->v, j->side[i]->n, &j->want[i], j->abi);
-}
-
-void
-api_side_resolve_pair(struct api_side *o, struct api_side *n, const struct ud_abi *abi)
-{
-	struct resolve_job j = {{o, n}, {{NULL, NULL, 0, NULL}, {NULL, NULL, 0, NULL}}, abi};
-
-	/* ud_api_resolve_wanted, its two sides' own marks on two threads */
-	run_parallel(2, wanted_one, &j);
-	ud_api_wanted_users(o->v, o->n, n->v, n->n, &j.want[0], &j.want[1]);
-	run_parallel(2, resolve_one, &j);
-}
-
-struct diff_job {
-	const struct api_side *o, *n;
-	struct ud_api_diff *own, *includes;
-};
-
-static void
-diff_part(size_t i, void *ctx)
-{
-	const struct diff_job *j = ctx;
-
-	if (i == 0)
-		ud_api_diff_versions_own(j->o->v, j->o->n, j->n->v, j->n->n, j->own);
-	else
-		ud_api_diff_includes_apart(j->o->v, j->o->n, j->n->v, j->n->n, j->includes);
-}
-
-void
-api_side_diff_pair(const struct api_side *o, const struct api_side *n, struct ud_api_diff *d)
-{
-	struct ud_api_diff includes;
-	struct diff_job j = {o, n, d, &includes};
-
-	/* the #include visibility reads the versions only: beside the rest, on a second thread */
-	memset(&includes, 0, sizeof(includes));
-	run_parallel(2, diff_part, &j);
-	ud_api_diff_merge(d, &includes);
-}
-
-const struct ud_api_header *
-api_side_find(const char *path, void *ctx)
-{
-	const struct api_side *s = ctx;
-
-	return ud_api_find_header(s->v, s->n, path);
-}
-
-/* Frees the models of s and what is left of its texts: not its summary (what, n). */
-static void
-free_models(struct api_side *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		ud_api_header_free(&s->v[i]);
-	for (i = 0; i < s->ntexts; i++) {
-		free(s->texts[i]->path);
-		free(s->texts[i]->text);
-		free(s->texts[i]);
-	}
-	free(s->texts);
-	s->texts = NULL;
-	s->ntexts = 0;
-	free(s->v);
-	s->v = NULL;
-}
-
-struct free_job {
-	struct api_side *sides[2];
-	void (*beside)(void *ctx);
-	void *ctx;
-};
-
-static void
-free_part(size_t i, void *ctx)
-{
-	struct free_job *j = ctx;
-
-	if (i == 2)
-		j->beside(j->ctx);
-	else
-		free_models(j->sides[i]);
-}
-
-void
-api_side_free_pair(struct api_side *o, struct api_side *n, void (*beside)(void *ctx), void *ctx)
-{
-	struct free_job j = {{o, n}, beside, ctx};
-
-	run_parallel(beside != NULL ? 3 : 2, free_part, &j);
-	free(o->what);
-	free(n->what);
-}
-
-/* Whether memory still held at exit would be reported (a leak checker watches). */
-#if defined(__SANITIZE_ADDRESS__)
-#define LEAKS_CHECKED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define LEAKS_CHECKED 1
-#endif
-#endif
-#ifndef LEAKS_CHECKED
-#define LEAKS_CHECKED 0
-#endif
-
-void
-api_side_exit_pair(struct api_side *o, struct api_side *n, void (*beside)(void *ctx), void *ctx)
-{
-	/*
-	 * Freeing two models block by block (millions of small blocks, one
-	 * malloc lock) was most of the end of api-diff, for a process that
-	 * exits right after.
-	 */
-	if (LEAKS_CHECKED) {
-		api_side_free_pair(o, n, beside, ctx);
-		return;
-	}
-	if (beside != NULL)
-		beside(ctx);
-	free(o->what);
-	free(n->what);
-}
-
-void
-api_side_free(struct api_side *s)
-{
-	free_models(s);
-	free(s->what);
 }
 
 bool

@@ -25,6 +25,7 @@
 #include "cmd.h"
 #include "uapid/api/abi.h"
 #include "uapid/api/api.h"
+#include "uapid/api/load.h"
 #include "uapid/io/fsutil.h"
 #include "uapid/io/gittree.h"
 #include "uapid/io/headers.h"
@@ -42,7 +43,7 @@ static const char api_usage[] =
 	"            x86 -> x86_64); --abi none compares the text only\n";
 
 static void
-print_text(const struct api_side *o, const struct api_side *n, const struct ud_api_diff *d)
+print_text(const struct ud_api_version *o, const struct ud_api_version *n, const struct ud_api_diff *d)
 {
 	size_t i;
 
@@ -69,7 +70,7 @@ print_text(const struct api_side *o, const struct api_side *n, const struct ud_a
 }
 
 static void
-print_json(const struct api_side *o, const struct api_side *n, const struct ud_api_diff *d)
+print_json(const struct ud_api_version *o, const struct ud_api_version *n, const struct ud_api_diff *d)
 {
 	json_t *j = ud_json_api_diff(d);
 	char *s;
@@ -84,7 +85,7 @@ print_json(const struct api_side *o, const struct api_side *n, const struct ud_a
 }
 
 struct report {
-	const struct api_side *o, *n;
+	const struct ud_api_version *o, *n;
 	const struct ud_api_diff *d;
 	bool json;
 };
@@ -110,7 +111,7 @@ cmd_api_diff(int argc, char **argv)
 	};
 	struct ud_progress po, pn;
 	struct ud_progress *progress[2] = {&po, &pn};
-	struct api_side o, n;
+	struct ud_api_version o, n;
 	struct ud_api_diff d;
 	struct api_opts ao = {false, NULL, NULL};
 	const char *failed;
@@ -150,19 +151,19 @@ cmd_api_diff(int argc, char **argv)
 	ud_progress_end(&pn);
 	if (rc < 0) {
 		report_json_failure(failed);
-		api_side_free(&o);
-		api_side_free(&n);
+		ud_api_version_free(&o);
+		ud_api_version_free(&n);
 		return EXIT_USAGE;
 	}
 	if (abi != NULL)
-		api_side_resolve_pair(&o, &n, abi);
+		ud_api_versions_resolve(&o, &n, abi, api_thread_start);
 	memset(&d, 0, sizeof(d));
-	api_side_diff_pair(&o, &n, &d);
+	ud_api_versions_diff(&o, &n, &d);
 	{
 		struct report r = {&o, &n, &d, ao.json};
 
 		/* the report holds its own text: the models are not needed for it */
-		api_side_exit_pair(&o, &n, print_report, &r);
+		ud_api_versions_exit(&o, &n, print_report, &r);
 	}
 	status = d.verdicts[UD_API_BREAKING] > 0 ? EXIT_FINDINGS : EXIT_OK;
 	ud_api_diff_free(&d);

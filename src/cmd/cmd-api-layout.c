@@ -18,6 +18,7 @@
 #include "cmd.h"
 #include "uapid/api/abi.h"
 #include "uapid/api/api.h"
+#include "uapid/api/load.h"
 #include "uapid/util/xmalloc.h"
 
 static const char layout_usage[] =
@@ -113,7 +114,7 @@ cmd_api_layout(int argc, char **argv)
 	};
 	struct api_opts ao = {false, NULL, NULL};
 	const struct ud_abi *abi;
-	struct api_side s;
+	struct ud_api_version s;
 	json_t *types = NULL, *unknown = NULL;
 	size_t i, j, k, nunknown = 0, nknown = 0;
 	int opt, found = 0;
@@ -144,7 +145,7 @@ cmd_api_layout(int argc, char **argv)
 		report_keep();
 	if (api_side_load(&s, argv[optind], ao.arch, NULL) < 0) {
 		report_json_failure(argv[optind]);
-		api_side_free(&s);
+		ud_api_version_free(&s);
 		git_libgit2_shutdown();
 		return EXIT_USAGE;
 	}
@@ -220,7 +221,7 @@ cmd_api_layout(int argc, char **argv)
 	} else {
 		printf("layouts: %zu known, %zu not known\n", nknown, nunknown);
 	}
-	api_side_free(&s);
+	ud_api_version_free(&s);
 	git_libgit2_shutdown();
 	if (argc - optind > 1 && found < argc - optind - 1) {
 		report_error("some HEADER named is not installed in %s", argv[optind]);

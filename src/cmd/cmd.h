@@ -62,44 +62,33 @@ void cmd_close_plan(struct cmd_plan *p);
  */
 int cmd_open_history(const char *path, const char *state_dir, git_repository **repo, char **dir);
 
-struct ud_api_header;
-struct ud_api_diff;
+#include "uapid/api/load.h"
+
 struct ud_abi;
 struct ud_progress;
-struct api_text;
-struct api_feed;
-/* One version of the installed headers: their API models, sorted by path. */
-struct api_side {
-	struct ud_api_header *v;
-	size_t n, alloc;
-	char *what;		 /* how it was read, for the summary */
-	struct api_text **texts; /* read, parsed meanwhile (api-side.c) */
-	size_t ntexts, atexts;
-	struct api_feed *feed;	      /* where a text read goes to be parsed, or NULL */
-	struct ud_progress *progress; /* the headers read (or installed), or NULL */
-	size_t expect;		      /* headers to read, when known (a plan's) */
-};
-
 /*
  * Reads spec (an installed-headers directory, a kernel tree or REPO:REV,
- * installed for arch) into s; reports what failed and returns -1.
- * progress (or NULL) counts the headers as they are read or installed.
+ * installed for arch) into v (api/load.h); reports what failed and
+ * returns -1.  progress (or NULL) counts the headers as they are read or
+ * installed.
  */
-int api_side_load(struct api_side *s, const char *spec, const char *arch,
+int api_side_load(struct ud_api_version *v, const char *spec, const char *arch,
 		  struct ud_progress *progress);
+/*
+ * What api/load.h's threads run first: a parsing or resolving thread's
+ * share of the huge-page heap (hugeheap.h) that api_side_load sets up.
+ */
+void api_thread_start(enum ud_api_thread role);
 /*
  * The same for two versions, the models of both made at once; *failed is
  * the spec that failed (the old one first), else NULL.  n is cleared
- * first (api_side_free is safe on both after a failure).  progress[0] and
- * progress[1] (or NULL) count each side's headers as they are read.
+ * first (ud_api_version_free is safe on both after a failure).
+ * progress[0] and progress[1] (or NULL) count each version's headers as
+ * they are read.
  */
-int api_side_load_pair(struct api_side *o, const char *old_spec, struct api_side *n,
+int api_side_load_pair(struct ud_api_version *o, const char *old_spec, struct ud_api_version *n,
 		       const char *new_spec, const char *arch, struct ud_progress *progress[2],
 		       const char **failed);
-/* ud_api_resolve_pair of the two sides, each side on its own thread. */
-void api_side_resolve_pair(struct api_side *o, struct api_side *n, const struct ud_abi *abi);
-/* ud_api_diff_versions of the two sides into d (zeroed), its parts on two threads. */
-void api_side_diff_pair(const struct api_side *o, const struct api_side *n, struct ud_api_diff *d);
 /* The options api-diff and api-layout share: --json, --arch, --abi. */
 struct api_opts {
 	bool json;
@@ -113,25 +102,6 @@ bool api_opts_take(struct api_opts *o, int opt, const char *arg);
  * Reports an unknown ABI and returns -1.
  */
 int api_opts_target(struct api_opts *o, bool none_ok, const struct ud_abi **abi);
-/* The model of the header at path of side ctx, or NULL. */
-const struct ud_api_header *api_side_find(const char *path, void *ctx);
-void api_side_free(struct api_side *s);
-/*
- * Both at once (a large version takes a while to free), and beside(ctx)
- * (or NULL) at the same time on another thread: it may read the sides'
- * what and n, not their models (the report of a diff, which owns its
- * text).
- */
-void api_side_free_pair(struct api_side *o, struct api_side *n, void (*beside)(void *ctx),
-			void *ctx);
-/*
- * The same for a command about to exit: beside(ctx) runs, and the models
- * are left to the exit, which gives their memory back at once, unless a
- * leak checker (ASan's) watches: then api_side_free_pair.
- */
-void api_side_exit_pair(struct api_side *o, struct api_side *n, void (*beside)(void *ctx),
-			void *ctx);
-
 /* Prints "path:line: severity: message" for each diagnostic. */
 void report_diags(FILE *f, const char *path, const struct ud_diags *d);
 /* The diagnostics as a JSON array (new reference). */

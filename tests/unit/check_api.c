@@ -13,6 +13,7 @@
 #include "uapid/util/hash.h"
 #include "uapid/api/abi.h"
 #include "uapid/api/api.h"
+#include "api-stages.h" /* the model's steps, driven one by one */
 #include "uapid/util/buf.h"
 
 static const char base[] = "#ifndef _LINUX_T_H\n"

@@ -161,11 +161,6 @@ struct ud_api_header {
 void ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_header *out);
 void ud_api_header_free(struct ud_api_header *h);
 /*
- * dst becomes a deep copy of src (all its own memory): what ud_api_parse
- * would give for the same text and path, without parsing it again.
- */
-void ud_api_header_copy(struct ud_api_header *dst, const struct ud_api_header *src);
-/*
  * Reads one version's headers (sorted by path) for a target ABI: each
  * symbol's conditions evaluated on it (symbols and members under false
  * conditions are dropped, true terms leave their condition, so keys name
@@ -183,45 +178,6 @@ void ud_api_resolve(struct ud_api_header *v, size_t n, const struct ud_abi *abi)
  */
 void ud_api_resolve_pair(struct ud_api_header *old, size_t nold, struct ud_api_header *new_,
 			 size_t nnew, const struct ud_abi *abi);
-/*
- * ud_api_resolve_pair in steps, for a caller that reads the two versions
- * at once: ud_api_resolve_wanted marks (reading both versions) what each
- * needs evaluated; ud_api_resolve_wanted_version then reads one version
- * with its marks and frees them.  The second step touches only its own
- * version, so the two may run on two threads.
- */
-struct ud_api_users;
-struct ud_api_wanted {
-	bool **v; /* per header, per symbol */
-	/*
-	 * Per header, per symbol: a function-like macro whose expansion the
-	 * diff may read (the other version's macro of its name and header has
-	 * another replacement); NULL: every wanted one.
-	 */
-	bool **expand;
-	size_t n;
-	/* which macros and enum constants name each name (ud_api_wanted_own), or NULL */
-	struct ud_api_users *users;
-};
-void ud_api_resolve_wanted(const struct ud_api_header *old, size_t nold,
-			   const struct ud_api_header *new_, size_t nnew,
-			   struct ud_api_wanted *wold, struct ud_api_wanted *wnew);
-/*
- * ud_api_resolve_wanted in two steps: ud_api_wanted_own marks what one
- * version v needs by itself against other (reading both, writing only
- * *w: the two versions' may be made on two threads, each with the index
- * of who names what in its version); ud_api_wanted_users then adds, in
- * both, the macros that name a wanted one.
- */
-void ud_api_wanted_own(const struct ud_api_header *v, size_t n, const struct ud_api_header *other,
-		       size_t nother, struct ud_api_wanted *w);
-void ud_api_wanted_users(const struct ud_api_header *old, size_t nold,
-			 const struct ud_api_header *new_, size_t nnew, struct ud_api_wanted *wold,
-			 struct ud_api_wanted *wnew);
-void ud_api_resolve_wanted_version(struct ud_api_header *v, size_t n, struct ud_api_wanted *w,
-				   const struct ud_abi *abi);
-/* Frees marks not used. */
-void ud_api_wanted_free(struct ud_api_wanted *w);
 const char *ud_api_kind_name(enum ud_api_kind k);
 /*
  * How a change's symbol is shown after its kind name (both as the JSON
@@ -303,45 +259,8 @@ struct ud_api_diff {
  */
 void ud_api_diff_header(const struct ud_api_header *old, const struct ud_api_header *new_,
 			struct ud_api_diff *diff);
-/* Sorts headers by path, as ud_api_diff_sets wants them. */
+/* Sorts headers by path, as the diffs of versions want them. */
 void ud_api_sort_headers(struct ud_api_header *v, size_t n);
-/* The header at path in v (sorted by path), or NULL. */
-const struct ud_api_header *ud_api_find_header(const struct ud_api_header *v, size_t n,
-					       const char *path);
-/*
- * The differences between two sets of headers, each sorted by path (either
- * may be empty): a header only in old is removed, only in new added.
- */
-void ud_api_diff_sets(const struct ud_api_header *old, size_t nold,
-		      const struct ud_api_header *new_, size_t nnew, struct ud_api_diff *diff);
-/*
- * A symbol removed from one header and added to another that the first
- * (new version) includes, directly or not, has moved: programs still see
- * it.  Turns such pairs into compatible changes.  new_header looks a path
- * up in the new version (NULL when absent).
- */
-void ud_api_diff_moves(struct ud_api_diff *diff,
-		       const struct ud_api_header *(*new_header)(const char *path, void *ctx),
-		       void *ctx);
-/*
- * Symbols whose own text did not change but that use a type whose
- * definition did: a record with a member of that type (breaking when it
- * is embedded and the change breaks, or grew in the middle; compatible
- * through a pointer), a typedef of it, a macro or enum constant whose
- * value holds its size (an ioctl request, a sizeof).  Followed through
- * users of users; each symbol is reported once, under the most severe
- * type it uses.  new_ (sorted by path) is where users are looked for;
- * the changes are merged into diff after their header's own.
- */
-void ud_api_diff_through(struct ud_api_diff *diff, const struct ud_api_header *new_, size_t nnew);
-/*
- * The same knowing the old version (sorted by path): a user whose own
- * layout did not move inherits the type's verdict, one whose members
- * moved is breaking with the offsets, and a macro whose value holds a
- * size (an ioctl request) is compared by value.
- */
-void ud_api_diff_through_versions(struct ud_api_diff *diff, const struct ud_api_header *old,
-				  size_t nold, const struct ud_api_header *new_, size_t nnew);
 /*
  * Everything api-diff reports between two versions (each sorted by path,
  * both read with ud_api_resolve for the same ABI, or neither): each
@@ -350,25 +269,6 @@ void ud_api_diff_through_versions(struct ud_api_diff *diff, const struct ud_api_
  */
 void ud_api_diff_versions(const struct ud_api_header *old, size_t nold,
 			  const struct ud_api_header *new_, size_t nnew, struct ud_api_diff *diff);
-/*
- * ud_api_diff_versions in parts, for a caller with two processors: the
- * parts read the versions only, so ud_api_diff_versions_own (everything
- * but the #include visibility, into diff) and ud_api_diff_includes_apart
- * (that alone, into a diff of its own, *out) may run at once on two
- * threads; ud_api_diff_merge(diff, out) then gives what
- * ud_api_diff_versions gives.
- */
-void ud_api_diff_versions_own(const struct ud_api_header *old, size_t nold,
-			      const struct ud_api_header *new_, size_t nnew,
-			      struct ud_api_diff *diff);
-void ud_api_diff_includes_apart(const struct ud_api_header *old, size_t nold,
-				const struct ud_api_header *new_, size_t nnew,
-				struct ud_api_diff *out);
-/*
- * Moves more's changes into diff after each header's own, by symbol (more
- * is left empty, its array freed).
- */
-void ud_api_diff_merge(struct ud_api_diff *diff, struct ud_api_diff *more);
 /* A header's two versions, either NULL (added, removed), for ud_api_diff_changed. */
 struct ud_api_pair {
 	const struct ud_api_header *old, *new_;
