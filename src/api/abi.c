@@ -496,10 +496,9 @@ ud_abi_macro(const struct ud_abi *abi, const char *name, size_t n, const char **
 	if (common(abi, buf, value))
 		return UD_ABI_MACRO_DEFINED;
 	*value = NULL;
-	if (bsearch(buf, arch_macros, ARRAY_SIZE(arch_macros),
-		    sizeof(arch_macros[0]), by_name) != NULL ||
-	    bsearch(buf, not_in_c, ARRAY_SIZE(not_in_c), sizeof(not_in_c[0]),
-		    by_name) != NULL)
+	if (bsearch(buf, arch_macros, ARRAY_SIZE(arch_macros), sizeof(arch_macros[0]), by_name) !=
+		    NULL ||
+	    bsearch(buf, not_in_c, ARRAY_SIZE(not_in_c), sizeof(not_in_c[0]), by_name) != NULL)
 		return UD_ABI_MACRO_UNDEFINED;
 	return UD_ABI_MACRO_UNKNOWN;
 }

@@ -228,7 +228,8 @@ member_hash(uint64_t f, const struct ud_api_member *m)
 
 		f = fnv(f, ud_api_kind_name(m->sub_kind));
 		if (close != NULL && open != NULL && close > open)
-			f = fnv(ud_fnv64_sep(ud_fnv64(f, m->type, (size_t)(open - m->type))), close + 1);
+			f = fnv(ud_fnv64_sep(ud_fnv64(f, m->type, (size_t)(open - m->type))),
+				close + 1);
 		for (k = 0; k < m->nsub; k++)
 			f = member_hash(f, &m->sub[k]);
 	} else {

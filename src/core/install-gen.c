@@ -113,8 +113,8 @@ ud_install_pl_recognise(const char *script, size_t len, struct ud_install_pl *pl
 		if (strstr(s, "=~") == NULL)
 			continue;
 		/* an edit: the next of the kernel's, or the packed one skipped */
-		while (next < ARRAY_SIZE(edits) &&
-		       strcmp(s, edits[next].text) != 0 && edits[next].optional)
+		while (next < ARRAY_SIZE(edits) && strcmp(s, edits[next].text) != 0 &&
+		       edits[next].optional)
 			next++;
 		if (next < ARRAY_SIZE(edits) && strcmp(s, edits[next].text) == 0) {
 			if (next == PACKED_EDIT)

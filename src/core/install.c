@@ -569,8 +569,7 @@ ud_install_header(const char *path, const char *buf, size_t len,
 			ud_buf_addch(&sedded, '\n');
 		p = nl != NULL ? nl + 1 : end;
 	}
-	rc = ud_select(ud_buf_str(&sedded), sedded.len, syms, ARRAY_SIZE(syms), out,
-		       map, diags);
+	rc = ud_select(ud_buf_str(&sedded), sedded.len, syms, ARRAY_SIZE(syms), out, map, diags);
 	ud_buf_free(&sedded);
 	if (rc < 0)
 		return rc;

@@ -242,8 +242,7 @@ START_TEST(test_remove_all_equals_one_by_one)
 	for (mask = 0; mask < 1u << nall; mask++) {
 		const char *names[ARRAY_SIZE(all)];
 		struct ud_buf want = UD_BUF_INIT, got = UD_BUF_INIT;
-		struct ud_buf wmoved[ARRAY_SIZE(all)],
-			gmoved[ARRAY_SIZE(all)];
+		struct ud_buf wmoved[ARRAY_SIZE(all)], gmoved[ARRAY_SIZE(all)];
 		size_t n = 0, k, found;
 
 		for (k = 0; k < nall; k++)
