@@ -375,6 +375,8 @@ struct api_attrs {
 bool api_attrs_of_text(struct api_ctx *c, unsigned h, const char *text, struct api_attrs *at);
 /* The type named by text (a cast's or sizeof's type name) in header h's view. */
 bool api_type_of_text(struct api_ctx *c, unsigned h, const char *text, struct api_type *out);
+/* Frees what api_type_of_text keeps outside the context's arena. */
+void api_type_memo_free(struct api_ctx *c);
 /*
  * The type of member m (its array included) in header h's view, under
  * #pragma pack(pack) (0: none); *flexible: a trailing [] or [0]; *why

@@ -716,40 +716,25 @@ simple_tokens(const char *text, struct api_tok *v, size_t cap, size_t *n)
 struct memo_entry {
 	unsigned h;
 	bool ok;
-	struct api_type t; /* t.spelled in the arena */
-	const char *text;  /* in the arena */
+	struct api_type t;	 /* t.spelled in the arena */
+	struct memo_entry *next; /* the same text's answer in another header */
 };
 
-struct memo_slot {
-	size_t hash;
-	struct memo_entry *e; /* NULL: empty */
-};
-
+/* text -> its answers, one per header (in the arena; the map's keys too) */
 struct api_typememo {
-	struct memo_slot *slots; /* in the arena; a power of two of them, at most half used */
-	size_t cap, n;
+	struct ud_map by_text;
 };
-
-static size_t
-memo_hash(unsigned h, const char *text)
-{
-	return ud_map_hash(text) ^ ((size_t)h * 0x9e3779b97f4a7c15ull);
-}
 
 static const struct memo_entry *
 memo_find(const struct api_ctx *c, unsigned h, const char *text, size_t hash)
 {
-	const struct api_typememo *m = c->types;
-	size_t i;
+	const struct memo_entry *e;
 
-	if (m == NULL)
+	if (c->types == NULL)
 		return NULL;
-	for (i = hash & (m->cap - 1); m->slots[i].e != NULL; i = (i + 1) & (m->cap - 1)) {
-		const struct memo_entry *e = m->slots[i].e;
-
-		if (m->slots[i].hash == hash && e->h == h && strcmp(e->text, text) == 0)
+	for (e = ud_map_get_hashed(&c->types->by_text, text, hash); e != NULL; e = e->next)
+		if (e->h == h)
 			return e;
-	}
 	return NULL;
 }
 
@@ -757,27 +742,13 @@ static void
 memo_put(struct api_ctx *c, unsigned h, const char *text, size_t hash, bool ok,
 	 const struct api_type *t)
 {
-	struct api_typememo *m = c->types;
 	struct memo_entry *e;
-	size_t i;
 
-	if (m == NULL)
-		m = c->types = ud_arena_alloc(&c->arena, sizeof(*m));
-	if ((m->n + 1) * 2 > m->cap) {
-		/* the old table stays in the arena: at most as much as the new one */
-		size_t cap = m->cap != 0 ? m->cap * 2 : 1024, k;
-		struct memo_slot *slots = ud_arena_alloc(&c->arena, cap * sizeof(*slots));
-
-		for (k = 0; k < m->cap; k++) {
-			if (m->slots[k].e == NULL)
-				continue;
-			for (i = m->slots[k].hash & (cap - 1); slots[i].e != NULL;
-			     i = (i + 1) & (cap - 1))
-				;
-			slots[i] = m->slots[k];
-		}
-		m->slots = slots;
-		m->cap = cap;
+	if (c->types == NULL) {
+		c->types = ud_arena_alloc(&c->arena, sizeof(*c->types));
+		memset(c->types, 0, sizeof(*c->types));
+		c->types->by_text.keys = &c->arena;
+		ud_map_reserve(&c->types->by_text, 512);
 	}
 	e = ud_arena_alloc(&c->arena, sizeof(*e));
 	e->h = h;
@@ -786,12 +757,16 @@ memo_put(struct api_ctx *c, unsigned h, const char *text, size_t hash, bool ok,
 	e->t.spelled = t->spelled != NULL
 			       ? ud_arena_strndup(&c->arena, t->spelled, strlen(t->spelled))
 			       : NULL;
-	e->text = ud_arena_strndup(&c->arena, text, strlen(text));
-	for (i = hash & (m->cap - 1); m->slots[i].e != NULL; i = (i + 1) & (m->cap - 1))
-		;
-	m->slots[i].hash = hash;
-	m->slots[i].e = e;
-	m->n++;
+	e->next = ud_map_get_hashed(&c->types->by_text, text, hash);
+	ud_map_put_hashed(&c->types->by_text, text, hash, e);
+}
+
+void
+api_type_memo_free(struct api_ctx *c)
+{
+	if (c->types != NULL)
+		ud_map_free(&c->types->by_text, NULL);
+	c->types = NULL;
 }
 
 bool
@@ -814,7 +789,7 @@ api_type_of_text(struct api_ctx *c, unsigned h, const char *text, struct api_typ
 	}
 	keep = keep && c->cur_h == UINT32_MAX && !c->alone;
 	if (keep) {
-		const struct memo_entry *e = memo_find(c, h, text, hash = memo_hash(h, text));
+		const struct memo_entry *e = memo_find(c, h, text, hash = ud_map_hash(text));
 
 		if (e != NULL) {
 			api_type_copy(out, &e->t);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "uapid/util/hash.h"
+#include "uapid/util/map.h"
 #include "uapid/util/chars.h"
 #include "uapid/util/arena.h"
 #include "uapid/util/path.h"
@@ -536,36 +537,31 @@ join(const struct olist *l, struct ud_buf *out, const char *nl)
 	}
 }
 
-/* Open-addressing multiset of line texts, for the lost-line check. */
-struct lineset {
-	struct oline *keys;
-	unsigned *counts;
-	size_t cap;
-};
-
-static uint64_t
-hash_line(const char *p, size_t n)
+/*
+ * The lost-line check's multiset of output lines: line text -> how many
+ * times it is still unaccounted for, kept in the map's value.  The texts
+ * are ranges of the outputs, looked up with no copy (ud_map_ref_n); a
+ * line of broken input with a NUL byte counts as its text up to the NUL,
+ * in the outputs and the input alike.
+ */
+static void
+lineset_add(struct ud_map *s, const char *p, size_t n)
 {
-	return ud_fnv64(UD_FNV64_BASIS, p, n);
+	void **count = ud_map_ref_n(s, p, strnlen(p, n), true);
+
+	*count = (void *)((uintptr_t)*count + 1);
 }
 
-static unsigned *
-lineset_slot(struct lineset *s, const char *p, size_t n, bool insert)
+/* Takes one p[0..n) out of s: false when none is left. */
+static bool
+lineset_take(struct ud_map *s, const char *p, size_t n)
 {
-	size_t i = (size_t)hash_line(p, n) & (s->cap - 1);
+	void **count = ud_map_ref_n(s, p, strnlen(p, n), false);
 
-	for (;;) {
-		if (s->keys[i].p == NULL) {
-			if (!insert)
-				return NULL;
-			s->keys[i].p = p;
-			s->keys[i].n = n;
-			return &s->counts[i];
-		}
-		if (s->keys[i].n == n && memcmp(s->keys[i].p, p, n) == 0)
-			return &s->counts[i];
-		i = (i + 1) & (s->cap - 1);
-	}
+	if (count == NULL || *count == NULL)
+		return false;
+	*count = (void *)((uintptr_t)*count - 1);
+	return true;
 }
 
 static bool
@@ -590,21 +586,19 @@ lost_line(const struct writer *w)
 {
 	const struct ud_classified *c = w->c;
 	const struct ud_lexed *lx = &c->lx;
-	struct lineset s;
-	size_t i, li, total = w->k.n + w->u.n;
+	struct ud_arena keys = UD_ARENA_INIT;
+	struct ud_map s = UD_MAP_INIT;
+	size_t i, li;
 	unsigned lost = 0;
 
-	s.cap = 16;
-	while (s.cap < total * 2)
-		s.cap *= 2;
-	s.keys = ud_xcalloc(s.cap, sizeof(*s.keys));
-	s.counts = ud_xcalloc(s.cap, sizeof(*s.counts));
+	s.keys = &keys; /* dropped whole */
+	ud_map_reserve(&s, w->k.n + w->u.n);
 	for (i = 0; i < w->k.n; i++)
 		if (w->k.v[i].p != NULL)
-			(*lineset_slot(&s, w->k.v[i].p, w->k.v[i].n, true))++;
+			lineset_add(&s, w->k.v[i].p, w->k.v[i].n);
 	for (i = 0; i < w->u.n; i++)
 		if (w->u.v[i].p != NULL)
-			(*lineset_slot(&s, w->u.v[i].p, w->u.v[i].n, true))++;
+			lineset_add(&s, w->u.v[i].p, w->u.v[i].n);
 
 	for (li = 0; li < lx->nlines && lost == 0; li++) {
 		enum ud_role role = (enum ud_role)c->role[li];
@@ -617,25 +611,21 @@ lost_line(const struct writer *w)
 		ph = ud_xmalloc(n * sizeof(*ph));
 		n = phys_lines(lx, li, ph, n);
 		for (k = 0; k < n; k++) {
-			unsigned *cnt;
-
 			if (blank_text(ph[k].p, ph[k].n))
 				continue;
 			if (role == UD_ROLE_TO_IFNDEF)
 				continue; /* rewritten, maybe whole */
 			if (role == UD_ROLE_BANNER && li == c->banner_last && k + 1 == n)
 				continue;
-			cnt = lineset_slot(&s, ph[k].p, ph[k].n, false);
-			if (cnt == NULL || *cnt == 0) {
+			if (!lineset_take(&s, ph[k].p, ph[k].n)) {
 				lost = lx->lines[li].first + (unsigned)k;
 				break;
 			}
-			(*cnt)--;
 		}
 		free(ph);
 	}
-	free(s.keys);
-	free(s.counts);
+	ud_map_free(&s, NULL);
+	ud_arena_free(&keys);
 	return lost;
 }
 

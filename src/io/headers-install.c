@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "uapid/util/hash.h"
+#include "uapid/util/map.h"
 #include "uapid/io/fsutil.h"
 #include "uapid/io/headers.h"
 #include "uapid/io/sink.h"
@@ -251,71 +252,33 @@ write_manifest(const char *outdir, const struct ud_buf *m, struct ud_diags *d)
  * architectures of one tree: a source installs to the same bytes whatever
  * the architecture (the rules are the tree's), so include/uapi is done once.
  */
-struct memo_entry {
-	char *src;
-	struct ud_installed in;
-};
-
 struct ud_install_memo {
-	struct memo_entry *slots;
-	size_t cap, n;
+	struct ud_map by_src; /* tree path -> struct ud_installed (malloc'd) */
 };
-
-static size_t
-hash_str(const char *s)
-{
-	return (size_t)ud_fnv64_str(UD_FNV64_BASIS, s);
-}
 
 struct ud_install_memo *
 ud_install_memo_new(void)
 {
 	struct ud_install_memo *m = ud_xcalloc(1, sizeof(*m));
 
-	m->cap = 2048;
-	m->slots = ud_xcalloc(m->cap, sizeof(*m->slots));
+	ud_map_reserve(&m->by_src, 2048);
 	return m;
+}
+
+static void
+installed_free_cb(void *value)
+{
+	ud_installed_free(value);
+	free(value);
 }
 
 void
 ud_install_memo_free(struct ud_install_memo *m)
 {
-	size_t i;
-
 	if (m == NULL)
 		return;
-	for (i = 0; i < m->cap; i++)
-		if (m->slots[i].src != NULL) {
-			free(m->slots[i].src);
-			ud_installed_free(&m->slots[i].in);
-		}
-	free(m->slots);
+	ud_map_free(&m->by_src, installed_free_cb);
 	free(m);
-}
-
-/* The slot for src: its entry, or the empty slot where it goes. */
-static struct memo_entry *
-memo_slot(struct ud_install_memo *m, const char *src)
-{
-	size_t i = hash_str(src) & (m->cap - 1);
-
-	while (m->slots[i].src != NULL && strcmp(m->slots[i].src, src) != 0)
-		i = (i + 1) & (m->cap - 1);
-	return &m->slots[i];
-}
-
-static void
-memo_grow(struct ud_install_memo *m)
-{
-	struct memo_entry *old = m->slots;
-	size_t oldcap = m->cap, i;
-
-	m->cap *= 2;
-	m->slots = ud_xcalloc(m->cap, sizeof(*m->slots));
-	for (i = 0; i < oldcap; i++)
-		if (old[i].src != NULL)
-			*memo_slot(m, old[i].src) = old[i];
-	free(old);
 }
 
 /* A copy of an installed result (the memo keeps its own). */
@@ -342,21 +305,18 @@ static void
 install_file_memo(const struct ud_hdr_plan *plan, const struct ud_hdr_file *f,
 		  struct ud_source *src, struct ud_install_memo *memo, struct ud_installed *out)
 {
-	struct memo_entry *e;
+	struct ud_installed *in;
 
 	if (memo == NULL || f->generated || f->problems.n > 0) {
 		ud_headers_install_file(plan, f, src, out);
 		return;
 	}
-	e = memo_slot(memo, f->src);
-	if (e->src == NULL) {
-		ud_headers_install_file(plan, f, src, &e->in);
-		e->src = ud_xstrdup(f->src);
-		if (++memo->n * 2 > memo->cap)
-			memo_grow(memo);
-		e = memo_slot(memo, f->src);
+	if ((in = ud_map_get(&memo->by_src, f->src)) == NULL) {
+		in = ud_xcalloc(1, sizeof(*in));
+		ud_headers_install_file(plan, f, src, in);
+		ud_map_put(&memo->by_src, f->src, in);
 	}
-	installed_copy(out, &e->in);
+	installed_copy(out, in);
 }
 
 /* State of one ud_headers_install run. */

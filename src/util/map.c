@@ -5,6 +5,7 @@
  * leaves a dead slot; a table more than half full of live and dead slots
  * is rebuilt.
  */
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,6 +244,49 @@ void *
 ud_map_put_hashed(struct ud_map *m, const char *key, size_t h, void *value)
 {
 	return put(m, key, SIZE_MAX, h, value);
+}
+
+/* Whether slot key is the n bytes at key (no NUL among them: strncmp stops at a shorter key's). */
+static inline bool
+same_n(const char *slot_key, const char *key, size_t n)
+{
+	return strncmp(slot_key, key, n) == 0 && slot_key[n] == '\0';
+}
+
+void **
+ud_map_ref_n(struct ud_map *m, const char *key, size_t n, bool insert)
+{
+	struct ud_map_slot *reuse = NULL, *s;
+	size_t h = hash_bytes(key, n), mask, i;
+
+	assert(memchr(key, '\0', n) == NULL);
+	if (insert && (m->used + 1) * 2 > m->cap)
+		grow(m);
+	if (m->cap == 0)
+		return NULL;
+	mask = m->cap - 1;
+	for (i = h & mask;; i = (i + 1) & mask) {
+		s = &m->slots[i];
+		if (s->key == NULL) {
+			if (!REMOVED(s))
+				break;
+			if (reuse == NULL)
+				reuse = s;
+		} else if (s->hash == h && same_n(s->key, key, n)) {
+			return &s->value;
+		}
+	}
+	if (!insert)
+		return NULL;
+	if (reuse != NULL)
+		s = reuse;
+	else
+		m->used++;
+	s->key = m->keys != NULL ? ud_arena_strndup(m->keys, key, n) : ud_xstrndup(key, n);
+	s->hash = h;
+	s->value = NULL;
+	m->n++;
+	return &s->value;
 }
 
 void *

@@ -554,6 +554,34 @@ START_TEST(test_free_values)
 }
 END_TEST
 
+/* A key that is a range of a larger text: found by its bytes alone, with no copy. */
+START_TEST(test_ref_n)
+{
+	static const char text[] = "alpha beta alphabet";
+	struct ud_map m = UD_MAP_INIT;
+	void **v;
+
+	ck_assert_ptr_null(ud_map_ref_n(&m, text, 5, false)); /* empty map */
+	v = ud_map_ref_n(&m, text, 5, true);		      /* "alpha" */
+	ck_assert_ptr_nonnull(v);
+	ck_assert_ptr_null(*v);
+	*v = (void *)1;
+	/* the same bytes elsewhere in the text, and as a string, are the same key */
+	ck_assert_ptr_eq(*ud_map_ref_n(&m, text + 11, 5, false), (void *)1);
+	ck_assert_ptr_eq(ud_map_get(&m, "alpha"), (void *)1);
+	/* a longer or a shorter range is another key: no prefix matches */
+	ck_assert_ptr_null(ud_map_ref_n(&m, text + 11, 8, false)); /* "alphabet" */
+	ck_assert_ptr_null(ud_map_ref_n(&m, text, 4, false));	   /* "alph" */
+	ud_map_put(&m, "alphabet", (void *)2);
+	ck_assert_ptr_eq(*ud_map_ref_n(&m, text + 11, 8, false), (void *)2);
+	ck_assert_ptr_eq(*ud_map_ref_n(&m, text, 5, false), (void *)1);
+	/* insert of a key that is there gives its place, not a second entry */
+	ck_assert_ptr_eq(*ud_map_ref_n(&m, text, 5, true), (void *)1);
+	ck_assert_uint_eq(m.n, 2);
+	ud_map_free(&m, NULL);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -572,6 +600,7 @@ main(void)
 	tcase_add_test(tc, test_iterate);
 	tcase_add_test(tc, test_delete_while_iterating);
 	tcase_add_test(tc, test_free_values);
+	tcase_add_test(tc, test_ref_n);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }

@@ -52,6 +52,14 @@ void *ud_map_get_hashed(const struct ud_map *m, const char *key, size_t hash);
 void *ud_map_put_hashed(struct ud_map *m, const char *key, size_t hash, void *value);
 /* Makes room for n keys in all: adding that many grows the table no more. */
 void ud_map_reserve(struct ud_map *m, size_t n);
+/*
+ * The value of the n bytes at key (no NUL among them, none after them
+ * needed): a key that is a range of a larger text, looked up with no copy
+ * made.  Returns where its value is kept; a missing key is added (copied)
+ * with value NULL when insert, else NULL is returned.  The place is good
+ * until the map next changes.
+ */
+void **ud_map_ref_n(struct ud_map *m, const char *key, size_t n, bool insert);
 /* Removes key; returns its value (NULL when it was not there). */
 void *ud_map_del(struct ud_map *m, const char *key);
 /*
