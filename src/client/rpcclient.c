@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "uapid/util/hash.h"
-#include "uapid/daemon/rpc-request.h"
+#include "uapid/proto/protocol.h"
 #include "uapid/client/rpcclient.h"
 #include "uapid/util/xmalloc.h"
 

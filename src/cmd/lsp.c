@@ -39,7 +39,7 @@
 #include "uapid/core/lex.h"
 #include "uapid/client/lsp-frame.h"
 #include "uapid/core/markers.h"
-#include "uapid/daemon/rpc-request.h"
+#include "uapid/proto/protocol.h"
 #include "uapid/client/rpcclient.h"
 #include "uapid/util/xmalloc.h"
 
@@ -47,7 +47,7 @@
 #define REDISCOVER_MS 5000     /* how often a file without a daemon looks again */
 #define DAEMON_TIMEOUT_MS 2000 /* for one call to the daemon */
 
-/* The LSP's own error codes the bridge answers with (JSON-RPC's: rpc-request.h). */
+/* The LSP's own error codes the bridge answers with (JSON-RPC's: proto/protocol.h). */
 enum {
 	LSP_REQUEST_FAILED = -32803,
 	LSP_SERVER_NOT_INITIALIZED = -32002,
