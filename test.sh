@@ -68,7 +68,7 @@ stages_init "$UD_SCRATCH"
 packages=(linux-source-6.1 rsync xz-utils neovim bash-completion)
 kernels=(6.1)
 if [ "$UD_LEVEL" = full ]; then
-	packages+=(valgrind linux-source-6.12 bc abigail-tools clang)
+	packages+=(valgrind linux-source-6.12 bc abigail-tools clang clang-format)
 	kernels+=(6.12)
 fi
 
@@ -211,6 +211,26 @@ package_test() {
 	[ "$rc" = 0 ] || [ "$rc" = 77 ]
 }
 
+# every C file as .clang-format writes it (clang-format 14, Debian 12's): the files a
+# change touches are among them, and a file left unformatted fails here with its lines
+check_format() {
+	local files bad=0 f
+	if git -C "$UD_TOP" rev-parse --git-dir >/dev/null 2>&1; then
+		files=$(git -C "$UD_TOP" ls-files 'src/*.[ch]' 'include/*.h' 'tests/*.[ch]' 'bench/*.[ch]' |
+			grep -v '^tests/\(data\|trees\|expected\)/')
+	else
+		files=$(cd "$UD_TOP" && find src include tests/unit tests/fuzz bench -name '*.[ch]')
+	fi
+	for f in $files; do
+		if ! (cd "$UD_TOP" && clang-format --dry-run --Werror "$f" 2>/dev/null); then
+			(cd "$UD_TOP" && clang-format --dry-run "$f" 2>&1 | head -6)
+			bad=$((bad + 1))
+		fi
+	done
+	echo "clang-format: $(echo "$files" | wc -w) files, $bad not formatted"
+	[ "$bad" = 0 ]
+}
+
 # the units as installed, checked by systemd-analyze
 systemd_units() {
 	local units
@@ -248,6 +268,7 @@ spawn full debug-build niced ud_build "$UD_TOP/build-debug" --enable-debug
 # the other compiler the code is written for: its warnings are errors too
 spawn full clang-build niced ud_build "$UD_TOP/build-clang" CC=clang
 stage full systemd systemd_units
+stage full format check_format
 stage full valgrind-units valgrind_units
 spawn full valgrind-cli-watch valgrind_daemon cli/cli-watch
 spawn full valgrind-cli-rpc valgrind_daemon cli/cli-rpc

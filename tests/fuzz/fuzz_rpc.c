@@ -88,8 +88,7 @@ check_line(const char *reply)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct ud_rpc_dispatch d = {methods, ARRAY_SIZE(methods), NULL,
-					  MAX_BATCH};
+	const struct ud_rpc_dispatch d = {methods, ARRAY_SIZE(methods), NULL, MAX_BATCH};
 	const char *p = (const char *)data, *end = p + size;
 
 	while (p < end) {

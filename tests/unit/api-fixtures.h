@@ -10,6 +10,9 @@
 #ifndef UAPID_TESTS_API_FIXTURES_H
 #define UAPID_TESTS_API_FIXTURES_H
 
+/* header texts, one line of a header per line here */
+/* clang-format off */
+
 static const char int_ll64[] =
 	"#ifndef _ASM_GENERIC_INT_LL64_H\n"
 	"#define _ASM_GENERIC_INT_LL64_H\n"
@@ -1072,5 +1075,7 @@ static const char cap_new[] =
 	"        __u32 inheritable;\n"
 	"};\n"
 	"typedef struct __user_cap_data_struct *cap_user_data_t;\n";
+
+/* clang-format on */
 
 #endif /* UAPID_TESTS_API_FIXTURES_H */
