@@ -168,6 +168,8 @@ struct api_typememo;
 struct api_ctx {
 	const struct ud_abi *abi;
 	struct ud_api_header *v; /* the version, sorted by path */
+	long prelude; /* linux/types.h's index: whose view a header that includes nothing takes, or
+			 -1 */
 	size_t n;
 	struct api_hdr *hd;
 	struct ud_map global;	  /* name key -> (uintptr_t) index + 1 into refs */

@@ -158,6 +158,36 @@ api_defined_here(const struct reader *r, const struct api_tok *t)
 	return ud_map_get(&r->macros, name) != NULL;
 }
 
+/*
+ * The header an #include "name" in the header at path names: name in
+ * path's own directory, as a compiler looks there first ("drm.h" from
+ * drm/i915_drm.h is drm/drm.h), its "./" and "../" steps taken.
+ */
+static void
+quoted_include(const char *path, const char *name, size_t n, struct ud_buf *out)
+{
+	const char *slash = strrchr(path, '/');
+	const char *end = name + n;
+
+	if (slash != NULL)
+		ud_buf_add(out, path, (size_t)(slash - path));
+	while (name < end) {
+		const char *step = memchr(name, '/', (size_t)(end - name));
+		size_t len = (size_t)((step != NULL ? step : end) - name);
+
+		if (len == 2 && name[0] == '.' && name[1] == '.') {
+			const char *up = memrchr(ud_buf_str(out), '/', out->len);
+
+			ud_buf_setlen(out, up != NULL ? (size_t)(up - ud_buf_str(out)) : 0);
+		} else if (len > 0 && !(len == 1 && name[0] == '.')) {
+			if (out->len > 0)
+				ud_buf_add(out, "/", 1);
+			ud_buf_add(out, name, len);
+		}
+		name += len + (step != NULL);
+	}
+}
+
 /* #pragma pack(N), pack(), pack(push[, N]), pack(pop): the members' alignment cap. */
 static void
 pragma_pack(struct reader *r, const struct api_tok *v, size_t a, size_t b)
@@ -295,12 +325,16 @@ api_directive(struct reader *r, size_t a, size_t b)
 		pragma_pack(r, v, a + 4, b);
 	} else if (api_tok_is(name, "endif")) {
 		api_pop_cond(r);
-	} else if (api_tok_is(name, "include") && b - a >= 3 && api_tok_is(&v[a + 2], "<")) {
+	} else if (api_tok_is(name, "include") && b - a >= 3 &&
+		   (api_tok_is(&v[a + 2], "<") || (v[a + 2].n > 2 && v[a + 2].p[0] == '"'))) {
 		struct ud_buf inc = UD_BUF_INIT;
 		size_t k;
 
-		for (k = a + 3; k < b && !api_tok_is(&v[k], ">"); k++)
-			ud_buf_add(&inc, v[k].p, v[k].n);
+		if (v[a + 2].p[0] == '"')
+			quoted_include(r->h->path, v[a + 2].p + 1, v[a + 2].n - 2, &inc);
+		else
+			for (k = a + 3; k < b && !api_tok_is(&v[k], ">"); k++)
+				ud_buf_add(&inc, v[k].p, v[k].n);
 		r->h->includes = ud_xrealloc(r->h->includes,
 					     (r->h->nincludes + 1) * sizeof(*r->h->includes));
 		r->h->include_conds = ud_xrealloc(

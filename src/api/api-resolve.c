@@ -138,6 +138,8 @@ register_sym(struct api_ctx *c, size_t h, size_t i)
 	c->nrefs++;
 }
 
+static long header_index(const struct api_ctx *c, const char *path);
+
 static void
 ctx_init(struct api_ctx *c, struct ud_api_header *v, size_t n, const struct ud_abi *abi)
 {
@@ -167,6 +169,7 @@ ctx_init(struct api_ctx *c, struct ud_api_header *v, size_t n, const struct ud_a
 		for (i = 0; i < v[h].n; i++)
 			register_sym(c, h, i);
 	}
+	c->prelude = header_index(c, "linux/types.h");
 }
 
 static void
@@ -461,6 +464,18 @@ api_lookup(struct api_ctx *c, unsigned h, enum api_ns ns, const char *name, size
 			*out = *v;
 			return true;
 		}
+	}
+	/*
+	 * A name h uses without including where it is defined (h does not
+	 * compile alone): the definition a program that includes
+	 * <linux/types.h> sees, else the first in path order.  Path order
+	 * alone took asm-generic/int-l64.h's __u64 (unsigned long) over
+	 * int-ll64.h's on every ABI, 4 bytes on a 32-bit one.
+	 */
+	if (c->prelude >= 0 && lookup_closure(c, (unsigned)c->prelude, head, key, out)) {
+		if (memo)
+			ud_map_put_hashed(&c->gseen, key, hash, memo_value(c, out));
+		return true;
 	}
 	for (g = head; g != 0; g = c->gnext[g - 1])
 		if (find_in(c, c->refs[g - 1].h, c->refs[g - 1].i, key, out) > 0) {

@@ -1225,6 +1225,64 @@ want_layout(const struct ud_api_header *v, size_t n, const char *name, uint64_t 
 	ud_buf_free(&got);
 }
 
+/*
+ * __u64 on a 32-bit ABI as the compiler sees it (issue 37): through a
+ * neighbour included by a quoted name ("drm.h" is drm/drm.h), and in a
+ * header that includes nothing (the view of <linux/types.h>, not
+ * asm-generic/int-l64.h's unsigned long, first in path order).
+ */
+START_TEST(test_layout_u64_32bit)
+{
+	static const struct file more[] = {
+		{"asm/types.h", "#include <asm-generic/int-ll64.h>\n"},
+		{"asm-generic/int-l64.h", "#ifndef _ASM_GENERIC_INT_L64_H\n"
+					  "#define _ASM_GENERIC_INT_L64_H\n"
+					  "typedef unsigned long __u64;\n"
+					  "#endif\n"},
+		{"drm/drm.h", "#include <linux/types.h>\n"},
+		{"drm/zz.h", "#include \"drm.h\"\nstruct zz_e { __u32 a; __u64 b; };\n"},
+		{"drm/up.h", "#include \"../drm/./drm.h\"\nstruct zz_u { __u32 a; __u64 b; };\n"},
+		{"drm/alone.h", "struct zz_g { __u32 a; __u64 b; };\n"},
+	};
+	static const struct {
+		const char *abi;
+		uint64_t size, align, b;
+	} want[] = {{"arm", 16, 8, 64}, {"i386", 12, 4, 32}, {"powerpc", 16, 8, 64}};
+	static const char *const names[] = {"struct zz_e", "struct zz_u", "struct zz_g"};
+	struct ud_api_header v[NCOMMON + ARRAY_SIZE(more)];
+	size_t n, i, k, w;
+
+	for (w = 0; w < ARRAY_SIZE(want); w++) {
+		for (n = 0; n < NCOMMON; n++)
+			ud_api_parse(common[n].path, common[n].text, strlen(common[n].text), &v[n]);
+		for (i = 0; i < ARRAY_SIZE(more); i++, n++)
+			ud_api_parse(more[i].path, more[i].text, strlen(more[i].text), &v[n]);
+		ud_api_sort_headers(v, n);
+		ud_api_resolve(v, n, ud_abi_find(want[w].abi));
+		for (k = 0; k < ARRAY_SIZE(names); k++) {
+			const struct ud_api_layout *l = NULL;
+
+			for (i = 0; i < n && l == NULL; i++) {
+				size_t j;
+
+				for (j = 0; j < v[i].n; j++)
+					if (strcmp(v[i].v[j].name, names[k]) == 0)
+						l = v[i].v[j].layout;
+			}
+			ck_assert_msg(l != NULL, "%s: %s has no layout", want[w].abi, names[k]);
+			ck_assert_msg(
+				l->size == want[w].size && l->align == want[w].align &&
+					l->nfields == 2 && l->fields[1].offset == want[w].b,
+				"%s: %s: size %llu align %llu, b at bit %llu", want[w].abi,
+				names[k], (unsigned long long)l->size, (unsigned long long)l->align,
+				(unsigned long long)(l->nfields == 2 ? l->fields[1].offset : 0));
+		}
+		for (i = 0; i < n; i++)
+			ud_api_header_free(&v[i]);
+	}
+}
+END_TEST
+
 START_TEST(test_layout)
 {
 	struct ud_api_header v[NCOMMON + 1];
@@ -1536,6 +1594,7 @@ main(void)
 	tcase_add_test(tc, test_rule_generated);
 	tcase_add_test(tc, test_rule_same_expansion);
 	tcase_add_test(tc, test_layout);
+	tcase_add_test(tc, test_layout_u64_32bit);
 	tcase_add_test(tc, test_in_place);
 	tcase_add_test(tc, test_copy);
 	tcase_add_test(tc, test_refinish);
