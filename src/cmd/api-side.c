@@ -284,6 +284,25 @@ api_side_load_pair(struct ud_api_version *o, const char *old_spec, struct ud_api
 }
 
 bool
+api_side_for_arch(const char *spec, const char *arch, const char *installed_arch)
+{
+	char *mk, *dir;
+	bool tree, ok;
+
+	if (!is_dir(spec))
+		return true; /* REPO:REV: its install says */
+	mk = ud_xasprintf("%s/Makefile", spec);
+	tree = access(mk, F_OK) == 0;
+	free(mk);
+	if (!tree)
+		return strcmp(arch, installed_arch) == 0;
+	dir = ud_xasprintf("%s/arch/%s", spec, arch);
+	ok = is_dir(dir);
+	free(dir);
+	return ok;
+}
+
+bool
 api_opts_take(struct api_opts *o, int opt, const char *arg)
 {
 	switch (opt) {

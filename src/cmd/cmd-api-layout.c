@@ -22,9 +22,11 @@
 #include "uapid/util/xmalloc.h"
 
 static const char layout_usage[] =
-	"usage: uapid api-layout [--json] [--arch ARCH] [--abi ABI] SOURCE [HEADER...]\n"
+	"usage: uapid api-layout [--json] [--values] [--arch ARCH] [--abi ABI|all] SOURCE [HEADER...]\n"
 	"       uapid api-layout --abis\n"
-	"  SOURCE: an installed-headers directory, a kernel tree, or REPO:REV\n";
+	"  SOURCE: an installed-headers directory, a kernel tree, or REPO:REV\n"
+	"  --values: every integer constant (macros, enum constants) with its value\n"
+	"  --abi all: every ABI (of ARCH, for an installed-headers directory)\n";
 
 static bool
 laid_out(const struct ud_api_sym *s)
@@ -104,20 +106,171 @@ wanted(const char *path, char **only, int nonly)
 	return false;
 }
 
+/* What one run prints, for one ABI after the other. */
+struct layout_run {
+	bool json, values;
+	char **only; /* HEADER... named, or none */
+	int nonly;
+	int found; /* of them, installed */
+};
+
+/* A struct, union, enum or typedef's layout (or why none), for one symbol. */
+static void
+emit_layout(const struct ud_api_header *h, const struct ud_api_sym *sym, bool json, json_t *types,
+	    json_t *unknown, size_t *nknown, size_t *nunknown)
+{
+	const struct ud_api_layout *l = sym->layout;
+	size_t k;
+
+	if (l == NULL) {
+		(*nunknown)++;
+		if (json)
+			json_array_append_new(
+				unknown,
+				json_pack("{s:s, s:s, s:s, s:i, s:s}", "header", h->path, "name",
+					  sym->name, "cond", sym->cond, "line", (int)sym->line,
+					  "why", sym->layout_why != NULL ? sym->layout_why : ""));
+		else
+			printf("%s:%u: %s%s%s%s: layout not known: %s\n", h->path, sym->line,
+			       sym->name, sym->cond[0] ? " [if " : "", sym->cond,
+			       sym->cond[0] ? "]" : "",
+			       sym->layout_why != NULL ? sym->layout_why : "?");
+		return;
+	}
+	(*nknown)++;
+	if (json) {
+		json_t *f = json_array();
+
+		for (k = 0; k < l->nfields; k++)
+			json_array_append_new(f, field_json(&l->fields[k]));
+		json_array_append_new(types,
+				      json_pack("{s:s, s:i, s:s, s:s, s:s, s:I, s:I, s:o}",
+						"header", h->path, "line", (int)sym->line, "kind",
+						ud_api_kind_name(sym->kind), "name", sym->name,
+						"cond", sym->cond, "size", (json_int_t)l->size,
+						"align", (json_int_t)l->align, "fields", f));
+		return;
+	}
+	printf("%s:%u: %s%s%s%s: size %llu, align %llu\n", h->path, sym->line, sym->name,
+	       sym->cond[0] ? " [if " : "", sym->cond, sym->cond[0] ? "]" : "",
+	       (unsigned long long)l->size, (unsigned long long)l->align);
+	for (k = 0; k < l->nfields; k++)
+		print_field(&l->fields[k]);
+}
+
+/* An integer constant: a macro or enum constant whose value the model computed. */
+static bool
+is_constant(const struct ud_api_sym *s)
+{
+	return (s->kind == UD_API_MACRO || s->kind == UD_API_ENUM_CONST) && s->has_value &&
+	       s->undef_line == 0;
+}
+
+static void
+emit_constant(const struct ud_api_header *h, const struct ud_api_sym *sym, bool json,
+	      json_t *constants)
+{
+	char value[32];
+
+	if (sym->value_unsigned)
+		snprintf(value, sizeof(value), "%llu", (unsigned long long)sym->value);
+	else
+		snprintf(value, sizeof(value), "%lld", sym->value);
+	if (json) {
+		/* the value as a string too: a JSON number loses 64-bit values in most readers */
+		json_t *c = json_pack("{s:s, s:i, s:s, s:s, s:s, s:b, s:s}", "header", h->path,
+				      "line", (int)sym->line, "kind", ud_api_kind_name(sym->kind),
+				      "name", sym->name, "value", value, "unsigned",
+				      sym->value_unsigned, "cond", sym->cond);
+
+		if (sym->is_ioctl)
+			json_object_set_new(c, "ioctl", json_true());
+		json_array_append_new(constants, c);
+		return;
+	}
+	printf("%s:%u: %s = %s%s%s%s\n", h->path, sym->line, sym->name, value,
+	       sym->cond[0] ? " [if " : "", sym->cond, sym->cond[0] ? "]" : "");
+}
+
+/*
+ * The layouts (or the values) of version s read for abi: printed, or with
+ * json returned as one document.
+ */
+static json_t *
+emit_abi(struct layout_run *run, const struct ud_api_version *s, const struct ud_abi *abi)
+{
+	json_t *items = run->json ? json_array() : NULL, *unknown = NULL, *doc = NULL;
+	size_t i, j, nknown = 0, nunknown = 0;
+
+	if (run->json && !run->values)
+		unknown = json_array();
+	if (!run->json)
+		printf("abi: %s (%s); %s, %zu headers\n", abi->name, abi->what, s->what, s->n);
+	run->found = 0;
+	for (i = 0; i < s->n; i++) {
+		const struct ud_api_header *h = &s->v[i];
+
+		if (!wanted(h->path, run->only, run->nonly))
+			continue;
+		run->found++;
+		for (j = 0; j < h->n; j++) {
+			const struct ud_api_sym *sym = &h->v[j];
+
+			if (run->values && is_constant(sym)) {
+				emit_constant(h, sym, run->json, items);
+				nknown++;
+			} else if (!run->values && laid_out(sym)) {
+				emit_layout(h, sym, run->json, items, unknown, &nknown, &nunknown);
+			}
+		}
+	}
+	if (run->values) {
+		if (run->json)
+			doc = json_pack("{s:s, s:s, s:i, s:I, s:o}", "abi", abi->name, "source",
+					s->what, "headers", (int)s->n, "count", (json_int_t)nknown,
+					"constants", items);
+		else
+			printf("constants: %zu\n", nknown);
+	} else if (run->json) {
+		doc = json_pack("{s:s, s:s, s:i, s:I, s:I, s:o, s:o}", "abi", abi->name, "source",
+				s->what, "headers", (int)s->n, "known", (json_int_t)nknown,
+				"unknown_count", (json_int_t)nunknown, "types", items, "unknown",
+				unknown);
+	} else {
+		printf("layouts: %zu known, %zu not known\n", nknown, nunknown);
+	}
+	return doc;
+}
+
+static void
+print_json_doc(json_t *doc)
+{
+	char *text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+
+	puts(text);
+	free(text);
+	json_decref(doc);
+}
+
 int
 cmd_api_layout(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},      {"arch", required_argument, NULL, 'a'},
-		{"abi", required_argument, NULL, 'b'}, {"abis", no_argument, NULL, 'l'},
-		{"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0},
+		{"json", no_argument, NULL, 'j'},
+		{"arch", required_argument, NULL, 'a'},
+		{"abi", required_argument, NULL, 'b'},
+		{"abis", no_argument, NULL, 'l'},
+		{"values", no_argument, NULL, 'V'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	struct api_opts ao = {false, NULL, NULL};
-	const struct ud_abi *abi;
-	struct ud_api_version s;
-	json_t *types = NULL, *unknown = NULL;
-	size_t i, j, k, nunknown = 0, nknown = 0;
-	int opt, found = 0;
+	struct layout_run run = {false, false, NULL, 0, 0};
+	const struct ud_abi *abi, *each;
+	json_t *all = NULL;
+	bool every;
+	size_t i, done = 0;
+	int opt, rc = EXIT_OK;
 
 	while ((opt = getopt_long(argc, argv, "ja:b:lh", longopts, NULL)) != -1) {
 		if (api_opts_take(&ao, opt, optarg))
@@ -126,6 +279,9 @@ cmd_api_layout(int argc, char **argv)
 		case 'l':
 			print_abis();
 			return EXIT_OK;
+		case 'V':
+			run.values = true;
+			break;
 		case 'h':
 			fputs(layout_usage, stdout);
 			return EXIT_OK;
@@ -138,94 +294,55 @@ cmd_api_layout(int argc, char **argv)
 		fputs(layout_usage, stderr);
 		return EXIT_USAGE;
 	}
+	every = ao.abi != NULL && strcmp(ao.abi, "all") == 0;
+	if (every)
+		ao.abi = NULL;
 	if (api_opts_target(&ao, false, &abi) < 0)
 		return EXIT_USAGE;
+	run.json = ao.json;
+	run.only = argv + optind + 1;
+	run.nonly = argc - optind - 1;
 	git_libgit2_init();
-	if (ao.json)
+	if (run.json)
 		report_keep();
-	if (api_side_load(&s, argv[optind], ao.arch, NULL) < 0) {
-		report_json_failure(argv[optind]);
-		ud_api_version_free(&s);
-		git_libgit2_shutdown();
-		return EXIT_USAGE;
-	}
-	ud_api_resolve(s.v, s.n, abi);
-	if (ao.json) {
-		types = json_array();
-		unknown = json_array();
-	} else {
-		printf("abi: %s (%s); %s, %zu headers\n", abi->name, abi->what, s.what, s.n);
-	}
-	for (i = 0; i < s.n; i++) {
-		const struct ud_api_header *h = &s.v[i];
+	if (every)
+		all = json_array();
+	/*
+	 * Every ABI: a kernel tree is installed for each one's architecture;
+	 * a directory of installed headers holds one architecture's, --arch's.
+	 */
+	for (i = 0; (each = every ? ud_abi_at(i) : i == 0 ? abi : NULL) != NULL; i++) {
+		struct ud_api_version s;
+		json_t *doc;
 
-		if (!wanted(h->path, argv + optind + 1, argc - optind - 1))
+		if (every && !api_side_for_arch(argv[optind], each->arch, ao.arch))
 			continue;
-		found++;
-		for (j = 0; j < h->n; j++) {
-			const struct ud_api_sym *sym = &h->v[j];
-			const struct ud_api_layout *l = sym->layout;
-
-			if (!laid_out(sym))
-				continue;
-			if (l == NULL) {
-				nunknown++;
-				if (ao.json)
-					json_array_append_new(
-						unknown,
-						json_pack("{s:s, s:s, s:s, s:i, s:s}", "header",
-							  h->path, "name", sym->name, "cond",
-							  sym->cond, "line", (int)sym->line, "why",
-							  sym->layout_why != NULL ? sym->layout_why
-										  : ""));
-				else
-					printf("%s:%u: %s%s%s%s: layout not known: %s\n", h->path,
-					       sym->line, sym->name, sym->cond[0] ? " [if " : "",
-					       sym->cond, sym->cond[0] ? "]" : "",
-					       sym->layout_why != NULL ? sym->layout_why : "?");
-				continue;
-			}
-			nknown++;
-			if (ao.json) {
-				json_t *f = json_array();
-
-				for (k = 0; k < l->nfields; k++)
-					json_array_append_new(f, field_json(&l->fields[k]));
-				json_array_append_new(
-					types,
-					json_pack("{s:s, s:i, s:s, s:s, s:s, s:I, s:I, s:o}",
-						  "header", h->path, "line", (int)sym->line, "kind",
-						  ud_api_kind_name(sym->kind), "name", sym->name,
-						  "cond", sym->cond, "size", (json_int_t)l->size,
-						  "align", (json_int_t)l->align, "fields", f));
-				continue;
-			}
-			printf("%s:%u: %s%s%s%s: size %llu, align %llu\n", h->path, sym->line,
-			       sym->name, sym->cond[0] ? " [if " : "", sym->cond,
-			       sym->cond[0] ? "]" : "", (unsigned long long)l->size,
-			       (unsigned long long)l->align);
-			for (k = 0; k < l->nfields; k++)
-				print_field(&l->fields[k]);
+		if (api_side_load(&s, argv[optind], each->arch, NULL) < 0) {
+			ud_api_version_free(&s);
+			if (every && done > 0)
+				continue; /* an architecture this tree does not have */
+			report_json_failure(argv[optind]);
+			json_decref(all);
+			git_libgit2_shutdown();
+			return EXIT_USAGE;
 		}
+		ud_api_resolve(s.v, s.n, each);
+		doc = emit_abi(&run, &s, each);
+		if (every && doc != NULL)
+			json_array_append_new(all, doc);
+		else if (doc != NULL)
+			print_json_doc(doc);
+		ud_api_version_free(&s);
+		done++;
 	}
-	if (ao.json) {
-		json_t *top = json_pack("{s:s, s:s, s:i, s:I, s:I, s:o, s:o}", "abi", abi->name,
-					"source", s.what, "headers", (int)s.n, "known",
-					(json_int_t)nknown, "unknown_count", (json_int_t)nunknown,
-					"types", types, "unknown", unknown);
-		char *text = json_dumps(top, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-
-		puts(text);
-		free(text);
-		json_decref(top);
-	} else {
-		printf("layouts: %zu known, %zu not known\n", nknown, nunknown);
-	}
-	ud_api_version_free(&s);
+	if (every && run.json)
+		print_json_doc(json_pack("{s:s, s:o}", "source", argv[optind], "abis", all));
+	else
+		json_decref(all);
 	git_libgit2_shutdown();
-	if (argc - optind > 1 && found < argc - optind - 1) {
+	if (run.nonly > 0 && run.found < run.nonly) {
 		report_error("some HEADER named is not installed in %s", argv[optind]);
-		return EXIT_FINDINGS;
+		rc = EXIT_FINDINGS;
 	}
-	return EXIT_OK;
+	return rc;
 }

@@ -75,6 +75,12 @@ struct ud_progress;
 int api_side_load(struct ud_api_version *v, const char *spec, const char *arch,
 		  struct ud_progress *progress);
 /*
+ * Whether spec has arch's headers: a kernel tree its arch/ARCH, a
+ * directory of installed headers those of installed_arch alone (one
+ * architecture's), REPO:REV any (its install says).
+ */
+bool api_side_for_arch(const char *spec, const char *arch, const char *installed_arch);
+/*
  * What api/load.h's threads run first: a parsing or resolving thread's
  * share of the huge-page heap (hugeheap.h) that api_side_load sets up.
  */
