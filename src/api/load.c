@@ -376,6 +376,19 @@ free_models(struct ud_api_version *v)
 }
 
 void
+ud_api_version_copy(struct ud_api_version *dst, const struct ud_api_version *src)
+{
+	size_t i;
+
+	memset(dst, 0, sizeof(*dst));
+	dst->v = ud_xcalloc(src->n + 1, sizeof(*dst->v));
+	dst->n = dst->alloc = src->n;
+	for (i = 0; i < src->n; i++)
+		ud_api_header_copy(&dst->v[i], &src->v[i]);
+	dst->what = src->what != NULL ? ud_xstrdup(src->what) : NULL;
+}
+
+void
 ud_api_version_free(struct ud_api_version *v)
 {
 	free_models(v);

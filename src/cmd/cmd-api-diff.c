@@ -35,7 +35,7 @@
 #include "uapid/util/xmalloc.h"
 
 static const char api_usage[] =
-	"usage: uapid api-diff [--json] [--arch ARCH] [--abi ABI] [--quiet] OLD NEW\n"
+	"usage: uapid api-diff [--json] [--arch ARCH|all] [--abi ABI] [--quiet] OLD NEW\n"
 	"  OLD, NEW: an installed-headers directory (INSTALL_HDR_PATH or its "
 	"include/),\n"
 	"            a kernel tree, or REPO:REV\n"
@@ -43,7 +43,8 @@ static const char api_usage[] =
 	"            x86 -> x86_64); --abi none compares the text only\n";
 
 static void
-print_text(const struct ud_api_version *o, const struct ud_api_version *n, const struct ud_api_diff *d)
+print_text(const struct ud_api_version *o, const struct ud_api_version *n,
+	   const struct ud_api_diff *d)
 {
 	size_t i;
 
@@ -70,7 +71,8 @@ print_text(const struct ud_api_version *o, const struct ud_api_version *n, const
 }
 
 static void
-print_json(const struct ud_api_version *o, const struct ud_api_version *n, const struct ud_api_diff *d)
+print_json(const struct ud_api_version *o, const struct ud_api_version *n,
+	   const struct ud_api_diff *d)
 {
 	json_t *j = ud_json_api_diff(d);
 	char *s;
@@ -137,6 +139,13 @@ cmd_api_diff(int argc, char **argv)
 	if (argc - optind != 2) {
 		fputs(api_usage, stderr);
 		return EXIT_USAGE;
+	}
+	if (ao.arch != NULL && strcmp(ao.arch, "all") == 0) {
+		if (ao.abi != NULL) {
+			report_error("--arch all reads each architecture at its ABIs: no --abi");
+			return EXIT_USAGE;
+		}
+		return api_diff_all(argv[optind], argv[optind + 1], ao.json);
 	}
 	if (api_opts_target(&ao, true, &abi) < 0)
 		return EXIT_USAGE;

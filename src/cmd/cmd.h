@@ -74,6 +74,8 @@ struct ud_progress;
  */
 int api_side_load(struct ud_api_version *v, const char *spec, const char *arch,
 		  struct ud_progress *progress);
+/* uapid api-diff --arch all OLD NEW (api-diff-all.c): the exit status. */
+int api_diff_all(const char *old_spec, const char *new_spec, bool json);
 /*
  * Whether spec has arch's headers: a kernel tree its arch/ARCH, a
  * directory of installed headers those of installed_arch alone (one

@@ -65,6 +65,8 @@ void ud_api_versions_diff(const struct ud_api_version *o, const struct ud_api_ve
 /* The model of the header at path of version ctx, or NULL (a struct ud_api_lookup's find). */
 const struct ud_api_header *ud_api_version_find(const char *path, void *ctx);
 
+/* dst becomes a deep copy of src (its models, what): for another ABI to resolve. */
+void ud_api_version_copy(struct ud_api_version *dst, const struct ud_api_version *src);
 /* Frees v (safe on a version that failed to load). */
 void ud_api_version_free(struct ud_api_version *v);
 /*
