@@ -32,8 +32,60 @@ struct ud_api_text {
 	struct ud_api_header model;
 	bool keep;   /* a first version's: its text is kept for the second's to match */
 	bool parsed; /* model made (under the load's lock) */
-	const struct ud_api_text *twin; /* a first version's of the same path and bytes */
+	const struct ud_api_text *twin;	   /* a first version's of the same path and bytes */
+	const struct ud_api_header *known; /* a model made by an earlier load: copied */
 };
+
+/* A model an earlier load made, and the text it was made from. */
+struct known_model {
+	char *text;
+	size_t len;
+	struct ud_api_header model;
+	struct known_model *next; /* another text of the same path */
+};
+
+struct ud_api_models {
+	struct ud_map by_path; /* path -> struct known_model */
+};
+
+struct ud_api_models *
+ud_api_models_new(void)
+{
+	return ud_xcalloc(1, sizeof(struct ud_api_models));
+}
+
+static void
+known_free(void *v)
+{
+	struct known_model *k = v, *next;
+
+	for (; k != NULL; k = next) {
+		next = k->next;
+		free(k->text);
+		ud_api_header_free(&k->model);
+		free(k);
+	}
+}
+
+void
+ud_api_models_free(struct ud_api_models *m)
+{
+	if (m == NULL)
+		return;
+	ud_map_free(&m->by_path, known_free);
+	free(m);
+}
+
+static const struct known_model *
+known_find(const struct ud_api_models *m, const char *path, const char *text, size_t len)
+{
+	const struct known_model *k;
+
+	for (k = ud_map_get(&m->by_path, path); k != NULL; k = k->next)
+		if (k->len == len && memcmp(k->text, text, len) == 0)
+			return k;
+	return NULL;
+}
 
 /*
  * The texts handed over, in order, for the parsing threads to take: a
@@ -51,6 +103,7 @@ struct ud_api_load {
 	bool pair, second;
 	struct ud_map first;
 	struct ud_api_version *cur, *versions[2];
+	struct ud_api_models *known; /* models of earlier loads, or NULL */
 	ud_api_thread_fn *on_thread;
 	uv_thread_t tids[7];
 	size_t nthreads;
@@ -65,7 +118,16 @@ static void
 load_match(struct ud_api_load *l, struct ud_api_text *t)
 {
 	const struct ud_api_text *first;
+	const struct known_model *k;
 
+	if (l->known != NULL && (k = known_find(l->known, t->path, t->text, t->len)) != NULL) {
+		t->known = &k->model;
+		free(t->text);
+		t->text = NULL;
+		return;
+	}
+	if (l->known != NULL)
+		t->keep = true; /* for ud_api_load_finish to add to the known models */
 	if (!l->pair)
 		return;
 	if (!l->second) {
@@ -139,7 +201,9 @@ load_worker(void *arg)
 			uv_mutex_unlock(&l->lock);
 		if (t == NULL)
 			return;
-		if (t->twin != NULL) {
+		if (t->known != NULL) {
+			ud_api_header_copy(&t->model, t->known);
+		} else if (t->twin != NULL) {
 			ud_api_header_copy(&t->model, &t->twin->model);
 		} else {
 			ud_api_parse(t->path, t->text, t->len, &t->model);
@@ -179,6 +243,12 @@ ud_api_load_start(struct ud_api_version *first, bool pair, ud_api_thread_fn *on_
 		if (uv_thread_create(&l->tids[l->nthreads], load_worker, l) == 0)
 			l->nthreads++;
 	return l;
+}
+
+void
+ud_api_load_known(struct ud_api_load *l, struct ud_api_models *known)
+{
+	l->known = known;
 }
 
 void
@@ -229,10 +299,26 @@ ud_api_load_finish(struct ud_api_load *l)
 		uv_cond_destroy(&l->more);
 		uv_mutex_destroy(&l->lock);
 	}
-	/* the first version's texts, kept for matching, are no longer needed */
+	/*
+	 * The first version's texts, kept for matching, are no longer needed;
+	 * with known models, each text parsed here is one more of them.
+	 */
 	for (i = 0; i < l->n; i++) {
-		free(l->v[i]->text);
-		l->v[i]->text = NULL;
+		struct ud_api_text *t = l->v[i];
+
+		if (l->known != NULL && t->text != NULL && t->twin == NULL &&
+		    known_find(l->known, t->path, t->text, t->len) == NULL) {
+			struct known_model *k = ud_xcalloc(1, sizeof(*k));
+
+			k->text = t->text;
+			k->len = t->len;
+			ud_api_header_copy(&k->model, &t->model);
+			k->next = ud_map_get(&l->known->by_path, t->path);
+			ud_map_put(&l->known->by_path, t->path, k);
+		} else {
+			free(t->text);
+		}
+		t->text = NULL;
 	}
 	ud_map_free(&l->first, NULL);
 	free(l->v);

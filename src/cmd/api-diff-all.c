@@ -45,8 +45,9 @@ struct all_run {
 	struct ud_map by_key; /* compact JSON of a change -> struct merged */
 	struct merged **v;
 	size_t n, alloc;
-	json_t *archs, *skipped; /* per architecture: its ABIs and summaries; not compared */
-	struct ud_buf summary;	 /* the text of the per-architecture lines */
+	json_t *archs, *skipped;     /* per architecture: its ABIs and summaries; not compared */
+	struct ud_buf summary;	     /* the text of the per-architecture lines */
+	struct ud_api_models *known; /* every text parsed once, whatever its architectures */
 };
 
 static bool
@@ -166,7 +167,7 @@ diff_arch(struct all_run *r, const char *old_spec, const char *new_spec, const c
 		free(ns);
 		return 0;
 	}
-	if (api_side_load_pair(&o, os, &n, ns, arch, none, &failed) < 0) {
+	if (api_side_load_pair(&o, os, &n, ns, arch, none, r->known, &failed) < 0) {
 		ud_api_version_free(&o);
 		ud_api_version_free(&n);
 		free(os);
@@ -176,18 +177,27 @@ diff_arch(struct all_run *r, const char *old_spec, const char *new_spec, const c
 	summaries = json_array();
 	for (i = 0; ud_abi_at(i) != NULL; i++) {
 		const struct ud_abi *abi = ud_abi_at(i);
-		struct ud_api_version oc, nc;
+		struct ud_api_version oc, nc, *ov = &o, *nv = &n;
 		struct ud_api_diff d;
+		size_t later;
 
 		if (strcmp(abi->arch, arch) != 0 || r->nabis == MAX_ABIS)
 			continue;
-		/* resolving reads the models for one ABI, in place: each ABI a copy */
-		ud_api_version_copy(&oc, &o);
-		ud_api_version_copy(&nc, &n);
-		ud_api_versions_resolve(&oc, &nc, abi, api_thread_start);
+		for (later = i + 1; ud_abi_at(later) != NULL; later++)
+			if (strcmp(ud_abi_at(later)->arch, arch) == 0)
+				break;
+		/* resolving reads the models for one ABI, in place: a copy, but for the last */
+		if (ud_abi_at(later) != NULL) {
+			ud_api_version_copy(&oc, &o);
+			ud_api_version_copy(&nc, &n);
+			ov = &oc;
+			nv = &nc;
+		}
+		ud_api_versions_resolve(ov, nv, abi, api_thread_start);
 		memset(&d, 0, sizeof(d));
-		ud_api_versions_diff(&oc, &nc, &d);
-		ud_api_versions_free(&oc, &nc, NULL, NULL);
+		ud_api_versions_diff(ov, nv, &d);
+		if (ov == &oc)
+			ud_api_versions_free(&oc, &nc, NULL, NULL);
 		r->abis[r->nabis] = abi;
 		merge(r, &d, r->nabis++);
 		json_array_append_new(summaries, abi_summary(r, arch, abi, &d));
@@ -323,6 +333,7 @@ api_diff_all(const char *old_spec, const char *new_spec, bool json)
 	memset(&r, 0, sizeof(r));
 	r.archs = json_array();
 	r.skipped = json_array();
+	r.known = ud_api_models_new();
 	for (i = 0; ud_abi_at(i) != NULL && rc == 0; i++) {
 		const char *arch = ud_abi_at(i)->arch;
 
@@ -339,6 +350,7 @@ api_diff_all(const char *old_spec, const char *new_spec, bool json)
 		rc = -1;
 	}
 	breaking = rc == 0 ? report(&r, old_spec, new_spec, json) : 0;
+	ud_api_models_free(r.known);
 	ud_map_free(&r.by_key, merged_free);
 	free(r.v);
 	json_decref(r.archs);

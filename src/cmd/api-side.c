@@ -262,13 +262,15 @@ api_side_load(struct ud_api_version *v, const char *spec, const char *arch,
 int
 api_side_load_pair(struct ud_api_version *o, const char *old_spec, struct ud_api_version *n,
 		   const char *new_spec, const char *arch, struct ud_progress *progress[2],
-		   const char **failed)
+		   struct ud_api_models *known, const char **failed)
 {
 	struct reader r = {o, NULL, progress[0], 0};
 
 	memset(n, 0, sizeof(*n));
 	heap_start(2);
 	r.load = ud_api_load_start(o, true, api_thread_start);
+	if (known != NULL)
+		ud_api_load_known(r.load, known);
 	*failed = side_read(&r, old_spec, arch) < 0 ? old_spec : NULL;
 	if (*failed == NULL) {
 		ud_api_load_next(r.load, n);

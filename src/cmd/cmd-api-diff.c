@@ -155,7 +155,8 @@ cmd_api_diff(int argc, char **argv)
 	/* two trees or revisions are installed in memory first: that takes a moment */
 	ud_progress_start(&po, "api model of OLD", "headers", quiet || ao.json);
 	ud_progress_start(&pn, "api model of NEW", "headers", quiet || ao.json);
-	rc = api_side_load_pair(&o, argv[optind], &n, argv[optind + 1], ao.arch, progress, &failed);
+	rc = api_side_load_pair(&o, argv[optind], &n, argv[optind + 1], ao.arch, progress, NULL,
+				&failed);
 	ud_progress_end(&po);
 	ud_progress_end(&pn);
 	if (rc < 0) {

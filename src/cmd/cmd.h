@@ -92,11 +92,12 @@ void api_thread_start(enum ud_api_thread role);
  * the spec that failed (the old one first), else NULL.  n is cleared
  * first (ud_api_version_free is safe on both after a failure).
  * progress[0] and progress[1] (or NULL) count each version's headers as
- * they are read.
+ * they are read.  known (or NULL): models of earlier loads to copy, where a
+ * text is the same (api/load.h).
  */
 int api_side_load_pair(struct ud_api_version *o, const char *old_spec, struct ud_api_version *n,
 		       const char *new_spec, const char *arch, struct ud_progress *progress[2],
-		       const char **failed);
+		       struct ud_api_models *known, const char **failed);
 /* The options api-diff and api-layout share: --json, --arch, --abi. */
 struct api_opts {
 	bool json;

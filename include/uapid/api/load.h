@@ -49,6 +49,17 @@ struct ud_api_load;
  */
 struct ud_api_load *ud_api_load_start(struct ud_api_version *first, bool pair,
 				      ud_api_thread_fn *on_thread);
+/*
+ * Models already made, by path and text: a run that loads many versions
+ * (api-diff --arch all: every architecture's) parses each text once and
+ * copies its model after.  Handed to a load by ud_api_load_known, which
+ * adds the load's new texts to it at ud_api_load_finish.
+ */
+struct ud_api_models;
+struct ud_api_models *ud_api_models_new(void);
+void ud_api_models_free(struct ud_api_models *m);
+/* The models l copies instead of parsing a text again (before any text is handed over). */
+void ud_api_load_known(struct ud_api_load *l, struct ud_api_models *known);
 /* The texts handed over from now on are the pair's second version's (zeroed here). */
 void ud_api_load_next(struct ud_api_load *l, struct ud_api_version *second);
 /* Hands over one header's installed text (malloc'd, taken over) and its path (copied). */
