@@ -957,22 +957,20 @@ evaluate(struct api_ctx *c, unsigned h, const char *text, bool pp)
 
 /*
  * evaluate() of object-like macro r's replacement in its header's view,
- * from the tokens api_macro_body keeps: not read again from its text.
+ * from the tokens api_macro_body keeps (not read again from its text),
+ * as a use of its name would expand it.
  */
 static struct api_val
 evaluate_macro(struct api_ctx *c, struct api_ref r)
 {
 	struct api_toks out = {NULL, 0, 0};
-	const struct api_tok *body;
-	size_t n;
 	struct api_val v;
 	bool ok;
 
 	if (c->depth > API_MAX_DEPTH)
 		return unknown();
 	c->depth++;
-	body = api_macro_body(c, r, &n);
-	ok = api_expand_toks(c, r.h, body, n, false, &out);
+	ok = api_expand_macro(c, r, &out);
 	v = evaluate_expanded(c, r.h, ok, &out, false);
 	c->depth--;
 	return v;
@@ -1057,7 +1055,10 @@ api_eval_sym(struct api_ctx *c, struct api_ref r)
 		c->cur_line = cur_line;
 		c->cur_cond = cur_cond;
 	} else {
+		unsigned long words = c->view_words;
+
 		v = evaluate_macro(c, r);
+		st->view_dependent = c->view_words != words;
 	}
 	if (v.known) {
 		if (!s->has_value)

@@ -145,6 +145,12 @@ struct api_symstate {
 	bool enum_unsigned; /* an enum with no negative constant: unsigned int */
 	bool body_done;
 	bool changed; /* its value, members or condition changed: its key and hashes again */
+	/*
+	 * A macro whose value took a name defined more than once (a word's
+	 * many_macros): another header's view may give another value, so its
+	 * uses expand it there instead of taking this one.
+	 */
+	bool view_dependent;
 };
 
 struct api_hdr {
@@ -168,8 +174,9 @@ struct api_typememo;
 struct api_ctx {
 	const struct ud_abi *abi;
 	struct ud_api_header *v; /* the version, sorted by path */
-	long prelude; /* linux/types.h's index: whose view a header that includes nothing takes, or
-			 -1 */
+	/* linux/types.h's index: whose view a header that includes nothing takes, or -1 */
+	long prelude;
+	unsigned long view_words; /* names of many_macros expanded so far (view_dependent) */
 	size_t n;
 	struct api_hdr *hd;
 	struct ud_map global;	  /* name key -> (uintptr_t) index + 1 into refs */
@@ -245,6 +252,12 @@ bool api_expand_toks(struct api_ctx *c, unsigned h, const struct api_tok *in, si
 		     struct api_toks *out);
 /* Gives an expansion's tokens back for reuse (out is left empty). */
 void api_expand_done(struct api_ctx *c, struct api_toks *out);
+/*
+ * Object-like macro r's replacement expanded in its header's view as a
+ * use of its name expands it: the name hidden inside, so that "#define
+ * X (X - 1)" after an enum constant X is that constant minus one.
+ */
+bool api_expand_macro(struct api_ctx *c, struct api_ref r, struct api_toks *out);
 /* Text with its object-like macros expanded (for a type: "__aligned_u64" -> "__u64
  * __attribute__((aligned(8)))"). */
 char *api_expand_text(struct api_ctx *c, unsigned h, const char *text);
@@ -284,6 +297,12 @@ struct word {
 	 * constants once made): api_lookup answers none in any view.
 	 */
 	bool no_macro;
+	/*
+	 * The version defines a macro of this name more than once (asm/ioctl.h's
+	 * _IOC_SIZEBITS before asm-generic/ioctl.h's #ifndef default): which one
+	 * an expansion takes depends on the view it expands in.
+	 */
+	bool many_macros;
 	/* the last look-ups kept, from a few headers (a macro is used from many) */
 	struct word_seen {
 		bool looked, global, found, undecided;

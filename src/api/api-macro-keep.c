@@ -175,7 +175,10 @@ api_word_of(struct api_ctx *c, const struct api_tok *t)
 		key[0] = '#';
 		memcpy(key + 1, t->p, t->n);
 		key[t->n + 1] = '\0';
-		w->no_macro = ud_map_get(&c->global, key) == NULL;
+		uintptr_t head = (uintptr_t)ud_map_get(&c->global, key);
+
+		w->no_macro = head == 0;
+		w->many_macros = head != 0 && c->gnext[head - 1] != 0;
 	}
 	return w;
 }

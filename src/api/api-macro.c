@@ -452,6 +452,8 @@ value_token(struct expander *x, struct api_ref mr, const struct api_tok *t, stru
 	if (st->value_st == API_TODO)
 		api_eval_sym(x->c, mr);
 	s = api_sym(x->c, mr);
+	if (st->view_dependent)
+		return false; /* its value here may not be its header's */
 	if (st->value_st != API_DONE || !s->has_value || !st->rank_known || st->rank > API_ULLONG ||
 	    (!s->value_unsigned && s->value < 0))
 		return false;
@@ -680,6 +682,8 @@ expand(struct expander *x, const struct api_tok *in, size_t n, struct tv *out, u
 			tv_push(out, t);
 			continue;
 		}
+		if (w->many_macros)
+			x->c->view_words++;
 		m = macro_of(x, &t, w, &undecided, &mr);
 		if (m == NULL) {
 			tv_push(out, undecided ? made(x->c, API_UNKNOWN_WORD,
@@ -719,6 +723,38 @@ api_expand_toks(struct api_ctx *c, unsigned h, const struct api_tok *in, size_t 
 	x.pp = pp;
 	tv_reserve(&got, n);
 	expand(&x, in, n, &got, 0);
+	out->v = got.v;
+	out->n = got.n;
+	out->alloc = got.alloc;
+	return !x.failed;
+}
+
+bool
+api_expand_macro(struct api_ctx *c, struct api_ref r, struct api_toks *out)
+{
+	const struct ud_api_sym *m = api_sym(c, r);
+	struct expander x;
+	struct tv stack = tv_get(c), got = tv_get(c);
+	struct api_tok name;
+	size_t i;
+
+	memset(&x, 0, sizeof(x));
+	x.c = c;
+	x.h = r.h;
+	memset(&name, 0, sizeof(name));
+	name.p = m->name;
+	name.n = strlen(m->name);
+	/* the replacement as a use of the name puts it: reversed, with the name hidden */
+	object_macro(&x, r, &name, &stack);
+	for (i = 0; i < stack.n / 2; i++) {
+		struct api_tok t = stack.v[i];
+
+		stack.v[i] = stack.v[stack.n - 1 - i];
+		stack.v[stack.n - 1 - i] = t;
+	}
+	tv_reserve(&got, stack.n);
+	expand(&x, stack.v, stack.n, &got, 0);
+	api_tv_put(c, &stack);
 	out->v = got.v;
 	out->n = got.n;
 	out->alloc = got.alloc;

@@ -1283,6 +1283,78 @@ START_TEST(test_layout_u64_32bit)
 }
 END_TEST
 
+/* The value of symbol name in the header at path of v, read for abi. */
+static long long
+value_on(const struct file *files, size_t nfiles, const char *abi, const char *path,
+	 const char *name)
+{
+	struct ud_api_header v[16];
+	size_t n, i, j;
+	long long value = 0;
+	bool found = false;
+
+	ck_assert_uint_le(nfiles, ARRAY_SIZE(v));
+	for (n = 0; n < nfiles; n++)
+		ud_api_parse(files[n].path, files[n].text, strlen(files[n].text), &v[n]);
+	ud_api_sort_headers(v, n);
+	ud_api_resolve(v, n, ud_abi_find(abi));
+	for (i = 0; i < n; i++)
+		for (j = 0; strcmp(v[i].path, path) == 0 && j < v[i].n; j++)
+			if (strcmp(v[i].v[j].name, name) == 0 && v[i].v[j].kind == UD_API_MACRO) {
+				ck_assert_msg(v[i].v[j].has_value, "%s: %s has no value", abi,
+					      name);
+				value = v[i].v[j].value;
+				found = true;
+			}
+	for (i = 0; i < n; i++)
+		ud_api_header_free(&v[i]);
+	ck_assert_msg(found, "%s: macro %s not read", abi, name);
+	return value;
+}
+
+/*
+ * A macro's value where it is used (issue 37): powerpc's asm/ioctl.h
+ * defines _IOC_SIZEBITS 13 before asm-generic/ioctl.h's #ifndef default
+ * of 14, so _IOC_DIRSHIFT is 29 in a header that includes it, though 30
+ * in asm-generic/ioctl.h alone; and a macro naming itself takes what it
+ * names once ("#define X (X - 1)" after an enum constant X).
+ */
+START_TEST(test_value_in_view)
+{
+	static const struct file ioc[] = {
+		{"asm/ioctl.h", "#ifndef _ASM_IOCTL_H\n#define _ASM_IOCTL_H\n"
+				"#define _IOC_SIZEBITS 13\n#define _IOC_DIRBITS 3\n"
+				"#define _IOC_READ 2U\n"
+				"#include <asm-generic/ioctl.h>\n#endif\n"},
+		{"asm-generic/ioctl.h",
+		 "#ifndef _ASM_GENERIC_IOCTL_H\n#define _ASM_GENERIC_IOCTL_H\n"
+		 "#define _IOC_NRBITS 8\n#define _IOC_TYPEBITS 8\n"
+		 "#ifndef _IOC_SIZEBITS\n# define _IOC_SIZEBITS 14\n#endif\n"
+		 "#ifndef _IOC_READ\n# define _IOC_READ 2U\n#endif\n"
+		 "#define _IOC_NRSHIFT 0\n"
+		 "#define _IOC_TYPESHIFT (_IOC_NRSHIFT + _IOC_NRBITS)\n"
+		 "#define _IOC_SIZESHIFT (_IOC_TYPESHIFT + _IOC_TYPEBITS)\n"
+		 "#define _IOC_DIRSHIFT (_IOC_SIZESHIFT + _IOC_SIZEBITS)\n"
+		 "#define _IOC(d, t, nr, s) (((d) << _IOC_DIRSHIFT) | "
+		 "((t) << _IOC_TYPESHIFT) | ((nr) << _IOC_NRSHIFT) | "
+		 "((s) << _IOC_SIZESHIFT))\n"
+		 "#define _IOR(t, nr, s) _IOC(_IOC_READ, (t), (nr), sizeof(s))\n"
+		 "#endif\n"},
+		{"linux/zz.h", "#include <asm/ioctl.h>\n#define ZZ_IOC _IOR(0x7a, 1, int)\n"
+			       "#define ZZ_SHIFT _IOC_DIRSHIFT\n"},
+		{"linux/self.h", "enum { Z_A, Z_B, __Z_MAX };\n#define __Z_MAX (__Z_MAX - 1)\n"},
+	};
+
+	ck_assert_int_eq(value_on(ioc, ARRAY_SIZE(ioc), "powerpc", "linux/zz.h", "ZZ_IOC"),
+			 0x40047a01);
+	ck_assert_int_eq(value_on(ioc, ARRAY_SIZE(ioc), "powerpc", "linux/zz.h", "ZZ_SHIFT"), 29);
+	ck_assert_int_eq(
+		value_on(ioc, ARRAY_SIZE(ioc), "powerpc", "asm-generic/ioctl.h", "_IOC_DIRSHIFT"),
+		30);
+	ck_assert_int_eq(value_on(ioc, ARRAY_SIZE(ioc), "x86_64", "linux/self.h", "__Z_MAX"), 1);
+}
+END_TEST
+
 START_TEST(test_layout)
 {
 	struct ud_api_header v[NCOMMON + 1];
@@ -1595,6 +1667,7 @@ main(void)
 	tcase_add_test(tc, test_rule_same_expansion);
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_layout_u64_32bit);
+	tcase_add_test(tc, test_value_in_view);
 	tcase_add_test(tc, test_in_place);
 	tcase_add_test(tc, test_copy);
 	tcase_add_test(tc, test_refinish);
