@@ -81,7 +81,7 @@ k1=$H/linux-source-6.1
 k2=$H/linux-source-6.12
 cp -R "$top_srcdir/tests/trees/mini" "$k1"
 chmod -R u+w "$k1"
-rm -rf "$k1/usr"
+rm -rf "${k1:?}/usr"
 iouring() { # the members of struct io_sqring_offsets
 	{
 		echo '/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */'
@@ -131,7 +131,7 @@ fields() {
 }
 # the README's paths, as they are here
 local_paths() {
-	sed -e "s|/tmp/|$T/|g" -e "s|~/|$H/|g" -e "s|\(^\| \)build/|\1$top_builddir/|g"
+	sed -e "s|/tmp/|$T/|g" -e "s|~/|$H/|g" -e "s#\(^\| \)build/#\1$top_builddir/#g"
 }
 
 export PATH="$top_builddir/src:$PATH" HOME="$H" XDG_RUNTIME_DIR="$WORK/run"
@@ -210,4 +210,6 @@ if [ -n "$DPID" ]; then
 	kill -TERM "$DPID" 2>/dev/null || true
 	wait "$DPID" 2>/dev/null || true
 fi
+# copies of a read-only source tree (make distcheck) are read-only too
+chmod -R u+w "$WORK"
 finish
