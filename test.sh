@@ -19,7 +19,7 @@
 #                      bench/fetch-kernels.sh --full put them
 #                      (tests/kernel/old-kernels.sh).
 #   ./test.sh --quick  (or UD_QUICK=1) the build and make check only.
-# README.md ("Set-up") has the stages of each tier and their times.
+# doc/testing.md has the stages of each tier and their times.
 #
 # Every stage prints its wall and CPU time as it ends, and a table of all of
 # them closes the run; its output is in build/test-logs/NAME.log, shown
@@ -60,7 +60,7 @@ UD_SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/uapid-test-sh.XXXXXX")
 # those inputs' checksums (tests/kernel/kernel-refs.sh: the kernel's own headers_install for
 # every architecture; tests/kernel/api-layout-oracle.py: the compiler's layouts): UD_CACHE=DIR
 # to keep it elsewhere, UD_CACHE= (empty) for none. Never required: a run without it
-# computes everything (README.md, "Set-up", has both times).
+# computes everything (doc/testing.md has both times).
 export UD_CACHE=${UD_CACHE-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/uapid-test}
 export UD_KERNEL_TREES=$UD_SCRATCH/kernels UD_KERNEL_REFS=$UD_SCRATCH/refs
 stages_init "$UD_SCRATCH"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Ground-truth score and split time (see README.md, "Ground truth").
+# Ground-truth score and split time (see doc/validation.md, "Ground truth").
 #
 # usage: bench/gtscore.sh PRE POST [UAPID]
 # Prints the scorer's lines once, then the split time best of five: as the

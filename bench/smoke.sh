@@ -3,7 +3,7 @@
 # bench/smoke.sh BUILD KERNEL: every `make bench*` target once, on small
 # inputs, so that the benches keep building and running (test.sh --full).
 # A smoke run: each must exit 0 and print its figures; no figure is judged
-# (timing is never asserted: figures go in issue notes, README "Benchmarks").
+# (timing is never asserted: figures go in issue notes, bench/README.md).
 #
 # BUILD is a configured build directory; KERNEL a kernel tree (Debian's
 # linux-source-6.1 as tests/kernel/kernel-lib.sh extracts it), only read: the small

@@ -27,7 +27,7 @@
 # if_changed rules compare each header's command line, which names the
 # source file.  Result: 3 s an architecture instead of 50.  UD_REF_CLEAN=1
 # builds every architecture from nothing instead (the check that both give
-# the same trees: README.md, "Installed headers, measured").
+# the same trees: doc/validation.md, "Installed headers, measured").
 #
 # UD_CACHE=DIR (optional): with TARBALL given, the references are kept in
 # DIR/kernel-refs/SHA256-OF-TARBALL.vN and copied from there when present,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The splitter: one header in, up to two out, as David Howells' 2012
- * scripts did it (see README.md, "How uapid splits a header").
+ * scripts did it (see doc/splitting.md).
  *
  * Pure: works on a buffer and a tree-relative path (which decides the
  * uapi include name); no I/O.  Every split is checked for lost lines: an
