@@ -288,7 +288,6 @@ struct tv {
 struct word {
 	const char *name; /* the text (a copy in the arena) */
 	size_t n;
-	uint32_t hash;
 	enum ud_abi_macro abi; /* api_abi_macro's answer */
 	const char *value;
 	/*
@@ -338,11 +337,11 @@ struct text;
 struct api_spare {
 	struct tv *v;
 	size_t n, alloc;
-	struct word *words; /* open addressing by text; a power of two of slots */
-	size_t nwords, awords;
-	struct text *texts; /* the same for the texts expanded, tokenized */
-	size_t ntexts, atexts;
+	struct ud_map words; /* identifier -> struct word (in the arena) */
+	struct ud_map texts; /* a text expanded -> its tokens (struct text, in the arena) */
 };
+/* Frees what c's spares keep outside its arena. */
+void api_spare_free(struct api_ctx *c);
 
 /*
  * An empty token vector, with the room of a spare one when c has one
@@ -363,7 +362,7 @@ tv_get(struct api_ctx *c)
 
 /* Gives t's room back to c's spares (t is left empty). */
 void api_tv_put(struct api_ctx *c, struct tv *t);
-/* The word of identifier token t (valid until the next api_word_of: the table may move). */
+/* The word of identifier token t (in c's arena: the same word at every use of the name). */
 struct word *api_word_of(struct api_ctx *c, const struct api_tok *t);
 /* The tokens of text (len bytes), kept in c's arena: tokenized on first use. */
 const struct api_tok *api_text_tokens(struct api_ctx *c, const char *text, size_t len, size_t *n);

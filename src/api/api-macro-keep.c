@@ -22,10 +22,7 @@
  * tokens point into the copy, so the caller's text may go.
  */
 struct text {
-	const char *s; /* a copy in the arena */
-	size_t len;
-	uint32_t hash;
-	const struct api_tok *v;
+	const struct api_tok *v; /* into a copy of the text in the arena */
 	size_t n;
 };
 
@@ -33,8 +30,14 @@ struct text {
 static struct api_spare *
 spare_of(struct api_ctx *c)
 {
-	if (c->spare == NULL)
+	if (c->spare == NULL) {
 		c->spare = ud_arena_alloc(&c->arena, sizeof(*c->spare));
+		memset(c->spare, 0, sizeof(*c->spare));
+		/* names and texts: their keys live as long as the context */
+		c->spare->words.keys = c->spare->texts.keys = &c->arena;
+		ud_map_reserve(&c->spare->words, 1024);
+		ud_map_reserve(&c->spare->texts, 256);
+	}
 	return c->spare;
 }
 
@@ -99,156 +102,78 @@ api_abi_macro(struct api_ctx *c, const char *name, size_t n, const char **value)
 	return k->what;
 }
 
-#define WORDS_FIRST 1024
-
-/*
- * A hash of a token's text from its length and its first and last 8
- * bytes (a byte at a time when shorter): cheaper than a byte loop, and
- * names that share both ends are told apart by the compare.
- */
-static inline uint32_t
-word_hash(const char *p, size_t n)
-{
-	uint64_t a, b, h;
-	size_t i;
-
-	if (n < 8) {
-		h = n;
-		for (i = 0; i < n; i++)
-			h = h * 31 + (unsigned char)p[i];
-		return (uint32_t)((h * 0x9e3779b97f4a7c15ull) >> 32);
-	}
-	memcpy(&a, p, 8);
-	memcpy(&b, p + n - 8, 8);
-	h = (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^ n;
-	return (uint32_t)(h ^ (h >> 29) ^ (h >> 41));
-}
-
-static size_t
-word_slot(const struct word *v, size_t awords, const char *p, size_t n, uint32_t hash)
-{
-	size_t mask = awords - 1, i = hash & mask;
-
-	while (v[i].name != NULL &&
-	       !(v[i].hash == hash && v[i].n == n && memcmp(v[i].name, p, n) == 0))
-		i = (i + 1) & mask;
-	return i;
-}
-
-/* Room for one more word: the table doubled when half full. */
-static void
-words_room(struct api_ctx *c, struct api_spare *sp)
-{
-	struct word *old = sp->words;
-	size_t i, aold = sp->awords;
-
-	if ((sp->nwords + 1) * 2 <= sp->awords)
-		return;
-	sp->awords = aold == 0 ? WORDS_FIRST : aold * 2;
-	sp->words = ud_arena_alloc(&c->arena, sp->awords * sizeof(*sp->words));
-	for (i = 0; i < aold; i++)
-		if (old[i].name != NULL)
-			sp->words[word_slot(sp->words, sp->awords, old[i].name, old[i].n,
-					    old[i].hash)] = old[i];
-}
-
-/* The word of identifier token t (valid until the next api_word_of: the table may move). */
+/* The word of identifier token t (in c's arena: the same word at every use of the name). */
 struct word *
 api_word_of(struct api_ctx *c, const struct api_tok *t)
 {
 	struct api_spare *sp = spare_of(c);
-	uint32_t hash = word_hash(t->p, t->n);
-	struct word *w;
+	void **slot = ud_map_ref_n(&sp->words, t->p, t->n, true);
+	struct word *w = *slot;
 	char key[512]; /* api_lookup's bound: a longer name is no macro */
 
-	words_room(c, sp);
-	w = &sp->words[word_slot(sp->words, sp->awords, t->p, t->n, hash)];
-	if (w->name != NULL)
+	if (w != NULL)
 		return w;
-	sp->nwords++;
+	*slot = w = ud_arena_alloc(&c->arena, sizeof(*w));
+	memset(w, 0, sizeof(*w));
 	w->name = ud_arena_strndup(&c->arena, t->p, t->n);
 	w->n = t->n;
-	w->hash = hash;
 	w->abi = api_abi_macro(c, t->p, t->n, &w->value);
 	w->no_macro = true;
 	if (t->n + 2 <= sizeof(key)) {
+		uintptr_t head;
+
 		key[0] = '#';
 		memcpy(key + 1, t->p, t->n);
 		key[t->n + 1] = '\0';
-		uintptr_t head = (uintptr_t)ud_map_get(&c->global, key);
-
+		head = (uintptr_t)ud_map_get(&c->global, key);
 		w->no_macro = head == 0;
 		w->many_macros = head != 0 && c->gnext[head - 1] != 0;
 	}
 	return w;
 }
 
-/* A hash of a text, 8 bytes at a time. */
-static uint32_t
-text_hash(const char *p, size_t n)
-{
-	uint64_t h = n * 0x9e3779b97f4a7c15ull, w;
-	size_t i;
-
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * 0x100000001b3ull;
-		h ^= h >> 29;
-	}
-	for (; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
-	return (uint32_t)(h ^ (h >> 32));
-}
-
-static size_t
-text_slot(const struct text *v, size_t a, const char *s, size_t len, uint32_t hash)
-{
-	size_t mask = a - 1, i = hash & mask;
-
-	while (v[i].s != NULL &&
-	       !(v[i].hash == hash && v[i].len == len && memcmp(v[i].s, s, len) == 0))
-		i = (i + 1) & mask;
-	return i;
-}
-
-/* The tokens of text (len bytes), kept in c's arena: tokenized on first use. */
+/*
+ * The tokens of text (len bytes), kept in c's arena: tokenized on first
+ * use (a text with a NUL byte, broken input, every time).
+ */
 const struct api_tok *
 api_text_tokens(struct api_ctx *c, const char *text, size_t len, size_t *n)
 {
 	struct api_spare *sp = spare_of(c);
-	uint32_t hash = text_hash(text, len);
 	struct api_toks t = {NULL, 0, 0};
-	struct text *x;
+	struct text *x = NULL;
 	struct api_tok *v;
-	size_t i;
+	void **slot = NULL;
 
-	if ((sp->ntexts + 1) * 2 > sp->atexts) {
-		struct text *old = sp->texts;
-		size_t aold = sp->atexts;
-
-		sp->atexts = aold == 0 ? 256 : aold * 2;
-		sp->texts = ud_arena_alloc(&c->arena, sp->atexts * sizeof(*sp->texts));
-		for (i = 0; i < aold; i++)
-			if (old[i].s != NULL)
-				sp->texts[text_slot(sp->texts, sp->atexts, old[i].s, old[i].len,
-						    old[i].hash)] = old[i];
+	if (memchr(text, '\0', len) == NULL) {
+		slot = ud_map_ref_n(&sp->texts, text, len, true);
+		if ((x = *slot) != NULL) {
+			*n = x->n;
+			return x->v;
+		}
 	}
-	x = &sp->texts[text_slot(sp->texts, sp->atexts, text, len, hash)];
-	if (x->s == NULL) {
-		x->s = ud_arena_strndup(&c->arena, text, len);
-		x->len = len;
-		x->hash = hash;
-		api_tokenize(x->s, len, &t);
-		v = ud_arena_alloc(&c->arena, (t.n + 1) * sizeof(*v));
-		if (t.n > 0)
-			memcpy(v, t.v, t.n * sizeof(*v));
+	/* the tokens point into a copy of the text in the arena: the caller's may go */
+	api_tokenize(ud_arena_strndup(&c->arena, text, len), len, &t);
+	v = ud_arena_alloc(&c->arena, (t.n + 1) * sizeof(*v));
+	if (t.n > 0)
+		memcpy(v, t.v, t.n * sizeof(*v));
+	free(t.v);
+	*n = t.n;
+	if (slot != NULL) {
+		*slot = x = ud_arena_alloc(&c->arena, sizeof(*x));
 		x->v = v;
 		x->n = t.n;
-		sp->ntexts++;
-		free(t.v);
 	}
-	*n = x->n;
-	return x->v;
+	return v;
+}
+
+void
+api_spare_free(struct api_ctx *c)
+{
+	if (c->spare == NULL)
+		return;
+	ud_map_free(&c->spare->words, NULL);
+	ud_map_free(&c->spare->texts, NULL);
 }
 
 const struct api_tok *

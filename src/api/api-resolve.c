@@ -207,6 +207,7 @@ ctx_free(struct api_ctx *c)
 	ud_map_free(&c->abi_macros, NULL);
 	ud_map_free(&c->renamed, NULL);
 	api_type_memo_free(c);
+	api_spare_free(c);
 	ud_arena_free(&c->arena);
 }
 
