@@ -316,6 +316,45 @@ assert "v1.1" in p.events[0][1] and "v1.2" in p.events[1][1], p.events
 assert "v-breaking" in p.events[1][0] and "1 -> 2" in p.events[1][1], p.events
 PY
 
+# --- contrib/uapi-gate.sh --accept: an accepted break passes the gate ---------------------
+gate() { sh "$top_srcdir/contrib/uapi-gate.sh" --uapid "$UAPID" --base v1.1 --head v1.2 "$@"; }
+expect_status 1 gate "$R"
+expect_in "$WORK/out" "result: FAIL (1 breaking change)"
+printf '# the gate\nlinux/mini.h MINI_LOGGED value  nothing released used it\nlinux/mini.h MINI_NOT_THERE value  stale\n' >"$WORK/gate.accept"
+expect_status 0 gate --accept "$WORK/gate.accept" "$R"
+expect_in "$WORK/out" "api-diff 0 breaking, 0 review, 0 compatible; headers 1 changed, 0 added, 0 removed; 1 accepted"
+expect_in "$WORK/out" "accepted (not failing):"
+expect_in "$WORK/out" "MINI_LOGGED: replacement 1 -> 2 [$WORK/gate.accept:2: nothing released used it]"
+expect_in "$WORK/out" "accepted lines that match nothing (remove them?):"
+expect_in "$WORK/out" "$WORK/gate.accept:3: linux/mini.h MINI_NOT_THERE value stale"
+expect_in "$WORK/out" "result: PASS (userspace API compatible)"
+expect_status 2 gate --accept "$WORK/no-such-accept" "$R"
+
+# --- the daemon's api.changes: {"accept": the file's text} -------------------------------
+. "$top_srcdir/tests/lib/daemon-lib.sh"
+T=$WORK/tree S=$WORK/state SOCK=$WORK/d.sock
+new_tree "$T"
+start_daemon "$T" "$S" "$SOCK"
+c1=$("$UAPICTL" --socket "$SOCK" --json status | json_field clock)
+sed -i 's/#define MINI_PLAIN_API 1/#define MINI_PLAIN_API 2/' "$T/include/uapi/linux/mini.h"
+wait_idle "$SOCK"
+acc=$(printf '# d\nlinux/mini.h MINI_PLAIN_API value  decided\nlinux/x.h X value  stale\n' |
+	python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))')
+expect_status 0 "$UAPICTL" --socket "$SOCK" call api.changes \
+	"{\"since\": $c1, \"accept\": $acc, \"accept_name\": \"api.accept\"}"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+ch = [c for c in d["changes"] if (c["symbol"] or "").startswith("MINI_PLAIN_API")]
+assert ch and all(c["verdict"] == "accepted" and c["accepted_from"] == "breaking" for c in ch), ch
+assert d["summary"]["breaking"] == 0 and d["summary"]["accepted"] == len(ch), d["summary"]
+assert d["accept"]["unmatched"] == [{"line": 3, "text": "linux/x.h X value stale"}], d["accept"]
+assert all(c["accepted_at"] == "api.accept:2" for c in ch), ch
+' "$WORK/out" && pass || { fail "api.changes with accept"; cat "$WORK/out" >&2; }
+expect_status 1 "$UAPICTL" --socket "$SOCK" call api.changes "{\"since\": $c1, \"accept\": \"linux/mini.h X\"}"
+expect_in "$WORK/err" "accept:1: want HEADER SYMBOL RULE REASON"
+stop_daemon
+
 # --- check-uapi: the kernel's check-uapi.sh options, on a small git tree -----------------
 K=$WORK/k
 cp -R "$top_srcdir/tests/trees/mini" "$K"
