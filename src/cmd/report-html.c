@@ -10,7 +10,8 @@
  * The elements a test reads: #n-VERDICT (data-n: that verdict's count in
  * the whole diff), tr.change (data-verdict) per change shown, and, when
  * the changes carry a second verdict axis ("binary" and "source"), #axes
- * with #n-binary-VALUE and #n-source-VALUE.
+ * with #n-binary-VALUE and #n-source-VALUE; body's data-js="ok" once the
+ * script has run to its end (a browser test reads that).
  */
 #include "config.h"
 
@@ -119,6 +120,7 @@ static const char script[] =
 	"document.querySelectorAll('.filters input').forEach(function(cb){\n"
 	" cb.addEventListener('change',function(){\n"
 	"  document.body.classList.toggle('hide-'+cb.dataset.v,!cb.checked);});});\n"
+	"document.body.dataset.js='ok';\n"
 	"</script>\n";
 
 static void
@@ -325,8 +327,9 @@ change_row(struct ud_buf *b, json_t *c)
 static void
 changes_section(struct ud_buf *b, const struct triage_opts *t, json_t *changes, json_t *heads)
 {
+	static const char *const order[] = {"breaking", "review", "accepted", "compatible"};
 	json_t *h, *c;
-	size_t i, k;
+	size_t i, k, v;
 
 	ud_buf_addstr(b, "<section id=\"changes\"><h2>Changes by header</h2>\n");
 	json_array_foreach(heads, i, h)
@@ -342,12 +345,15 @@ changes_section(struct ud_buf *b, const struct triage_opts *t, json_t *changes, 
 				 "<th>verdict</th><th>rule</th><th>what changed</th>"
 				 "<th>old definition</th><th>new definition</th></tr></thead>\n"
 				 "<tbody>\n");
-		/* the changes come by header already; a through-change may sit apart */
-		json_array_foreach(changes, k, c)
-		{
-			if (strcmp(str(c, "header"), name) == 0 && triage_selects(t, c, true))
-				change_row(b, c);
-		}
+		/* worst first; a change through a type may sit apart from its header's */
+		for (v = 0; v < 4; v++)
+			json_array_foreach(changes, k, c)
+			{
+				if (strcmp(str(c, "verdict"), order[v]) == 0 &&
+				    strcmp(str(c, "header"), name) == 0 &&
+				    triage_selects(t, c, true))
+					change_row(b, c);
+			}
 		ud_buf_addstr(b, "</tbody></table>\n");
 	}
 	ud_buf_addstr(b, "</section>\n");
