@@ -68,7 +68,7 @@ stages_init "$UD_SCRATCH"
 packages=(linux-source-6.1 rsync xz-utils neovim bash-completion)
 kernels=(6.1)
 if [ "$UD_LEVEL" = full ]; then
-	packages+=(valgrind linux-source-6.12 bc abigail-tools clang clang-format)
+	packages+=(valgrind linux-source-6.12 bc abigail-tools clang clang-format chromium)
 	kernels+=(6.12)
 fi
 
@@ -256,6 +256,14 @@ spawn full kernel-refs niced kernel_refs
 # the labelled set, the summary and its time)
 spawn full api-kernel niced run_test kernel/api-kernel UD_KERNEL_61="$UD_KERNEL_TREES/linux-6.1" \
 	UD_KERNEL_612="$UD_KERNEL_TREES/linux-6.12"
+# the api-diff report of 6.1 -> 6.12 in each form, and its HTML page in headless chromium
+# (tests/kernel/api-report-browser.sh: the page's counts against --json, a screenshot)
+spawn full api-report-browser niced run_test kernel/api-report-browser \
+	UD_KERNEL_61="$UD_KERNEL_TREES/linux-6.1" UD_KERNEL_612="$UD_KERNEL_TREES/linux-6.12"
+# uapid check-uapi beside the kernel's scripts/check-uapi.sh (6.12's, with abidiff) on a git
+# repository of 6.1 with planted changes (tests/kernel/check-uapi-kernel.sh)
+spawn full check-uapi-kernel niced run_test kernel/check-uapi-kernel \
+	UD_KERNEL_61="$UD_KERNEL_TREES/linux-6.1" UD_KERNEL_612="$UD_KERNEL_TREES/linux-6.12"
 spawn full branch-kernel niced run_test kernel/branch-kernel
 # the daemon against the batch commands on 6.1 and from 6.1 to 6.12: its own trees and
 # state, so it starts with the other kernel stages (it was the run's last long pole)

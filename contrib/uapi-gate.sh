@@ -3,7 +3,7 @@
 # uapi-gate.sh: a CI gate for a kernel patch series' userspace API.
 #
 #   uapi-gate.sh [--base REV] [--head REV] [--arch ARCH]... [--uapid PATH]
-#                [--report FILE] [--allow-breaking] REPO
+#                [--report FILE] [--accept FILE] [--allow-breaking] REPO
 #
 # Finds the architectures the series BASE..HEAD touches, then for each runs
 # `uapid check --arch A` on a checkout of HEAD (a detached `git worktree` in
@@ -13,7 +13,9 @@
 #
 # Exit status: 0 the series passes (or touches no userspace API); 1 it
 # changes the userspace API in a breaking way or the headers check reports
-# errors (or uapid could not check an architecture); 2 usage errors (bad
+# errors (or uapid could not check an architecture); a break a line of
+# --accept FILE (HEADER SYMBOL RULE REASON, see `uapid api-diff --accept`)
+# accepts does not fail, and a line that matches nothing is reported; 2 usage errors (bad
 # option, not a git repository, unknown revision, no uapid).
 # See doc/ci.md.
 set -u
@@ -22,7 +24,7 @@ me=uapi-gate
 usage() {
 	cat <<'EOF'
 usage: uapi-gate.sh [--base REV] [--head REV] [--arch ARCH]... [--uapid PATH]
-                    [--report FILE] [--allow-breaking] REPO
+                    [--report FILE] [--accept FILE] [--allow-breaking] REPO
   --base REV        the series' base (default: merge-base of HEAD with
                     origin/master, else master)
   --head REV        the series' head (default: HEAD)
@@ -30,13 +32,14 @@ usage: uapi-gate.sh [--base REV] [--head REV] [--arch ARCH]... [--uapid PATH]
                     or comma-separated; x86 always is)
   --uapid PATH      the uapid binary (default: $UAPID, else uapid in PATH)
   --report FILE     write the report to FILE as well
+  --accept FILE     accepted breaks (lines HEADER SYMBOL RULE REASON): not failing
   --allow-breaking  report breaking API changes but do not fail on them
 exit: 0 pass, 1 breaking change or check errors, 2 usage error
 EOF
 }
 die_usage() { echo "$me: $*" >&2; echo "(see: uapi-gate.sh --help)" >&2; exit 2; }
 
-base='' head=HEAD extra_arches='' uapid=${UAPID:-} report_file='' allow_breaking=0 repo=''
+base='' head=HEAD extra_arches='' uapid=${UAPID:-} report_file='' allow_breaking=0 repo='' accept=''
 need_arg() { [ $# -ge 2 ] && [ -n "$2" ] || die_usage "$1 needs a value"; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -50,6 +53,8 @@ while [ $# -gt 0 ]; do
 	--uapid=*) uapid=${1#*=}; shift ;;
 	--report) need_arg "$@"; report_file=$2; shift 2 ;;
 	--report=*) report_file=${1#*=}; [ -n "$report_file" ] || die_usage "--report needs a value"; shift ;;
+	--accept) need_arg "$@"; accept=$2; shift 2 ;;
+	--accept=*) accept=${1#*=}; [ -n "$accept" ] || die_usage "--accept needs a value"; shift ;;
 	--allow-breaking) allow_breaking=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
@@ -73,6 +78,10 @@ command -v python3 >/dev/null 2>&1 || die_usage "python3 is needed"
 command -v git >/dev/null 2>&1 || die_usage "git is needed"
 
 [ -d "$repo" ] || die_usage "$repo: not a directory"
+if [ -n "$accept" ]; then
+	[ -f "$accept" ] && [ -r "$accept" ] || die_usage "$accept: no such file"
+	case $accept in /*) ;; *) accept=$PWD/$accept ;; esac
+fi
 top=$(git -C "$repo" rev-parse --show-toplevel 2>/dev/null) || die_usage "$repo: not a git working tree"
 g() { git -C "$top" -c core.quotePath=false "$@"; }
 
@@ -188,14 +197,15 @@ fi
 for a in $arches; do
 	"$uapid" check --arch "$a" --json "$wt" >"$tmp/$a.check.json" 2>"$tmp/$a.check.err"
 	echo $? >"$tmp/$a.check.rc"
-	"$uapid" api-diff --json --arch "$a" "$top:$base_id" "$top:$head_id" >"$tmp/$a.diff.json" 2>"$tmp/$a.diff.err"
+	"$uapid" api-diff --json --arch "$a" ${accept:+--accept "$accept"} "$top:$base_id" "$top:$head_id" \
+		>"$tmp/$a.diff.json" 2>"$tmp/$a.diff.err"
 	echo $? >"$tmp/$a.diff.rc"
 done
 # One python3 for the lot (its start-up is the slow part on some machines):
 # a section per architecture, then the totals in $tmp/counts, where each
 # change counts once whatever the number of architectures it shows in.
 # shellcheck disable=SC2086 # $arches: architecture names, checked above
-python3 - "$tmp" "$wt" $arches >>"$R" <<'PY'
+UD_GATE_ACCEPT=$accept python3 - "$tmp" "$wt" $arches >>"$R" <<'PY'
 import json, os, sys
 tmp, wt, arches = sys.argv[1], sys.argv[2], sys.argv[3:]
 LIMIT = 20
@@ -246,6 +256,7 @@ def change(ch):
     return "%s:%d: %s: %s" % (ch["header"], line, ch["symbol"], ch["reason"])
 
 all_breaking, all_errors, not_checked = set(), set(), 0
+unmatched = None  # accept lines that matched nothing on any architecture
 for arch in arches:
     base = os.path.join(tmp, arch)
     drc, crc = rc(base + ".diff.rc"), rc(base + ".check.rc")
@@ -255,11 +266,17 @@ for arch in arches:
         s = d["summary"]
         br = [ch for ch in d["changes"] if ch["verdict"] == "breaking"]
         rv = [ch for ch in d["changes"] if ch["verdict"] == "review"]
+        acc = [ch for ch in d["changes"] if ch["verdict"] == "accepted"]
+        if "accept" in d:
+            um = {(u["line"], u["text"]) for u in d["accept"]["unmatched"]}
+            unmatched = um if unmatched is None else unmatched & um
         diff_line = ("api-diff %d breaking, %d review, %d compatible; headers %d changed, "
                      "%d added, %d removed" % (s["breaking"], s["review"], s["compatible"],
                      s["headers_changed"], s["headers_added"], s["headers_removed"]))
+        if "accepted" in s:
+            diff_line += "; %d accepted" % s["accepted"]
     except (TypeError, KeyError):
-        d, br, rv, diff_line = None, [], [], "api-diff failed (exit %d)" % drc
+        d, br, rv, acc, diff_line = None, [], [], [], "api-diff failed (exit %d)" % drc
     try:
         errs = [(f["path"], dg) for f in c["files"] for dg in f["diagnostics"]
                 if dg["severity"] == "error"]
@@ -293,6 +310,8 @@ for arch in arches:
             print("    " + l)
     listing(arch, "breaking changes", br, change)
     listing(arch, "to review (not failing)", rv, change)
+    listing(arch, "accepted (not failing)", acc,
+            lambda ch: change(ch) + " [%s: %s]" % (ch["accepted_at"], ch["accepted_because"]))
     if c is None:
         print("  check:")
         for l in tail(base + ".check.err"):
@@ -303,6 +322,11 @@ for arch in arches:
     all_errors.update((p, dg["line"], dg["message"]) for p, dg in errs)
     if nerrors and not errs:  # errors counted but not listed: count them anyway
         all_errors.add((arch, nerrors))
+if unmatched:
+    print()
+    print("accepted lines that match nothing (remove them?):")
+    for line, text in sorted(unmatched):
+        print("  %s:%d: %s" % (os.environ.get("UD_GATE_ACCEPT", "accept"), line, text))
 with open(os.path.join(tmp, "counts"), "w") as f:
     f.write("%d %d %d\n" % (len(all_breaking), len(all_errors), not_checked))
 PY

@@ -8,7 +8,9 @@
  * memory first, as `uapid install --arch ARCH` would.
  *
  * Exit status: 1 when a change is breaking (as the kernel's check-uapi.sh
- * does), 0 otherwise, 2 for bad usage or input.
+ * does), 0 otherwise, 2 for bad usage or input.  What a person does with
+ * the diff (filters, the roll-up, accepted breaks, the text and HTML
+ * reports) is api-triage.c's.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "api-triage.h"
 #include "cmd.h"
 #include "uapid/api/abi.h"
 #include "uapid/api/api.h"
@@ -35,81 +38,41 @@
 #include "uapid/util/xmalloc.h"
 
 static const char api_usage[] =
-	"usage: uapid api-diff [--json] [--arch ARCH|all] [--abi ABI] [--quiet] OLD NEW\n"
+	"usage: uapid api-diff [--json] [--arch ARCH|all] [--abi ABI] [--quiet] [--verdict V[,V]]\n"
+	"                      [--header GLOB] [--symbol GLOB] [--summary] [--accept FILE]\n"
+	"                      [--html FILE] OLD NEW\n"
 	"  OLD, NEW: an installed-headers directory (INSTALL_HDR_PATH or its "
 	"include/),\n"
 	"            a kernel tree, or REPO:REV\n"
 	"  --abi:    the target whose sizes and conditions decide (default: ARCH's,\n"
-	"            x86 -> x86_64); --abi none compares the text only\n";
-
-static void
-print_text(const struct ud_api_version *o, const struct ud_api_version *n,
-	   const struct ud_api_diff *d)
-{
-	size_t i;
-
-	printf("old: %s, %zu headers\nnew: %s, %zu headers\n", o->what, o->n, n->what, n->n);
-	printf("headers: %u changed, %u added, %u removed; symbols: %u added, %u removed, %u "
-	       "changed\n",
-	       d->headers_changed, d->headers_added, d->headers_removed, d->symbols_added,
-	       d->symbols_removed, d->symbols_changed);
-	printf("verdicts: %u breaking, %u review, %u compatible\n", d->verdicts[UD_API_BREAKING],
-	       d->verdicts[UD_API_REVIEW], d->verdicts[UD_API_COMPATIBLE]);
-	for (i = 0; i < d->n; i++) {
-		const struct ud_api_change *c = &d->v[i];
-		unsigned line = c->new_line != 0 ? c->new_line : c->old_line;
-		const char *kind = ud_api_kind_shown(ud_api_kind_name(c->kind), c->symbol);
-
-		if (c->symbol[0] != '\0')
-			printf("%s:%u: %s: %s%s%s: %s\n", c->header, line,
-			       ud_api_verdict_name(c->verdict), kind, kind[0] ? " " : "", c->symbol,
-			       c->reason);
-		else
-			printf("%s:%u: %s: %s\n", c->header, line, ud_api_verdict_name(c->verdict),
-			       c->reason);
-	}
-}
-
-static void
-print_json(const struct ud_api_version *o, const struct ud_api_version *n,
-	   const struct ud_api_diff *d)
-{
-	json_t *j = ud_json_api_diff(d);
-	char *s;
-
-	/* what was compared, first */
-	json_object_set_new(j, "old", json_string(o->what));
-	json_object_set_new(j, "new", json_string(n->what));
-	s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	puts(s);
-	free(s);
-	json_decref(j);
-}
+	"            x86 -> x86_64); --abi none compares the text only\n" TRIAGE_USAGE;
 
 struct report {
-	const struct ud_api_version *o, *n;
-	const struct ud_api_diff *d;
-	bool json;
+	const struct triage_opts *t;
+	json_t *j;
+	int status;
 };
 
+/* the report holds its own text (api-triage.c): the models are not needed for it */
 static void
 print_report(void *ctx)
 {
-	const struct report *r = ctx;
+	struct report *r = ctx;
 
-	if (r->json)
-		print_json(r->o, r->n, r->d);
-	else
-		print_text(r->o, r->n, r->d);
+	r->status = triage_print(r->t, r->j);
 }
 
 int
 cmd_api_diff(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},      {"arch", required_argument, NULL, 'a'},
-		{"abi", required_argument, NULL, 'b'}, {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0},
+		{"json", no_argument, NULL, 'j'},
+		{"arch", required_argument, NULL, 'a'},
+		{"abi", required_argument, NULL, 'b'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		TRIAGE_LONGOPTS,
+		{NULL, 0, NULL, 0},
 	};
 	struct ud_progress po, pn;
 	struct ud_progress *progress[2] = {&po, &pn};
@@ -118,11 +81,13 @@ cmd_api_diff(int argc, char **argv)
 	struct api_opts ao = {false, NULL, NULL};
 	const char *failed;
 	const struct ud_abi *abi = NULL;
+	struct triage_opts to;
 	bool quiet = false;
 	int opt, status, rc;
 
+	memset(&to, 0, sizeof(to));
 	while ((opt = getopt_long(argc, argv, "ja:b:qh", longopts, NULL)) != -1) {
-		if (api_opts_take(&ao, opt, optarg))
+		if (api_opts_take(&ao, opt, optarg) || triage_opts_take(&to, opt, optarg))
 			continue;
 		switch (opt) {
 		case 'q':
@@ -130,39 +95,49 @@ cmd_api_diff(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(api_usage, stdout);
+			triage_opts_free(&to);
 			return EXIT_OK;
 		default:
 			fputs(api_usage, stderr);
+			triage_opts_free(&to);
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 2) {
+	to.json = ao.json;
+	if (argc - optind != 2 || to.bad) {
 		fputs(api_usage, stderr);
+		triage_opts_free(&to);
 		return EXIT_USAGE;
 	}
 	if (ao.arch != NULL && strcmp(ao.arch, "all") == 0) {
-		if (ao.abi != NULL) {
-			report_error("--arch all reads each architecture at its ABIs: no --abi");
+		if (ao.abi != NULL || to.verdicts != 0 || to.headers.n > 0 || to.symbols.n > 0 ||
+		    to.summary || to.accept_file != NULL || to.html != NULL) {
+			report_error("--arch all reads each architecture at its ABIs and reports "
+				     "them all: no --abi, and no triage options with it yet");
+			triage_opts_free(&to);
 			return EXIT_USAGE;
 		}
+		triage_opts_free(&to);
 		return api_diff_all(argv[optind], argv[optind + 1], ao.json);
 	}
-	if (api_opts_target(&ao, true, &abi) < 0)
+	if (api_opts_target(&ao, true, &abi) < 0 || triage_prepare(&to) < 0) {
+		triage_opts_free(&to);
 		return EXIT_USAGE;
+	}
 	memset(&n, 0, sizeof(n));
 	if (ao.json)
 		report_keep();
 	/* two trees or revisions are installed in memory first: that takes a moment */
 	ud_progress_start(&po, "api model of OLD", "headers", quiet || ao.json);
 	ud_progress_start(&pn, "api model of NEW", "headers", quiet || ao.json);
-	rc = api_side_load_pair(&o, argv[optind], &n, argv[optind + 1], ao.arch, progress, NULL,
-				&failed);
+	rc = api_side_load_pair(&o, argv[optind], &n, argv[optind + 1], ao.arch, progress, NULL, &failed);
 	ud_progress_end(&po);
 	ud_progress_end(&pn);
 	if (rc < 0) {
 		report_json_failure(failed);
 		ud_api_version_free(&o);
 		ud_api_version_free(&n);
+		triage_opts_free(&to);
 		return EXIT_USAGE;
 	}
 	if (abi != NULL)
@@ -170,12 +145,13 @@ cmd_api_diff(int argc, char **argv)
 	memset(&d, 0, sizeof(d));
 	ud_api_versions_diff(&o, &n, &d);
 	{
-		struct report r = {&o, &n, &d, ao.json};
+		struct report r = {&to, triage_make(&to, &o, &n, &d), EXIT_OK};
 
-		/* the report holds its own text: the models are not needed for it */
 		ud_api_versions_exit(&o, &n, print_report, &r);
+		status = r.status;
+		json_decref(r.j);
 	}
-	status = d.verdicts[UD_API_BREAKING] > 0 ? EXIT_FINDINGS : EXIT_OK;
 	ud_api_diff_free(&d);
+	triage_opts_free(&to);
 	return status;
 }

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "api-triage.h"
 #include "cmd.h"
 #include "uapid/history/apilog.h"
 #include "uapid/history/branch.h"
@@ -32,9 +33,11 @@
 
 static const char log_usage[] =
 	"usage: uapid api-log [--arch ARCH] [--json] [--since REV] [--until REV] [--tags GLOB]\n"
-	"                     [--headers NAME] [--state-dir DIR] [--quiet] REPO SYMBOL...\n"
+	"                     [--headers NAME] [--state-dir DIR] [--html FILE] [--quiet]\n"
+	"                     REPO SYMBOL...\n"
 	"  SYMBOL: a macro, enum constant, typedef or ioctl request (NAME), struct NAME,\n"
-	"          union NAME, enum NAME, struct NAME.MEMBER, or a header (linux/foo.h)\n";
+	"          union NAME, enum NAME, struct NAME.MEMBER, or a header (linux/foo.h)\n"
+	"  --html FILE: also write each history as a timeline, one self-contained page\n";
 
 /* The history the index is read from: the headers branch, or api-log's own. */
 static int
@@ -187,7 +190,7 @@ print_history(json_t *a)
 }
 
 struct log_opts {
-	const char *arch, *named, *state_dir;
+	const char *arch, *named, *state_dir, *html;
 	bool json, quiet;
 };
 
@@ -205,6 +208,7 @@ parse_options(struct log_opts *o, struct ud_apilog_query *q, int argc, char **ar
 		{"state-dir", required_argument, NULL, 'd'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
+		{"html", required_argument, NULL, 'W'},
 		{NULL, 0, NULL, 0},
 	};
 	int opt;
@@ -231,6 +235,9 @@ parse_options(struct log_opts *o, struct ud_apilog_query *q, int argc, char **ar
 			break;
 		case 'd':
 			o->state_dir = optarg;
+			break;
+		case 'W':
+			o->html = optarg;
 			break;
 		case 'q':
 			o->quiet = true;
@@ -283,7 +290,7 @@ print_answers(git_repository *repo, struct ud_store *st, const char *headers, js
 int
 cmd_api_log(int argc, char **argv)
 {
-	struct log_opts o = {NULL, NULL, NULL, false, false};
+	struct log_opts o = {NULL, NULL, NULL, NULL, false, false};
 	struct ud_apilog_query q;
 	struct ud_apilog_opts lo;
 	struct ud_apilog_result lr;
@@ -353,6 +360,10 @@ ask:
 	}
 	print_answers(repo, st, headers, answers, o.json);
 	status = all_found ? EXIT_OK : EXIT_FINDINGS;
+	if (o.html != NULL && report_html_log(o.html, argv[optind], answers, &cause) < 0) {
+		report_error("%s", cause);
+		status = EXIT_USAGE;
+	}
 	goto out;
 fail:
 	if (o.json)

@@ -37,6 +37,7 @@ int cmd_branch(int argc, char **argv);
 int cmd_api_diff(int argc, char **argv);
 int cmd_api_layout(int argc, char **argv);
 int cmd_api_log(int argc, char **argv);
+int cmd_check_uapi(int argc, char **argv);
 /* The host's kernel ARCH name (x86, arm64, ...). */
 const char *cmd_default_arch(void);
 /* A tree opened for its installed headers. */

@@ -56,7 +56,9 @@ static const struct cmd_entry commands[] = {
 	 "[--since REV] [--one-commit] [--identity ID] [--markers FILE] [--state-dir DIR] [--json] "
 	 "[--quiet] REPO",
 	 "keep the uapi/split and uapi/headers branches of a repository current", FULL(cmd_branch)},
-	{"api-diff", "api-diff [--json] [--arch ARCH] [--abi ABI] [--quiet] OLD NEW",
+	{"api-diff",
+	 "api-diff [--json] [--arch ARCH] [--abi ABI] [--quiet] [--verdict V[,V]] [--header GLOB] "
+	 "[--symbol GLOB] [--summary] [--accept FILE] [--html FILE] OLD NEW",
 	 "which headers changed userspace API, symbol by symbol, with a verdict",
 	 FULL(cmd_api_diff)},
 	{"api-layout", "api-layout [--json] [--arch ARCH] [--abi ABI] SOURCE [HEADER...] | --abis",
@@ -64,9 +66,13 @@ static const struct cmd_entry commands[] = {
 	 FULL(cmd_api_layout)},
 	{"api-log",
 	 "api-log [--arch ARCH] [--json] [--since REV] [--until REV] [--tags GLOB] [--headers NAME] "
-	 "[--state-dir DIR] [--quiet] REPO SYMBOL...",
+	 "[--state-dir DIR] [--html FILE] [--quiet] REPO SYMBOL...",
 	 "since which release a userspace API symbol exists, and what changed in it when",
 	 FULL(cmd_api_log)},
+	{"check-uapi",
+	 "check-uapi [-b BASE_REF] [-p PAST_REF] [-j N] [-l ERROR_LOG] [-i] [-q] [-v]",
+	 "the kernel's scripts/check-uapi.sh, its options and exit codes, on uapid's API model",
+	 FULL(cmd_check_uapi)},
 	{"fix-includes", "fix-includes [--in-place | --dry-run] TREE [PATH...]",
 	 "turn #include \"x.h\" into #include <dir/x.h> in tree headers", cmd_fix_includes},
 };

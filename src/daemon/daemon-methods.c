@@ -21,6 +21,7 @@
 #include "uapid/api/api.h"
 #include "uapid/history/apilog.h"
 #include "uapid/history/apiquery.h"
+#include "uapid/proto/accept.h"
 #include "uapid/proto/json.h"
 #include "uapid/io/log.h"
 #include "uapid/core/split.h"
@@ -723,7 +724,8 @@ api_text_json(struct daemon *d, const char *path, const char *text, size_t len, 
  * api.changes: the symbol-level userspace API changes {"since": CLOCK} (from
  * the versions the store keeps), {"rev": REV} (that git revision against
  * the headers installed now), or {"path", "text"} (an editor's buffer of a
- * uapi header against its installed version, in the buffer's lines).
+ * uapi header against its installed version, in the buffer's lines);
+ * "accept" (an accept file's text, accept.h) marks the accepted changes.
  */
 static json_t *
 m_api_changes(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
@@ -762,6 +764,13 @@ m_api_changes(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, cha
 	}
 	if (r == NULL) {
 		*code = text != NULL ? UD_RPC_INVALID_PARAMS : UD_RPC_SERVER_ERROR;
+		*message = cause;
+		return NULL;
+	}
+	/* {"accept": TEXT}: an accept file's decisions (accept.h), as api-diff --accept */
+	if (ud_accept_params(params, r, &cause) < 0) {
+		json_decref(r);
+		*code = UD_RPC_INVALID_PARAMS;
 		*message = cause;
 		return NULL;
 	}

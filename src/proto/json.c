@@ -3,6 +3,7 @@
  * The header model as JSON (json.h).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "uapid/api/api.h"
 #include "uapid/proto/json.h"
@@ -64,6 +65,14 @@ ud_json_api_diff(const struct ud_api_diff *d)
 				  ud_api_verdict_name(c->verdict), "rule",
 				  ud_api_rule_name(c->rule), "reason", c->reason, "old_line",
 				  (int)c->old_line, "new_line", (int)c->new_line));
+	}
+	/* the condition apart, for who reads it (the symbol keeps it, as it always did) */
+	for (i = 0; i < d->n; i++) {
+		const char *cond = strstr(d->v[i].symbol, " [if ");
+
+		json_object_set_new(json_array_get(changes, i), "condition",
+				    cond != NULL ? json_stringn(cond + 5, strlen(cond + 5) - 1)
+						 : json_null());
 	}
 	return json_pack("{s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}, s:o}", "summary",
 			 "headers_changed", d->headers_changed, "headers_added", d->headers_added,
