@@ -59,12 +59,20 @@ print_text(const struct api_side *o, const struct api_side *n, const struct ud_a
 		const char *kind = ud_api_kind_shown(ud_api_kind_name(c->kind), c->symbol);
 
 		if (c->symbol[0] != '\0')
-			printf("%s:%u: %s: %s%s%s: %s\n", c->header, line,
+			printf("%s:%u: %s: %s%s%s: %s", c->header, line,
 			       ud_api_verdict_name(c->verdict), kind, kind[0] ? " " : "", c->symbol,
 			       c->reason);
 		else
-			printf("%s:%u: %s: %s\n", c->header, line, ud_api_verdict_name(c->verdict),
+			printf("%s:%u: %s: %s", c->header, line, ud_api_verdict_name(c->verdict),
 			       c->reason);
+		/* which axis it is on: a program as built, or rebuilt */
+		if (c->verdict != UD_API_COMPATIBLE)
+			printf(" [binary: %s, source: %s]",
+			       c->axis[UD_API_BINARY] ? ud_api_verdict_name(c->axis[UD_API_BINARY])
+						      : "ok",
+			       c->axis[UD_API_SOURCE] ? ud_api_verdict_name(c->axis[UD_API_SOURCE])
+						      : "ok");
+		putchar('\n');
 	}
 }
 
