@@ -124,6 +124,8 @@ ud_api_change_axes(struct ud_api_change *c)
 	case UD_API_RULE_INCLUDES:
 	case UD_API_RULE_CONST_TYPE:
 	case UD_API_RULE_IOCTL_ARG:
+	/* a function or variable in a uapi header: a name the program may clash with */
+	case UD_API_RULE_DECLARATION:
 		bin = UD_API_COMPATIBLE;
 		break;
 	case UD_API_RULE_REMOVED:

@@ -448,11 +448,15 @@ diff_member_changed(struct layouts_diff *x, const struct ud_api_field *f,
 			    "smaller size)",
 			    api_grew_reason, f->path, f->type, g->type,
 			    (unsigned long long)ol->size, (unsigned long long)nl->size);
-		else
+		else {
 			add(x->d, x->header, x->o, UD_API_CHANGED, UD_API_BREAKING,
 			    UD_API_RULE_MEMBER_RESIZED, x->o->line, x->n->line,
 			    "member %s: %s -> %s, size %s -> %s", f->path, f->type, g->type, sa,
 			    sb);
+			/* shrunk: what a rebuilt program stores or indexes there no longer fits */
+			if (g->size < f->size)
+				x->d->v[x->d->n - 1].axis[UD_API_SOURCE] = UD_API_BREAKING;
+		}
 		free(sa);
 		free(sb);
 		return true;
