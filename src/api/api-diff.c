@@ -57,6 +57,10 @@ static const char *const rule_names[] = {
 	[UD_API_RULE_INCLUDES] = "includes",
 	[UD_API_RULE_DECLARATION] = "declaration",
 	[UD_API_RULE_TEXT] = "text",
+	[UD_API_RULE_ENUM_SENTINEL] = "enum-sentinel",
+	[UD_API_RULE_CONST_TYPE] = "constant-type",
+	[UD_API_RULE_IOCTL_ARG] = "ioctl-undeclared",
+	[UD_API_RULE_IOCTL_GREW] = "ioctl-grew",
 };
 _Static_assert(ARRAY_SIZE(rule_names) == UD_API__RULES,
 	       "rule_names must name every enum ud_api_rule member");
@@ -77,6 +81,63 @@ const char *
 ud_api_rule_name(enum ud_api_rule r)
 {
 	return r < UD_API__RULES ? rule_names[r] : "?";
+}
+
+const char *
+ud_api_axis_name(enum ud_api_axis a)
+{
+	return a == UD_API_BINARY ? "binary" : a == UD_API_SOURCE ? "source" : "?";
+}
+
+void
+ud_api_change_axes(struct ud_api_change *c)
+{
+	enum ud_api_verdict v = c->verdict, bin = v, src = v;
+
+	switch (c->rule) {
+	/* a built program holds the old value, size or offset; a rebuilt one the new */
+	case UD_API_RULE_VALUE:
+	case UD_API_RULE_SENTINEL:
+	case UD_API_RULE_VERSION:
+	case UD_API_RULE_FLAGS_ADDED:
+	case UD_API_RULE_IOCTL:
+	case UD_API_RULE_IOCTL_GREW:
+	case UD_API_RULE_MEMBER_MOVED:
+	case UD_API_RULE_GREW:
+	case UD_API_RULE_SIZE:
+	case UD_API_RULE_ALIGN:
+	case UD_API_RULE_ENUM:
+	case UD_API_RULE_ENUM_SENTINEL:
+		src = UD_API_COMPATIBLE;
+		break;
+	case UD_API_RULE_MEMBER_RESIZED:
+		/* a rebuilt program may truncate what it stores there */
+		src = v < UD_API_REVIEW ? v : UD_API_REVIEW;
+		break;
+	/* the bytes are the same: what a compiler sees is not */
+	case UD_API_RULE_MACRO_ENUM:
+	case UD_API_RULE_MEMBER_RETYPED:
+	case UD_API_RULE_SIGNEDNESS:
+	case UD_API_RULE_RESERVED:
+	case UD_API_RULE_FLEX:
+	case UD_API_RULE_CONDITION:
+	case UD_API_RULE_INCLUDES:
+	case UD_API_RULE_CONST_TYPE:
+	case UD_API_RULE_IOCTL_ARG:
+	/* a function or variable in a uapi header: a name the program may clash with */
+	case UD_API_RULE_DECLARATION:
+		bin = UD_API_COMPATIBLE;
+		break;
+	case UD_API_RULE_REMOVED:
+		/* a built program keeps what it compiled in; the kernel may have dropped it */
+		bin = v < UD_API_REVIEW ? v : UD_API_REVIEW;
+		break;
+	default:
+		break;
+	}
+	c->axis[UD_API_BINARY] = bin;
+	c->axis[UD_API_SOURCE] = src;
+	c->axis_rule[UD_API_BINARY] = c->axis_rule[UD_API_SOURCE] = c->rule;
 }
 
 void
@@ -103,6 +164,7 @@ api_diff_add(struct ud_api_diff *d, const char *header, const struct ud_api_sym 
 	c->rule = rule;
 	c->old_line = old_line;
 	c->new_line = new_line;
+	ud_api_change_axes(c);
 	/* one printf for a reason that fits (nearly all): a diff adds thousands */
 	va_start(ap, fmt);
 	va_copy(cp, ap);
@@ -308,6 +370,13 @@ diff_ioctl(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o
 		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_IOCTL, o->line,
 		    n->line, "ioctl argument type %s -> %s: its size is in the request number",
 		    api_or_none(o->ioctl->arg), api_or_none(n->ioctl->arg));
+	else if (o->ioctl->size_known && !n->ioctl->size_known && n->ioctl->arg != NULL)
+		/* a request number that cannot be computed any more is not the same request */
+		add(d, header, n, UD_API_CHANGED, UD_API_BREAKING, UD_API_RULE_IOCTL_ARG, o->line,
+		    n->line,
+		    "its argument type %s is no longer declared here: a program using it stops "
+		    "building",
+		    n->ioctl->arg);
 	else
 		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, UD_API_RULE_IOCTL, o->line,
 		    n->line, "same request, spelled differently");
@@ -338,6 +407,16 @@ compare_values(struct ud_api_diff *d, const char *header, const struct ud_api_sy
 
 		value_text(a, sizeof(a), o);
 		value_text(b, sizeof(b), n);
+		if (o->value == n->value && o->kind == n->kind &&
+		    o->value_unsigned != n->value_unsigned) {
+			/* 16 -> _BITUL(4): sizeof and (FLAG > -1) are not what they were */
+			add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_CONST_TYPE,
+			    o->line, n->line,
+			    "%ssame value %s with another type (now %s): sizeof and comparisons "
+			    "with negative numbers may differ",
+			    prefix, b, n->value_unsigned ? "unsigned" : "signed");
+			return;
+		}
 		if (o->value == n->value) {
 			add(d, header, n, UD_API_CHANGED, same, same_rule, o->line, n->line,
 			    "%ssame value %s%s", prefix, b,
@@ -527,7 +606,12 @@ diff_enum(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
 			prefix = false;
 	if (no > nn)
 		prefix = false;
-	if (prefix && nn > no)
+	if (prefix && nn > no && no < o->nmembers)
+		/* the count sentinel grows wherever the new constants sit */
+		add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_ENUM_SENTINEL, o->line,
+		    n->line, "%zu constant%s inserted before its count sentinel %s, which grows",
+		    nn - no, nn - no == 1 ? "" : "s", o->members[no].name);
+	else if (prefix && nn > no)
 		add(d, header, n, UD_API_CHANGED, UD_API_COMPATIBLE, UD_API_RULE_ENUM, o->line,
 		    n->line, "%zu constant%s added at the end", nn - no, nn - no == 1 ? "" : "s");
 	else if (prefix)
@@ -918,16 +1002,17 @@ ud_api_diff_versions(const struct ud_api_header *o, size_t no, const struct ud_a
 {
 	ud_api_diff_versions_own(o, no, n, nn, d);
 	ud_api_diff_includes(d, o, no, n, nn);
+	ud_api_diff_fold(d);
 }
 
 void
 ud_api_diff_versions_own(const struct ud_api_header *o, size_t no, const struct ud_api_header *n,
 			 size_t nn, struct ud_api_diff *d)
 {
-	struct set ns = {n, nn};
+	struct set os = {o, no}, ns = {n, nn};
 
 	ud_api_diff_sets(o, no, n, nn, d);
-	ud_api_diff_moves(d, set_find, &ns);
+	ud_api_diff_moves_from(d, set_find, &os, set_find, &ns);
 	ud_api_diff_through_versions(d, o, no, n, nn);
 }
 
@@ -949,6 +1034,24 @@ type_changed(const struct ud_api_diff *d)
 	return false;
 }
 
+struct pairs {
+	const struct ud_api_pair *v;
+	size_t n;
+};
+
+/* the old version of a changed header (a symbol moves out of one that changed) */
+static const struct ud_api_header *
+pairs_old(const char *path, void *ctx)
+{
+	const struct pairs *p = ctx;
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->v[i].old != NULL && strcmp(p->v[i].old->path, path) == 0)
+			return p->v[i].old;
+	return NULL;
+}
+
 void
 ud_api_diff_changed(const struct ud_api_pair *changed, size_t nchanged,
 		    const struct ud_api_lookup *new_, struct ud_api_diff *d)
@@ -958,10 +1061,15 @@ ud_api_diff_changed(const struct ud_api_pair *changed, size_t nchanged,
 
 	for (i = 0; i < nchanged; i++)
 		ud_api_diff_header(changed[i].old, changed[i].new_, d);
-	if (new_ != NULL)
-		ud_api_diff_moves(d, new_->header, new_->ctx);
-	if (!type_changed(d))
+	if (new_ != NULL) {
+		struct pairs ps = {changed, nchanged};
+
+		ud_api_diff_moves_from(d, pairs_old, &ps, new_->header, new_->ctx);
+	}
+	if (!type_changed(d)) {
+		ud_api_diff_fold(d);
 		return;
+	}
 	if (new_ != NULL && new_->all != NULL) {
 		users = new_->all(&n, new_->ctx);
 	} else {
@@ -973,6 +1081,89 @@ ud_api_diff_changed(const struct ud_api_pair *changed, size_t nchanged,
 	}
 	ud_api_diff_through(d, users, n);
 	free(users);
+	ud_api_diff_fold(d);
+}
+
+struct edit {
+	const struct ud_api_change *c;
+	size_t i;
+};
+
+static int
+by_edit(const void *a, const void *b)
+{
+	const struct edit *x = a, *y = b;
+	int c = strcmp(x->c->header, y->c->header);
+
+	if (c == 0)
+		c = strcmp(x->c->symbol, y->c->symbol);
+	return c != 0 ? c : x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* b folded into a: each axis the worse, the worse reason first */
+static void
+fold_change(struct ud_api_change *a, struct ud_api_change *b)
+{
+	size_t x;
+	char *r;
+
+	for (x = 0; x < UD_API__AXES; x++)
+		if (b->axis[x] > a->axis[x]) {
+			a->axis[x] = b->axis[x];
+			a->axis_rule[x] = b->axis_rule[x];
+		}
+	if (b->verdict > a->verdict) {
+		a->verdict = b->verdict;
+		a->rule = b->rule;
+		r = ud_xasprintf("%s; %s", b->reason, a->reason);
+	} else {
+		r = ud_xasprintf("%s; %s", a->reason, b->reason);
+	}
+	free(a->reason);
+	a->reason = r;
+}
+
+void
+ud_api_diff_fold(struct ud_api_diff *d)
+{
+	struct edit *e;
+	size_t *into, i, k, n = 0, out = 0;
+
+	if (d->n < 2)
+		return;
+	e = ud_xcalloc(d->n, sizeof(*e));
+	into = ud_xcalloc(d->n, sizeof(*into));
+	for (i = 0; i < d->n; i++) {
+		into[i] = i;
+		if (d->v[i].what == UD_API_CHANGED && d->v[i].symbol[0] != '\0')
+			e[n++] = (struct edit){&d->v[i], i};
+	}
+	qsort(e, n, sizeof(*e), by_edit);
+	for (i = 0; i < n; i = k) {
+		for (k = i + 1; k < n && strcmp(e[k].c->header, e[i].c->header) == 0 &&
+				strcmp(e[k].c->symbol, e[i].c->symbol) == 0;
+		     k++) {
+			into[e[k].i] = e[i].i;
+			fold_change(&d->v[e[i].i], &d->v[e[k].i]);
+		}
+	}
+	memset(d->verdicts, 0, sizeof(d->verdicts));
+	for (i = 0; i < d->n; i++) {
+		struct ud_api_change *c = &d->v[i];
+
+		if (into[i] != i) {
+			free(c->header);
+			free(c->symbol);
+			free(c->name);
+			free(c->reason);
+			continue;
+		}
+		d->verdicts[c->verdict]++;
+		d->v[out++] = *c;
+	}
+	d->n = out;
+	free(e);
+	free(into);
 }
 
 void

@@ -448,13 +448,26 @@ diff_member_changed(struct layouts_diff *x, const struct ud_api_field *f,
 			    "smaller size)",
 			    api_grew_reason, f->path, f->type, g->type,
 			    (unsigned long long)ol->size, (unsigned long long)nl->size);
-		else
+		else {
 			add(x->d, x->header, x->o, UD_API_CHANGED, UD_API_BREAKING,
 			    UD_API_RULE_MEMBER_RESIZED, x->o->line, x->n->line,
 			    "member %s: %s -> %s, size %s -> %s", f->path, f->type, g->type, sa,
 			    sb);
+			/* shrunk: what a rebuilt program stores or indexes there no longer fits */
+			if (g->size < f->size)
+				x->d->v[x->d->n - 1].axis[UD_API_SOURCE] = UD_API_BREAKING;
+		}
 		free(sa);
 		free(sb);
+		return true;
+	}
+	if (strcmp(f->type, g->type) != 0 && (f->flags & g->flags & UD_API_FIELD_AGGREGATE)) {
+		/* struct { x } -> union { x; y }: its members are compared one by one */
+		add(x->d, x->header, x->o, UD_API_CHANGED, UD_API_REVIEW,
+		    UD_API_RULE_MEMBER_RETYPED, x->o->line, x->n->line,
+		    "member %s: %s -> %s (the same size and place; its members are compared one "
+		    "by one)",
+		    f->path, f->type, g->type);
 		return true;
 	}
 	if (strcmp(f->type, g->type) != 0) {
@@ -469,6 +482,56 @@ diff_member_changed(struct layouts_diff *x, const struct ud_api_field *f,
 		return true;
 	}
 	return false;
+}
+
+/*
+ * Members of the new layout that sit where the old one had padding (no
+ * member of the old one there, one after it): the bytes are the same, but
+ * a positional initialiser ({a, b, c}) now fills the new member with what
+ * was meant for the next one.  Padding at the end, and room in a union,
+ * take no initialiser's value.
+ */
+static bool
+padding_named(struct layouts_diff *x)
+{
+	const struct ud_api_layout *ol = x->o->layout, *nl = x->n->layout;
+	struct ud_buf names = UD_BUF_INIT;
+	const char *before = NULL;
+	size_t i, k;
+	bool any = false;
+
+	for (i = 0; i < nl->nfields; i++) {
+		const struct ud_api_field *g = &nl->fields[i];
+		bool overlaps = false;
+		const char *next = NULL;
+
+		if ((g->flags & UD_API_FIELD_AGGREGATE) || g->size == 0 ||
+		    api_layout_field(ol, g->path) != NULL || under_new_aggregate(nl, ol, g))
+			continue;
+		for (k = 0; k < ol->nfields && !overlaps; k++) {
+			const struct ud_api_field *f = &ol->fields[k];
+
+			if (f->flags & UD_API_FIELD_AGGREGATE)
+				continue;
+			overlaps = f->offset < g->offset + g->size &&
+				   g->offset < f->offset + (f->size > 0 ? f->size : 1);
+			if (f->offset >= g->offset + g->size && next == NULL)
+				next = f->path;
+		}
+		if (overlaps || next == NULL)
+			continue;
+		ud_buf_addf(&names, "%s%s", names.len ? ", " : "", g->path);
+		before = before != NULL ? before : next;
+		any = true;
+	}
+	if (any)
+		add(x->d, x->header, x->n, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_RESERVED,
+		    x->o->line, x->n->line,
+		    "padding named: %s, where the old layout had none of its members (before %s): "
+		    "the same bytes, but positional initialisers now fill it",
+		    ud_buf_str(&names), before);
+	ud_buf_free(&names);
+	return any;
 }
 
 static void
@@ -492,6 +555,7 @@ diff_layouts(struct ud_api_diff *d, const char *header, const struct ud_api_sym 
 	}
 	/* what the new one has that the old did not */
 	newcomers(nl, ol, 0, UINT64_MAX, &added);
+	any |= padding_named(&x);
 	if (nl->size > ol->size && !x.moved) {
 		add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_GREW, o->line, n->line,
 		    "%s: size %llu -> %llu%s%s (old binaries pass the smaller size)",
@@ -591,12 +655,50 @@ canonical_free(struct ud_api_sym *c)
 	free(c->members);
 }
 
+/*
+ * The zero-length arrays ("x[0]") among v's members, inline bodies
+ * included: their names into names, their count returned.
+ */
+static size_t
+zero_arrays(const struct ud_api_member *v, size_t n, struct ud_buf *names)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].array != NULL && strcmp(v[i].array, "[0]") == 0) {
+			if (names != NULL)
+				ud_buf_addf(names, "%s%s", names->len ? ", " : "", v[i].name);
+			k++;
+		}
+		k += zero_arrays(v[i].sub, v[i].nsub, names);
+	}
+	return k;
+}
+
 void
 api_diff_record(struct ud_api_diff *d, const char *header, const struct ud_api_sym *o,
 		const struct ud_api_sym *n)
 {
 	if (o->layout != NULL && n->layout != NULL) {
+		struct ud_buf names = UD_BUF_INIT;
+
 		diff_layouts(d, header, o, n);
+		/*
+		 * "x[0]" made "x[]" (or __DECLARE_FLEX_ARRAY) lays out the same, but
+		 * sizeof(s.x) stops compiling and C++ rejects the struct where it
+		 * was embedded before another member: the source may not build.
+		 */
+		if (zero_arrays(o->members, o->nmembers, NULL) >
+		    zero_arrays(n->members, n->nmembers, NULL)) {
+			zero_arrays(o->members, o->nmembers, &names);
+			add(d, header, n, UD_API_CHANGED, UD_API_REVIEW, UD_API_RULE_FLEX, o->line,
+			    n->line,
+			    "zero-length array%s made flexible (was %s): the same layout, but "
+			    "sizeof of %s and embedding before another member no longer compile",
+			    strchr(ud_buf_str(&names), ',') != NULL ? "s" : "", ud_buf_str(&names),
+			    strchr(ud_buf_str(&names), ',') != NULL ? "them" : "it");
+		}
+		ud_buf_free(&names);
 	} else {
 		struct ud_api_sym co = canonical(o), cn = canonical(n);
 

@@ -76,6 +76,16 @@ void ud_api_diff_moves(struct ud_api_diff *diff,
 		       const struct ud_api_header *(*new_header)(const char *path, void *ctx),
 		       void *ctx);
 /*
+ * The same knowing the old version (old_header looks a path up in it): a
+ * symbol that moved keeps its value and layout, or it is that change
+ * (with the move in its reason).
+ */
+void ud_api_diff_moves_from(struct ud_api_diff *diff,
+			    const struct ud_api_header *(*old_header)(const char *path, void *ctx),
+			    void *octx,
+			    const struct ud_api_header *(*new_header)(const char *path, void *ctx),
+			    void *ctx);
+/*
  * Symbols whose own text did not change but that use a type whose
  * definition did: a record with a member of that type (breaking when it
  * is embedded and the change breaks, or grew in the middle; compatible

@@ -61,11 +61,12 @@ includers_of(struct includers *in, const char *from,
 }
 
 /*
- * The header among those in->from includes (in's) that first defines a
- * symbol of this kind and name; NULL when none does.
+ * The symbol of this kind and name that the first of the headers
+ * in->from includes (in's) to define one defines; NULL when none does.
  */
-static const char *
-included_definer(const struct includers *in, enum ud_api_kind kind, const char *name)
+static const struct ud_api_sym *
+included_definer(const struct includers *in, enum ud_api_kind kind, const char *name,
+		 const char **path)
 {
 	size_t i, k;
 
@@ -73,22 +74,93 @@ included_definer(const struct includers *in, enum ud_api_kind kind, const char *
 		for (k = 0; k < in->v[i]->n; k++) {
 			const struct ud_api_sym *s = &in->v[i]->v[k];
 
-			if (s->kind == kind && s->name[0] == name[0] && strcmp(s->name, name) == 0)
-				return in->v[i]->path;
+			if (s->kind == kind && s->name[0] == name[0] &&
+			    strcmp(s->name, name) == 0) {
+				*path = in->v[i]->path;
+				return s;
+			}
 		}
 	return NULL;
+}
+
+/* The symbol of h a change names (its kind, name and condition), or NULL. */
+static const struct ud_api_sym *
+changed_sym(const struct ud_api_header *h, const struct ud_api_change *r)
+{
+	size_t k, n = strlen(r->name);
+
+	for (k = 0; h != NULL && k < h->n; k++) {
+		const struct ud_api_sym *s = &h->v[k];
+
+		if (s->kind != r->kind || strcmp(s->name, r->name) != 0)
+			continue;
+		if (s->cond[0] == '\0'
+			    ? r->symbol[n] == '\0'
+			    : strncmp(r->symbol + n, " [if ", 5) == 0 &&
+				      strncmp(r->symbol + n + 5, s->cond, strlen(s->cond)) == 0 &&
+				      strcmp(r->symbol + n + 5 + strlen(s->cond), "]") == 0)
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * What a symbol that moved from o (old version) to n did besides moving:
+ * its value or body compared as if it had stayed; the worst change of
+ * that comparison into *worst (a diff of its own), or false when it is
+ * the same.
+ */
+static bool
+moved_changed(const char *header, const struct ud_api_sym *o, const struct ud_api_sym *n,
+	      struct ud_api_diff *t, size_t *worst)
+{
+	struct ud_api_sym as_old = *n; /* named as the old one */
+	size_t i;
+	bool values = o->kind == n->kind &&
+		      (o->kind == UD_API_MACRO || o->kind == UD_API_ENUM_CONST) && o->has_value &&
+		      n->has_value;
+
+	if (values ? o->value == n->value && o->value_unsigned == n->value_unsigned &&
+			     o->body == n->body
+		   : o->body == n->body)
+		return false;
+	as_old.cond = o->cond;
+	api_diff_sym(t, header, o, &as_old);
+	for (i = 0, *worst = 0; i < t->n; i++)
+		if (t->v[i].verdict > t->v[*worst].verdict)
+			*worst = i;
+	/* a function-like macro rewritten in its new home: its values are not known */
+	if (t->n > 0 && t->v[*worst].rule == UD_API_RULE_PARAMS &&
+	    t->v[*worst].verdict == UD_API_BREAKING) {
+		t->v[*worst].verdict = UD_API_REVIEW;
+		ud_api_change_axes(&t->v[*worst]);
+	}
+	return t->n > 0 && t->v[*worst].verdict > UD_API_COMPATIBLE;
 }
 
 void
 ud_api_diff_moves(struct ud_api_diff *d,
 		  const struct ud_api_header *(*new_header)(const char *path, void *ctx), void *ctx)
 {
+	ud_api_diff_moves_from(d, NULL, NULL, new_header, ctx);
+}
+
+void
+ud_api_diff_moves_from(struct ud_api_diff *d,
+		       const struct ud_api_header *(*old_header)(const char *path, void *ctx),
+		       void *octx,
+		       const struct ud_api_header *(*new_header)(const char *path, void *ctx),
+		       void *ctx)
+{
 	struct includers *in = ud_xcalloc(1, sizeof(*in));
 	size_t i;
 
 	for (i = 0; i < d->n; i++) {
 		struct ud_api_change *r = &d->v[i];
-		const char *to;
+		const struct ud_api_sym *o, *n;
+		struct ud_api_diff t;
+		const char *to = NULL;
+		size_t w;
 
 		if (r->what != UD_API_REMOVED || r->name[0] == '\0' ||
 		    new_header(r->header, ctx) == NULL)
@@ -96,15 +168,29 @@ ud_api_diff_moves(struct ud_api_diff *d,
 		/* the changes of a header are together: its includers are found once */
 		if (in->from == NULL || strcmp(in->from, r->header) != 0)
 			includers_of(in, r->header, new_header, ctx);
-		to = included_definer(in, r->kind, r->name);
-		if (to == NULL)
+		n = included_definer(in, r->kind, r->name, &to);
+		if (n == NULL)
 			continue;
 		d->verdicts[r->verdict]--;
-		r->verdict = UD_API_COMPATIBLE;
-		r->rule = UD_API_RULE_MOVED;
-		d->verdicts[r->verdict]++;
+		memset(&t, 0, sizeof(t));
+		o = old_header != NULL ? changed_sym(old_header(r->header, octx), r) : NULL;
 		free(r->reason);
-		r->reason = ud_xasprintf("moved to %s, which %s includes", to, r->header);
+		/* reachable, yes: but a move keeps its value and layout or it is a change */
+		if (o != NULL && moved_changed(r->header, o, n, &t, &w)) {
+			r->what = UD_API_CHANGED;
+			r->verdict = t.v[w].verdict;
+			r->rule = t.v[w].rule;
+			r->reason = ud_xasprintf("moved to %s, which %s includes, but: %s", to,
+						 r->header, t.v[w].reason);
+			r->new_line = n->line;
+		} else {
+			r->verdict = UD_API_COMPATIBLE;
+			r->rule = UD_API_RULE_MOVED;
+			r->reason = ud_xasprintf("moved to %s, which %s includes", to, r->header);
+		}
+		ud_api_change_axes(r);
+		d->verdicts[r->verdict]++;
+		ud_api_diff_free(&t);
 	}
 	free(in);
 }
@@ -578,8 +664,24 @@ inherit(struct ud_api_diff *out, struct through *t, size_t hi, const struct ud_a
 			    ud_api_verdict_name(r->verdict));
 		} else {
 			v = UD_API_BREAKING;
-			if (s->is_ioctl && o->is_ioctl && o->ioctl->size_known &&
-			    s->ioctl->size_known)
+			if (r->grew && s->is_ioctl && o->is_ioctl && o->ioctl->size_known &&
+			    s->ioctl->size_known && s->ioctl->size > o->ioctl->size &&
+			    strcmp(o->ioctl->dir, s->ioctl->dir) == 0 && o->ioctl->known &&
+			    s->ioctl->known && o->ioctl->typev == s->ioctl->typev &&
+			    o->ioctl->nrv == s->ioctl->nrv) {
+				/* as the struct's own entry says: old binaries pass the smaller
+				 * size */
+				v = UD_API_REVIEW;
+				add(out, header, s, UD_API_CHANGED, v, UD_API_RULE_IOCTL_GREW,
+				    s->line, s->line,
+				    "the request number changes %#llx -> %#llx only as sizeof(%s) "
+				    "grew at its end %llu -> %llu (%s): old binaries pass the smaller "
+				    "size",
+				    (unsigned long long)o->value, (unsigned long long)s->value,
+				    api_or_none(s->ioctl->arg), (unsigned long long)o->ioctl->size,
+				    (unsigned long long)s->ioctl->size, r->header);
+			} else if (s->is_ioctl && o->is_ioctl && o->ioctl->size_known &&
+				   s->ioctl->size_known)
 				add(out, header, s, UD_API_CHANGED, v, UD_API_RULE_THROUGH, s->line,
 				    s->line,
 				    "the request number changes %#llx -> %#llx: sizeof(%s) %llu -> "
@@ -738,6 +840,54 @@ through_roots(const struct ud_api_diff *d, struct through *t, struct ud_map *ids
 	}
 }
 
+/*
+ * A macro of d whose value changed only in the size field of an ioctl
+ * request number (DRM_IOWR(0xC3, struct drm_syncobj_wait)), grown, as a
+ * type it names grew at its end: review, as ud_api_diff_through says of
+ * the same request when its text did not change.
+ */
+static void
+ioctl_grew(struct ud_api_diff *d, struct through *t, const struct ud_api_header *o, size_t no)
+{
+	const unsigned long long size = 0x3fffULL << 16; /* _IOC_SIZEMASK << _IOC_SIZESHIFT */
+	size_t i;
+
+	for (i = 0; o != NULL && i < d->n; i++) {
+		struct ud_api_change *c = &d->v[i];
+		const struct ud_api_sym *ns, *os;
+		const struct root *r;
+		unsigned long long ou, nu;
+		bool by_value = false;
+
+		if (c->verdict != UD_API_BREAKING || c->what != UD_API_CHANGED ||
+		    (c->rule != UD_API_RULE_VALUE && c->rule != UD_API_RULE_IOCTL))
+			continue;
+		ns = changed_sym(ud_api_find_header(t->nw, t->nn, c->header), c);
+		os = changed_sym(ud_api_find_header(o, no, c->header), c);
+		if (ns == NULL || os == NULL || !ns->has_value || !os->has_value ||
+		    ns->text == NULL)
+			continue;
+		ou = (unsigned long long)os->value;
+		nu = (unsigned long long)ns->value;
+		if (ou >> 32 != 0 || nu >> 32 != 0 || nu >> 30 == 0 || ((ou ^ nu) & ~size) != 0 ||
+		    (nu & size) <= (ou & size))
+			continue;
+		r = uses(t, ns->text, "", &by_value);
+		if (r == NULL || !r->grew || !by_value)
+			continue;
+		d->verdicts[c->verdict]--;
+		c->verdict = UD_API_REVIEW;
+		c->rule = UD_API_RULE_IOCTL_GREW;
+		ud_api_change_axes(c);
+		d->verdicts[c->verdict]++;
+		free(c->reason);
+		c->reason =
+			ud_xasprintf("the request number changes %#llx -> %#llx only as %s grew at "
+				     "its end (%s): old binaries pass the smaller size",
+				     ou, nu, r->name, r->header);
+	}
+}
+
 void
 ud_api_diff_through_versions(struct ud_api_diff *d, const struct ud_api_header *o, size_t no,
 			     const struct ud_api_header *nw, size_t nn)
@@ -797,6 +947,7 @@ ud_api_diff_through_versions(struct ud_api_diff *d, const struct ud_api_header *
 		more_roots = through_pass(&more, &t);
 		t.first_pass = false;
 	}
+	ioctl_grew(d, &t, o, no);
 	free(t.oh);
 	free(t.reported);
 	free(t.first);
@@ -825,4 +976,5 @@ void
 ud_api_diff_merge(struct ud_api_diff *d, struct ud_api_diff *more)
 {
 	api_diff_merge(d, more);
+	ud_api_diff_fold(d);
 }

@@ -86,19 +86,27 @@ spec_for(const char *spec, const char *arch, const char **why)
 	return NULL;
 }
 
-/* The text line of a change, as uapid api-diff prints it. */
+/* The text line of a change: its place, verdict, symbol, reason and, unless compatible, axes. */
 static char *
 change_line(const struct ud_api_change *c)
 {
 	unsigned line = c->new_line != 0 ? c->new_line : c->old_line;
 	const char *kind = ud_api_kind_shown(ud_api_kind_name(c->kind), c->symbol);
+	struct ud_buf b = UD_BUF_INIT;
 
+	ud_buf_addf(&b, "%s:%u: %s: ", c->header, line, ud_api_verdict_name(c->verdict));
 	if (c->symbol[0] != '\0')
-		return ud_xasprintf("%s:%u: %s: %s%s%s: %s", c->header, line,
-				    ud_api_verdict_name(c->verdict), kind, kind[0] ? " " : "",
-				    c->symbol, c->reason);
-	return ud_xasprintf("%s:%u: %s: %s", c->header, line, ud_api_verdict_name(c->verdict),
-			    c->reason);
+		ud_buf_addf(&b, "%s%s%s: ", kind, kind[0] ? " " : "", c->symbol);
+	ud_buf_addstr(&b, c->reason);
+	if (c->verdict != UD_API_COMPATIBLE)
+		ud_buf_addf(&b, " [binary: %s, source: %s]",
+			    c->axis[UD_API_BINARY] != UD_API_COMPATIBLE
+				    ? ud_api_verdict_name(c->axis[UD_API_BINARY])
+				    : "ok",
+			    c->axis[UD_API_SOURCE] != UD_API_COMPATIBLE
+				    ? ud_api_verdict_name(c->axis[UD_API_SOURCE])
+				    : "ok");
+	return ud_buf_detach(&b, NULL);
 }
 
 /* Adds the changes of d, found on ABI number k, to the report. */

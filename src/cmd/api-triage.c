@@ -408,9 +408,11 @@ add_reason(struct ud_buf *b, json_t *c)
 	if (json_object_get(c, "accepted_from") != NULL)
 		ud_buf_addf(b, " [accepted %s, %s: %s]", str(c, "accepted_from"),
 			    str(c, "accepted_at"), str(c, "accepted_because"));
+	/* which axis a change that is not compatible is on: a program as built, or rebuilt */
 	if (json_is_string(json_object_get(c, "binary")) &&
-	    json_is_string(json_object_get(c, "source")))
-		ud_buf_addf(b, " {binary: %s, source: %s}", str(c, "binary"), str(c, "source"));
+	    json_is_string(json_object_get(c, "source")) &&
+	    strcmp(str(c, "verdict"), "compatible") != 0)
+		ud_buf_addf(b, " [binary: %s, source: %s]", str(c, "binary"), str(c, "source"));
 }
 
 /* "macro FOO", "struct foo": the kind unless the name says it */

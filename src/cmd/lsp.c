@@ -536,10 +536,13 @@ render_api(const struct view *v, json_t *api, struct rendered *r)
 		if (line < 1 || (size_t)line > v->nlines)
 			line = 1;
 		kind = ud_api_kind_shown(jstr(ch, "kind"), jstr(ch, "symbol"));
-		msg = ud_xasprintf(
-			"%s userspace API change: %s%s%s: %s",
-			strcmp(verdict, "breaking") == 0 ? "breaking" : "to review:", kind,
-			kind[0] ? " " : "", jstr(ch, "symbol"), jstr(ch, "reason"));
+		/* which axis it is on: a program as built (binary), or rebuilt (source) */
+		msg = ud_xasprintf("%s userspace API change: %s%s%s: %s%s%s%s%s%s",
+				   strcmp(verdict, "breaking") == 0 ? "breaking" : "to review:",
+				   kind, kind[0] ? " " : "", jstr(ch, "symbol"), jstr(ch, "reason"),
+				   jstr(ch, "binary")[0] ? " [binary: " : "", jstr(ch, "binary"),
+				   jstr(ch, "binary")[0] ? ", source: " : "", jstr(ch, "source"),
+				   jstr(ch, "binary")[0] ? "]" : "");
 		json_array_append_new(r->diags, diagnostic(view_range(v, line, line),
 							   strcmp(verdict, "breaking") == 0 ? 2 : 3,
 							   "api", msg));

@@ -86,7 +86,7 @@ static const char style[] =
 	".card.v-compatible{border-color:#2e7d32}.card.v-accepted{border-color:#5c6bc0}\n"
 	".badge{display:inline-block;border-radius:3px;padding:0 6px;color:#fff;font-size:12px;"
 	"font-weight:600}\n"
-	".b-breaking,.b-break{background:#c62828}.b-review{background:#ef8f00}"
+	".b-breaking{background:#c62828}.b-review{background:#ef8f00}"
 	".b-compatible,.b-ok{background:#2e7d32}.b-accepted{background:#5c6bc0}\n"
 	"td.z{color:#bbb}pre{margin:0;white-space:pre-wrap;word-break:break-word;"
 	"font:12px/1.35 'DejaVu Sans Mono',monospace}\n"
@@ -159,7 +159,7 @@ page_end(struct ud_buf *b, const char *path, char **cause)
 /* the verdicts as the page lists them, worst first */
 static const char *const shown[] = {"breaking", "review", "compatible", "accepted"};
 
-/* The changes' counts on one axis ("binary": "break", ...), or NULL without one. */
+/* The changes' counts on one axis ("binary": "breaking", ...), or NULL without one. */
 static json_t *
 axis_counts(json_t *changes, const char *axis)
 {
@@ -211,7 +211,7 @@ summary_section(struct ud_buf *b, json_t *r, json_t *heads)
 	}
 	ud_buf_addstr(b, "</div>\n");
 	if (bin != NULL || src != NULL) {
-		static const char *const values[] = {"break", "review", "ok"};
+		static const char *const values[] = {"breaking", "review", "ok"};
 		static const char *const axes[] = {"binary", "source"};
 		json_t *ax[2] = {bin, src};
 		size_t a, k;

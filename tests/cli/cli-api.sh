@@ -78,9 +78,10 @@ expect_in "$WORK/err" "$R:no-such-rev"
 expect_status 2 "$UAPID" api-diff --arch nosuch "$WORK/old" "$WORK/new"
 
 # verdicts from layouts, values and conditions for the target ABI: padding
-# given a name moves nothing, a struct that grew at its end (under
+# given a name moves nothing (but a positional initialiser now fills it:
+# review on the source axis), a struct that grew at its end (under
 # __ASSEMBLY__ -> __ASSEMBLER__, the same for C) and a moved sentinel are
-# for review, none is breaking
+# for review, none is breaking; one entry per symbol and edit
 cp -R "$WORK/inst-old" "$WORK/inst-lay"
 cp -R "$WORK/inst-old" "$WORK/inst-lay2"
 printf '%s\n' 'struct mini_pad { __u32 a; __u32 :32; __u64 b; };' '#ifndef __ASSEMBLY__' \
@@ -90,24 +91,34 @@ printf '%s\n' 'struct mini_pad { __u32 a; __u32 reserved; __u64 b; };' '#ifndef 
 	'struct mini_grow { __u32 a; __u32 b; __u64 c; };' '#endif' '#define MINI_GROW_MAX 4' \
 	>>"$WORK/inst-lay2/include/linux/mini.h"
 expect_status 0 "$UAPID" api-diff "$WORK/inst-lay" "$WORK/inst-lay2"
-expect_in "$WORK/out" "verdicts: 0 breaking, 3 review, 1 compatible"
-expect_in "$WORK/out" "compatible: struct mini_pad: members added: reserved in room it already had"
+expect_in "$WORK/out" "verdicts: 0 breaking, 3 review, 0 compatible"
+expect_in "$WORK/out" "review: struct mini_pad: padding named: reserved"
 expect_in "$WORK/out" "review: struct mini_grow: grew at its end: size 8 -> 16, members added: c"
-expect_in "$WORK/out" "review: macro MINI_GROW_MAX: sentinel moved: replacement 3 -> 4"
+expect_in "$WORK/out" "review: macro MINI_GROW_MAX: sentinel moved: replacement 3 -> 4 [binary: review, source: ok]"
+expect_in "$WORK/out" "[binary: ok, source: review]"
 expect_status 0 "$UAPID" api-diff --json "$WORK/inst-lay" "$WORK/inst-lay2"
+# a reason over 160 characters is cut in the text (issue 41), whole in --json
+expect_in "$WORK/out" "members added: reserved in room it already had"
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 rules = sorted((c["symbol"], c["verdict"], c["rule"]) for c in d["changes"])
 assert rules == [("MINI_GROW_MAX", "review", "sentinel"),
-                 ("struct mini_grow", "review", "alignment"),
                  ("struct mini_grow", "review", "grew"),
-                 ("struct mini_pad", "compatible", "member-added")], rules
+                 ("struct mini_pad", "review", "reserved")], rules
 assert all("rule" in c for c in d["changes"])
+# the two axes (issue 40): each with its rule; the verdict the worse of the two
+axes = sorted((c["symbol"], c["binary"], c["binary_rule"], c["source"], c["source_rule"])
+              for c in d["changes"])
+assert axes == [("MINI_GROW_MAX", "review", "sentinel", "ok", "sentinel"),
+                ("struct mini_grow", "review", "grew", "ok", "grew"),
+                ("struct mini_pad", "ok", "reserved", "review", "reserved")], axes
+assert d["summary"]["by_axis"] == {"binary": {"breaking": 0, "review": 2, "ok": 1},
+                                   "source": {"breaking": 0, "review": 1, "ok": 2}}, d["summary"]
 ' "$WORK/out" && pass || fail "api-diff --json: each change names its rule"
 # another ABI: __u64 is 4-aligned in an i386 struct, the alignment stays
 expect_status 0 "$UAPID" api-diff --abi i386 "$WORK/inst-lay" "$WORK/inst-lay2"
-expect_in "$WORK/out" "verdicts: 0 breaking, 2 review, 1 compatible"
+expect_in "$WORK/out" "verdicts: 0 breaking, 3 review, 0 compatible"
 expect_in "$WORK/out" "grew at its end: size 8 -> 16"
 # no ABI: the text alone; the unnamed member's removal is breaking there
 expect_status 1 "$UAPID" api-diff --abi none "$WORK/inst-lay" "$WORK/inst-lay2"

@@ -7,10 +7,14 @@
 #    alone, uapid's size, alignment and member offsets against the
 #    compiler's (cc probes); every number must agree;
 #  - the labelled set (tests/kernel/api-labels.tsv, scored by tests/kernel/api-labels.py):
-#    at least 95% of the labelled breaking verdicts still breaking are true,
-#    and no true one is lost; 3.7 -> 3.8 is scored where the whole 3.x trees
-#    are present ($UD_KERNELS/full-3.7 and full-3.8, made by
+#    no true breaking verdict is lost; 3.7 -> 3.8 is scored where the whole
+#    3.x trees are present ($UD_KERNELS/full-3.7 and full-3.8, made by
 #    bench/fetch-kernels.sh --full), the 6.1 -> 6.12 items always;
+#  - its recall half (tests/kernel/api-labels-recall.tsv, issue 40): 150
+#    changes once called compatible and 50 review, labelled binary and
+#    source: at most 1% of the compatible ones hide a break, at most 5% a
+#    review-worthy change; and of both halves' items breaking today at
+#    least 97% are true;
 #  - the api-diff summary of 6.1 -> 6.12 and its time, printed (figures, not
 #    asserted: machines are noisy).
 # The trees: $UD_KERNEL_61 and $UD_KERNEL_612 when set (kernel trees, read
@@ -76,7 +80,7 @@ echo "labelled set:"
 if python3 "$top_srcdir/tests/kernel/api-labels.py" --uapid "$UAPID" $pairs; then
 	pass
 else
-	fail "the labelled set: under 95% true, or a true breaking verdict lost"
+	fail "the labelled set: under 97% of breaking true, a true breaking verdict lost, or compatible hiding over 1% breaks / 5% review items"
 fi
 
 echo "uapid api-diff 6.1 -> 6.12:"

@@ -696,6 +696,314 @@ START_TEST(test_rule_macro_enum)
 }
 END_TEST
 
+/* ---- what `compatible` hid in 6.1 -> 6.12 (issue 40), and the two axes ---- */
+
+/* The change of symbol (one entry per symbol and edit) with its two axes. */
+static void
+expect_axes(const struct ud_api_diff *d, const char *symbol, enum ud_api_verdict binary,
+	    enum ud_api_verdict source)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->n; i++)
+		if (strcmp(d->v[i].symbol, symbol) == 0) {
+			n++;
+			ck_assert_msg(d->v[i].axis[UD_API_BINARY] == binary &&
+					      d->v[i].axis[UD_API_SOURCE] == source,
+				      "%s: binary %s, source %s; want %s, %s", symbol,
+				      ud_api_verdict_name(d->v[i].axis[UD_API_BINARY]),
+				      ud_api_verdict_name(d->v[i].axis[UD_API_SOURCE]),
+				      ud_api_verdict_name(binary), ud_api_verdict_name(source));
+			ck_assert_uint_eq(d->v[i].verdict, binary > source ? binary : source);
+		}
+	if (n != 1)
+		dump(d);
+	ck_assert_uint_eq(n, 1);
+}
+
+static const char kvm_s390_old[] =
+	"#include <linux/types.h>\n"
+	"#include <asm-generic/ioctl.h>\n"
+	"struct kvm_s390_mem_op {\n"
+	"\t__u64 gaddr;\n\t__u64 flags;\n\t__u32 size;\n\t__u32 op;\n\t__u64 buf;\n"
+	"\tunion {\n\t\t__u8 ar;\n\t\t__u32 sida_offset;\n\t\t__u8 reserved[32];\n\t};\n"
+	"};\n"
+	"struct kvm_s390_irq_state {\n"
+	"\t__u64 buf;\n\t__u32 flags;\n\t__u32 len;\n\t__u32 reserved[4];\n"
+	"};\n"
+	"#define KVMIO 0xAE\n"
+	"#define KVM_S390_MEM_OP           _IOW(KVMIO,  0xb1, struct kvm_s390_mem_op)\n"
+	"#define KVM_S390_GET_IRQ_STATE\t  _IOW(KVMIO, 0xb6, struct kvm_s390_irq_state)\n";
+
+/* x86's linux/kvm.h of 6.12: the structs went to s390's asm/kvm.h, the requests stayed */
+static const char kvm_s390_new[] =
+	"#include <linux/types.h>\n"
+	"#include <asm-generic/ioctl.h>\n"
+	"#define KVMIO 0xAE\n"
+	"#define KVM_S390_MEM_OP           _IOW(KVMIO,  0xb1, struct kvm_s390_mem_op)\n"
+	"#define KVM_S390_GET_IRQ_STATE\t  _IOW(KVMIO, 0xb6, struct kvm_s390_irq_state)\n";
+
+START_TEST(test_rule_ioctl_undeclared)
+{
+	struct ud_api_diff d;
+
+	/* a request number that cannot be computed any more is not the same request */
+	versions("linux/kvm.h", kvm_s390_old, kvm_s390_new, &d);
+	expect(&d, "KVM_S390_GET_IRQ_STATE", UD_API_BREAKING, UD_API_RULE_IOCTL_ARG,
+	       "its argument type struct kvm_s390_irq_state is no longer declared here");
+	expect(&d, "KVM_S390_MEM_OP", UD_API_BREAKING, UD_API_RULE_IOCTL_ARG,
+	       "its argument type struct kvm_s390_mem_op is no longer declared here");
+	/* a built program keeps its request number: the break is the source's */
+	expect_axes(&d, "KVM_S390_GET_IRQ_STATE", UD_API_COMPATIBLE, UD_API_BREAKING);
+	expect_axes(&d, "KVM_S390_MEM_OP", UD_API_COMPATIBLE, UD_API_BREAKING);
+	ud_api_diff_free(&d);
+}
+END_TEST
+
+static const char mptcp_old[] =
+	"enum {\n"
+	"\tMPTCP_ATTR_UNSPEC,\n\tMPTCP_ATTR_TOKEN,\n\tMPTCP_ATTR_FAMILY,\n"
+	"\tMPTCP_ATTR_LOC_ID,\n\tMPTCP_ATTR_REM_ID,\n\tMPTCP_ATTR_SADDR4,\n"
+	"\tMPTCP_ATTR_SADDR6,\n\tMPTCP_ATTR_DADDR4,\n\tMPTCP_ATTR_DADDR6,\n"
+	"\tMPTCP_ATTR_SPORT,\n\tMPTCP_ATTR_DPORT,\n\tMPTCP_ATTR_BACKUP,\n"
+	"\tMPTCP_ATTR_ERROR,\n\tMPTCP_ATTR_FLAGS,\n\tMPTCP_ATTR_TIMEOUT,\n"
+	"\tMPTCP_ATTR_IF_IDX,\n\tMPTCP_ATTR_RESET_REASON,\n\tMPTCP_ATTR_RESET_FLAGS,\n"
+	"\tMPTCP_ATTR_SERVER_SIDE,\n"
+	"\n\t__MPTCP_ATTR_AFTER_LAST\n"
+	"};\n";
+
+static const char mptcp_new[] = "#include <linux/mptcp_pm.h>\n";
+
+/* 6.12's generated linux/mptcp_pm.h: the name now ends another enum */
+static const char mptcp_pm_new[] =
+	"enum {\n"
+	"\tMPTCP_PM_ENDPOINT_ADDR = 1,\n"
+	"\n\t__MPTCP_PM_ENDPOINT_MAX,\n"
+	"};\n"
+	"enum {\n"
+	"\tMPTCP_ATTR_UNSPEC,\n\tMPTCP_ATTR_TOKEN,\n\tMPTCP_ATTR_FAMILY,\n"
+	"\tMPTCP_ATTR_LOC_ID,\n\tMPTCP_ATTR_REM_ID,\n\tMPTCP_ATTR_SADDR4,\n"
+	"\tMPTCP_ATTR_SADDR6,\n\tMPTCP_ATTR_DADDR4,\n\tMPTCP_ATTR_DADDR6,\n"
+	"\tMPTCP_ATTR_SPORT,\n\tMPTCP_ATTR_DPORT,\n\tMPTCP_ATTR_BACKUP,\n"
+	"\tMPTCP_ATTR_ERROR,\n\tMPTCP_ATTR_FLAGS,\n\tMPTCP_ATTR_TIMEOUT,\n"
+	"\tMPTCP_ATTR_IF_IDX,\n\tMPTCP_ATTR_RESET_REASON,\n\tMPTCP_ATTR_RESET_FLAGS,\n"
+	"\tMPTCP_ATTR_SERVER_SIDE,\n"
+	"\n\t__MPTCP_ATTR_MAX\n"
+	"};\n"
+	"enum {\n"
+	"\tMPTCP_SUBFLOW_ATTR_UNSPEC,\n\tMPTCP_SUBFLOW_ATTR_TOKEN_REM,\n"
+	"\tMPTCP_SUBFLOW_ATTR_TOKEN_LOC,\n\tMPTCP_SUBFLOW_ATTR_RELWRITE_SEQ,\n"
+	"\tMPTCP_SUBFLOW_ATTR_MAP_SEQ,\n\tMPTCP_SUBFLOW_ATTR_MAP_SFSEQ,\n"
+	"\tMPTCP_SUBFLOW_ATTR_SSN_OFFSET,\n"
+	"\n\t__MPTCP_ATTR_AFTER_LAST\n"
+	"};\n";
+
+START_TEST(test_rule_move_keeps_value)
+{
+	struct ud_api_diff d;
+
+	/* reachable through the #include, yes: but 19 -> 7 */
+	versions_extra("linux/mptcp.h", mptcp_old, mptcp_new, "linux/mptcp_pm.h", mptcp_pm_new,
+		       "x86_64", &d);
+	expect(&d, "__MPTCP_ATTR_AFTER_LAST", UD_API_BREAKING, UD_API_RULE_VALUE,
+	       "moved to linux/mptcp_pm.h, which linux/mptcp.h includes, but: value 19 -> 7");
+	expect_axes(&d, "__MPTCP_ATTR_AFTER_LAST", UD_API_BREAKING, UD_API_COMPATIBLE);
+	/* the ones that kept their values only moved */
+	expect(&d, "MPTCP_ATTR_SERVER_SIDE", UD_API_COMPATIBLE, UD_API_RULE_MOVED,
+	       "moved to linux/mptcp_pm.h");
+	ud_api_diff_free(&d);
+}
+END_TEST
+
+static const char devlink_old[] =
+	"enum devlink_command {\n"
+	"\tDEVLINK_CMD_UNSPEC,\n\tDEVLINK_CMD_GET,\n\tDEVLINK_CMD_SELFTESTS_GET,\n"
+	"\tDEVLINK_CMD_SELFTESTS_RUN,\n"
+	"\n\t/* add new commands above here */\n"
+	"\t__DEVLINK_CMD_MAX,\n"
+	"\tDEVLINK_CMD_MAX = __DEVLINK_CMD_MAX - 1\n"
+	"};\n";
+
+static const char devlink_new[] =
+	"enum devlink_command {\n"
+	"\tDEVLINK_CMD_UNSPEC,\n\tDEVLINK_CMD_GET,\n\tDEVLINK_CMD_SELFTESTS_GET,\n"
+	"\tDEVLINK_CMD_SELFTESTS_RUN,\n"
+	"\n\tDEVLINK_CMD_NOTIFY_FILTER_SET,\n"
+	"\n\t/* add new commands above here */\n"
+	"\t__DEVLINK_CMD_MAX,\n"
+	"\tDEVLINK_CMD_MAX = __DEVLINK_CMD_MAX - 1\n"
+	"};\n";
+
+static const char bpf_func_old[] = "#define __BPF_FUNC_MAPPER(FN)\t\t\\\n"
+				   "\tFN(unspec),\t\t\t\\\n"
+				   "\tFN(map_lookup_elem),\t\t\\\n"
+				   "\tFN(user_ringbuf_drain),\t\t\\\n"
+				   "\t/* */\n"
+				   "#define __BPF_ENUM_FN(x) BPF_FUNC_ ## x\n"
+				   "enum bpf_func_id {\n"
+				   "\t__BPF_FUNC_MAPPER(__BPF_ENUM_FN)\n"
+				   "\t__BPF_FUNC_MAX_ID,\n"
+				   "};\n"
+				   "#undef __BPF_ENUM_FN\n";
+
+static const char bpf_func_new[] =
+	"#define ___BPF_FUNC_MAPPER(FN, ctx...)\t\t\t\\\n"
+	"\tFN(unspec, 0, ##ctx)\t\t\t\t\\\n"
+	"\tFN(map_lookup_elem, 1, ##ctx)\t\t\t\\\n"
+	"\tFN(user_ringbuf_drain, 2, ##ctx)\t\t\\\n"
+	"\tFN(cgrp_storage_get, 3, ##ctx)\t\t\t\\\n"
+	"\tFN(cgrp_storage_delete, 4, ##ctx)\t\t\\\n"
+	"\t/* */\n"
+	"#define __BPF_FUNC_MAPPER_APPLY(name, value, FN) FN(name),\n"
+	"#define __BPF_FUNC_MAPPER(FN) ___BPF_FUNC_MAPPER(__BPF_FUNC_MAPPER_APPLY, FN)\n"
+	"#define __BPF_ENUM_FN(x, y) BPF_FUNC_ ## x = y,\n"
+	"enum bpf_func_id {\n"
+	"\t___BPF_FUNC_MAPPER(__BPF_ENUM_FN)\n"
+	"\t__BPF_FUNC_MAX_ID,\n"
+	"};\n"
+	"#undef __BPF_ENUM_FN\n";
+
+START_TEST(test_rule_enum_sentinel)
+{
+	struct ud_api_diff d;
+
+	/* a constant inserted before the count sentinel is not "added at the end" */
+	versions("linux/devlink.h", devlink_old, devlink_new, &d);
+	expect(&d, "enum devlink_command", UD_API_REVIEW, UD_API_RULE_ENUM_SENTINEL,
+	       "1 constant inserted before its count sentinel __DEVLINK_CMD_MAX, which grows");
+	expect(&d, "__DEVLINK_CMD_MAX", UD_API_REVIEW, UD_API_RULE_SENTINEL, "4 -> 5");
+	expect_axes(&d, "enum devlink_command", UD_API_REVIEW, UD_API_COMPATIBLE);
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+	/* the same where an X-macro writes the constants */
+	versions("linux/bpf.h", bpf_func_old, bpf_func_new, &d);
+	expect(&d, "enum bpf_func_id", UD_API_REVIEW, UD_API_RULE_ENUM_SENTINEL,
+	       "2 constants inserted before its count sentinel __BPF_FUNC_MAX_ID, which grows");
+	expect(&d, "__BPF_FUNC_MAX_ID", UD_API_REVIEW, UD_API_RULE_SENTINEL, "3 -> 5");
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+}
+END_TEST
+
+static const char ebt_old[] =
+	"#include <linux/types.h>\n"
+	"struct ebt_replace {\n\tunsigned int valid_hooks;\n\tunsigned int nentries;\n"
+	"\tchar *entries;\n};\n"
+	"struct ebt_entry {\n"
+	"\tunsigned int bitmask;\n\tunsigned int invflags;\n\t__be16 ethproto;\n"
+	"\tchar in[16];\n\tunsigned int watchers_offset;\n\tunsigned int target_offset;\n"
+	"\tunsigned int next_offset;\n"
+	"\tunsigned char elems[0] __attribute__ ((aligned (__alignof__(struct ebt_replace))));\n"
+	"};\n";
+
+static const char rt0_old[] =
+	"#include <linux/types.h>\n"
+	"struct in6_addr {\n\tunion {\n\t\t__u8 u6_addr8[16];\n\t\t__be32 u6_addr32[4];\n"
+	"\t} in6_u;\n};\n"
+	"struct ipv6_rt_hdr {\n\t__u8 nexthdr;\n\t__u8 hdrlen;\n\t__u8 type;\n"
+	"\t__u8 segments_left;\n};\n"
+	"struct rt0_hdr {\n"
+	"\tstruct ipv6_rt_hdr\trt_hdr;\n"
+	"\t__u32\t\t\treserved;\n"
+	"\tstruct in6_addr\t\taddr[0];\n"
+	"\n#define rt0_type\t\trt_hdr.type\n"
+	"};\n";
+
+START_TEST(test_rule_zero_array_flexible)
+{
+	struct ud_api_diff d;
+	char *now;
+
+	/* [0] -> []: the same layout, but sizeof(e.elems) and C++ embedding stop compiling */
+	now = with(ebt_old, "elems[0]", "elems[]");
+	versions("linux/netfilter_bridge/ebtables.h", ebt_old, now, &d);
+	expect(&d, "struct ebt_entry", UD_API_REVIEW, UD_API_RULE_FLEX,
+	       "zero-length array made flexible (was elems)");
+	expect_axes(&d, "struct ebt_entry", UD_API_COMPATIBLE, UD_API_REVIEW);
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+	free(now);
+	now = with(rt0_old, "addr[0]", "addr[]");
+	versions("linux/ipv6.h", rt0_old, now, &d);
+	expect(&d, "struct rt0_hdr", UD_API_REVIEW, UD_API_RULE_FLEX,
+	       "zero-length array made flexible (was addr)");
+	expect_axes(&d, "struct rt0_hdr", UD_API_COMPATIBLE, UD_API_REVIEW);
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+	free(now);
+}
+END_TEST
+
+START_TEST(test_rule_constant_type)
+{
+	struct ud_api_diff d;
+	static const char rs485_old[] = "#define SER_RS485_RX_DURING_TX\t\t(1 << 4)\n";
+	static const char rs485_new[] = "#include <linux/const.h>\n"
+					"#define SER_RS485_RX_DURING_TX\t\t_BITUL(4)\n";
+
+	/* 16 both times, but sizeof 4 -> 8 and (FLAG > -1) 1 -> 0 */
+	versions("linux/serial.h", rs485_old, rs485_new, &d);
+	expect(&d, "SER_RS485_RX_DURING_TX", UD_API_REVIEW, UD_API_RULE_CONST_TYPE,
+	       "same value 16 with another type (now unsigned)");
+	expect_axes(&d, "SER_RS485_RX_DURING_TX", UD_API_COMPATIBLE, UD_API_REVIEW);
+	ud_api_diff_free(&d);
+}
+END_TEST
+
+static const char syncobj_old[] =
+	"#include <linux/types.h>\n"
+	"#include <asm-generic/ioctl.h>\n"
+	"#define DRM_IOCTL_BASE\t\t\t'd'\n"
+	"#define DRM_IOWR(nr,type)\t\t_IOWR(DRM_IOCTL_BASE,nr,type)\n"
+	"struct drm_syncobj_wait {\n"
+	"\t__u64 handles;\n\t__s64 timeout_nsec;\n\t__u32 count_handles;\n\t__u32 flags;\n"
+	"\t__u32 first_signaled;\n\t__u32 pad;\n"
+	"};\n"
+	"#define DRM_IOCTL_SYNCOBJ_WAIT\t\tDRM_IOWR(0xC3, struct drm_syncobj_wait)\n"
+	"#define DRM_IOCTL_SYNCOBJ_WAIT_PLAIN\t_IOWR('d', 0xC4, struct drm_syncobj_wait)\n";
+
+START_TEST(test_rule_ioctl_grew)
+{
+	struct ud_api_diff d;
+	char *now = with(syncobj_old, "\t__u32 pad;\n", "\t__u32 pad;\n\t__u64 deadline_nsec;\n");
+
+	/*
+	 * A request number that changes only because its struct grew at its
+	 * end: review wherever the macro is (through a wrapper or not), as the
+	 * struct's own entry says: old binaries pass the smaller size.
+	 */
+	versions("drm/drm.h", syncobj_old, now, &d);
+	expect(&d, "struct drm_syncobj_wait", UD_API_REVIEW, UD_API_RULE_GREW, "size 32 -> 40");
+	expect(&d, "DRM_IOCTL_SYNCOBJ_WAIT", UD_API_REVIEW, UD_API_RULE_IOCTL_GREW,
+	       "0xc02064c3 -> 0xc02864c3 only as struct drm_syncobj_wait grew at its end");
+	expect(&d, "DRM_IOCTL_SYNCOBJ_WAIT_PLAIN", UD_API_REVIEW, UD_API_RULE_IOCTL_GREW,
+	       "0xc02064c4 -> 0xc02864c4 only as struct drm_syncobj_wait grew at its end");
+	expect_axes(&d, "DRM_IOCTL_SYNCOBJ_WAIT", UD_API_REVIEW, UD_API_COMPATIBLE);
+	none_breaking(&d);
+	ud_api_diff_free(&d);
+	free(now);
+}
+END_TEST
+
+/* A struct with a member added in room it had and a reserved one given a use: one entry. */
+START_TEST(test_one_entry_per_edit)
+{
+	struct ud_api_diff d;
+	static const char fuse_old[] = "#include <linux/types.h>\n"
+				       "struct fuse_open_out {\n\t__u64 fh;\n\t__u32 open_flags;\n"
+				       "\t__u32 padding;\n};\n";
+	static const char fuse_new[] = "#include <linux/types.h>\n"
+				       "struct fuse_open_out {\n\t__u64 fh;\n\t__u32 open_flags;\n"
+				       "\t__s32 backing_id;\n};\n";
+
+	versions("linux/fuse.h", fuse_old, fuse_new, &d);
+	expect(&d, "struct fuse_open_out", UD_API_REVIEW, UD_API_RULE_RESERVED, "padding");
+	/* binary ok (the same bytes), source review (a name and a meaning) */
+	expect_axes(&d, "struct fuse_open_out", UD_API_COMPATIBLE, UD_API_REVIEW);
+	ud_api_diff_free(&d);
+}
+END_TEST
+
 START_TEST(test_rule_access_path)
 {
 	struct ud_api_diff d;
@@ -732,7 +1040,9 @@ START_TEST(test_rule_sizes)
 	versions("linux/sed-opal.h", opal_old, opal_new, &d);
 	expect(&d, "struct opal_key", UD_API_REVIEW, UD_API_RULE_RESERVED,
 	       "reserved member __align: offset 2 -> 3");
-	expect(&d, "struct opal_key", UD_API_COMPATIBLE, UD_API_RULE_MEMBER_ADDED, "(size 264)");
+	/* one entry per symbol and edit: the member added is in the same entry */
+	expect(&d, "struct opal_key", UD_API_REVIEW, UD_API_RULE_RESERVED,
+	       "members added: key_type in room it already had");
 	expect(&d, "IOC_OPAL_TAKE_OWNERSHIP", UD_API_COMPATIBLE, UD_API_RULE_THROUGH,
 	       "the request number is the same");
 	none_breaking(&d);
@@ -754,13 +1064,16 @@ START_TEST(test_rule_sizes)
 	versions("drm/drm.h", sync_old, sync_new, &d);
 	expect(&d, "struct drm_syncobj_wait", UD_API_REVIEW, UD_API_RULE_GREW,
 	       "grew at its end: size 32 -> 40, members added: deadline_nsec");
-	expect(&d, "DRM_IOCTL_SYNCOBJ_WAIT", UD_API_BREAKING, UD_API_RULE_VALUE,
-	       "replacement 0xc02064c3 -> 0xc02864c3");
+	/* the request number with it, grown only as the struct did: review (issue 40) */
+	expect(&d, "DRM_IOCTL_SYNCOBJ_WAIT", UD_API_REVIEW, UD_API_RULE_IOCTL_GREW,
+	       "0xc02064c3 -> 0xc02864c3 only as struct drm_syncobj_wait grew at its end");
 	ud_api_diff_free(&d);
 	/* a member that shrank: breaking with both sizes */
 	versions("linux/ublk_cmd.h", ublk_old, ublk_new, &d);
 	expect(&d, "struct ublksrv_ctrl_cmd", UD_API_BREAKING, UD_API_RULE_MEMBER_RESIZED,
 	       "member data: unsigned long long [2] -> unsigned long long [1], size 16 -> 8");
+	/* shrunk: code indexing data[1] breaks when rebuilt too */
+	expect_axes(&d, "struct ublksrv_ctrl_cmd", UD_API_BREAKING, UD_API_BREAKING);
 	ud_api_diff_free(&d);
 }
 END_TEST
@@ -904,8 +1217,8 @@ START_TEST(test_rule_values)
 
 	/* (1 << 8) -> _BITUL(8): 256 both times, after expansion */
 	versions("linux/serial.h", ser_old, ser_new, &d);
-	expect(&d, "SER_RS485_ADDR_DEST", UD_API_COMPATIBLE, UD_API_RULE_SAME_VALUE,
-	       "same value 256, spelled differently (now unsigned)");
+	expect(&d, "SER_RS485_ADDR_DEST", UD_API_REVIEW, UD_API_RULE_CONST_TYPE,
+	       "same value 256 with another type (now unsigned)");
 	ud_api_diff_free(&d);
 	/* the same type after typedefs */
 	versions("linux/capability.h", cap_old, cap_new, &d);
@@ -1081,8 +1394,9 @@ START_TEST(test_rule_generated)
 
 	/* an X-macro enum: its constants are what the macros write */
 	versions("linux/bpf.h", func_old, func_new, &d);
-	expect(&d, "enum bpf_func_id", UD_API_COMPATIBLE, UD_API_RULE_ENUM,
-	       "1 constant added at the end");
+	/* before the count sentinel, which grows (issue 40) */
+	expect(&d, "enum bpf_func_id", UD_API_REVIEW, UD_API_RULE_ENUM_SENTINEL,
+	       "1 constant inserted before its count sentinel __BPF_FUNC_MAX_ID");
 	expect(&d, "BPF_FUNC_map_delete_elem", UD_API_COMPATIBLE, UD_API_RULE_ADDED,
 	       "enum constant added");
 	expect(&d, "__BPF_FUNC_MAX_ID", UD_API_REVIEW, UD_API_RULE_SENTINEL, "value 3 -> 4");
@@ -1657,6 +1971,13 @@ main(void)
 	tcase_add_test(tc, test_junk);
 	tcase_add_test(tc, test_rule_macro_enum);
 	tcase_add_test(tc, test_rule_access_path);
+	tcase_add_test(tc, test_rule_ioctl_undeclared);
+	tcase_add_test(tc, test_rule_move_keeps_value);
+	tcase_add_test(tc, test_rule_enum_sentinel);
+	tcase_add_test(tc, test_rule_zero_array_flexible);
+	tcase_add_test(tc, test_rule_constant_type);
+	tcase_add_test(tc, test_one_entry_per_edit);
+	tcase_add_test(tc, test_rule_ioctl_grew);
 	tcase_add_test(tc, test_rule_sizes);
 	tcase_add_test(tc, test_rule_conditions);
 	tcase_add_test(tc, test_rule_families);

@@ -229,8 +229,21 @@ enum ud_api_rule {
 	UD_API_RULE_INCLUDES,	    /* a type seen or no longer seen through #includes */
 	UD_API_RULE_DECLARATION,    /* a function or variable declaration */
 	UD_API_RULE_TEXT,	    /* compared as text: no value or layout known */
+	UD_API_RULE_ENUM_SENTINEL,  /* constants inserted before the enum's count sentinel */
+	UD_API_RULE_CONST_TYPE,	    /* the same value with another type (int -> unsigned, ...) */
+	UD_API_RULE_IOCTL_ARG,	    /* an ioctl request whose argument type is no longer declared */
+	UD_API_RULE_IOCTL_GREW,	    /* a request number that changed only as its struct grew */
 	UD_API__RULES
 };
+
+/*
+ * The two axes of a change, as ABI Compliance Checker reports libraries:
+ * binary (a program built against the old headers, run on a kernel of the
+ * new: layouts, values, request numbers) and source (the same program
+ * rebuilt against the new headers: names, reachability, types, what
+ * #ifdef sees).  A change's verdict is the worse of its two.
+ */
+enum ud_api_axis { UD_API_BINARY, UD_API_SOURCE, UD_API__AXES };
 
 struct ud_api_change {
 	char *header;
@@ -240,6 +253,9 @@ struct ud_api_change {
 	enum ud_api_what what;
 	enum ud_api_verdict verdict;
 	enum ud_api_rule rule;
+	/* by axis (enum ud_api_axis): its verdict and the rule that decided it */
+	enum ud_api_verdict axis[UD_API__AXES];
+	enum ud_api_rule axis_rule[UD_API__AXES];
 	char *reason;
 	unsigned old_line, new_line; /* 0 when absent */
 };
@@ -308,6 +324,20 @@ void ud_api_diff_changed(const struct ud_api_pair *changed, size_t nchanged,
  */
 void ud_api_diff_includes(struct ud_api_diff *diff, const struct ud_api_header *old, size_t nold,
 			  const struct ud_api_header *new_, size_t nnew);
+/*
+ * Sets c's axes from its verdict and rule (what api_diff_add does): the
+ * rule says which axis the verdict is on, the other gets what it implies.
+ */
+void ud_api_change_axes(struct ud_api_change *c);
+/*
+ * One entry per symbol and edit: the changes of one header and symbol
+ * (changed, not added or removed) folded into the first, each axis the
+ * worse of theirs with its rule, the verdict the worse of those, the
+ * reasons joined.
+ */
+void ud_api_diff_fold(struct ud_api_diff *diff);
+/* "binary", "source" */
+const char *ud_api_axis_name(enum ud_api_axis a);
 void ud_api_diff_free(struct ud_api_diff *diff);
 const char *ud_api_verdict_name(enum ud_api_verdict v);
 const char *ud_api_what_name(enum ud_api_what w);
