@@ -45,6 +45,8 @@ m_status(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **m
 	(void)c, (void)params, (void)code, (void)message;
 	ud_engine_counts(d->engine, &n);
 	ud_store_each_problem(ud_engine_store(d->engine), add_problem, problems, NULL);
+	if (ud_rpc_check_path(d->rpc) != NULL)
+		add_problem("socket", ud_rpc_check_path(d->rpc), problems);
 	if (d->fault != NULL) {
 		/* kept in memory: the store may be what cannot be written */
 		char *why = ud_xasprintf("%s: not recorded; tried again with back-off (%u tr%s in "

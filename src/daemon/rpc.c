@@ -7,10 +7,14 @@
 #ifdef HAVE_MALLOC_TRIM
 #include <malloc.h>
 #endif
+#include <dirent.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,7 +47,20 @@ struct ud_rpc {
 	uv_loop_t *loop;
 	uv_pipe_t server;
 	char *path;
-	bool ours; /* the path was bound here: removed at close */
+	bool ours; /* the path was bound here: removed at close, if it still names our socket */
+	dev_t dev; /* what path named once it listened (lstat): what "our socket" is */
+	ino_t ino;
+	char *lost;	       /* why path no longer names our socket (logged once), or NULL */
+	uv_timer_t watch_path; /* looks at path now and then (SOCKET_CHECK_MS) */
+	/*
+	 * Accepting paused: the descriptors left were under the reserve (or
+	 * accept failed for want of one); a connection waits in the listen
+	 * backlog until clients go or the retry timer finds room.
+	 */
+	bool accept_paused;
+	bool closing; /* ud_rpc_close ran */
+	uv_timer_t accept_retry;
+	size_t fd_limit; /* RLIMIT_NOFILE's soft limit when it started */
 	gid_t group;
 	size_t max_request, max_queue, max_pending;
 	struct ud_rpc_dispatch dispatch;
@@ -54,8 +71,8 @@ struct ud_rpc {
 	uint64_t turn_start; /* when this turn handled its first line (uv_hrtime), or 0 */
 	uint64_t turn_cpu;   /* the loop thread's CPU time at the end of the last turn (ns) */
 	size_t turn_read;    /* bytes read over all clients this turn (TURN_READ_BUDGET) */
-	int open_handles;    /* server, turn and turned: r is freed when all are closed */
-	size_t pending;	     /* the sum of every client's in.len */
+	int open_handles; /* server, turn, turned and the timers: r is freed when all are closed */
+	size_t pending;	  /* the sum of every client's in.len */
 };
 
 struct write_req {
@@ -126,6 +143,7 @@ static void refuse_largest(struct ud_rpc *r);
 static void update_reading(struct ud_rpc_client *c);
 static void resume(struct ud_rpc_client *c);
 static void parse_on_pool(struct ud_rpc_client *c, size_t start, size_t len);
+static void on_accept_retry(uv_timer_t *t);
 
 static void
 on_client_closed(uv_handle_t *h)
@@ -202,7 +220,9 @@ close_client(struct ud_rpc_client *c)
 	r->nclients--;
 	if (c->subscribed)
 		r->nsubscribers--;
-	uv_close((uv_handle_t *)&c->pipe, on_client_closed);
+	uv_close((uv_handle_t *)&c->pipe, on_client_closed); /* its descriptor is closed now */
+	if (r->accept_paused && !r->closing) /* one descriptor more: look again, on the next turn */
+		(void)uv_timer_start(&r->accept_retry, on_accept_retry, 0, 0);
 }
 
 static void
@@ -689,15 +709,92 @@ refuse_largest(struct ud_rpc *r)
 	}
 }
 
-static void
-on_connection(uv_stream_t *server, int status)
-{
-	struct ud_rpc *r = server->data;
-	struct ud_rpc_client *c;
+/*
+ * Descriptors kept free for the daemon's own work (a batch opens headers,
+ * SQLite its journal, git its objects): with fewer left, new connections
+ * wait in the listen backlog, as OpenSMTPD's control.c keeps a reserve.  A
+ * quarter of the limit when that is less (a daemon under ulimit -n 64).
+ */
+#define FD_RESERVE 64
+/* While paused: how often the descriptors left are counted again. */
+#define ACCEPT_RETRY_MS 500
+/* How often the socket's path is looked at (one lstat): is it still ours? */
+#define SOCKET_CHECK_MS 2000
 
-	if (status < 0)
-		return;
-	c = ud_xcalloc(1, sizeof(*c));
+/* Descriptors open in this process, or SIZE_MAX when not even one more can be opened. */
+static size_t
+fds_in_use(void)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *e;
+	size_t n = 0;
+
+	if (dir == NULL)
+		return errno == EMFILE || errno == ENFILE ? SIZE_MAX
+							  : 0; /* no /proc: not counted */
+	while ((e = readdir(dir)) != NULL)
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(dir);
+	return n > 0 ? n - 1 : 0; /* the directory's own descriptor */
+}
+
+static size_t
+fd_reserve(const struct ud_rpc *r)
+{
+	return min_size(FD_RESERVE, r->fd_limit / 4);
+}
+
+/* Are fewer descriptors than the reserve left? */
+static bool
+fds_low(const struct ud_rpc *r)
+{
+	size_t used;
+
+	if (r->fd_limit == 0)
+		return false; /* unlimited */
+	used = fds_in_use();
+	return used == SIZE_MAX || used + fd_reserve(r) >= r->fd_limit;
+}
+
+static void accept_waiting(struct ud_rpc *r);
+
+static void
+on_accept_retry(uv_timer_t *t)
+{
+	accept_waiting(t->data);
+}
+
+/*
+ * Stops taking connections (logged once a pause): a connection libuv
+ * accepted waits with it untaken, which stops libuv's accepting until
+ * uv_accept; the retry timer and every client that goes look again.
+ */
+static void
+pause_accepting(struct ud_rpc *r, int status)
+{
+	if (!r->accept_paused) {
+		if (status < 0)
+			ud_log(LOG_WARNING,
+			       "socket: cannot accept a connection: %s (%zu clients): new "
+			       "connections wait until descriptors are free",
+			       uv_strerror(status), r->nclients);
+		else
+			ud_log(LOG_WARNING,
+			       "socket: %zu clients, fewer than %zu of %zu descriptors left: new "
+			       "connections wait until clients go",
+			       r->nclients, fd_reserve(r), r->fd_limit);
+	}
+	r->accept_paused = true;
+	(void)uv_timer_start(&r->accept_retry, on_accept_retry, ACCEPT_RETRY_MS, 0);
+}
+
+/* Takes the connection libuv accepted: a client, unless its peer is refused. */
+static void
+take_client(struct ud_rpc *r)
+{
+	struct ud_rpc_client *c = ud_xcalloc(1, sizeof(*c));
+
 	c->r = r;
 	if (uv_pipe_init(r->loop, &c->pipe, 0) < 0) {
 		free(c); /* not a handle yet: the connection waits in the backlog */
@@ -709,7 +806,7 @@ on_connection(uv_stream_t *server, int status)
 		r->clients->prev = c;
 	r->clients = c;
 	r->nclients++;
-	if (uv_accept(server, (uv_stream_t *)&c->pipe) < 0) {
+	if (uv_accept((uv_stream_t *)&r->server, (uv_stream_t *)&c->pipe) < 0) {
 		close_client(c);
 		return;
 	}
@@ -720,6 +817,77 @@ on_connection(uv_stream_t *server, int status)
 		return;
 	}
 	update_reading(c);
+}
+
+/* While paused: the waiting connection is taken once descriptors are free again. */
+static void
+accept_waiting(struct ud_rpc *r)
+{
+	if (!r->accept_paused || r->closing)
+		return;
+	if (fds_low(r)) {
+		(void)uv_timer_start(&r->accept_retry, on_accept_retry, ACCEPT_RETRY_MS, 0);
+		return;
+	}
+	r->accept_paused = false;
+	(void)uv_timer_stop(&r->accept_retry);
+	ud_log(LOG_INFO, "socket: descriptors free again (%zu clients): accepting", r->nclients);
+	take_client(r); /* libuv accepts again from here */
+}
+
+static void
+on_connection(uv_stream_t *server, int status)
+{
+	struct ud_rpc *r = server->data;
+
+	if (status < 0 || r->accept_paused || fds_low(r)) {
+		pause_accepting(r, status);
+		return;
+	}
+	take_client(r);
+}
+
+/* The path names the socket bound here (NULL), or why not (static text). */
+static const char *
+path_lost(const struct ud_rpc *r)
+{
+	struct stat st;
+
+	if (lstat(r->path, &st) < 0)
+		return errno == ENOENT || errno == ENOTDIR ? "it was removed"
+							   : "it cannot be looked at";
+	if (S_ISDIR(st.st_mode))
+		return "a directory is there now";
+	if (!S_ISSOCK(st.st_mode))
+		return "something that is not a socket is there now";
+	if (st.st_dev != r->dev || st.st_ino != r->ino)
+		return "another socket is there now (another daemon's?)";
+	return NULL;
+}
+
+const char *
+ud_rpc_check_path(struct ud_rpc *r)
+{
+	const char *why = r->ino != 0 ? path_lost(r) : NULL; /* 0: never known */
+
+	if ((why == NULL) != (r->lost == NULL) || (why != NULL && strstr(r->lost, why) == NULL)) {
+		free(r->lost);
+		r->lost = why != NULL ? ud_xasprintf("%s no longer names this daemon's socket: %s; "
+						     "clients cannot reach it (restart the daemon)",
+						     r->path, why)
+				      : NULL;
+		if (why != NULL)
+			ud_log(LOG_WARNING, "socket: %s", r->lost);
+		else
+			ud_log(LOG_INFO, "socket: %s names this daemon's socket again", r->path);
+	}
+	return r->lost;
+}
+
+static void
+on_watch_path(uv_timer_t *t)
+{
+	(void)ud_rpc_check_path(t->data);
 }
 
 int
@@ -757,9 +925,18 @@ ud_rpc_open(struct ud_rpc **out, uv_loop_t *loop, const struct ud_rpc_opts *o,
 	(void)uv_idle_init(loop, &r->turn);    /* cannot fail */
 	(void)uv_check_init(loop, &r->turned); /* cannot fail */
 	(void)uv_check_start(&r->turned, on_turned);
-	uv_unref((uv_handle_t *)&r->turned); /* it keeps no loop running */
+	uv_unref((uv_handle_t *)&r->turned);	     /* it keeps no loop running */
+	(void)uv_timer_init(loop, &r->accept_retry); /* cannot fail */
+	(void)uv_timer_init(loop, &r->watch_path);
 	r->server.data = r->turn.data = r->turned.data = r;
-	r->open_handles = 3;
+	r->accept_retry.data = r->watch_path.data = r;
+	r->open_handles = 5;
+	{
+		struct rlimit rl;
+
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+			r->fd_limit = (size_t)rl.rlim_cur;
+	}
 	if (o->activated_fd >= 0) {
 		char name[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
 		size_t len = sizeof(name);
@@ -776,6 +953,20 @@ ud_rpc_open(struct ud_rpc **out, uv_loop_t *loop, const struct ud_rpc_opts *o,
 		goto fail;
 	} else {
 		r->ours = true; /* removed at close */
+	}
+	{
+		/* what "our socket" is: at stop the path is removed only if it still names it */
+		struct stat st;
+
+		if (lstat(r->path, &st) == 0) {
+			r->dev = st.st_dev;
+			r->ino = st.st_ino;
+			(void)uv_timer_start(&r->watch_path, on_watch_path, SOCKET_CHECK_MS,
+					     SOCKET_CHECK_MS);
+			uv_unref((uv_handle_t *)&r->watch_path); /* it keeps no loop running */
+		} else {
+			r->ours = false; /* nothing to recognise it by: never removed */
+		}
 	}
 	if ((rc = uv_listen((uv_stream_t *)&r->server, 511, on_connection)) < 0) {
 		*cause = ud_xasprintf("%s: cannot listen: %s", r->path, uv_strerror(rc));
@@ -851,6 +1042,7 @@ on_handle_closed(uv_handle_t *h)
 
 	if (--r->open_handles > 0)
 		return;
+	free(r->lost);
 	free(r->path);
 	free(r);
 }
@@ -860,10 +1052,22 @@ ud_rpc_close(struct ud_rpc *r)
 {
 	if (r == NULL)
 		return;
+	r->closing = true;
 	while (r->clients != NULL)
 		close_client(r->clients);
-	if (r->ours)
+	/*
+	 * Removed only if the path still names the socket bound here: another
+	 * daemon may have bound it since (after someone removed ours), and its
+	 * clients must still find it.
+	 */
+	if (r->ours && path_lost(r) == NULL)
 		unlink(r->path);
+	else if (r->ours)
+		ud_log(LOG_WARNING,
+		       "socket: %s left as it is: it no longer names this daemon's socket",
+		       r->path);
+	uv_close((uv_handle_t *)&r->accept_retry, on_handle_closed);
+	uv_close((uv_handle_t *)&r->watch_path, on_handle_closed);
 	uv_close((uv_handle_t *)&r->turn, on_handle_closed);
 	uv_close((uv_handle_t *)&r->turned, on_handle_closed);
 	uv_close((uv_handle_t *)&r->server, on_handle_closed);
