@@ -70,6 +70,8 @@ void ud_daemon_notify_status(struct daemon *d, const char *fmt, ...)
 /* The summary as STATUS= now; after a batch, at most once a second. */
 void ud_daemon_send_status(struct daemon *d);
 void ud_daemon_update_status(struct daemon *d);
+/* Why git's index lock looks stale (malloc'd: its path and age), or NULL. */
+char *ud_daemon_git_lock_problem(struct daemon *d);
 /* Stops (once the batch in flight is recorded). */
 void ud_daemon_shutdown(struct daemon *d);
 

@@ -41,10 +41,15 @@ m_status(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **m
 	struct ud_engine_counts n;
 	json_t *problems = json_array(), *r;
 	struct ud_buf line = UD_BUF_INIT;
+	char *stale;
 
 	(void)c, (void)params, (void)code, (void)message;
 	ud_engine_counts(d->engine, &n);
 	ud_store_each_problem(ud_engine_store(d->engine), add_problem, problems, NULL);
+	if ((stale = ud_daemon_git_lock_problem(d)) != NULL) {
+		add_problem("git", stale, problems);
+		free(stale);
+	}
 	if (ud_rpc_check_path(d->rpc) != NULL)
 		add_problem("socket", ud_rpc_check_path(d->rpc), problems);
 	if (d->fault != NULL) {

@@ -278,6 +278,29 @@ on_watchdog(uv_timer_t *t)
 	sd_notify(0, "WATCHDOG=1");
 }
 
+/*
+ * A git index lock older than this is named as a problem: git holds it for
+ * the length of a command (seconds, even for a large checkout); one this
+ * old is likely left by a git that died, and batches wait for it forever.
+ */
+#define STALE_GIT_LOCK_S 60
+
+char *
+ud_daemon_git_lock_problem(struct daemon *d)
+{
+	char *lock = ud_sched_git_lockfile(d->root), *why = NULL;
+	struct stat st;
+	double age;
+
+	if (lock != NULL && lstat(lock, &st) == 0 &&
+	    (age = difftime(time(NULL), st.st_mtime)) >= STALE_GIT_LOCK_S)
+		why = ud_xasprintf("%s is %.0f s old: changes wait until it goes (a git command "
+				   "that died leaves it behind: remove it if no git runs)",
+				   lock, age);
+	free(lock);
+	return why;
+}
+
 void
 ud_daemon_status_line(struct daemon *d, struct ud_buf *out)
 {
@@ -296,6 +319,14 @@ ud_daemon_status_line(struct daemon *d, struct ud_buf *out)
 	if (d->fault != NULL)
 		ud_buf_addstr(out,
 			      "; not recorded (state directory failing: see status), retrying");
+	if (ud_sched_waiting_for_git(d->sched)) {
+		char *stale = ud_daemon_git_lock_problem(d);
+
+		ud_buf_addstr(out, stale != NULL
+					   ? "; waiting for a stale git index.lock (see status)"
+					   : "; waiting for git");
+		free(stale);
+	}
 }
 
 /* path (relative to the working directory) as an absolute path; malloc'd. */

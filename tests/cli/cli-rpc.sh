@@ -343,6 +343,15 @@ link=$(ls "$XDG_RUNTIME_DIR"/uapid/*.sock 2>/dev/null | head -1)
 (cd / && "$UAPICTL" --tree "$T" status) >"$WORK/out" 2>&1 && pass || fail "uapictl status finds no daemon for a relative --socket: $(cat "$WORK/out")"
 stop_daemon "$RPID"
 
+# issue 38 F: a stale git index.lock is named in status (path and age), not waited on silently
+T2=$WORK/tree2
+export T2
+cp -R "$T" "$T2"
+mkdir -p "$T2/.git"
+start_daemon "$WORK/git.log" "$T2" "$WORK/state-g2" "$WORK/g2.sock"
+pycheck "stale git lock" stale-git-lock "$WORK/g2.sock" "$T2/.git/index.lock"
+stop_daemon "$DPID"
+
 # something that is not a socket is left alone
 printf 'precious\n' >"$WORK/not-a-socket"
 expect_status 2 "$UAPID" watch --state-dir "$S" --socket "$WORK/not-a-socket" --arch x86 "$T"
