@@ -102,6 +102,19 @@ git -C "$R" log -1 --format=%B uapi/headers >"$WORK/body"
 expect_in "$WORK/body" "sample: one more constant"
 expect_in "$WORK/body" "API-change: 0 breaking, 0 review, 1 compatible"
 expect_in "$WORK/body" "Source-commit: $(git -C "$R" rev-parse master)"
+# a stale ref lock (a git that died): said for what it is (issue 38 F), and once it goes, caught up
+printf '#define SAMPLE_LOCKED 8\n' >>"$R/$U"
+commit "sample: while a ref lock is stale"
+: >"$R/.git/refs/heads/uapi/headers.lock"
+set +e
+"$UAPID" branch --arch x86 "$R" >"$WORK/out" 2>"$WORK/err"
+set -e
+expect_in "$WORK/err" "refs/heads/uapi/headers.lock exists (a git command holds it, or one that died left it"
+expect_not_in "$WORK/err" "moved meanwhile"
+rm "$R/.git/refs/heads/uapi/headers.lock"
+expect_status 0 "$UAPID" branch --arch x86 "$R"
+git -C "$R" log -1 --format=%B uapi/headers >"$WORK/body"
+expect_in "$WORK/body" "sample: while a ref lock is stale"
 # a kernel-only change: the split changes, the installed headers do not
 printf '/* kernel-only note */\n' >>"$R/include/linux/sample_ioctl.h"
 sed -i 's|^#endif /\* _LINUX_SAMPLE_IOCTL_H \*/|#ifdef __KERNEL__\nint sample_kernel_only;\n#endif\n&|' "$R/include/linux/sample_ioctl.h"
