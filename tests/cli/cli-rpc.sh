@@ -350,6 +350,8 @@ cp -R "$T" "$T2"
 mkdir -p "$T2/.git"
 start_daemon "$WORK/git.log" "$T2" "$WORK/state-g2" "$WORK/g2.sock"
 pycheck "stale git lock" stale-git-lock "$WORK/g2.sock" "$T2/.git/index.lock"
+# issue 36: a store error reading the markers is an error with its cause, never "no markers"
+pycheck "markers: a store error" markers-store-error "$WORK/g2.sock" "$WORK/state-g2/state.db"
 stop_daemon "$DPID"
 
 # something that is not a socket is left alone
