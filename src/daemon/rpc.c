@@ -7,6 +7,7 @@
 #ifdef HAVE_MALLOC_TRIM
 #include <malloc.h>
 #endif
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -21,23 +22,45 @@
 
 #include "rpc-int.h"
 #include "uapid/util/buf.h"
+#include "uapid/util/hash.h"
 #include "uapid/io/log.h"
 #include "uapid/daemon/rpc.h"
 #include "uapid/util/xmalloc.h"
+
+/*
+ * A connection's life, each state after the one before it (set_state has
+ * the transitions, conn_next their table).
+ */
+enum conn_state {
+	CONN_OPEN,	/* its requests are read and answered */
+	CONN_EOF,	/* its input ended: finished once all it sent is answered */
+	CONN_FINISHING, /* closing once the queued replies are written (uv_shutdown) */
+	CONN_CLOSING,	/* uv_close called: nothing more is read or sent */
+	CONN_CLOSED,	/* the pipe's close callback ran (the struct waits for held answers) */
+	CONN__COUNT,
+};
+
+/* May a connection in state [from] go to state [to]? */
+static const bool conn_next[CONN__COUNT][CONN__COUNT] = {
+	[CONN_OPEN] = {[CONN_EOF] = true, [CONN_FINISHING] = true, [CONN_CLOSING] = true},
+	[CONN_EOF] = {[CONN_FINISHING] = true, [CONN_CLOSING] = true},
+	[CONN_FINISHING] = {[CONN_CLOSING] = true},
+	[CONN_CLOSING] = {[CONN_CLOSED] = true},
+};
+static_assert(ARRAY_SIZE(conn_next) == CONN__COUNT, "a row for every state");
 
 struct ud_rpc_client {
 	uv_pipe_t pipe;
 	struct ud_rpc *r;
 	struct ud_buf in; /* read into straight (alloc_cb): no copy per read */
 	size_t scanned;	  /* in.data[0, scanned) holds no newline: not searched again */
-	bool closing, subscribed;
-	bool paused;	/* replies wait unread: no more requests are read until they drain */
-	bool backlog;	/* whole lines wait for a later turn of the loop: none is read meanwhile */
-	bool reading;	/* uv_read_start is in effect */
-	bool finishing; /* closing once the queued replies are written */
-	bool eof;	/* its input ended: finished once all it sent is answered */
-	bool closed;	/* the pipe's close callback ran (the struct waits for held answers) */
-	unsigned held;	/* requests answered later (ud_rpc_hold): no more are read meanwhile */
+	enum conn_state state;
+	/* while open, what holds its requests back (may_handle, may_read): */
+	bool paused;   /* replies wait unread: no more requests are read until they drain */
+	bool backlog;  /* whole lines wait for a later turn of the loop: none is read meanwhile */
+	unsigned held; /* requests answered later (ud_rpc_hold): no more are read meanwhile */
+	bool reading;  /* uv_read_start is in effect */
+	bool subscribed;
 	uid_t uid;
 	pid_t pid;
 	struct ud_rpc_client *prev, *next;
@@ -136,6 +159,34 @@ struct parse_job {
 };
 
 static void drain_input(struct ud_rpc_client *c);
+
+static void
+set_state(struct ud_rpc_client *c, enum conn_state to)
+{
+	assert(conn_next[c->state][to]);
+	c->state = to;
+}
+
+/* Is it still answered (neither finishing nor closing)? */
+static bool
+live(const struct ud_rpc_client *c)
+{
+	return c->state == CONN_OPEN || c->state == CONN_EOF;
+}
+
+/* May its request lines be handled now? */
+static bool
+may_handle(const struct ud_rpc_client *c)
+{
+	return live(c) && !c->paused && c->held == 0;
+}
+
+/* May more of its requests be read now?  (Not while lines of it wait their turn.) */
+static bool
+may_read(const struct ud_rpc_client *c)
+{
+	return may_handle(c) && c->state == CONN_OPEN && !c->backlog;
+}
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf);
 static void end_of_input(struct ud_rpc_client *c);
 static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
@@ -151,7 +202,7 @@ on_client_closed(uv_handle_t *h)
 	struct ud_rpc_client *c = h->data;
 
 	ud_buf_free(&c->in);
-	c->closed = true;
+	set_state(c, CONN_CLOSED);
 	if (c->held == 0)
 		free(c); /* else the last held answer frees it */
 }
@@ -207,9 +258,9 @@ close_client(struct ud_rpc_client *c)
 {
 	struct ud_rpc *r = c->r;
 
-	if (c->closing)
+	if (c->state >= CONN_CLOSING)
 		return;
-	c->closing = true;
+	set_state(c, CONN_CLOSING);
 	drop_input(c);
 	if (c->prev != NULL)
 		c->prev->next = c->next;
@@ -245,9 +296,9 @@ finish_client(struct ud_rpc_client *c)
 {
 	uv_shutdown_t *req;
 
-	if (c->closing || c->finishing)
+	if (!live(c))
 		return;
-	c->finishing = true;
+	set_state(c, CONN_FINISHING);
 	(void)uv_read_stop((uv_stream_t *)&c->pipe); /* cannot fail */
 	c->reading = false;
 	drop_input(c);
@@ -284,8 +335,7 @@ on_written(uv_write_t *req, int status)
 	}
 	/* the client read its replies: take its requests again (cancelled writes come
 	 * before the close callback, so c is still there) */
-	if (status == 0 && c->paused && !c->closing && !c->finishing &&
-	    queued(c) <= c->r->max_queue / 2) {
+	if (status == 0 && c->paused && live(c) && queued(c) <= c->r->max_queue / 2) {
 		c->paused = false;
 		resume(c);
 	}
@@ -304,7 +354,7 @@ send_line(struct ud_rpc_client *c, char *text)
 
 	if (text == NULL)
 		return true;
-	if (c->closing || c->finishing) {
+	if (!live(c)) {
 		free(text);
 		return false;
 	}
@@ -393,13 +443,13 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 static void
 resume(struct ud_rpc_client *c)
 {
-	if (c->closing)
+	if (c->state >= CONN_CLOSING)
 		return;
 	if (c->held == 0)
 		drain_input(c);
-	if (c->closing)
+	if (c->state >= CONN_CLOSING)
 		return;
-	if (c->eof && c->held == 0 && !c->backlog && !c->paused) {
+	if (c->state == CONN_EOF && c->held == 0 && !c->backlog && !c->paused) {
 		finish_client(c); /* the answers to what it sent still go out */
 		return;
 	}
@@ -415,7 +465,7 @@ resume(struct ud_rpc_client *c)
 static void
 end_of_input(struct ud_rpc_client *c)
 {
-	c->eof = true;
+	set_state(c, CONN_EOF);
 	update_reading(c);
 	if (c->in.len > 0 && c->in.data[c->in.len - 1] != '\n') {
 		ud_buf_addch(&c->in, '\n');
@@ -435,9 +485,9 @@ void
 ud_rpc_answer(struct ud_rpc_client *c, char *line)
 {
 	c->held--;
-	if (c->closing) {
+	if (c->state >= CONN_CLOSING) {
 		free(line);
-		if (c->closed && c->held == 0)
+		if (c->state == CONN_CLOSED && c->held == 0)
 			free(c); /* its close callback ran while the answer was out */
 		return;
 	}
@@ -452,10 +502,9 @@ ud_rpc_answer(struct ud_rpc_client *c, char *line)
 static void
 update_reading(struct ud_rpc_client *c)
 {
-	bool want = !c->closing && !c->finishing && !c->paused && !c->backlog && c->held == 0 &&
-		    !c->eof;
+	bool want = may_read(c);
 
-	if (want == c->reading || c->closing)
+	if (want == c->reading || c->state >= CONN_CLOSING)
 		return;
 	if (want) {
 		if (uv_read_start((uv_stream_t *)&c->pipe, alloc_cb, on_read) < 0) {
@@ -478,13 +527,13 @@ on_turn(uv_idle_t *h)
 
 	for (c = r->clients; c != NULL; c = next) {
 		next = c->next;
-		if (!c->backlog || c->closing || c->finishing || c->paused || c->held > 0)
+		if (!c->backlog || !may_handle(c))
 			continue;
 		resume(c);
 	}
 	/* a paused client's backlog waits for its reader (on_written drains it then) */
 	for (c = r->clients; c != NULL && !more; c = c->next)
-		more = c->backlog && !c->closing && !c->finishing && !c->paused && c->held == 0;
+		more = c->backlog && may_handle(c);
 	if (!more)
 		(void)uv_idle_stop(h); /* cannot fail */
 }
@@ -515,7 +564,7 @@ parse_after_cb(uv_work_t *req, int status)
 	char *reply = j->error;
 
 	(void)status; /* not cancelled: nothing calls uv_cancel */
-	if (j->parsed != NULL && !c->closing)
+	if (j->parsed != NULL && c->state < CONN_CLOSING)
 		reply = ud_rpc_handle_request(&c->r->dispatch, c, j->parsed);
 	else
 		json_decref(j->parsed);
@@ -624,7 +673,7 @@ drain_input(struct ud_rpc_client *c)
 	size_t start = 0, lines = 0;
 
 	c->backlog = false;
-	while (!c->closing && !c->finishing && !c->paused && c->held == 0 && start < c->in.len) {
+	while (may_handle(c) && start < c->in.len) {
 		size_t from = start > c->scanned ? start : c->scanned, len;
 		char *nl = memchr(c->in.data + from, '\n', c->in.len - from);
 
@@ -652,7 +701,7 @@ drain_input(struct ud_rpc_client *c)
 		send_line(c, ud_rpc_handle_line(&c->r->dispatch, c, c->in.data + start, len));
 		start += len + 1;
 	}
-	if (c->closing)
+	if (c->state >= CONN_CLOSING)
 		return;
 	if (start > 0) {
 		memmove(c->in.data, c->in.data + start, c->in.len - start);
@@ -690,8 +739,7 @@ refuse_largest(struct ud_rpc *r)
 		char *m;
 
 		for (c = r->clients; c != NULL; c = c->next)
-			if (!c->closing && !c->finishing &&
-			    (worst == NULL || c->in.len > worst->in.len))
+			if (live(c) && (worst == NULL || c->in.len > worst->in.len))
 				worst = c;
 		if (worst == NULL || worst->in.len == 0)
 			return;
@@ -1008,7 +1056,7 @@ ud_rpc_notify_all(struct ud_rpc *r, const char *method, json_t *params)
 	json_decref(msg);
 	for (c = r->clients; s != NULL && c != NULL; c = next) {
 		next = c->next;
-		if (!c->subscribed || c->closing)
+		if (!c->subscribed || c->state >= CONN_CLOSING)
 			continue;
 		if (uv_stream_get_write_queue_size((uv_stream_t *)&c->pipe) > r->max_queue) {
 			ud_log(LOG_WARNING,
