@@ -81,7 +81,8 @@ struct ud_rpc {
 	 * backlog until clients go or the retry timer finds room.
 	 */
 	bool accept_paused;
-	bool closing; /* ud_rpc_close ran */
+	bool conn_waiting; /* libuv holds an accepted connection we left untaken */
+	bool closing;	   /* ud_rpc_close ran */
 	uv_timer_t accept_retry;
 	size_t fd_limit; /* RLIMIT_NOFILE's soft limit when it started */
 	gid_t group;
@@ -880,7 +881,10 @@ accept_waiting(struct ud_rpc *r)
 	r->accept_paused = false;
 	(void)uv_timer_stop(&r->accept_retry);
 	ud_log(LOG_INFO, "socket: descriptors free again (%zu clients): accepting", r->nclients);
-	take_client(r); /* libuv accepts again from here */
+	if (r->conn_waiting) {
+		r->conn_waiting = false;
+		take_client(r); /* libuv accepts again from here */
+	}
 }
 
 static void
@@ -889,6 +893,7 @@ on_connection(uv_stream_t *server, int status)
 	struct ud_rpc *r = server->data;
 
 	if (status < 0 || r->accept_paused || fds_low(r)) {
+		r->conn_waiting = status == 0; /* else libuv holds none (and goes on accepting) */
 		pause_accepting(r, status);
 		return;
 	}
