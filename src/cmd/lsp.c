@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,12 +63,13 @@ struct doc {
 	char *path; /* absolute */
 	struct ud_buf text;
 	long long version;
-	long long due_ms;	 /* classify at this time (0: nothing pending) */
-	char *socket;		 /* the tree's daemon, or NULL */
-	long long discovered_ms; /* when the socket was last looked for */
-	json_t *blocks;		 /* the last classify's blocks, or NULL */
-	bool published;		 /* diagnostics were sent (so they must be cleared) */
-	bool told_too_big;	 /* the editor was told the buffer is over the daemon's bound */
+	long long published_version; /* the last version published (when published) */
+	long long due_ms;	     /* classify at this time (0: nothing pending) */
+	char *socket;		     /* the tree's daemon, or NULL */
+	long long discovered_ms;     /* when the socket was last looked for */
+	json_t *blocks;		     /* the last classify's blocks, or NULL */
+	bool published;		     /* diagnostics were sent (so they must be cleared) */
+	bool told_too_big;	     /* the editor was told the buffer is over the daemon's bound */
 };
 
 struct peer {
@@ -580,6 +582,9 @@ refresh(struct lsp *s, struct doc *d)
 	struct rendered r;
 
 	d->due_ms = 0;
+	/* never a version older than one published: the editor would show stale results */
+	if (d->published && d->version < d->published_version)
+		return;
 	if (sock == NULL || !fetch(s, d, sock, &a))
 		return;
 	render(d, &a, &r);
@@ -597,6 +602,7 @@ refresh(struct lsp *s, struct doc *d)
 	else
 		json_decref(r.inactive);
 	d->published = true;
+	d->published_version = d->version;
 	json_decref(d->blocks);
 	d->blocks = json_incref(json_object_get(a.cls, "blocks"));
 	json_decref(a.cls);
@@ -947,6 +953,7 @@ open_doc(struct lsp *s, json_t *td)
 	}
 	ud_buf_add(&d->text, json_string_value(text), json_string_length(text));
 	d->version = jnum(td, "version");
+	d->published = false; /* opened again: its versions start again */
 	refresh(s, d);
 }
 
@@ -973,6 +980,12 @@ change_doc(struct lsp *s, json_t *params)
 
 	if (d == NULL)
 		return;
+	if (json_is_integer(json_object_get(td, "version")) && jnum(td, "version") < d->version) {
+		/* LSP's versions only grow: an older one arriving late is not the text now */
+		log_message(2, "uapictl lsp: %s: version %lld after %lld: ignored", d->uri,
+			    jnum(td, "version"), d->version);
+		return;
+	}
 	ch = json_object_get(params, "contentChanges");
 	/* full sync (as announced): the last change holding the whole text wins */
 	json_array_foreach(ch, i, c)
@@ -984,78 +997,218 @@ change_doc(struct lsp *s, json_t *params)
 			ud_buf_add(&d->text, json_string_value(t), json_string_length(t));
 		}
 	}
-	d->version = jnum(td, "version");
+	if (json_is_integer(json_object_get(td, "version")))
+		d->version = jnum(td, "version");
 	d->due_ms = ud_now_ms() + DEBOUNCE_MS;
 }
+
+/*
+ * An LSP position's line or character: an integer in LSP's uinteger range
+ * (0 to 2^31 - 1), so that line + 1 and the arithmetic on it cannot
+ * overflow; false when it is missing or out of range.
+ */
+static bool
+position_part(json_t *pos, const char *key, long long *out)
+{
+	json_t *v = json_object_get(pos, key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > INT32_MAX)
+		return false;
+	*out = (long long)json_integer_value(v);
+	return true;
+}
+
+/* ---- dispatch: one handler a method ---- */
+
+/* What a handler is given: the message's parts (borrowed). */
+struct call {
+	struct lsp *s;
+	json_t *id;	/* NULL for a notification */
+	json_t *params; /* NULL when absent */
+	int *status;	/* the exit status, for "exit" */
+};
+
+/* A handler returns false when the bridge should exit (with *status). */
+typedef bool (*lsp_handler)(struct call *c);
+
+static bool
+on_exit_request(struct call *c)
+{
+	*c->status = c->s->shutdown ? 0 : 1;
+	return false;
+}
+
+static bool
+on_initialize(struct call *c)
+{
+	json_t *caps = json_object_get(c->params, "capabilities");
+
+	c->s->inactive_regions =
+		json_is_true(json_object_get(json_object_get(json_object_get(caps, "textDocument"),
+							     "inactiveRegionsCapabilities"),
+					     "inactiveRegions"));
+	c->s->initialized = true;
+	reply(c->id, initialize_result());
+	return true;
+}
+
+static bool
+on_shutdown_request(struct call *c)
+{
+	c->s->shutdown = true;
+	reply(c->id, json_null());
+	return true;
+}
+
+static struct doc *
+call_doc(struct call *c)
+{
+	return find_doc(c->s, jstr(json_object_get(c->params, "textDocument"), "uri"));
+}
+
+static bool
+on_did_open(struct call *c)
+{
+	open_doc(c->s, json_object_get(c->params, "textDocument"));
+	return true;
+}
+
+static bool
+on_did_change(struct call *c)
+{
+	change_doc(c->s, c->params);
+	return true;
+}
+
+static bool
+on_did_save(struct call *c)
+{
+	struct doc *d = call_doc(c);
+
+	if (d != NULL)
+		refresh(c->s, d);
+	return true;
+}
+
+static bool
+on_did_close(struct call *c)
+{
+	close_doc(c->s, jstr(json_object_get(c->params, "textDocument"), "uri"));
+	return true;
+}
+
+static bool
+on_hover(struct call *c)
+{
+	json_t *pos = json_object_get(c->params, "position");
+	struct doc *d = call_doc(c);
+	long long line, character;
+
+	if (!position_part(pos, "line", &line) || !position_part(pos, "character", &character)) {
+		reply_error(c->id, UD_RPC_INVALID_PARAMS,
+			    "position: line and character must be integers from 0 to 2^31-1");
+		return true;
+	}
+	reply(c->id, d != NULL ? hover(c->s, d, line + 1, character) : json_null());
+	return true;
+}
+
+static bool
+on_code_action(struct call *c)
+{
+	json_t *start = json_object_get(json_object_get(c->params, "range"), "start");
+	struct doc *d = call_doc(c);
+	long long line;
+
+	if (!position_part(start, "line", &line)) {
+		reply_error(c->id, UD_RPC_INVALID_PARAMS,
+			    "range.start.line must be an integer from 0 to 2^31-1");
+		return true;
+	}
+	reply(c->id, d != NULL ? code_actions(d, line + 1) : json_array());
+	return true;
+}
+
+static bool
+on_semantic_tokens(struct call *c)
+{
+	struct doc *d = call_doc(c);
+
+	if (d != NULL && d->due_ms != 0)
+		refresh(c->s, d); /* tokens for the text the editor has now */
+	reply(c->id, d != NULL ? semantic_tokens(d) : json_pack("{s:[]}", "data"));
+	return true;
+}
+
+static bool
+on_execute_command(struct call *c)
+{
+	execute_command(c->s, c->id, c->params);
+	return true;
+}
+
+/* When a method may come (LSP's life cycle). */
+enum lsp_when {
+	ANYTIME,	/* even after shutdown: exit */
+	UNTIL_SHUTDOWN, /* before shutdown, initialized or not: initialize */
+	INITIALIZED,	/* after initialize, before shutdown: all the rest */
+};
+
+static const struct {
+	const char *method;
+	lsp_handler fn;
+	enum lsp_when when;
+} lsp_methods[] = {
+	{"exit", on_exit_request, ANYTIME},
+	{"initialize", on_initialize, UNTIL_SHUTDOWN},
+	{"shutdown", on_shutdown_request, INITIALIZED},
+	{"textDocument/didOpen", on_did_open, INITIALIZED},
+	{"textDocument/didChange", on_did_change, INITIALIZED},
+	{"textDocument/didSave", on_did_save, INITIALIZED},
+	{"textDocument/didClose", on_did_close, INITIALIZED},
+	{"textDocument/hover", on_hover, INITIALIZED},
+	{"textDocument/codeAction", on_code_action, INITIALIZED},
+	{"textDocument/semanticTokens/full", on_semantic_tokens, INITIALIZED},
+	{"workspace/executeCommand", on_execute_command, INITIALIZED},
+};
 
 /* Handles one message; returns false when the bridge should exit (with *status). */
 static bool
 handle(struct lsp *s, json_t *m, int *status)
 {
 	const char *method = jstr(m, "method");
-	json_t *id = json_object_get(m, "id"), *params = json_object_get(m, "params");
-	json_t *td = json_object_get(params, "textDocument");
-	json_t *pos = json_object_get(params, "position");
-	struct doc *d;
+	struct call c = {s, json_object_get(m, "id"), json_object_get(m, "params"), status};
+	size_t i;
 
 	if (method[0] == '\0') {
-		if (id != NULL && json_object_get(m, "result") == NULL &&
+		if (c.id != NULL && json_object_get(m, "result") == NULL &&
 		    json_object_get(m, "error") == NULL)
-			reply_error(id, UD_RPC_INVALID_REQUEST, "a request needs a method");
+			reply_error(c.id, UD_RPC_INVALID_REQUEST, "a request needs a method");
 		return true; /* an answer to a request of ours: none are sent */
 	}
-	if (strcmp(method, "exit") == 0) {
-		*status = s->shutdown ? 0 : 1;
-		return false;
-	}
-	if (strcmp(method, "initialize") == 0) {
-		json_t *caps = json_object_get(params, "capabilities");
-
-		s->inactive_regions = json_is_true(
-			json_object_get(json_object_get(json_object_get(caps, "textDocument"),
-							"inactiveRegionsCapabilities"),
-					"inactiveRegions"));
-		s->initialized = true;
-		reply(id, initialize_result());
+	for (i = 0; i < ARRAY_SIZE(lsp_methods); i++)
+		if (strcmp(lsp_methods[i].method, method) == 0)
+			break;
+	/* after shutdown only exit: a request is invalid, a notification dropped (LSP 3.17) */
+	if (s->shutdown && (i == ARRAY_SIZE(lsp_methods) || lsp_methods[i].when != ANYTIME)) {
+		if (c.id != NULL)
+			reply_error(c.id, UD_RPC_INVALID_REQUEST,
+				    "the server is shut down: only exit is allowed");
 		return true;
 	}
-	if (!s->initialized) {
-		if (id != NULL)
-			reply_error(id, LSP_SERVER_NOT_INITIALIZED, "initialize first");
+	if (!s->initialized &&
+	    (i == ARRAY_SIZE(lsp_methods) || lsp_methods[i].when == INITIALIZED)) {
+		if (c.id != NULL)
+			reply_error(c.id, LSP_SERVER_NOT_INITIALIZED, "initialize first");
 		return true;
 	}
-	if (strcmp(method, "shutdown") == 0) {
-		s->shutdown = true;
-		reply(id, json_null());
-	} else if (strcmp(method, "textDocument/didOpen") == 0) {
-		open_doc(s, td);
-	} else if (strcmp(method, "textDocument/didChange") == 0) {
-		change_doc(s, params);
-	} else if (strcmp(method, "textDocument/didSave") == 0) {
-		if ((d = find_doc(s, jstr(td, "uri"))) != NULL)
-			refresh(s, d);
-	} else if (strcmp(method, "textDocument/didClose") == 0) {
-		close_doc(s, jstr(td, "uri"));
-	} else if (strcmp(method, "textDocument/hover") == 0) {
-		d = find_doc(s, jstr(td, "uri"));
-		reply(id, d != NULL ? hover(s, d, jnum(pos, "line") + 1, jnum(pos, "character"))
-				    : json_null());
-	} else if (strcmp(method, "textDocument/codeAction") == 0) {
-		json_t *start = json_object_get(json_object_get(params, "range"), "start");
-
-		d = find_doc(s, jstr(td, "uri"));
-		reply(id, d != NULL ? code_actions(d, jnum(start, "line") + 1) : json_array());
-	} else if (strcmp(method, "textDocument/semanticTokens/full") == 0) {
-		d = find_doc(s, jstr(td, "uri"));
-		if (d != NULL && d->due_ms != 0)
-			refresh(s, d); /* tokens for the text the editor has now */
-		reply(id, d != NULL ? semantic_tokens(d) : json_pack("{s:[]}", "data"));
-	} else if (strcmp(method, "workspace/executeCommand") == 0) {
-		execute_command(s, id, params);
-	} else if (id != NULL) {
-		reply_error(id, UD_RPC_METHOD_NOT_FOUND, "method not handled by uapictl lsp");
+	if (i == ARRAY_SIZE(lsp_methods)) {
+		if (c.id != NULL)
+			reply_error(c.id, UD_RPC_METHOD_NOT_FOUND,
+				    "method not handled by uapictl lsp");
+		return true;
 	}
-	return true;
+	return lsp_methods[i].fn(&c);
 }
 
 int
@@ -1107,7 +1260,8 @@ ctl_lsp(struct ctl *ctl, int argc, char **argv)
 			else if (next < 0 || s.docs[i].due_ms < next)
 				next = s.docs[i].due_ms;
 		}
-		rc = poll(&p, 1, next < 0 ? -1 : (int)(next - ud_now_ms() > 0 ? next - ud_now_ms() : 0));
+		rc = poll(&p, 1,
+			  next < 0 ? -1 : (int)(next - ud_now_ms() > 0 ? next - ud_now_ms() : 0));
 		if (rc < 0 && errno != EINTR)
 			break;
 		if (rc <= 0)

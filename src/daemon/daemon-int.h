@@ -39,6 +39,7 @@ struct daemon {
 	struct ud_rpc *rpc;
 	struct ud_follow *follow; /* --branches: the uapi branches kept current, or NULL */
 	char *published; /* the discovery symlink made (publish_socket), removed at the end */
+	ino_t published_ino; /* its inode: removed only if it is still the link made here */
 	uv_signal_t sigterm, sigint, sighup;
 	uv_timer_t watchdog, rescan, status_timer;
 	uint64_t last_status_ns; /* STATUS= goes out at most once a second */
@@ -69,6 +70,8 @@ void ud_daemon_notify_status(struct daemon *d, const char *fmt, ...)
 /* The summary as STATUS= now; after a batch, at most once a second. */
 void ud_daemon_send_status(struct daemon *d);
 void ud_daemon_update_status(struct daemon *d);
+/* Why git's index lock looks stale (malloc'd: its path and age), or NULL. */
+char *ud_daemon_git_lock_problem(struct daemon *d);
 /* Stops (once the batch in flight is recorded). */
 void ud_daemon_shutdown(struct daemon *d);
 

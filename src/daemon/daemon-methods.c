@@ -6,6 +6,7 @@
  * results).  Each method runs on the loop thread and returns the result,
  * or NULL with *code and *message.
  */
+#include <assert.h>
 #include <errno.h>
 #include <jansson.h>
 #ifdef HAVE_MALLOC_TRIM
@@ -42,10 +43,17 @@ m_status(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **m
 	struct ud_engine_counts n;
 	json_t *problems = json_array(), *r;
 	struct ud_buf line = UD_BUF_INIT;
+	char *stale;
 
 	(void)c, (void)params, (void)code, (void)message;
 	ud_engine_counts(d->engine, &n);
 	ud_store_each_problem(ud_engine_store(d->engine), add_problem, problems, NULL);
+	if ((stale = ud_daemon_git_lock_problem(d)) != NULL) {
+		add_problem("git", stale, problems);
+		free(stale);
+	}
+	if (ud_rpc_check_path(d->rpc) != NULL)
+		add_problem("socket", ud_rpc_check_path(d->rpc), problems);
 	if (d->fault != NULL) {
 		/* kept in memory: the store may be what cannot be written */
 		char *why = ud_xasprintf("%s: not recorded; tried again with back-off (%u tr%s in "
@@ -483,44 +491,96 @@ m_changes(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **
 			 files);
 }
 
-/* Every marker in the store, with its origin: "file" (--markers), "source" (in-source
- * comments) or "socket" (markers.add). */
-static json_t *
-markers_json(struct daemon *d)
-{
-	static const char *const origins[] = {"file", "source", "socket"};
-	json_t *list = json_array();
-	size_t i, o;
+/* Where a marker comes from: the store's origin column. */
+enum marker_origin {
+	ORIGIN_FILE,   /* the markers file (--markers) */
+	ORIGIN_SOURCE, /* comments in the header itself */
+	ORIGIN_SOCKET, /* markers.add over the socket */
+	ORIGIN__COUNT,
+};
 
-	for (o = 0; o < ARRAY_SIZE(origins); o++) {
+static const char *const origin_names[] = {
+	[ORIGIN_FILE] = "file",
+	[ORIGIN_SOURCE] = "source",
+	[ORIGIN_SOCKET] = "socket",
+};
+static_assert(ARRAY_SIZE(origin_names) == ORIGIN__COUNT, "a name for every origin");
+
+/* A store error as the method's error: its cause said, never an empty answer. */
+static json_t *
+store_error(int *code, char **message, const char *what, char *cause)
+{
+	*code = UD_RPC_SERVER_ERROR;
+	*message = ud_xasprintf("the store: %s: %s", what, cause != NULL ? cause : "failed");
+	free(cause);
+	return NULL;
+}
+
+/*
+ * Every marker in the store, with its origin, into *out; 0, or a negative
+ * errno with *cause (nothing in *out).
+ */
+static int
+markers_json(struct daemon *d, json_t **out, char **cause)
+{
+	json_t *list = json_array();
+	enum marker_origin o;
+	size_t i;
+	int rc = 0;
+
+	for (o = 0; o < ORIGIN__COUNT && rc == 0; o++) {
 		struct ud_markers set = UD_MARKERS_INIT;
 		int64_t *ids = NULL;
 
-		ud_store_markers(ud_engine_store(d->engine), origins[o], &set, &ids, NULL);
-		for (i = 0; i < set.n; i++) {
+		rc = ud_store_markers(ud_engine_store(d->engine), origin_names[o], &set, &ids,
+				      cause);
+		for (i = 0; i < set.n && rc == 0; i++) {
 			json_t *m = json_pack("{s:I, s:s, s:s, s:s, s:s?, s:i, s:s?}", "id",
-					      (json_int_t)ids[i], "origin", origins[o], "path",
+					      (json_int_t)ids[i], "origin", origin_names[o], "path",
 					      set.v[i].path, "action",
 					      ud_marker_action_name(set.v[i].action), "selector",
 					      set.v[i].selector, "occurrence",
 					      (int)set.v[i].occurrence, "why", set.v[i].why);
 
 			/* a line in the markers file, or in the header for in-source ones */
-			if (strcmp(origins[o], "socket") != 0 && set.v[i].line > 0)
+			if (o != ORIGIN_SOCKET && set.v[i].line > 0)
 				json_object_set_new(m, "line", json_integer(set.v[i].line));
 			json_array_append_new(list, m);
 		}
 		free(ids);
 		ud_markers_free(&set);
 	}
-	return list;
+	if (rc < 0) {
+		json_decref(list);
+		return rc;
+	}
+	*out = list;
+	return 0;
+}
+
+/* The markers as a result ({"markers": [...]}, more fields in extra: taken), or the store's error.
+ */
+static json_t *
+markers_result(struct daemon *d, json_t *extra, int *code, char **message)
+{
+	json_t *list;
+	char *cause = NULL;
+
+	if (markers_json(d, &list, &cause) < 0) {
+		json_decref(extra);
+		return store_error(code, message, "reading the markers", cause);
+	}
+	if (extra == NULL)
+		extra = json_object();
+	json_object_set_new(extra, "markers", list);
+	return extra;
 }
 
 static json_t *
 m_markers_list(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
 {
-	(void)c, (void)params, (void)code, (void)message;
-	return json_pack("{s:o}", "markers", markers_json(ctx));
+	(void)c, (void)params;
+	return markers_result(ctx, NULL, code, message);
 }
 
 static json_t *
@@ -580,8 +640,8 @@ m_markers_add(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, cha
 	}
 	ud_markers_add(&parsed, path, act, selector,
 		       occ != NULL ? (unsigned)json_integer_value(occ) : 1, why);
-	if (ud_store_add_marker(ud_engine_store(d->engine), "socket", &parsed.v[0], &id, &cause) <
-	    0) {
+	if (ud_store_add_marker(ud_engine_store(d->engine), origin_names[ORIGIN_SOCKET],
+				&parsed.v[0], &id, &cause) < 0) {
 		*code = UD_RPC_SERVER_ERROR;
 		*message = cause;
 		free(path);
@@ -592,29 +652,34 @@ m_markers_add(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, cha
 	ud_daemon_markers_changed(d, path);
 	free(path);
 	ud_markers_free(&parsed);
-	return json_pack("{s:I, s:o}", "id", (json_int_t)id, "markers", markers_json(d));
+	return markers_result(d, json_pack("{s:I}", "id", (json_int_t)id), code, message);
 }
 
-/* Was marker id added over the socket?  *origin says where it came from otherwise. */
-static bool
-socket_marker(struct daemon *d, int64_t id, const char **origin)
+/*
+ * Where marker id comes from: 0 with *origin (ORIGIN__COUNT: no such
+ * marker), or a negative errno with *cause.
+ */
+static int
+marker_origin(struct daemon *d, int64_t id, enum marker_origin *origin, char **cause)
 {
-	static const char *const origins[] = {"socket", "file", "source"};
-	size_t i, o;
+	enum marker_origin o;
+	size_t i;
+	int rc = 0;
 
-	*origin = NULL;
-	for (o = 0; o < ARRAY_SIZE(origins) && *origin == NULL; o++) {
+	*origin = ORIGIN__COUNT;
+	for (o = 0; o < ORIGIN__COUNT && *origin == ORIGIN__COUNT && rc == 0; o++) {
 		struct ud_markers set = UD_MARKERS_INIT;
 		int64_t *ids = NULL;
 
-		ud_store_markers(ud_engine_store(d->engine), origins[o], &set, &ids, NULL);
-		for (i = 0; i < set.n; i++)
+		rc = ud_store_markers(ud_engine_store(d->engine), origin_names[o], &set, &ids,
+				      cause);
+		for (i = 0; i < set.n && rc == 0; i++)
 			if (ids[i] == id)
-				*origin = origins[o];
+				*origin = o;
 		free(ids);
 		ud_markers_free(&set);
 	}
-	return *origin != NULL && strcmp(*origin, "socket") == 0;
+	return rc;
 }
 
 static json_t *
@@ -622,26 +687,27 @@ m_markers_remove(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, 
 {
 	struct daemon *d = ctx;
 	json_t *id = json_object_get(params, "id");
-	const char *origin = NULL;
+	enum marker_origin origin;
 	char *cause = NULL;
 	int rc;
 
 	(void)c;
 	if (!json_is_integer(id))
 		return ud_rpc_bad_param(code, message, "id", "must be the integer id of a marker");
+	if (marker_origin(d, json_integer_value(id), &origin, &cause) < 0)
+		return store_error(code, message, "reading the markers", cause);
 	/* only what the socket added: the file's and the headers' own come back with them */
-	if (!socket_marker(d, json_integer_value(id), &origin)) {
+	if (origin != ORIGIN_SOCKET) {
 		*code = UD_RPC_INVALID_PARAMS;
-		*message =
-			origin != NULL
-				? ud_xasprintf(
-					  "invalid params: \"id\" %lld is a marker from the %s: "
-					  "change it there",
-					  (long long)json_integer_value(id),
-					  strcmp(origin, "file") == 0 ? "markers file (--markers)"
-								      : "header's own comments")
-				: ud_xasprintf("invalid params: \"id\" %lld names no marker",
-					       (long long)json_integer_value(id));
+		*message = origin != ORIGIN__COUNT
+				   ? ud_xasprintf(
+					     "invalid params: \"id\" %lld is a marker from the %s: "
+					     "change it there",
+					     (long long)json_integer_value(id),
+					     origin == ORIGIN_FILE ? "markers file (--markers)"
+								   : "header's own comments")
+				   : ud_xasprintf("invalid params: \"id\" %lld names no marker",
+						  (long long)json_integer_value(id));
 		return NULL;
 	}
 	rc = ud_store_del_marker(ud_engine_store(d->engine), json_integer_value(id), &cause);
@@ -658,7 +724,7 @@ m_markers_remove(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, 
 	}
 	ud_log(LOG_INFO, "marker %lld removed over the socket", (long long)json_integer_value(id));
 	ud_daemon_markers_changed(d, NULL);
-	return json_pack("{s:o}", "markers", markers_json(d));
+	return markers_result(d, NULL, code, message);
 }
 
 static json_t *

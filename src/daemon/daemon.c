@@ -278,6 +278,29 @@ on_watchdog(uv_timer_t *t)
 	sd_notify(0, "WATCHDOG=1");
 }
 
+/*
+ * A git index lock older than this is named as a problem: git holds it for
+ * the length of a command (seconds, even for a large checkout); one this
+ * old is likely left by a git that died, and batches wait for it forever.
+ */
+#define STALE_GIT_LOCK_S 60
+
+char *
+ud_daemon_git_lock_problem(struct daemon *d)
+{
+	char *lock = ud_sched_git_lockfile(d->root), *why = NULL;
+	struct stat st;
+	double age;
+
+	if (lock != NULL && lstat(lock, &st) == 0 &&
+	    (age = difftime(time(NULL), st.st_mtime)) >= STALE_GIT_LOCK_S)
+		why = ud_xasprintf("%s is %.0f s old: changes wait until it goes (a git command "
+				   "that died leaves it behind: remove it if no git runs)",
+				   lock, age);
+	free(lock);
+	return why;
+}
+
 void
 ud_daemon_status_line(struct daemon *d, struct ud_buf *out)
 {
@@ -296,6 +319,25 @@ ud_daemon_status_line(struct daemon *d, struct ud_buf *out)
 	if (d->fault != NULL)
 		ud_buf_addstr(out,
 			      "; not recorded (state directory failing: see status), retrying");
+	if (ud_sched_waiting_for_git(d->sched)) {
+		char *stale = ud_daemon_git_lock_problem(d);
+
+		ud_buf_addstr(out, stale != NULL
+					   ? "; waiting for a stale git index.lock (see status)"
+					   : "; waiting for git");
+		free(stale);
+	}
+}
+
+/* path (relative to the working directory) as an absolute path; malloc'd. */
+static char *
+absolute_path(const char *path)
+{
+	char cwd[PATH_MAX];
+
+	if (path[0] == '/')
+		return ud_xstrdup(path);
+	return ud_xasprintf("%s/%s", getcwd(cwd, sizeof(cwd)) ? cwd : ".", path);
 }
 
 /*
@@ -307,7 +349,7 @@ ud_daemon_status_line(struct daemon *d, struct ud_buf *out)
 static void
 publish_socket(struct daemon *d)
 {
-	char *std, *dir, *cause = NULL;
+	char *std, *dir, *cause = NULL, *target_abs;
 
 	/* under systemd the instance's own paths are the rule (discover.h) */
 	std = getenv("RUNTIME_DIRECTORY") == NULL ? ud_user_socket(d->root) : NULL;
@@ -322,16 +364,24 @@ publish_socket(struct daemon *d)
 
 		if (n > 0)
 			target[n] = '\0';
+		/* a relative path would be read from the link's directory: absolute */
+		target_abs = absolute_path(d->socket_path);
 		/* another daemon of this tree answers there: its socket stays, ours is not found */
-		if ((n <= 0 || strcmp(target, d->socket_path) != 0) && ud_socket_answers(std)) {
+		if ((n <= 0 || strcmp(target, target_abs) != 0) && ud_socket_answers(std)) {
 			ud_log(LOG_WARNING,
 			       "not published for discovery: %s answers for this tree already",
 			       std);
 		} else {
+			struct stat st;
+
 			unlink(std);
-			if (symlink(d->socket_path, std) == 0)
+			if (symlink(target_abs, std) == 0 && lstat(std, &st) == 0) {
 				d->published = std, std = NULL;
+				d->published_ino =
+					st.st_ino; /* removed at the end only if still ours */
+			}
 		}
+		free(target_abs);
 	} else {
 		ud_log(LOG_WARNING, "not published for discovery: %s", cause);
 	}
@@ -480,15 +530,28 @@ start(struct daemon *d)
 	d->state_dir = d->o->state_dir != NULL ? ud_xstrdup(d->o->state_dir)
 					       : ud_daemon_default_state_dir(d->root);
 	if (d->state_dir[0] != '/') {
-		char cwd[PATH_MAX];
-		char *abs =
-			ud_xasprintf("%s/%s", getcwd(cwd, sizeof(cwd)) ? cwd : ".", d->state_dir);
+		char *abs = absolute_path(d->state_dir);
 
 		free(d->state_dir);
 		d->state_dir = abs;
 	}
 	d->socket_path =
 		d->o->socket != NULL ? ud_xstrdup(d->o->socket) : ud_daemon_default_socket(d->root);
+	if (d->socket_path[0] != '/') {
+		/*
+		 * Absolute: the discovery link and status name it for clients in other
+		 * directories.  Unless that no longer fits in sun_path: then it is bound
+		 * as given and published absolute (publish_socket).
+		 */
+		char *abs = absolute_path(d->socket_path);
+
+		if (strlen(abs) < sizeof(((struct sockaddr_un *)0)->sun_path)) {
+			free(d->socket_path);
+			d->socket_path = abs;
+		} else {
+			free(abs);
+		}
+	}
 	if (d->o->branches) {
 		/* found now, not after the scan: a wrong tree is a start-up error like the others
 		 */
@@ -645,7 +708,11 @@ ud_daemon_run(const struct ud_daemon_opts *o)
 		ud_log(LOG_WARNING, "the loop closed with handles still open");
 	ud_engine_close(d.engine);
 	if (d.published != NULL) {
-		unlink(d.published);
+		struct stat st;
+
+		/* another daemon of this tree may have published its own link since */
+		if (lstat(d.published, &st) == 0 && st.st_ino == d.published_ino)
+			unlink(d.published);
 		free(d.published);
 	}
 	if (d.lock_fd >= 0)

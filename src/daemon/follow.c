@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,6 +38,7 @@ struct ud_follow {
 	uv_timer_t debounce;
 	uv_work_t work;
 	bool running, pending, closing;
+	bool told_stale; /* a stale index lock was logged (once, until it goes) */
 	int open_handles;
 	/* the markers the next update uses, and the worker's copy */
 	struct ud_markers markers, work_markers;
@@ -240,12 +242,23 @@ after_work(uv_work_t *w, int status)
 		arm(f, 0);
 }
 
+/* A lock older than this is said once in the log (status names it: daemon.c). */
+#define STALE_LOCK_S 60
+
 static bool
-git_busy(const struct ud_follow *f)
+git_busy(struct ud_follow *f)
 {
 	char *lock = ud_xasprintf("%sindex.lock", f->gitdir);
-	bool busy = access(lock, F_OK) == 0;
+	struct stat st;
+	bool busy = lstat(lock, &st) == 0;
+	double age = busy ? difftime(time(NULL), st.st_mtime) : 0;
 
+	if (busy && age >= STALE_LOCK_S && !f->told_stale)
+		ud_log(LOG_WARNING,
+		       "branches: %s is %.0f s old: not updated until it goes (a git command that "
+		       "died leaves it behind: remove it if no git runs)",
+		       lock, age);
+	f->told_stale = busy && (f->told_stale || age >= STALE_LOCK_S);
 	free(lock);
 	return busy;
 }

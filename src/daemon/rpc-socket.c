@@ -90,9 +90,10 @@ int
 ud_rpc_bind(uv_pipe_t *server, const char *path, gid_t group, char **cause)
 {
 	const char *slash = strrchr(path, '/');
+	struct sockaddr_un sun;
 	struct stat st;
 	mode_t old;
-	int rc;
+	int rc, fd;
 
 	if (strlen(path) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
 		/* libuv 1.44 would cut it short without a word */
@@ -119,11 +120,27 @@ ud_rpc_bind(uv_pipe_t *server, const char *path, gid_t group, char **cause)
 		}
 		unlink(path); /* stale: its daemon is gone */
 	}
+	/*
+	 * Bound here, not by uv_pipe_bind: libuv would remove the path when the
+	 * handle closes, whatever it names by then (another daemon's socket, bound
+	 * after someone removed ours).  ud_rpc_close removes it only if it is ours.
+	 */
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)) < 0) {
+		rc = -errno;
+		*cause = ud_xasprintf("%s: cannot listen: %s", path, strerror(-rc));
+		return rc;
+	}
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path, path, strlen(path) + 1);
 	old = umask(0077);
-	rc = uv_pipe_bind(server, path);
+	rc = bind(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0 ? -errno : 0;
 	umask(old);
+	if (rc == 0 && (rc = uv_pipe_open(server, fd)) < 0)
+		unlink(path);
 	if (rc < 0) {
-		*cause = ud_xasprintf("%s: cannot listen: %s", path, uv_strerror(rc));
+		close(fd);
+		*cause = ud_xasprintf("%s: cannot listen: %s", path, strerror(-rc));
 		return rc;
 	}
 	/* the owner only (or the group too), set before anyone can connect */

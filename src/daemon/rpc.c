@@ -7,33 +7,60 @@
 #ifdef HAVE_MALLOC_TRIM
 #include <malloc.h>
 #endif
+#include <assert.h>
+#include <dirent.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "rpc-int.h"
 #include "uapid/util/buf.h"
+#include "uapid/util/hash.h"
 #include "uapid/io/log.h"
 #include "uapid/daemon/rpc.h"
 #include "uapid/util/xmalloc.h"
+
+/*
+ * A connection's life, each state after the one before it (set_state has
+ * the transitions, conn_next their table).
+ */
+enum conn_state {
+	CONN_OPEN,	/* its requests are read and answered */
+	CONN_EOF,	/* its input ended: finished once all it sent is answered */
+	CONN_FINISHING, /* closing once the queued replies are written (uv_shutdown) */
+	CONN_CLOSING,	/* uv_close called: nothing more is read or sent */
+	CONN_CLOSED,	/* the pipe's close callback ran (the struct waits for held answers) */
+	CONN__COUNT,
+};
+
+/* May a connection in state [from] go to state [to]? */
+static const bool conn_next[CONN__COUNT][CONN__COUNT] = {
+	[CONN_OPEN] = {[CONN_EOF] = true, [CONN_FINISHING] = true, [CONN_CLOSING] = true},
+	[CONN_EOF] = {[CONN_FINISHING] = true, [CONN_CLOSING] = true},
+	[CONN_FINISHING] = {[CONN_CLOSING] = true},
+	[CONN_CLOSING] = {[CONN_CLOSED] = true},
+};
+static_assert(ARRAY_SIZE(conn_next) == CONN__COUNT, "a row for every state");
 
 struct ud_rpc_client {
 	uv_pipe_t pipe;
 	struct ud_rpc *r;
 	struct ud_buf in; /* read into straight (alloc_cb): no copy per read */
 	size_t scanned;	  /* in.data[0, scanned) holds no newline: not searched again */
-	bool closing, subscribed;
-	bool paused;	/* replies wait unread: no more requests are read until they drain */
-	bool backlog;	/* whole lines wait for a later turn of the loop: none is read meanwhile */
-	bool reading;	/* uv_read_start is in effect */
-	bool finishing; /* closing once the queued replies are written */
-	bool eof;	/* its input ended: finished once all it sent is answered */
-	bool closed;	/* the pipe's close callback ran (the struct waits for held answers) */
-	unsigned held;	/* requests answered later (ud_rpc_hold): no more are read meanwhile */
+	enum conn_state state;
+	/* while open, what holds its requests back (may_handle, may_read): */
+	bool paused;   /* replies wait unread: no more requests are read until they drain */
+	bool backlog;  /* whole lines wait for a later turn of the loop: none is read meanwhile */
+	unsigned held; /* requests answered later (ud_rpc_hold): no more are read meanwhile */
+	bool reading;  /* uv_read_start is in effect */
+	bool subscribed;
 	uid_t uid;
 	pid_t pid;
 	struct ud_rpc_client *prev, *next;
@@ -43,7 +70,21 @@ struct ud_rpc {
 	uv_loop_t *loop;
 	uv_pipe_t server;
 	char *path;
-	bool ours; /* the path was bound here: removed at close */
+	bool ours; /* the path was bound here: removed at close, if it still names our socket */
+	dev_t dev; /* what path named once it listened (lstat): what "our socket" is */
+	ino_t ino;
+	char *lost;	       /* why path no longer names our socket (logged once), or NULL */
+	uv_timer_t watch_path; /* looks at path now and then (SOCKET_CHECK_MS) */
+	/*
+	 * Accepting paused: the descriptors left were under the reserve (or
+	 * accept failed for want of one); a connection waits in the listen
+	 * backlog until clients go or the retry timer finds room.
+	 */
+	bool accept_paused;
+	bool conn_waiting; /* libuv holds an accepted connection we left untaken */
+	bool closing;	   /* ud_rpc_close ran */
+	uv_timer_t accept_retry;
+	size_t fd_limit; /* RLIMIT_NOFILE's soft limit when it started */
 	gid_t group;
 	size_t max_request, max_queue, max_pending;
 	struct ud_rpc_dispatch dispatch;
@@ -54,8 +95,8 @@ struct ud_rpc {
 	uint64_t turn_start; /* when this turn handled its first line (uv_hrtime), or 0 */
 	uint64_t turn_cpu;   /* the loop thread's CPU time at the end of the last turn (ns) */
 	size_t turn_read;    /* bytes read over all clients this turn (TURN_READ_BUDGET) */
-	int open_handles;    /* server, turn and turned: r is freed when all are closed */
-	size_t pending;	     /* the sum of every client's in.len */
+	int open_handles; /* server, turn, turned and the timers: r is freed when all are closed */
+	size_t pending;	  /* the sum of every client's in.len */
 };
 
 struct write_req {
@@ -119,6 +160,34 @@ struct parse_job {
 };
 
 static void drain_input(struct ud_rpc_client *c);
+
+static void
+set_state(struct ud_rpc_client *c, enum conn_state to)
+{
+	assert(conn_next[c->state][to]);
+	c->state = to;
+}
+
+/* Is it still answered (neither finishing nor closing)? */
+static bool
+live(const struct ud_rpc_client *c)
+{
+	return c->state == CONN_OPEN || c->state == CONN_EOF;
+}
+
+/* May its request lines be handled now? */
+static bool
+may_handle(const struct ud_rpc_client *c)
+{
+	return live(c) && !c->paused && c->held == 0;
+}
+
+/* May more of its requests be read now?  (Not while lines of it wait their turn.) */
+static bool
+may_read(const struct ud_rpc_client *c)
+{
+	return may_handle(c) && c->state == CONN_OPEN && !c->backlog;
+}
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf);
 static void end_of_input(struct ud_rpc_client *c);
 static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
@@ -126,6 +195,7 @@ static void refuse_largest(struct ud_rpc *r);
 static void update_reading(struct ud_rpc_client *c);
 static void resume(struct ud_rpc_client *c);
 static void parse_on_pool(struct ud_rpc_client *c, size_t start, size_t len);
+static void on_accept_retry(uv_timer_t *t);
 
 static void
 on_client_closed(uv_handle_t *h)
@@ -133,7 +203,7 @@ on_client_closed(uv_handle_t *h)
 	struct ud_rpc_client *c = h->data;
 
 	ud_buf_free(&c->in);
-	c->closed = true;
+	set_state(c, CONN_CLOSED);
 	if (c->held == 0)
 		free(c); /* else the last held answer frees it */
 }
@@ -189,9 +259,9 @@ close_client(struct ud_rpc_client *c)
 {
 	struct ud_rpc *r = c->r;
 
-	if (c->closing)
+	if (c->state >= CONN_CLOSING)
 		return;
-	c->closing = true;
+	set_state(c, CONN_CLOSING);
 	drop_input(c);
 	if (c->prev != NULL)
 		c->prev->next = c->next;
@@ -202,7 +272,9 @@ close_client(struct ud_rpc_client *c)
 	r->nclients--;
 	if (c->subscribed)
 		r->nsubscribers--;
-	uv_close((uv_handle_t *)&c->pipe, on_client_closed);
+	uv_close((uv_handle_t *)&c->pipe, on_client_closed); /* its descriptor is closed now */
+	if (r->accept_paused && !r->closing) /* one descriptor more: look again, on the next turn */
+		(void)uv_timer_start(&r->accept_retry, on_accept_retry, 0, 0);
 }
 
 static void
@@ -225,9 +297,9 @@ finish_client(struct ud_rpc_client *c)
 {
 	uv_shutdown_t *req;
 
-	if (c->closing || c->finishing)
+	if (!live(c))
 		return;
-	c->finishing = true;
+	set_state(c, CONN_FINISHING);
 	(void)uv_read_stop((uv_stream_t *)&c->pipe); /* cannot fail */
 	c->reading = false;
 	drop_input(c);
@@ -264,8 +336,7 @@ on_written(uv_write_t *req, int status)
 	}
 	/* the client read its replies: take its requests again (cancelled writes come
 	 * before the close callback, so c is still there) */
-	if (status == 0 && c->paused && !c->closing && !c->finishing &&
-	    queued(c) <= c->r->max_queue / 2) {
+	if (status == 0 && c->paused && live(c) && queued(c) <= c->r->max_queue / 2) {
 		c->paused = false;
 		resume(c);
 	}
@@ -284,7 +355,7 @@ send_line(struct ud_rpc_client *c, char *text)
 
 	if (text == NULL)
 		return true;
-	if (c->closing || c->finishing) {
+	if (!live(c)) {
 		free(text);
 		return false;
 	}
@@ -373,13 +444,13 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 static void
 resume(struct ud_rpc_client *c)
 {
-	if (c->closing)
+	if (c->state >= CONN_CLOSING)
 		return;
 	if (c->held == 0)
 		drain_input(c);
-	if (c->closing)
+	if (c->state >= CONN_CLOSING)
 		return;
-	if (c->eof && c->held == 0 && !c->backlog && !c->paused) {
+	if (c->state == CONN_EOF && c->held == 0 && !c->backlog && !c->paused) {
 		finish_client(c); /* the answers to what it sent still go out */
 		return;
 	}
@@ -395,7 +466,7 @@ resume(struct ud_rpc_client *c)
 static void
 end_of_input(struct ud_rpc_client *c)
 {
-	c->eof = true;
+	set_state(c, CONN_EOF);
 	update_reading(c);
 	if (c->in.len > 0 && c->in.data[c->in.len - 1] != '\n') {
 		ud_buf_addch(&c->in, '\n');
@@ -415,9 +486,9 @@ void
 ud_rpc_answer(struct ud_rpc_client *c, char *line)
 {
 	c->held--;
-	if (c->closing) {
+	if (c->state >= CONN_CLOSING) {
 		free(line);
-		if (c->closed && c->held == 0)
+		if (c->state == CONN_CLOSED && c->held == 0)
 			free(c); /* its close callback ran while the answer was out */
 		return;
 	}
@@ -432,10 +503,9 @@ ud_rpc_answer(struct ud_rpc_client *c, char *line)
 static void
 update_reading(struct ud_rpc_client *c)
 {
-	bool want = !c->closing && !c->finishing && !c->paused && !c->backlog && c->held == 0 &&
-		    !c->eof;
+	bool want = may_read(c);
 
-	if (want == c->reading || c->closing)
+	if (want == c->reading || c->state >= CONN_CLOSING)
 		return;
 	if (want) {
 		if (uv_read_start((uv_stream_t *)&c->pipe, alloc_cb, on_read) < 0) {
@@ -458,13 +528,13 @@ on_turn(uv_idle_t *h)
 
 	for (c = r->clients; c != NULL; c = next) {
 		next = c->next;
-		if (!c->backlog || c->closing || c->finishing || c->paused || c->held > 0)
+		if (!c->backlog || !may_handle(c))
 			continue;
 		resume(c);
 	}
 	/* a paused client's backlog waits for its reader (on_written drains it then) */
 	for (c = r->clients; c != NULL && !more; c = c->next)
-		more = c->backlog && !c->closing && !c->finishing && !c->paused && c->held == 0;
+		more = c->backlog && may_handle(c);
 	if (!more)
 		(void)uv_idle_stop(h); /* cannot fail */
 }
@@ -495,7 +565,7 @@ parse_after_cb(uv_work_t *req, int status)
 	char *reply = j->error;
 
 	(void)status; /* not cancelled: nothing calls uv_cancel */
-	if (j->parsed != NULL && !c->closing)
+	if (j->parsed != NULL && c->state < CONN_CLOSING)
 		reply = ud_rpc_handle_request(&c->r->dispatch, c, j->parsed);
 	else
 		json_decref(j->parsed);
@@ -604,7 +674,7 @@ drain_input(struct ud_rpc_client *c)
 	size_t start = 0, lines = 0;
 
 	c->backlog = false;
-	while (!c->closing && !c->finishing && !c->paused && c->held == 0 && start < c->in.len) {
+	while (may_handle(c) && start < c->in.len) {
 		size_t from = start > c->scanned ? start : c->scanned, len;
 		char *nl = memchr(c->in.data + from, '\n', c->in.len - from);
 
@@ -632,7 +702,7 @@ drain_input(struct ud_rpc_client *c)
 		send_line(c, ud_rpc_handle_line(&c->r->dispatch, c, c->in.data + start, len));
 		start += len + 1;
 	}
-	if (c->closing)
+	if (c->state >= CONN_CLOSING)
 		return;
 	if (start > 0) {
 		memmove(c->in.data, c->in.data + start, c->in.len - start);
@@ -670,8 +740,7 @@ refuse_largest(struct ud_rpc *r)
 		char *m;
 
 		for (c = r->clients; c != NULL; c = c->next)
-			if (!c->closing && !c->finishing &&
-			    (worst == NULL || c->in.len > worst->in.len))
+			if (live(c) && (worst == NULL || c->in.len > worst->in.len))
 				worst = c;
 		if (worst == NULL || worst->in.len == 0)
 			return;
@@ -689,15 +758,92 @@ refuse_largest(struct ud_rpc *r)
 	}
 }
 
-static void
-on_connection(uv_stream_t *server, int status)
-{
-	struct ud_rpc *r = server->data;
-	struct ud_rpc_client *c;
+/*
+ * Descriptors kept free for the daemon's own work (a batch opens headers,
+ * SQLite its journal, git its objects): with fewer left, new connections
+ * wait in the listen backlog, as OpenSMTPD's control.c keeps a reserve.  A
+ * quarter of the limit when that is less (a daemon under ulimit -n 64).
+ */
+#define FD_RESERVE 64
+/* While paused: how often the descriptors left are counted again. */
+#define ACCEPT_RETRY_MS 500
+/* How often the socket's path is looked at (one lstat): is it still ours? */
+#define SOCKET_CHECK_MS 2000
 
-	if (status < 0)
-		return;
-	c = ud_xcalloc(1, sizeof(*c));
+/* Descriptors open in this process, or SIZE_MAX when not even one more can be opened. */
+static size_t
+fds_in_use(void)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *e;
+	size_t n = 0;
+
+	if (dir == NULL)
+		return errno == EMFILE || errno == ENFILE ? SIZE_MAX
+							  : 0; /* no /proc: not counted */
+	while ((e = readdir(dir)) != NULL)
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(dir);
+	return n > 0 ? n - 1 : 0; /* the directory's own descriptor */
+}
+
+static size_t
+fd_reserve(const struct ud_rpc *r)
+{
+	return min_size(FD_RESERVE, r->fd_limit / 4);
+}
+
+/* Are fewer descriptors than the reserve left? */
+static bool
+fds_low(const struct ud_rpc *r)
+{
+	size_t used;
+
+	if (r->fd_limit == 0)
+		return false; /* unlimited */
+	used = fds_in_use();
+	return used == SIZE_MAX || used + fd_reserve(r) >= r->fd_limit;
+}
+
+static void accept_waiting(struct ud_rpc *r);
+
+static void
+on_accept_retry(uv_timer_t *t)
+{
+	accept_waiting(t->data);
+}
+
+/*
+ * Stops taking connections (logged once a pause): a connection libuv
+ * accepted waits with it untaken, which stops libuv's accepting until
+ * uv_accept; the retry timer and every client that goes look again.
+ */
+static void
+pause_accepting(struct ud_rpc *r, int status)
+{
+	if (!r->accept_paused) {
+		if (status < 0)
+			ud_log(LOG_WARNING,
+			       "socket: cannot accept a connection: %s (%zu clients): new "
+			       "connections wait until descriptors are free",
+			       uv_strerror(status), r->nclients);
+		else
+			ud_log(LOG_WARNING,
+			       "socket: %zu clients, fewer than %zu of %zu descriptors left: new "
+			       "connections wait until clients go",
+			       r->nclients, fd_reserve(r), r->fd_limit);
+	}
+	r->accept_paused = true;
+	(void)uv_timer_start(&r->accept_retry, on_accept_retry, ACCEPT_RETRY_MS, 0);
+}
+
+/* Takes the connection libuv accepted: a client, unless its peer is refused. */
+static void
+take_client(struct ud_rpc *r)
+{
+	struct ud_rpc_client *c = ud_xcalloc(1, sizeof(*c));
+
 	c->r = r;
 	if (uv_pipe_init(r->loop, &c->pipe, 0) < 0) {
 		free(c); /* not a handle yet: the connection waits in the backlog */
@@ -709,7 +855,7 @@ on_connection(uv_stream_t *server, int status)
 		r->clients->prev = c;
 	r->clients = c;
 	r->nclients++;
-	if (uv_accept(server, (uv_stream_t *)&c->pipe) < 0) {
+	if (uv_accept((uv_stream_t *)&r->server, (uv_stream_t *)&c->pipe) < 0) {
 		close_client(c);
 		return;
 	}
@@ -720,6 +866,81 @@ on_connection(uv_stream_t *server, int status)
 		return;
 	}
 	update_reading(c);
+}
+
+/* While paused: the waiting connection is taken once descriptors are free again. */
+static void
+accept_waiting(struct ud_rpc *r)
+{
+	if (!r->accept_paused || r->closing)
+		return;
+	if (fds_low(r)) {
+		(void)uv_timer_start(&r->accept_retry, on_accept_retry, ACCEPT_RETRY_MS, 0);
+		return;
+	}
+	r->accept_paused = false;
+	(void)uv_timer_stop(&r->accept_retry);
+	ud_log(LOG_INFO, "socket: descriptors free again (%zu clients): accepting", r->nclients);
+	if (r->conn_waiting) {
+		r->conn_waiting = false;
+		take_client(r); /* libuv accepts again from here */
+	}
+}
+
+static void
+on_connection(uv_stream_t *server, int status)
+{
+	struct ud_rpc *r = server->data;
+
+	if (status < 0 || r->accept_paused || fds_low(r)) {
+		r->conn_waiting = status == 0; /* else libuv holds none (and goes on accepting) */
+		pause_accepting(r, status);
+		return;
+	}
+	take_client(r);
+}
+
+/* The path names the socket bound here (NULL), or why not (static text). */
+static const char *
+path_lost(const struct ud_rpc *r)
+{
+	struct stat st;
+
+	if (lstat(r->path, &st) < 0)
+		return errno == ENOENT || errno == ENOTDIR ? "it was removed"
+							   : "it cannot be looked at";
+	if (S_ISDIR(st.st_mode))
+		return "a directory is there now";
+	if (!S_ISSOCK(st.st_mode))
+		return "something that is not a socket is there now";
+	if (st.st_dev != r->dev || st.st_ino != r->ino)
+		return "another socket is there now (another daemon's?)";
+	return NULL;
+}
+
+const char *
+ud_rpc_check_path(struct ud_rpc *r)
+{
+	const char *why = r->ino != 0 ? path_lost(r) : NULL; /* 0: never known */
+
+	if ((why == NULL) != (r->lost == NULL) || (why != NULL && strstr(r->lost, why) == NULL)) {
+		free(r->lost);
+		r->lost = why != NULL ? ud_xasprintf("%s no longer names this daemon's socket: %s; "
+						     "clients cannot reach it (restart the daemon)",
+						     r->path, why)
+				      : NULL;
+		if (why != NULL)
+			ud_log(LOG_WARNING, "socket: %s", r->lost);
+		else
+			ud_log(LOG_INFO, "socket: %s names this daemon's socket again", r->path);
+	}
+	return r->lost;
+}
+
+static void
+on_watch_path(uv_timer_t *t)
+{
+	(void)ud_rpc_check_path(t->data);
 }
 
 int
@@ -757,9 +978,18 @@ ud_rpc_open(struct ud_rpc **out, uv_loop_t *loop, const struct ud_rpc_opts *o,
 	(void)uv_idle_init(loop, &r->turn);    /* cannot fail */
 	(void)uv_check_init(loop, &r->turned); /* cannot fail */
 	(void)uv_check_start(&r->turned, on_turned);
-	uv_unref((uv_handle_t *)&r->turned); /* it keeps no loop running */
+	uv_unref((uv_handle_t *)&r->turned);	     /* it keeps no loop running */
+	(void)uv_timer_init(loop, &r->accept_retry); /* cannot fail */
+	(void)uv_timer_init(loop, &r->watch_path);
 	r->server.data = r->turn.data = r->turned.data = r;
-	r->open_handles = 3;
+	r->accept_retry.data = r->watch_path.data = r;
+	r->open_handles = 5;
+	{
+		struct rlimit rl;
+
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+			r->fd_limit = (size_t)rl.rlim_cur;
+	}
 	if (o->activated_fd >= 0) {
 		char name[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
 		size_t len = sizeof(name);
@@ -776,6 +1006,20 @@ ud_rpc_open(struct ud_rpc **out, uv_loop_t *loop, const struct ud_rpc_opts *o,
 		goto fail;
 	} else {
 		r->ours = true; /* removed at close */
+	}
+	{
+		/* what "our socket" is: at stop the path is removed only if it still names it */
+		struct stat st;
+
+		if (lstat(r->path, &st) == 0) {
+			r->dev = st.st_dev;
+			r->ino = st.st_ino;
+			(void)uv_timer_start(&r->watch_path, on_watch_path, SOCKET_CHECK_MS,
+					     SOCKET_CHECK_MS);
+			uv_unref((uv_handle_t *)&r->watch_path); /* it keeps no loop running */
+		} else {
+			r->ours = false; /* nothing to recognise it by: never removed */
+		}
 	}
 	if ((rc = uv_listen((uv_stream_t *)&r->server, 511, on_connection)) < 0) {
 		*cause = ud_xasprintf("%s: cannot listen: %s", r->path, uv_strerror(rc));
@@ -817,7 +1061,7 @@ ud_rpc_notify_all(struct ud_rpc *r, const char *method, json_t *params)
 	json_decref(msg);
 	for (c = r->clients; s != NULL && c != NULL; c = next) {
 		next = c->next;
-		if (!c->subscribed || c->closing)
+		if (!c->subscribed || c->state >= CONN_CLOSING)
 			continue;
 		if (uv_stream_get_write_queue_size((uv_stream_t *)&c->pipe) > r->max_queue) {
 			ud_log(LOG_WARNING,
@@ -851,6 +1095,7 @@ on_handle_closed(uv_handle_t *h)
 
 	if (--r->open_handles > 0)
 		return;
+	free(r->lost);
 	free(r->path);
 	free(r);
 }
@@ -860,10 +1105,22 @@ ud_rpc_close(struct ud_rpc *r)
 {
 	if (r == NULL)
 		return;
+	r->closing = true;
 	while (r->clients != NULL)
 		close_client(r->clients);
-	if (r->ours)
+	/*
+	 * Removed only if the path still names the socket bound here: another
+	 * daemon may have bound it since (after someone removed ours), and its
+	 * clients must still find it.
+	 */
+	if (r->ours && path_lost(r) == NULL)
 		unlink(r->path);
+	else if (r->ours)
+		ud_log(LOG_WARNING,
+		       "socket: %s left as it is: it no longer names this daemon's socket",
+		       r->path);
+	uv_close((uv_handle_t *)&r->accept_retry, on_handle_closed);
+	uv_close((uv_handle_t *)&r->watch_path, on_handle_closed);
 	uv_close((uv_handle_t *)&r->turn, on_handle_closed);
 	uv_close((uv_handle_t *)&r->turned, on_handle_closed);
 	uv_close((uv_handle_t *)&r->server, on_handle_closed);

@@ -161,7 +161,16 @@ ud_apilog_place(git_repository *repo, struct ud_store *st, int64_t id, const git
 	/* older than the chain's first commit: it holds none of it */
 	if (commit_time(repo, commit) < oldest)
 		goto out;
-	if (git_merge_base(&mb, repo, commit, &t) < 0)
+	/*
+	 * libgit2 1.5's merge base leaks 64 bytes each time its walk meets a
+	 * shallow clone's boundary (a parent that is not there).  In a shallow
+	 * clone the walk starts at commit itself: its first parents meet the
+	 * same chain commit whenever commit is in the chain end's history (as
+	 * the tags placed are).
+	 */
+	if (git_repository_is_shallow(repo) == 1)
+		git_oid_cpy(&mb, commit);
+	else if (git_merge_base(&mb, repo, commit, &t) < 0)
 		goto out;
 	/* the merge base, or the chain commit its first parents meet */
 	git_oid_cpy(&at, &mb);

@@ -125,7 +125,13 @@ ud_branch_ref_write(git_repository *repo, struct ud_store *st, struct ref_state 
 	}
 	git_reference_free(ref);
 	if (rc < 0) {
-		char *what = ud_xasprintf("updating %s (it moved meanwhile?)", rs->name);
+		char *what =
+			rc == GIT_ELOCKED
+				? ud_xasprintf("updating %s: %s%s.lock exists (a git command "
+					       "holds it, or one that died left it: remove it "
+					       "if no git runs)",
+					       rs->name, git_repository_commondir(repo), rs->name)
+				: ud_xasprintf("updating %s (it moved meanwhile?)", rs->name);
 
 		ud_branch_git_fail(cause, what);
 		free(what);

@@ -102,6 +102,19 @@ git -C "$R" log -1 --format=%B uapi/headers >"$WORK/body"
 expect_in "$WORK/body" "sample: one more constant"
 expect_in "$WORK/body" "API-change: 0 breaking, 0 review, 1 compatible"
 expect_in "$WORK/body" "Source-commit: $(git -C "$R" rev-parse master)"
+# a stale ref lock (a git that died): said for what it is (issue 38 F), and once it goes, caught up
+printf '#define SAMPLE_LOCKED 8\n' >>"$R/$U"
+commit "sample: while a ref lock is stale"
+: >"$R/.git/refs/heads/uapi/headers.lock"
+set +e
+"$UAPID" branch --arch x86 "$R" >"$WORK/out" 2>"$WORK/err"
+set -e
+expect_in "$WORK/err" "refs/heads/uapi/headers.lock exists (a git command holds it, or one that died left it"
+expect_not_in "$WORK/err" "moved meanwhile"
+rm "$R/.git/refs/heads/uapi/headers.lock"
+expect_status 0 "$UAPID" branch --arch x86 "$R"
+git -C "$R" log -1 --format=%B uapi/headers >"$WORK/body"
+expect_in "$WORK/body" "sample: while a ref lock is stale"
 # a kernel-only change: the split changes, the installed headers do not
 printf '/* kernel-only note */\n' >>"$R/include/linux/sample_ioctl.h"
 sed -i 's|^#endif /\* _LINUX_SAMPLE_IOCTL_H \*/|#ifdef __KERNEL__\nint sample_kernel_only;\n#endif\n&|' "$R/include/linux/sample_ioctl.h"
@@ -330,6 +343,22 @@ expect_in "$WORK/refused" "was moved by someone else"
 "$UAPICTL" --socket "$K" status >"$WORK/st"
 expect_in "$WORK/st" "branches: uapi/split"
 [ -z "$(git -C "$D" status --porcelain)" ] && pass || fail "the working tree or index changed"
+# a stale index.lock (a git that died): the follower says so once, not silently forever (issue 38 F)
+: >"$D/.git/index.lock"
+touch -d '-10 minutes' "$D/.git/index.lock"
+# a commit that needs no index: the follower has an update due, and waits for the lock
+git -C "$D" update-ref refs/heads/topic "$(git -C "$D" commit-tree -p topic -m "topic: while locked" "topic^{tree}")"
+i=0
+while ! grep -q "index.lock is [0-9]* s old: not updated until it goes" "$WORK/daemon.log" && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+expect_in "$WORK/daemon.log" "branches: $D/.git/index.lock is"
+rm "$D/.git/index.lock"
+wait_branches 5 # the update done once the lock went: retried every 200 ms meanwhile
+[ "$(grep -c "index.lock is [0-9]* s old: not updated" "$WORK/daemon.log")" = 1 ] && pass ||
+	fail "the stale lock is not said exactly once"
+[ "$(branches_field source)" = "$(git -C "$D" rev-parse topic)" ] && pass || fail "the follower did not catch up after the lock"
 stop_daemon
 git -C "$D" fsck --strict >/dev/null 2>&1 && pass || fail "git fsck after the daemon"
 finish

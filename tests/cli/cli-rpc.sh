@@ -288,6 +288,72 @@ expect_in "$WORK/err" "$Z: another daemon answers on this socket"
 pycheck "first daemon unharmed" first-daemon-unharmed "$Z"
 stop_daemon "$ZPID"
 expect_no_file "$Z"
+# issue 38 A (the socket's part): at the descriptor limit new clients wait in the backlog, logged
+L=$WORK/limit.sock
+(ulimit -n 64 && exec ${UAPID_DAEMON_WRAP:-} "$UAPID" watch --state-dir "$WORK/state-l" --socket "$L" \
+	--arch x86 --settle 50 "$T") >"$WORK/limit.log" 2>&1 &
+LPID=$!
+PIDS="$PIDS $LPID"
+if $PY "$WORK/ud.py" wait-ready "$L" "$LPID" 120; then pass; else fail "daemon under ulimit -n 64 not ready"; tail "$WORK/limit.log" >&2; fi
+pycheck "descriptor limit" descriptor-limit "$L"
+expect_in "$WORK/limit.log" "descriptors left: new connections wait until clients go"
+expect_in "$WORK/limit.log" "descriptors free again"
+stop_daemon "$LPID"
+
+# issue 38 D: the path watched (status's problems, the log), and a daemon's stop never removes
+# another daemon's socket bound at its path after someone removed its own
+P=$WORK/two.sock
+start_daemon "$WORK/a.log" "$T" "$WORK/state-a" "$P"
+APID=$DPID
+pycheck "socket path watched" socket-path-watched "$P"
+expect_in "$WORK/a.log" "$P no longer names this daemon's socket: it was removed"
+expect_in "$WORK/a.log" "names this daemon's socket again"
+rm "$P"
+start_daemon "$WORK/b.log" "$T" "$WORK/state-b" "$P"
+BPID=$DPID
+stop_daemon "$APID"
+[ -S "$P" ] && pass || fail "stopping a daemon removed another daemon's socket at its path"
+expect_in "$WORK/a.log" "$P left as it is: it no longer names this daemon's socket"
+pycheck "the second daemon still served" first-daemon-unharmed "$P"
+stop_daemon "$BPID"
+expect_no_file "$P"
+# a directory put in the socket's place: logged by the periodic check (no client can ask)
+start_daemon "$WORK/c.log" "$T" "$WORK/state-a" "$P"
+CPID=$DPID
+rm "$P"
+mkdir "$P"
+i=0
+while ! grep -q "a directory is there now" "$WORK/c.log" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+expect_in "$WORK/c.log" "$P no longer names this daemon's socket: a directory is there now"
+stop_daemon "$CPID"
+[ -d "$P" ] && pass || fail "the directory at the socket's path is gone"
+rmdir "$P"
+
+# issue 38 F: a relative --socket is published for discovery as an absolute path (a relative
+# symlink would be read from the discovery directory: dangling)
+rm -rf "$XDG_RUNTIME_DIR/uapid"
+(cd "$WORK" && exec "$UAPID" watch --state-dir "$WORK/state-a" --socket rel.sock --arch x86 \
+	--settle 50 "$T") >"$WORK/rel.log" 2>&1 &
+RPID=$!
+PIDS="$PIDS $RPID"
+if $PY "$WORK/ud.py" wait-ready "$WORK/rel.sock" "$RPID" 120; then pass; else fail "daemon on rel.sock not ready"; fi
+link=$(ls "$XDG_RUNTIME_DIR"/uapid/*.sock 2>/dev/null | head -1)
+[ -n "$link" ] && [ -S "$link" ] && [ "$(readlink "$link")" = "$WORK/rel.sock" ] && pass ||
+	fail "discovery link for a relative --socket: $link -> $(readlink "$link" 2>&1)"
+(cd / && "$UAPICTL" --tree "$T" status) >"$WORK/out" 2>&1 && pass || fail "uapictl status finds no daemon for a relative --socket: $(cat "$WORK/out")"
+stop_daemon "$RPID"
+
+# issue 38 F: a stale git index.lock is named in status (path and age), not waited on silently
+T2=$WORK/tree2
+export T2
+cp -R "$T" "$T2"
+mkdir -p "$T2/.git"
+start_daemon "$WORK/git.log" "$T2" "$WORK/state-g2" "$WORK/g2.sock"
+pycheck "stale git lock" stale-git-lock "$WORK/g2.sock" "$T2/.git/index.lock"
+# issue 36: a store error reading the markers is an error with its cause, never "no markers"
+pycheck "markers: a store error" markers-store-error "$WORK/g2.sock" "$WORK/state-g2/state.db"
+stop_daemon "$DPID"
+
 # something that is not a socket is left alone
 printf 'precious\n' >"$WORK/not-a-socket"
 expect_status 2 "$UAPID" watch --state-dir "$S" --socket "$WORK/not-a-socket" --arch x86 "$T"

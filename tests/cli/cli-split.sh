@@ -130,14 +130,16 @@ expect_same "$WORK/before2" "$WORK/after2"
 RO=$WORK/readonly
 mkdir -p "$RO/sub2"
 chmod 555 "$RO" "$RO/sub2"
+NUAPID=$UAPID NENV=
 if [ "$(id -u)" = 0 ]; then
-	runas="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	nobody_binaries
+	runas="setpriv --reuid=65534 --regid=65534 --clear-groups --"
 else
 	runas=""
 fi
-expect_status 2 $runas "$UAPID" split --output "$RO/sub" "$T"
+expect_status 2 $runas $NENV "$NUAPID" split --output "$RO/sub" "$T"
 expect_in "$WORK/err" "readonly/sub: cannot create directory: Permission denied"
-expect_status 2 $runas "$UAPID" split --output "$RO/sub2" "$T"
+expect_status 2 $runas $NENV "$NUAPID" split --output "$RO/sub2" "$T"
 expect_in "$WORK/err" "cannot create directory: Permission denied"
 if find "$RO" -type f | grep -q .; then fail "files written into a read-only directory"; else pass; fi
 chmod 755 "$RO" "$RO/sub2"
@@ -163,8 +165,9 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
 	chmod 555 "$RO/include/uapi/linux"
 	cp "$RO/include/linux/Kbuild" "$WORK/ro.kbuild"
 	chmod 755 "$WORK"
-	expect_status 2 setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$UAPID" split --in-place --json "$RO"
+	nobody_binaries
+	expect_status 2 setpriv --reuid=65534 --regid=65534 --clear-groups -- $NENV \
+		"$NUAPID" split --in-place --json "$RO"
 	cp "$WORK/out" "$WORK/ro.json"
 	expect_same "$WORK/ro.kbuild" "$RO/include/linux/Kbuild"
 	expect_file "$RO/include/linux/sample_compound.h"

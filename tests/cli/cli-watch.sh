@@ -335,6 +335,7 @@ python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[
 start_daemon "$T" "$S" "$K"
 stop_daemon
 # permissions only bind a user other than root: drop to nobody where we are root
+NUAPID=$UAPID NENV=
 if [ "$(id -u)" = 0 ]; then
 	AS="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
 	chmod 755 "$WORK"
@@ -344,8 +345,9 @@ else
 fi
 mkdir -p "$WORK/ro-state"
 $AS true 2>/dev/null || AS=
+[ -z "$AS" ] || nobody_binaries
 [ -n "$AS" ] && chown nobody "$WORK/ro-state" 2>/dev/null || true
-$AS "$UAPID" watch --state-dir "$WORK/ro-state" --socket "$WORK/ro.sock" "$T" >/dev/null 2>&1 &
+$AS $NENV "$NUAPID" watch --state-dir "$WORK/ro-state" --socket "$WORK/ro.sock" "$T" >/dev/null 2>&1 &
 RPID=$!
 # its store made once it answers on its socket
 i=0
@@ -358,12 +360,12 @@ wait "$RPID" 2>/dev/null || true
 chmod 444 "$WORK/ro-state/state.db"
 chmod 555 "$WORK/ro-state"
 cp "$WORK/ro-state/state.db" "$WORK/ro.before"
-expect_status 2 $AS "$UAPID" watch --state-dir "$WORK/ro-state" --socket "$WORK/ro.sock" "$T"
+expect_status 2 $AS $NENV "$NUAPID" watch --state-dir "$WORK/ro-state" --socket "$WORK/ro.sock" "$T"
 expect_in "$WORK/err" "ro-state"
 expect_same "$WORK/ro.before" "$WORK/ro-state/state.db"
 mkdir -p "$WORK/unwritable"
 chmod 555 "$WORK/unwritable"
-expect_status 2 $AS "$UAPID" watch --state-dir "$WORK/unwritable/s" --socket "$WORK/u.sock" "$T"
+expect_status 2 $AS $NENV "$NUAPID" watch --state-dir "$WORK/unwritable/s" --socket "$WORK/u.sock" "$T"
 expect_in "$WORK/err" "unwritable"
 chmod 755 "$WORK/ro-state" "$WORK/unwritable"
 

@@ -14,6 +14,25 @@ checks=0
 # uapid-full beside $UAPID (uapid runs it for watch: src/cmd/uapid.c), or $UAPID itself
 uapid_has() { grep -q -- "$1" "${UAPID%/*}/uapid-full" 2>/dev/null || grep -q -- "$1" "$UAPID"; }
 
+# nobody_binaries: NUAPID, the uapid user nobody runs (with NENV before it: the env that names
+# its uapid-full): $UAPID itself when nobody can run it (and the uapid-full it runs), else copies
+# of uapid, uapid-full and uapictl in $WORK/nobody-bin: a clone under a directory nobody cannot
+# reach (/root, mktemp -d) runs its permission cases too.  Root only (setpriv).
+nobody_binaries() {
+	NUAPID=$UAPID NENV=
+	if setpriv --reuid=65534 --regid=65534 --clear-groups -- "$UAPID" split --help >/dev/null 2>&1; then
+		return 0
+	fi
+	nb=$WORK/nobody-bin
+	mkdir -p "$nb"
+	cp "$UAPID" "$nb/uapid"
+	cp "${UAPID_FULL:-${UAPID%/*}/uapid-full}" "$nb/uapid-full"
+	if [ -n "${UAPICTL:-}" ] && [ -f "$UAPICTL" ]; then cp "$UAPICTL" "$nb/uapictl"; fi
+	chmod 755 "$WORK" "$nb" "$nb"/*
+	NUAPID=$nb/uapid NENV="env UAPID_FULL=$nb/uapid-full"
+	echo "note: user nobody cannot run $UAPID: its permission cases run copies in $nb" >&2
+}
+
 pass() { checks=$((checks + 1)); }
 fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL: $*" >&2; }
 # expect_status WANT CMD...: run CMD, compare its exit status

@@ -210,6 +210,29 @@ check(reg is not None and reg["outcome"] == "split" and
       "didChange: the edited buffer splits, lines 5-6 kernel-only")
 check(open(path).read() == text, "the file on disk is untouched by unsaved edits")
 
+# issue 38 F: positions out of LSP's range are invalid params, never an overflow of line + 1
+for where, line, params in (("hover", 2**63 - 1, {"textDocument": {"uri": uri},
+                                 "position": {"line": 2**63 - 1, "character": 0}}),
+                      ("hover", -1, {"textDocument": {"uri": uri},
+                                 "position": {"line": -1, "character": 0}}),
+                      ("codeAction", 2**63 - 1, {"textDocument": {"uri": uri},
+                                      "range": {"start": {"line": 2**63 - 1, "character": 0},
+                                                "end": {"line": 2**63 - 1, "character": 0}},
+                                      "context": {"diagnostics": []}})):
+    r = request("textDocument/" + where, params)
+    check(r.get("error", {}).get("code") == -32602,
+          "%s at line %d: invalid params" % (where, line))
+# a change older than the text held (version 2 after 3) is not published, nor its text used
+drain("textDocument/publishDiagnostics", uri)
+send({"method": "textDocument/didChange", "params": {
+    "textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": text}]}})
+send({"method": "textDocument/didSave", "params": {"textDocument": {"uri": uri}}})
+d = wait_note("textDocument/publishDiagnostics", uri)
+check(d is not None and d.get("version") == 3 and not [x for x in d["diagnostics"] if x["severity"] == 1],
+      "a late older version is not published: version 3 stays (got %r)" % (d and d.get("version")))
+late = wait_note("textDocument/publishDiagnostics", uri, timeout=0.5)
+check(late is None or late.get("version") == 3, "no version 2 published after version 3")
+
 if no_daemon:
     other = os.path.join(no_daemon, "include/linux/lonely.h")
     ouri = "file://" + other
@@ -284,6 +307,11 @@ d = wait_note("textDocument/publishDiagnostics", uri, pred=lambda p: p["diagnost
 check(d is not None, "didClose clears the diagnostics")
 r = request("shutdown", None)
 check("result" in r and r["result"] is None, "shutdown")
+# after shutdown only exit: requests are invalid (LSP: InvalidRequest)
+r = request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
+check(r.get("error", {}).get("code") == -32600, "hover after shutdown: InvalidRequest")
+r = request("initialize", {"processId": os.getpid(), "rootUri": "file://" + tree, "capabilities": {}})
+check(r.get("error", {}).get("code") == -32600, "initialize after shutdown: InvalidRequest")
 send({"method": "exit"})
 try:
     rc = proc.wait(timeout=5)

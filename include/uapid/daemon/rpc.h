@@ -9,7 +9,8 @@
  * a request line over the limit gets an error and the connection is
  * closed, never buffered; when the unhandled input of all clients together
  * passes its bound, the client holding the most is refused the same way;
- * a batch longer than its bound is refused whole (rpc-request.h); a subscriber that does not read
+ * a batch longer than its bound is refused whole (rpc-request.h); with fewer descriptors left
+ * than a reserve, new connections wait in the backlog (logged once); a subscriber that does not read
  * and whose queue passes the bound is disconnected, with a log line; a malformed line gets an error
  * reply and the connection stays usable.
  */
@@ -51,6 +52,13 @@ int ud_rpc_open(struct ud_rpc **out, uv_loop_t *loop, const struct ud_rpc_opts *
 		const struct ud_rpc_method *methods, size_t nmethods, void *ctx, char **cause);
 /* Where it listens (for an activated socket, where systemd bound it). */
 const char *ud_rpc_path(const struct ud_rpc *r);
+/*
+ * Does the path still name the socket it listens on?  NULL, or why not
+ * (borrowed, valid until the next call): it was removed, another socket
+ * (another daemon's) or a directory is there.  Looked at now; also every
+ * few seconds on the loop, a change logged once.
+ */
+const char *ud_rpc_check_path(struct ud_rpc *r);
 /* Subscribes or unsubscribes the client to pushed notifications. */
 void ud_rpc_subscribe(struct ud_rpc_client *c, bool on);
 /* Sends a notification to every subscriber (params: a reference is taken). */
@@ -68,7 +76,10 @@ void ud_rpc_hold(struct ud_rpc_client *c);
 void ud_rpc_answer(struct ud_rpc_client *c, char *line);
 size_t ud_rpc_clients(const struct ud_rpc *r);
 size_t ud_rpc_subscribers(const struct ud_rpc *r);
-/* Stops listening, closes every client, removes the socket it bound. */
+/*
+ * Stops listening, closes every client, removes the socket it bound if
+ * the path still names it (same device and inode): never another's.
+ */
 void ud_rpc_close(struct ud_rpc *r);
 
 #endif /* UAPID_RPC_H */
