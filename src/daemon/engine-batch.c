@@ -84,17 +84,28 @@ add_hjob(struct batch *b, const char *path, bool force)
 		j->had_row = true;
 		j->old = *old;
 	}
+	/* the index lost it where the tree could not be read: not gone until a stat says so */
+	j->unsure = !j->takes_part && j->had_row && ud_engine_path_unsure(e, path);
 	ud_engine_split_key(&b->snap->markers->set, path, j->key);
 }
 
+/*
+ * The tree index could not read part of the tree (where): each place is a
+ * failing directory, looked at again later; what the index lost there is
+ * not gone (add_hjob's unsure).
+ */
 static void
-log_problems(const struct ud_diags *problems, const char *where)
+index_failed(struct ud_engine *e, const struct ud_diags *problems, const char *where)
 {
 	size_t i;
 
-	for (i = 0; i < problems->n; i++)
-		ud_log(LOG_WARNING, "%s: %s", problems->v[i].path ? problems->v[i].path : where,
-		       problems->v[i].message);
+	for (i = 0; i < problems->n; i++) {
+		const char *at = problems->v[i].path ? problems->v[i].path : where;
+
+		ud_engine_fail_path(
+			e, at, ud_xasprintf("%s: %s", at[0] ? at : ".", problems->v[i].message),
+			true);
+	}
 }
 
 /* The whole tree: the index built anew, every header it has and every header remembered. */
@@ -109,7 +120,9 @@ prepare_full(struct batch *b)
 	size_t i;
 
 	if (ud_tindex_build(&idx, &e->src, &problems) < 0)
-		log_problems(&problems, e->root);
+		index_failed(e, &problems, "");
+	else
+		ud_engine_path_ok(e, "", true);
 	ud_diags_free(&problems);
 	ud_tindex_free(e->idx);
 	e->idx = idx;
@@ -180,8 +193,15 @@ prepare_paths(struct batch *b, struct ud_strlist *other_srcs)
 		const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
 
 		b->rep.paths++;
-		if (ud_tindex_update(e->idx, p, &export_changed, &problems) < 0)
-			log_problems(&problems, p);
+		if (ud_tindex_update(e->idx, p, &export_changed, &problems) < 0) {
+			/* a header the index kept is looked at below: its own failure says it */
+			if ((kinds & (UD_WATCH_DIR | UD_WATCH_RESCAN)) || !is_header(e, p))
+				index_failed(e, &problems, p);
+		} else {
+			ud_engine_path_ok(e, p, true);
+			if (!is_header(e, p))
+				ud_engine_path_ok(e, p, false);
+		}
 		ud_diags_free(&problems);
 		if (kinds & (UD_WATCH_DIR | UD_WATCH_RESCAN)) {
 			prepare_dir(b, p);
@@ -340,7 +360,7 @@ split_text(const struct engine_snap *s, struct hjob *j, const struct ud_buf *tex
 	if (j->exported) {
 		ud_hsplit_compute_text(j->path, text->data, text->len, markers, &j->h);
 		j->split = true;
-		copy_str(j->outcome, sizeof(j->outcome), ud_split_outcome_name(j->h.res.outcome));
+		j->outcome = ud_engine_outcome(ud_split_outcome_name(j->h.res.outcome));
 		j->blocks = ud_json_take_dump(ud_json_blocks(&j->h.res.model));
 		j->diags = ud_json_take_dump(ud_json_diags(&j->h.res.diags));
 	} else {
@@ -350,10 +370,29 @@ split_text(const struct engine_snap *s, struct hjob *j, const struct ud_buf *tex
 
 		ud_classify(text->data, text->len, mk, n, &c);
 		free(mk);
-		copy_str(j->outcome, sizeof(j->outcome), j->uapi_dir ? "uapi" : "unexported");
+		j->outcome = j->uapi_dir ? OUT_UAPI : OUT_UNEXPORTED;
 		j->blocks = ud_json_take_dump(ud_json_blocks(&c));
 		j->diags = ud_json_take_dump(ud_json_diags(&c.diags));
 		ud_classified_free(&c);
+	}
+}
+
+/* An error that says how the system is now, not what the file is: tried again. */
+static bool
+transient(int rc)
+{
+	switch (-rc) {
+	case EMFILE:
+	case ENFILE:
+	case ENOMEM:
+	case ENOBUFS:
+	case EAGAIN:
+	case EINTR:
+	case EIO:
+	case ESTALE:
+		return true;
+	default:
+		return false;
 	}
 }
 
@@ -362,14 +401,35 @@ compute_header(const struct engine_snap *s, struct hjob *j)
 {
 	struct ud_buf text = UD_BUF_INIT;
 	struct timespec now;
+	int rc;
 
-	if (!j->takes_part) {
+	if (!j->takes_part && !j->unsure) {
 		j->gone = true; /* no header any more: unexported, and not named *.h */
 		return;
 	}
-	if (ud_source_stat(s->src, j->path, &j->st, NULL) < 0 || j->st.type != UD_FT_FILE ||
-	    j->st.symlink) {
-		/* gone, or a symlink: not one of the tree's headers (as the tree index says) */
+	/*
+	 * Only "no such file" (ENOENT, ENOTDIR: the stat's UD_FT_NONE) is a
+	 * deletion.  Any other error (EMFILE, EACCES on a directory, EIO...)
+	 * says nothing of the header: it stays as it was, and is looked at
+	 * again until the error clears.
+	 */
+	if ((rc = ud_source_stat(s->src, j->path, &j->st, &j->cause)) < 0 && rc != -ENOENT &&
+	    rc != -ENOTDIR) {
+		j->failed = true;
+		return;
+	}
+	if (rc < 0 || j->st.type == UD_FT_NONE) {
+		free(j->cause);
+		j->cause = NULL;
+		j->gone = true;
+		return;
+	}
+	if (j->unsure) {
+		j->failed = true; /* there, but its directory's listing failed: wait for it */
+		return;
+	}
+	if (j->st.type != UD_FT_FILE || j->st.symlink) {
+		/* a symlink, or no file: not one of the tree's headers (as the tree index says) */
 		j->gone = true;
 		return;
 	}
@@ -382,16 +442,27 @@ compute_header(const struct engine_snap *s, struct hjob *j)
 		copy_str(j->blob, sizeof(j->blob), j->old.blob);
 		return;
 	}
-	if (ud_source_read(s->src, j->path, &text, &j->cause) < 0) {
+	if ((rc = ud_source_read(s->src, j->path, &text, &j->cause)) < 0) {
+		ud_buf_free(&text);
+		if (rc == -ENOENT || rc == -ENOTDIR) {
+			j->gone = true; /* removed since its stat */
+			free(j->cause);
+			j->cause = NULL;
+			return;
+		}
+		if (transient(rc)) {
+			j->failed = true; /* the system's state, not the file's */
+			return;
+		}
 		j->unreadable = true;
-		copy_str(j->outcome, sizeof(j->outcome), "unreadable");
+		j->outcome = OUT_UNREADABLE;
 		ud_buf_free(&text);
 		return;
 	}
 	ud_engine_blob(text.data, text.len, j->blob);
 	if (j->had_row && !j->force && strcmp(j->blob, j->old.blob) == 0 &&
 	    strcmp(j->key, j->old.key) == 0 && j->exported == j->old.exported &&
-	    strcmp(j->old.outcome, "unreadable") != 0) {
+	    j->old.outcome != OUT_UNREADABLE) {
 		j->same = true; /* touched, not changed */
 		ud_buf_free(&text);
 		return;
@@ -689,6 +760,7 @@ static void
 finish(struct batch *b)
 {
 	b->t_end = uv_hrtime();
+	ud_engine_failing_problem(b->e);
 	ud_engine_apply_end(b, commit_batch);
 }
 

@@ -318,9 +318,21 @@ scan(struct ud_tindex *idx, const char *rel, struct ud_strlist *out, struct ud_d
 {
 	struct ud_strlist found = UD_STRLIST_INIT, roots = UD_STRLIST_INIT;
 	struct ud_fstat st;
-	enum ud_ftype type = ud_source_stat(idx->src, rel, &st, NULL) == 0 ? st.type : UD_FT_NONE;
+	char *why = NULL;
+	int rc = ud_source_stat(idx->src, rel, &st, &why);
+	enum ud_ftype type = rc == 0 ? st.type : UD_FT_NONE;
 	size_t i, j;
-	int rc = 0;
+
+	if (rc == -ENOENT || rc == -ENOTDIR) {
+		free(why); /* how a git tree says "nothing there" */
+		return 0;
+	}
+	if (rc < 0) {
+		/* not "no such file" (that is UD_FT_NONE): nothing known of rel */
+		ud_diags_add_at(problems, rel, 0, UD_SEV_ERROR, "%s", why);
+		free(why);
+		return rc;
+	}
 
 	if (type == UD_FT_FILE) {
 		/* a symlink is not one of the tree's files: the walk leaves it out too */
@@ -585,11 +597,11 @@ ud_tindex_update(struct ud_tindex *idx, const char *rel, struct ud_strlist *chan
 			exported_by(idx, &idx->dirs[at], &before);
 	}
 
-	/* the file table */
+	/* the file table; a look that failed removes nothing (it is no sign of absence) */
 	for (i = 0; i < touched.n; i++) {
 		if (ud_strlist_bsearch(&now, touched.v[i]) >= 0)
 			files_insert(idx, touched.v[i]);
-		else
+		else if (rc == 0)
 			files_remove(idx, touched.v[i]);
 	}
 	/* export lists to read again: touched Kbuild files, and lists including a touched file */
