@@ -95,16 +95,17 @@ add_hjob(struct batch *b, const char *path, bool force)
  * not gone (add_hjob's unsure).
  */
 static void
-index_failed(struct ud_engine *e, const struct ud_diags *problems, const char *where)
+index_failed(struct ud_engine *e, const struct ud_diags *problems, const char *where, bool dir)
 {
 	size_t i;
 
 	for (i = 0; i < problems->n; i++) {
 		const char *at = problems->v[i].path ? problems->v[i].path : where;
 
+		/* a file looked at is looked at again as a file (its header's job) */
 		ud_engine_fail_path(
 			e, at, ud_xasprintf("%s: %s", at[0] ? at : ".", problems->v[i].message),
-			true);
+			dir || strcmp(at, where) != 0);
 	}
 }
 
@@ -120,7 +121,7 @@ prepare_full(struct batch *b)
 	size_t i;
 
 	if (ud_tindex_build(&idx, &e->src, &problems) < 0)
-		index_failed(e, &problems, "");
+		index_failed(e, &problems, "", true);
 	else
 		ud_engine_path_ok(e, "", true);
 	ud_diags_free(&problems);
@@ -196,7 +197,8 @@ prepare_paths(struct batch *b, struct ud_strlist *other_srcs)
 		if (ud_tindex_update(e->idx, p, &export_changed, &problems) < 0) {
 			/* a header the index kept is looked at below: its own failure says it */
 			if ((kinds & (UD_WATCH_DIR | UD_WATCH_RESCAN)) || !is_header(e, p))
-				index_failed(e, &problems, p);
+				index_failed(e, &problems, p,
+					     (kinds & (UD_WATCH_DIR | UD_WATCH_RESCAN)) != 0);
 		} else {
 			ud_engine_path_ok(e, p, true);
 			if (!is_header(e, p))

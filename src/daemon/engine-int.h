@@ -238,6 +238,7 @@ struct ud_engine {
 	 * error clears (the daemon's back-off).
 	 */
 	struct ud_map failing;
+	size_t failing_dirs; /* of them directories: add_hjob asks only while there are */
 	char *problem_read;
 	struct ud_engine_counts counts; /* kept as rows change (outputs: counted when asked) */
 #ifdef UD_TEST_HOOKS

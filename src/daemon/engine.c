@@ -158,6 +158,7 @@ ud_engine_fail_path(struct ud_engine *e, const char *path, char *cause, bool dir
 	struct failing *f = ud_map_get(&e->failing, path);
 
 	if (f != NULL && strcmp(f->cause, cause) == 0) {
+		e->failing_dirs += dir && !f->dir;
 		f->dir |= dir;
 		free(cause); /* said already: each retry is not news */
 		return;
@@ -169,6 +170,7 @@ ud_engine_fail_path(struct ud_engine *e, const char *path, char *cause, bool dir
 	}
 	free(f->cause);
 	f->cause = cause;
+	e->failing_dirs += dir && !f->dir;
 	f->dir |= dir;
 }
 
@@ -198,6 +200,7 @@ ud_engine_path_ok(struct ud_engine *e, const char *path, bool below)
 			ud_strlist_add(&gone, k);
 	for (i = 0; i < gone.n; i++) {
 		failing_free(ud_map_del(&e->failing, gone.v[i]));
+		e->failing_dirs--;
 		ud_log(LOG_NOTICE, "%s: read again", gone.v[i][0] ? gone.v[i] : ".");
 	}
 	ud_strlist_free(&gone);
@@ -210,6 +213,8 @@ ud_engine_path_unsure(const struct ud_engine *e, const char *path)
 	void *v;
 	size_t i = 0;
 
+	if (e->failing_dirs == 0)
+		return false; /* a full scan's every job asks: most often, no work at all */
 	while (ud_map_next(&e->failing, &i, &k, &v))
 		if (((struct failing *)v)->dir && has_prefix_dir(path, k))
 			return true;
