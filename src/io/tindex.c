@@ -564,6 +564,23 @@ ud_tindex_is_kbuild(const struct ud_tindex *idx, const char *rel)
 	return false;
 }
 
+/* The first place of the sorted list whose name is not before key. */
+static size_t
+lower_bound(const struct ud_strlist *l, const char *key)
+{
+	size_t lo = 0, hi = l->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(l->v[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int
 ud_tindex_update(struct ud_tindex *idx, const char *rel, struct ud_strlist *changed,
 		 struct ud_diags *problems)
@@ -573,8 +590,13 @@ ud_tindex_update(struct ud_tindex *idx, const char *rel, struct ud_strlist *chan
 	size_t i, j, k;
 	int rc = scan(idx, rel, &now, problems);
 
-	/* what the change touches: indexed files below rel, then and now */
-	for (i = 0; i < idx->files.n; i++)
+	/*
+	 * What the change touches: indexed files below rel, then and now.  The
+	 * files are sorted: those below rel begin with it, a run from its lower
+	 * bound (a checkout's 3,000 updates read 7,000 names each otherwise).
+	 */
+	for (i = rel[0] ? lower_bound(&idx->files, rel) : 0;
+	     i < idx->files.n && strncmp(idx->files.v[i], rel, strlen(rel)) == 0; i++)
 		if (below(idx->files.v[i], rel))
 			ud_strlist_add(&touched, idx->files.v[i]);
 	for (i = 0; i < now.n; i++)
