@@ -173,7 +173,11 @@ note_failing(void *ctx, const char *path, bool dir)
 {
 	struct daemon *d = ctx;
 
-	ud_sched_note(d->sched, path, dir ? UD_WATCH_DIR : 0);
+	/*
+	 * As if its name had just come: a header the index could not stat when
+	 * it was made is new to the install plan too (engine-plan.c replans).
+	 */
+	ud_sched_note(d->sched, path, dir ? UD_WATCH_DIR | UD_WATCH_ENTRY : UD_WATCH_ENTRY);
 }
 
 static void
@@ -365,7 +369,8 @@ start_upkeep(struct daemon *d)
 	u->d = d;
 	u->db = ud_xasprintf("%s/state.db", d->state_dir);
 	u->keep.keep_events = d->o->keep_events > 0 ? d->o->keep_events : KEEP_EVENTS;
-	u->keep.keep_seconds = (int64_t)(d->o->keep_days >= 0 ? d->o->keep_days : KEEP_DAYS) * 86400;
+	u->keep.keep_seconds =
+		(int64_t)(d->o->keep_days >= 0 ? d->o->keep_days : KEEP_DAYS) * 86400;
 	if (uv_queue_work(&d->loop, &u->req, upkeep_work, upkeep_after) < 0) {
 		free(u->db);
 		free(u);
