@@ -67,6 +67,12 @@ bench bench-api-diff BENCH_API_OLD="$work/api-old" BENCH_API_NEW="$work/api-new"
 
 # the ABI table against the cross compilers installed (CI has the host's alone)
 bench bench-abi
+# the soak (issue 38): a few edits and two checkouts between the small tree and a copy
+# of it with one header more
+cp -a "$S" "$work/linux-soak-b"
+printf '#ifndef _UAPI_SOAK_H\n#define _UAPI_SOAK_H\n#define SOAK 1\n#endif\n' \
+	>"$work/linux-soak-b/include/uapi/linux/soak.h"
+SOAK_EDITS=40 SOAK_CHECKOUTS=2 SOAK_RATE=40 bench bench-soak BENCH_SOAK_A="$S" BENCH_SOAK_B="$work/linux-soak-b"
 # every bench target of the Makefile ran
 missing=0
 for t in $(sed -n 's/^\(bench[-a-z]*\):.*/\1/p' "$BUILD/Makefile" | sort -u); do

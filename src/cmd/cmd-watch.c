@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * uapid watch [--state-dir DIR] [--socket PATH] [--arch ARCH] [--settle MS]
- *             [--markers FILE] [--verbose] [--quiet] TREE
+ *             [--markers FILE] [--keep-events N] [--keep-days DAYS] [--verbose]
+ *             [--quiet] TREE
  * The daemon, in the foreground (see src/daemon/daemon.c).
  */
 #include <getopt.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cmd.h"
 #include "uapid/daemon/daemon.h"
@@ -18,9 +20,28 @@
 static const char watch_usage[] =
 	"usage: uapid watch [--state-dir DIR] [--socket PATH] [--arch ARCH] [--settle MS]\n"
 	"                   [--markers FILE] [--socket-group GROUP] [--verbose] [--quiet]\n"
-	"                   [--print-paths]\n"
+	"                   [--print-paths] [--keep-events N] [--keep-days DAYS]\n"
 	"                   [--branches [--split-branch NAME|-] [--headers-branch NAME|-]]\n"
 	"                   TREE\n";
+
+/*
+ * The soft limit on descriptors raised to the hard one: each client holds
+ * one, the pool's workers one per header they read, the store three, and
+ * at the soft 1024 a few hundred editors' connections would leave a save
+ * unreadable.  libuv polls with epoll, never select(): no FD_SETSIZE to
+ * respect.  (Under the unit, setrlimit is filtered: its LimitNOFILE is
+ * what counts.)
+ */
+static void
+raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
 
 /* --print-paths: where the daemon for TREE keeps its state and listens, then exit. */
 static int
@@ -60,6 +81,8 @@ cmd_watch(int argc, char **argv)
 		{"branches", no_argument, NULL, 'B'},
 		{"split-branch", required_argument, NULL, 'S'},
 		{"headers-branch", required_argument, NULL, 'H'},
+		{"keep-events", required_argument, NULL, 'E'},
+		{"keep-days", required_argument, NULL, 'D'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -71,6 +94,7 @@ cmd_watch(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	o.settle_ms = 100;
+	o.keep_days = -1;
 	o.socket_group = (gid_t)-1;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "d:s:a:t:m:vqpg:h", longopts, NULL)) != -1) {
@@ -117,6 +141,21 @@ cmd_watch(int argc, char **argv)
 			o.headers_branch = optarg;
 			o.branches = true;
 			break;
+		case 'E':
+		case 'D':
+			v = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || v < (opt == 'E' ? 1 : 0) ||
+			    v > (opt == 'E' ? 1000000000L : 36500L)) {
+				report_error("--%s: '%s' is not a count (%s)",
+					     opt == 'E' ? "keep-events" : "keep-days", optarg,
+					     opt == 'E' ? "1 to 1000000000" : "0 to 36500");
+				return EXIT_USAGE;
+			}
+			if (opt == 'E')
+				o.keep_events = v;
+			else
+				o.keep_days = v;
+			break;
 		case 'g': {
 			struct group *g = getgrnam(optarg);
 
@@ -144,5 +183,6 @@ cmd_watch(int argc, char **argv)
 		return print_paths(&o);
 	if (o.arch == NULL || o.arch[0] == '\0') /* the unit's empty UAPID_ARCH too */
 		o.arch = cmd_default_arch();
+	raise_nofile();
 	return ud_daemon_run(&o);
 }

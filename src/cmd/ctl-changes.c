@@ -44,8 +44,20 @@ ctl_changes(struct ctl *ctl, int argc, char **argv)
 		json_decref(params);
 		return ctl_usage_error("changes: unexpected argument '%s'", argv[optind]);
 	}
-	if (json_object_get(params, "since") == NULL)
-		json_object_set_new(params, "since", json_integer(0));
+	if (json_object_get(params, "since") == NULL) {
+		/*
+		 * What is new since it connected: its clock then, not 0 (the
+		 * whole history, which grows with the daemon's life).
+		 */
+		json_t *st;
+
+		if ((rc = ctl_call(ctl, NULL, "status", json_object(), &st)) != CTL_OK) {
+			json_decref(params);
+			return rc;
+		}
+		json_object_set_new(params, "since", json_integer(ctl_num(st, "clock")));
+		json_decref(st);
+	}
 	if ((rc = ctl_call(ctl, NULL, "changes", params, &r)) != CTL_OK)
 		return rc;
 	if (ctl->json) {

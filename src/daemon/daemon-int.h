@@ -42,6 +42,11 @@ struct daemon {
 	ino_t published_ino; /* its inode: removed only if it is still the link made here */
 	uv_signal_t sigterm, sigint, sighup;
 	uv_timer_t watchdog, rescan, status_timer;
+	uv_timer_t reread;  /* the paths that could not be read, looked at again (daemon-work.c) */
+	unsigned reread_ms; /* its back-off; 0 while every path is read */
+	/* the store's upkeep (daemon-work.c): when it last ran, and whether it runs now */
+	uint64_t upkeep_ns;
+	bool upkeep_on;
 	uint64_t last_status_ns; /* STATUS= goes out at most once a second */
 	bool watchdog_on, rescan_on;
 	bool systemd; /* NOTIFY_SOCKET is set */

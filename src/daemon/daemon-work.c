@@ -5,6 +5,7 @@
  * systemd and to the socket's subscribers; with --branches, the follower
  * keeps the uapi branches current and its updates are news too.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -157,6 +158,65 @@ fault_over(struct daemon *d)
 	d->retry_ms = d->retries = 0;
 }
 
+/*
+ * Paths that could not be read (engine.h's failing paths: EMFILE, a
+ * directory without permission) are looked at again, those paths only,
+ * after a back-off: 100 ms, doubled at each try up to 6.4 s.  A
+ * permanent error then costs a stat or a listing every 6.4 s, not a
+ * look at the whole tree.
+ */
+#define REREAD_FIRST_MS 100
+#define REREAD_MAX_MS 6400
+
+static void
+note_failing(void *ctx, const char *path, bool dir)
+{
+	struct daemon *d = ctx;
+
+	/*
+	 * As if its name had just come: a header the index could not stat when
+	 * it was made is new to the install plan too (engine-plan.c replans).
+	 */
+	ud_sched_note(d->sched, path, dir ? UD_WATCH_DIR | UD_WATCH_ENTRY : UD_WATCH_ENTRY);
+}
+
+static void
+on_reread(uv_timer_t *t)
+{
+	struct daemon *d = t->data;
+
+	if (!d->stopping)
+		ud_engine_each_failing(d->engine, note_failing, d);
+}
+
+static void
+count_failing(void *ctx, const char *path, bool dir)
+{
+	(void)path, (void)dir;
+	(*(size_t *)ctx)++;
+}
+
+/* After each recorded batch: the failing paths' next look, or the back-off reset. */
+static void
+schedule_reread(struct daemon *d)
+{
+	size_t n = 0;
+	int rc;
+
+	ud_engine_each_failing(d->engine, count_failing, &n);
+	if (n == 0) {
+		d->reread_ms = 0;
+		return;
+	}
+	if (uv_is_active((uv_handle_t *)&d->reread))
+		return; /* a look is due already (the batch was some other work) */
+	d->reread_ms = d->reread_ms == 0 ? REREAD_FIRST_MS : d->reread_ms * 2;
+	if (d->reread_ms > REREAD_MAX_MS)
+		d->reread_ms = REREAD_MAX_MS;
+	if ((rc = uv_timer_start(&d->reread, on_reread, d->reread_ms, 0)) < 0)
+		ud_log(LOG_ERR, "looking again at what could not be read: %s", uv_strerror(rc));
+}
+
 static void
 after_batch(struct daemon *d, const struct ud_engine_report *r)
 {
@@ -170,6 +230,7 @@ after_batch(struct daemon *d, const struct ud_engine_report *r)
 	}
 	if (d->fault != NULL)
 		fault_over(d);
+	schedule_reread(d);
 	watch_plan_dirs(d);
 	d->last_batch_at = (uint64_t)time(NULL);
 	if (r->changed.n > 0 && d->rpc != NULL && ud_rpc_subscribers(d->rpc) > 0) {
@@ -223,6 +284,103 @@ after_batch(struct daemon *d, const struct ud_engine_report *r)
 	ud_daemon_update_status(d);
 }
 
+/*
+ * The store's upkeep (store.h's ud_store_maintain: the retention's trim,
+ * an incremental vacuum, wal_checkpoint(TRUNCATE)), at most once a minute
+ * (UAPID_UPKEEP_MS for tests), after a batch: the store only grows by
+ * batches.  It runs on the thread pool on a connection of its own, the
+ * scheduler held meanwhile (no batch writes while it does; status and the
+ * other readers go on, WAL readers never wait).
+ */
+#define UPKEEP_MS 60000
+#define KEEP_EVENTS 100000
+#define KEEP_DAYS 30
+
+struct upkeep {
+	uv_work_t req;
+	struct daemon *d; /* for the loop's half only */
+	char *db;
+	struct ud_store_retention keep;
+	struct ud_store_upkeep done;
+	int rc;
+	char *cause;
+	uint64_t ns;
+};
+
+static void
+upkeep_work(uv_work_t *req)
+{
+	struct upkeep *u = req->data;
+	uint64_t t0 = uv_hrtime();
+
+	u->rc = ud_store_maintain(u->db, &u->keep, &u->done, &u->cause);
+	u->ns = uv_hrtime() - t0;
+}
+
+static void
+upkeep_after(uv_work_t *req, int status)
+{
+	struct upkeep *u = req->data;
+	struct daemon *d = u->d;
+
+	(void)status;
+	if (u->rc < 0 && u->rc != -EBUSY)
+		ud_log(LOG_WARNING, "store upkeep: %s", u->cause);
+	else if (u->rc == 0)
+		ud_log(LOG_DEBUG,
+		       "store upkeep: %" PRId64 " events, %" PRId64 " API versions, %" PRId64
+		       " texts dropped, %" PRId64 " pages freed, WAL %s, %.1f ms",
+		       u->done.events, u->done.versions, u->done.texts, u->done.freed,
+		       u->done.checkpointed ? "emptied" : "kept (a reader holds it)",
+		       (double)u->ns / 1e6);
+	d->upkeep_on = false;
+	d->upkeep_ns = uv_hrtime();
+	free(u->cause);
+	free(u->db);
+	free(u);
+	if (d->sched != NULL) /* closed already when the daemon stopped meanwhile */
+		ud_sched_done(d->sched);
+}
+
+static uint64_t
+upkeep_ms(void)
+{
+	const char *v = getenv("UAPID_UPKEEP_MS");
+	long ms = v != NULL ? strtol(v, NULL, 10) : 0;
+
+	return ms > 0 ? (uint64_t)ms : UPKEEP_MS;
+}
+
+/* After a batch, the scheduler free: the upkeep when it is due (true: it runs, holding it). */
+static bool
+start_upkeep(struct daemon *d)
+{
+	struct upkeep *u;
+
+	if (d->stopping || d->upkeep_on || d->fault != NULL ||
+	    (d->upkeep_ns != 0 && uv_hrtime() - d->upkeep_ns < upkeep_ms() * 1000000))
+		return false;
+	if (d->upkeep_ns == 0) {
+		d->upkeep_ns = uv_hrtime(); /* the first one a period after the start */
+		return false;
+	}
+	u = ud_xcalloc(1, sizeof(*u));
+	u->req.data = u;
+	u->d = d;
+	u->db = ud_xasprintf("%s/state.db", d->state_dir);
+	u->keep.keep_events = d->o->keep_events > 0 ? d->o->keep_events : KEEP_EVENTS;
+	u->keep.keep_seconds =
+		(int64_t)(d->o->keep_days >= 0 ? d->o->keep_days : KEEP_DAYS) * 86400;
+	if (uv_queue_work(&d->loop, &u->req, upkeep_work, upkeep_after) < 0) {
+		free(u->db);
+		free(u);
+		return false;
+	}
+	d->upkeep_on = true;
+	ud_sched_hold(d->sched);
+	return true;
+}
+
 static void
 on_batch_done(void *ctx, const struct ud_engine_report *r)
 {
@@ -230,6 +388,8 @@ on_batch_done(void *ctx, const struct ud_engine_report *r)
 
 	after_batch(d, r);
 	ud_sched_done(d->sched);
+	if (r->error == 0)
+		(void)start_upkeep(d);
 	if (d->stopping)
 		ud_daemon_shutdown(d);
 }

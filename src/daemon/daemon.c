@@ -464,6 +464,7 @@ ud_daemon_shutdown(struct daemon *d)
 	close_handle((uv_handle_t *)&d->watchdog);
 	close_handle((uv_handle_t *)&d->rescan);
 	close_handle((uv_handle_t *)&d->status_timer);
+	close_handle((uv_handle_t *)&d->reread);
 }
 
 static void
@@ -621,10 +622,11 @@ start(struct daemon *d)
 	    !uv_ok(uv_signal_init(&d->loop, &d->sighup), "SIGHUP") ||
 	    !uv_ok(uv_timer_init(&d->loop, &d->watchdog), "watchdog timer") ||
 	    !uv_ok(uv_timer_init(&d->loop, &d->rescan), "rescan timer") ||
-	    !uv_ok(uv_timer_init(&d->loop, &d->status_timer), "status timer"))
+	    !uv_ok(uv_timer_init(&d->loop, &d->status_timer), "status timer") ||
+	    !uv_ok(uv_timer_init(&d->loop, &d->reread), "reread timer"))
 		return -1;
 	d->sigterm.data = d->sigint.data = d->sighup.data = d;
-	d->watchdog.data = d->rescan.data = d->status_timer.data = d;
+	d->watchdog.data = d->rescan.data = d->status_timer.data = d->reread.data = d;
 	if (!uv_ok(uv_signal_start(&d->sigterm, on_stop_signal, SIGTERM), "SIGTERM") ||
 	    !uv_ok(uv_signal_start(&d->sigint, on_stop_signal, SIGINT), "SIGINT") ||
 	    !uv_ok(uv_signal_start(&d->sighup, on_hup, SIGHUP), "SIGHUP"))

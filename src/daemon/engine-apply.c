@@ -45,8 +45,7 @@ ud_engine_event(struct batch *b, const char *path, const char *kind, const char 
 static bool
 moves(const struct hstate *h)
 {
-	return h != NULL && h->exported &&
-	       (strcmp(h->outcome, "split") == 0 || strcmp(h->outcome, "moved") == 0);
+	return h != NULL && h->exported && (h->outcome == OUT_SPLIT || h->outcome == OUT_MOVED);
 }
 
 static void
@@ -101,7 +100,7 @@ apply_gone(struct batch *b, struct hjob *j)
 	drop_header_outputs(b, j->path, old, false, false);
 	if (moves(old))
 		dirty_dir(b, j->path);
-	if (strcmp(old->outcome, "moved") == 0)
+	if (old->outcome == OUT_MOVED)
 		b->removed_dirty = true;
 	if (ud_store_del_header(e->store, j->path, &cause) < 0 ||
 	    ud_store_set_path_markers(e->store, "source", j->path, NULL, 0, &cause) < 0)
@@ -195,7 +194,7 @@ put_row(struct batch *b, struct hjob *j, struct hstate *nw, const struct hstate 
 	row.ino = nw->ino;
 	row.blob = nw->blob;
 	row.exported = nw->exported;
-	row.outcome = nw->outcome;
+	row.outcome = (char *)(uintptr_t)outcome_name(nw->outcome);
 	row.blocks = j->blocks;
 	if (j->unreadable) {
 		struct ud_diags d = UD_DIAGS_INIT;
@@ -210,10 +209,10 @@ put_row(struct batch *b, struct hjob *j, struct hstate *nw, const struct hstate 
 	row.kernel_blob = nw->kblob[0] ? nw->kblob : NULL;
 	row.uapi_blob = nw->ublob[0] ? nw->ublob : NULL;
 	row.split_key = nw->key;
-	changed = old == NULL || strcmp(old->outcome, nw->outcome) != 0 ||
+	changed = old == NULL || old->outcome != nw->outcome ||
 		  strcmp(old->kblob, nw->kblob) != 0 || strcmp(old->ublob, nw->ublob) != 0 ||
 		  old->exported != nw->exported;
-	ud_engine_event(b, j->path, changed ? "split" : "header", nw->outcome);
+	ud_engine_event(b, j->path, changed ? "split" : "header", outcome_name(nw->outcome));
 	row.clock = e->clock;
 	if (ud_store_put_header(e->store, &row, &cause) < 0 ||
 	    ud_store_set_path_markers(e->store, "source", j->path, j->in_source.v, j->in_source.n,
@@ -228,6 +227,16 @@ ud_engine_apply_header(struct batch *b, struct hjob *j)
 	struct hstate *old = ud_map_get(&e->headers, j->path), nw;
 	bool want_k = false, want_u = false;
 
+	if (j->failed) {
+		/* not looked at: the row and the outputs stay; tried again later */
+		if (j->cause != NULL)
+			ud_engine_fail_path(e, j->path, j->cause, false);
+		j->cause = NULL;
+		if (j->force)
+			ud_map_put(&e->force_headers, j->path, (void *)1);
+		return;
+	}
+	ud_engine_path_ok(e, j->path, false);
 	if (j->gone) {
 		apply_gone(b, j);
 		return;
@@ -244,7 +253,7 @@ ud_engine_apply_header(struct batch *b, struct hjob *j)
 	copy_str(nw.blob, sizeof(nw.blob), j->blob);
 	copy_str(nw.key, sizeof(nw.key), j->key);
 	nw.exported = j->exported;
-	copy_str(nw.outcome, sizeof(nw.outcome), j->outcome);
+	nw.outcome = j->outcome;
 	/* the outputs first: a row never says more than what is on disk */
 	if (j->split && ud_hsplit_moves(&j->h) && !put_split(b, j, &nw, &want_k, &want_u))
 		return; /* the row stays as it was: the next look at this header tries again */
@@ -252,12 +261,12 @@ ud_engine_apply_header(struct batch *b, struct hjob *j)
 		drop_header_outputs(b, j->path, old, want_k, want_u);
 	put_row(b, j, &nw, old);
 	if (j->split && j->h.res.outcome == UD_SPLIT_REFUSED &&
-	    (old == NULL || strcmp(old->outcome, "needs-coaching") != 0))
+	    (old == NULL || old->outcome != OUT_NEEDS_COACHING))
 		ud_log(LOG_WARNING, "%s: needs coaching (see its diagnostics)", j->path);
 	if (moves(old) != moves(&nw))
 		dirty_dir(b, j->path);
-	if ((old != NULL && strcmp(old->outcome, "moved") == 0 && old->exported) !=
-	    (strcmp(nw.outcome, "moved") == 0 && nw.exported))
+	if ((old != NULL && old->outcome == OUT_MOVED && old->exported) !=
+	    (nw.outcome == OUT_MOVED && nw.exported))
 		b->removed_dirty = true;
 	if (old == NULL) {
 		old = ud_xmalloc(sizeof(*old));
@@ -433,8 +442,7 @@ apply_removed(struct batch *b)
 	if (!b->removed_dirty)
 		return;
 	while (ud_map_next(&e->headers, &i, &k, &v))
-		if (((struct hstate *)v)->exported &&
-		    strcmp(((struct hstate *)v)->outcome, "moved") == 0)
+		if (((struct hstate *)v)->exported && ((struct hstate *)v)->outcome == OUT_MOVED)
 			ud_strlist_add(&moved, k);
 	ud_strlist_sort(&moved);
 	for (i = 0; i < moved.n; i++)
@@ -605,7 +613,7 @@ update_split_problem(struct ud_engine *e)
 		return; /* said already (the first one named may be another now: no matter) */
 	e->problem_split_count = n;
 	while (ud_map_next(&e->headers, &i, &k, &v))
-		if (strcmp(((struct hstate *)v)->outcome, "needs-coaching") == 0 &&
+		if (((struct hstate *)v)->outcome == OUT_NEEDS_COACHING &&
 		    (first == NULL || strcmp(k, first) < 0))
 			first = k;
 	why = ud_xasprintf("%zu header%s need%s coaching (%s%s): give markers with --markers, or "

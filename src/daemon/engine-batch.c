@@ -32,19 +32,22 @@
 #include "uapid/util/xmalloc.h"
 
 #define JOBS_PER_CHUNK 32 /* jobs per thread-pool request */
-#define JOBS_PER_WAVE 512 /* jobs computed before their results are applied */
+/*
+ * Jobs computed before their results are applied.  A wave's results are
+ * applied on the loop in one turn, so the wave is what a status waits for
+ * at most: 128 headers apply in 10-50 ms, while 512 took up to 190 ms on a
+ * 6.1 -> 6.12 checkout; an installed header's apply parses its API model
+ * and costs about 2.4 ms (512: 1.2 s), so those go 32 at a time.  Still
+ * four chunks on the pool per header wave.
+ */
+#define JOBS_PER_WAVE 128
+#define INSTALLS_PER_WAVE 32
 /*
  * A wave this small is computed on the loop thread: a lone save's header
  * takes tens of microseconds, less than waking a pool thread and hearing
  * back from it costs on a busy machine.
  */
 #define INLINE_JOBS 4
-/*
- * A file changed this recently may change again within the same tick of
- * the file system's clock without its size or mtime moving ("racy git"):
- * its stat is not trusted next time, its content is hashed again.
- */
-#define RACY_NS (2 * 1000000000LL)
 
 /* One thread-pool request: a run of a wave's jobs. */
 struct chunk {
@@ -84,17 +87,29 @@ add_hjob(struct batch *b, const char *path, bool force)
 		j->had_row = true;
 		j->old = *old;
 	}
+	/* the index lost it where the tree could not be read: not gone until a stat says so */
+	j->unsure = !j->takes_part && j->had_row && ud_engine_path_unsure(e, path);
 	ud_engine_split_key(&b->snap->markers->set, path, j->key);
 }
 
+/*
+ * The tree index could not read part of the tree (where): each place is a
+ * failing directory, looked at again later; what the index lost there is
+ * not gone (add_hjob's unsure).
+ */
 static void
-log_problems(const struct ud_diags *problems, const char *where)
+index_failed(struct ud_engine *e, const struct ud_diags *problems, const char *where, bool dir)
 {
 	size_t i;
 
-	for (i = 0; i < problems->n; i++)
-		ud_log(LOG_WARNING, "%s: %s", problems->v[i].path ? problems->v[i].path : where,
-		       problems->v[i].message);
+	for (i = 0; i < problems->n; i++) {
+		const char *at = problems->v[i].path ? problems->v[i].path : where;
+
+		/* a file looked at is looked at again as a file (its header's job) */
+		ud_engine_fail_path(
+			e, at, ud_xasprintf("%s: %s", at[0] ? at : ".", problems->v[i].message),
+			dir || strcmp(at, where) != 0);
+	}
 }
 
 /* The whole tree: the index built anew, every header it has and every header remembered. */
@@ -109,7 +124,9 @@ prepare_full(struct batch *b)
 	size_t i;
 
 	if (ud_tindex_build(&idx, &e->src, &problems) < 0)
-		log_problems(&problems, e->root);
+		index_failed(e, &problems, "", true);
+	else
+		ud_engine_path_ok(e, "", true);
 	ud_diags_free(&problems);
 	ud_tindex_free(e->idx);
 	e->idx = idx;
@@ -180,8 +197,16 @@ prepare_paths(struct batch *b, struct ud_strlist *other_srcs)
 		const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
 
 		b->rep.paths++;
-		if (ud_tindex_update(e->idx, p, &export_changed, &problems) < 0)
-			log_problems(&problems, p);
+		if (ud_tindex_update(e->idx, p, &export_changed, &problems) < 0) {
+			/* a header the index kept is looked at below: its own failure says it */
+			if ((kinds & (UD_WATCH_DIR | UD_WATCH_RESCAN)) || !is_header(e, p))
+				index_failed(e, &problems, p,
+					     (kinds & (UD_WATCH_DIR | UD_WATCH_RESCAN)) != 0);
+		} else {
+			ud_engine_path_ok(e, p, true);
+			if (!is_header(e, p))
+				ud_engine_path_ok(e, p, false);
+		}
 		ud_diags_free(&problems);
 		if (kinds & (UD_WATCH_DIR | UD_WATCH_RESCAN)) {
 			prepare_dir(b, p);
@@ -276,8 +301,13 @@ prepare(struct batch *b)
 		add_hjob(b, forced.v[i], true);
 	ud_strlist_free(&forced);
 	ud_map_free(&e->force_headers, NULL);
-	if (replan_needed)
+	if (replan_needed) {
+		uint64_t t = uv_hrtime();
+
 		ud_engine_replan(b);
+		ud_log(LOG_DEBUG, "batch: the install plan made again in %.2f ms",
+		       (double)(uv_hrtime() - t) / 1e6);
+	}
 	/* the snapshot is complete: the plan the install jobs index into */
 	b->snap->plan = ud_engine_plan_ref(e->plan);
 	if (b->snap->plan != NULL)
@@ -286,140 +316,15 @@ prepare(struct batch *b)
 	ud_strlist_free(&other_srcs);
 }
 
-/* --- the thread pool's part (rule 1: the job and the snapshot, nothing else) ----------- */
-
-/* In-source markers of the 2012 scripts, for the store (the classifier honours them itself). */
-static void
-scan_in_source(const char *path, const char *text, size_t len, struct ud_markers *out)
-{
-	const char *p = text, *end = text + len;
-	unsigned line = 1;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
-		char *l = NULL;
-
-		if (memmem(p, n, "DISINTEGRATE", 12) != NULL) {
-			l = ud_xstrndup(p, n);
-			if (strstr(l, UD_MARKER_INCLUDE_HERE) != NULL) {
-				ud_markers_add(out, path, UD_MARK_INCLUDE_HERE, NULL, 1, NULL);
-				out->v[out->n - 1].line = line;
-			} else if (strstr(l, UD_MARKER_RETAIN) != NULL) {
-				char *at = strstr(l, UD_MARKER_RETAIN);
-
-				*at = '\0';
-				ud_markers_add(out, path, UD_MARK_RETAIN, NULL, 1, NULL);
-				out->v[out->n - 1].selector = ud_selector_normalize(l);
-				out->v[out->n - 1].line = line;
-			}
-			free(l);
-		}
-		line++;
-		p += n + 1;
-	}
-}
-
-/* Is the stat the one the row was made from (and not racy): nothing to read? */
-static bool
-stat_unchanged(const struct hjob *j)
-{
-	return j->had_row && !j->force && (int64_t)j->st.size == j->old.size &&
-	       j->old.mtime_ns != 0 && j->st.mtime_ns == j->old.mtime_ns &&
-	       j->st.ino == j->old.ino && strcmp(j->key, j->old.key) == 0 &&
-	       j->exported == j->old.exported;
-}
-
-/* The text of a header, classified (unexported ones) or split (exported ones). */
-static void
-split_text(const struct engine_snap *s, struct hjob *j, const struct ud_buf *text)
-{
-	const struct ud_markers *markers = &s->markers->set;
-
-	scan_in_source(j->path, text->data, text->len, &j->in_source);
-	if (j->exported) {
-		ud_hsplit_compute_text(j->path, text->data, text->len, markers, &j->h);
-		j->split = true;
-		copy_str(j->outcome, sizeof(j->outcome), ud_split_outcome_name(j->h.res.outcome));
-		j->blocks = ud_json_take_dump(ud_json_blocks(&j->h.res.model));
-		j->diags = ud_json_take_dump(ud_json_diags(&j->h.res.diags));
-	} else {
-		const struct ud_marker **mk = NULL;
-		size_t n = ud_markers_for(markers, j->path, &mk);
-		struct ud_classified c;
-
-		ud_classify(text->data, text->len, mk, n, &c);
-		free(mk);
-		copy_str(j->outcome, sizeof(j->outcome), j->uapi_dir ? "uapi" : "unexported");
-		j->blocks = ud_json_take_dump(ud_json_blocks(&c));
-		j->diags = ud_json_take_dump(ud_json_diags(&c.diags));
-		ud_classified_free(&c);
-	}
-}
-
-static void
-compute_header(const struct engine_snap *s, struct hjob *j)
-{
-	struct ud_buf text = UD_BUF_INIT;
-	struct timespec now;
-
-	if (!j->takes_part) {
-		j->gone = true; /* no header any more: unexported, and not named *.h */
-		return;
-	}
-	if (ud_source_stat(s->src, j->path, &j->st, NULL) < 0 || j->st.type != UD_FT_FILE ||
-	    j->st.symlink) {
-		/* gone, or a symlink: not one of the tree's headers (as the tree index says) */
-		j->gone = true;
-		return;
-	}
-	clock_gettime(CLOCK_REALTIME, &now);
-	j->racy = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - j->st.mtime_ns < RACY_NS;
-	if (j->racy)
-		j->st.mtime_ns = 0; /* never matches: the next look hashes it */
-	if (stat_unchanged(j)) {
-		j->same = true;
-		copy_str(j->blob, sizeof(j->blob), j->old.blob);
-		return;
-	}
-	if (ud_source_read(s->src, j->path, &text, &j->cause) < 0) {
-		j->unreadable = true;
-		copy_str(j->outcome, sizeof(j->outcome), "unreadable");
-		ud_buf_free(&text);
-		return;
-	}
-	ud_engine_blob(text.data, text.len, j->blob);
-	if (j->had_row && !j->force && strcmp(j->blob, j->old.blob) == 0 &&
-	    strcmp(j->key, j->old.key) == 0 && j->exported == j->old.exported &&
-	    strcmp(j->old.outcome, "unreadable") != 0) {
-		j->same = true; /* touched, not changed */
-		ud_buf_free(&text);
-		return;
-	}
-	split_text(s, j, &text);
-	ud_buf_free(&text);
-}
-
-static void
-compute_install(const struct engine_snap *s, struct ijob *j)
-{
-	const struct ud_hdr_plan *plan = &s->plan->plan;
-
-	ud_headers_install_file(plan, &plan->v[j->fi], s->src, &j->in);
-	ud_engine_blob(j->in.source.data, j->in.source.len, j->src_blob);
-	if (j->in.ok)
-		ud_engine_blob(j->in.text.data, j->in.text.len, j->blob);
-}
-
 static void
 compute_chunk(struct chunk *c)
 {
 	size_t k;
 
 	for (k = 0; k < c->nh; k++)
-		compute_header(c->snap, &c->h[k]);
+		engine_compute_header(c->snap, &c->h[k]);
 	for (k = 0; k < c->ni; k++)
-		compute_install(c->snap, &c->i[k]);
+		engine_compute_install(c->snap, &c->i[k]);
 }
 
 /* On a pool thread. */
@@ -545,7 +450,7 @@ next_wave(struct batch *b)
 	if (b->wave_h < b->nhjobs)
 		b->wave_h += min_size(b->nhjobs - b->wave_h, JOBS_PER_WAVE);
 	else if (b->wave_i < b->nijobs)
-		b->wave_i += min_size(b->nijobs - b->wave_i, JOBS_PER_WAVE);
+		b->wave_i += min_size(b->nijobs - b->wave_i, INSTALLS_PER_WAVE);
 	else {
 		finish(b);
 		return;
@@ -689,6 +594,7 @@ static void
 finish(struct batch *b)
 {
 	b->t_end = uv_hrtime();
+	ud_engine_failing_problem(b->e);
 	ud_engine_apply_end(b, commit_batch);
 }
 

@@ -35,6 +35,33 @@
 
 #define BLOB_HEX 41 /* a git blob id in hex, with its NUL */
 
+/*
+ * What became of a header: the store's outcome column, by its name
+ * (ud_engine_outcome_names, engine.c).
+ */
+enum outcome {
+	OUT_NONE, /* no outcome yet (""), or a name this uapid does not know */
+	OUT_SPLIT,
+	OUT_MOVED,
+	OUT_NEEDS_COACHING,
+	OUT_SKIPPED,
+	OUT_UNEXPORTED,
+	OUT_UAPI,
+	OUT_UNREADABLE,
+	OUT__COUNT
+};
+
+extern const char *const ud_engine_outcome_names[]; /* sized by its definition: checked there */
+
+static inline const char *
+outcome_name(enum outcome o)
+{
+	return ud_engine_outcome_names[o];
+}
+
+/* The outcome of a name (the store's, the split's); OUT_NONE for one not known. */
+enum outcome ud_engine_outcome(const char *name);
+
 /* What is remembered of one header (a row of the headers table). */
 struct hstate {
 	int64_t size, mtime_ns;
@@ -42,7 +69,7 @@ struct hstate {
 	char blob[BLOB_HEX];
 	char key[32]; /* the split key: what besides the text decides the split */
 	bool exported;
-	char outcome[16];
+	enum outcome outcome;
 	char kblob[BLOB_HEX]; /* the kernel header in split/, "" for none */
 	char ublob[BLOB_HEX]; /* the uapi header in split/, "" for none */
 };
@@ -95,15 +122,28 @@ struct hjob {
 	bool had_row;
 	struct hstate old;
 	char key[32];
+	/*
+	 * Its path lies where the last look at the tree failed (a directory
+	 * that could not be listed): the index cannot say whether it is
+	 * still there, so only a stat that finds nothing removes it.
+	 */
+	bool unsure;
 	/* found on the pool */
 	bool gone, same, unreadable;
+	/*
+	 * It could not be looked at (an error other than "no such file": no
+	 * descriptor left, no permission on its directory...): its row and
+	 * outputs stay as they are, the cause is in cause, and it is looked
+	 * at again (ud_engine_failing_paths).  Never a deletion.
+	 */
+	bool failed;
 	bool racy; /* modified within RACY_NS of the look: its mtime is not recorded */
 	struct ud_fstat st;
 	char blob[BLOB_HEX];
 	char *cause;
 	struct ud_hsplit h;
 	bool split; /* h is filled */
-	char outcome[16];
+	enum outcome outcome;
 	char *blocks, *diags; /* JSON, as the store keeps them */
 	struct ud_markers in_source;
 };
@@ -192,6 +232,14 @@ struct ud_engine {
 	ud_engine_progress_fn progress;
 	void *progress_ctx;
 	int64_t clock;
+	/*
+	 * Paths that could not be looked at (path -> struct failing): kept as
+	 * they were, a problem in status ("read"), looked at again until the
+	 * error clears (the daemon's back-off).
+	 */
+	struct ud_map failing;
+	size_t failing_dirs; /* of them directories: add_hjob asks only while there are */
+	char *problem_read;
 	struct ud_engine_counts counts; /* kept as rows change (outputs: counted when asked) */
 #ifdef UD_TEST_HOOKS
 	long crash_after; /* UAPID_TEST_CRASH_AFTER=N: SIGKILL before the Nth write */
@@ -220,7 +268,21 @@ is_header(const struct ud_engine *e, const char *path)
 	return ud_tindex_takes_part(e->idx, path) || ud_map_has(&e->headers, path);
 }
 
+/* A path that could not be looked at (engine.c). */
+struct failing {
+	char *cause;
+	bool dir; /* a directory that could not be listed: looked at again whole */
+};
+
 /* engine.c */
+/* Records that path could not be looked at (cause taken); logged when new or changed. */
+void ud_engine_fail_path(struct ud_engine *e, const char *path, char *cause, bool dir);
+/* path (and, with below, everything under it) was looked at: no longer failing. */
+void ud_engine_path_ok(struct ud_engine *e, const char *path, bool below);
+/* Is path where a failing directory is (unsure: the index may have lost it)? */
+bool ud_engine_path_unsure(const struct ud_engine *e, const char *path);
+/* The "read" problem as the failing paths say (in the batch's transaction). */
+void ud_engine_failing_problem(struct ud_engine *e);
 void ud_engine_blob(const void *data, size_t len, char out[BLOB_HEX]);
 void ud_engine_split_key(const struct ud_markers *set, const char *path, char out[32]);
 void ud_engine_set_problem(struct ud_engine *e, char **slot, const char *what, const char *reason);
@@ -239,6 +301,12 @@ void ud_engine_count_installed(struct ud_engine *e, const char *blob, int sign);
 void ud_engine_istate_free(void *v);
 int ud_engine_load_state(struct ud_engine *e, char **cause);
 int ud_engine_load_markers(struct ud_engine *e, char **cause);
+/*
+ * engine-compute.c, on a pool thread: header job j, or installed-file job
+ * j, computed from j and snapshot s alone.
+ */
+void engine_compute_header(const struct engine_snap *s, struct hjob *j);
+void engine_compute_install(const struct engine_snap *s, struct ijob *j);
 struct engine_snap *ud_engine_snap_take(struct ud_engine *e);
 struct engine_snap *ud_engine_snap_ref(struct engine_snap *s);
 void ud_engine_snap_unref(struct engine_snap *s);

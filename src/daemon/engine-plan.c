@@ -143,7 +143,8 @@ ud_engine_replan(struct batch *b)
 	struct ud_strlist reads = UD_STRLIST_INIT;
 	struct ud_source rec;
 	struct plan_ref *p;
-	char *cause = NULL, key[32];
+	char *cause = NULL, *why = NULL, key[32];
+	struct ud_fstat st;
 	const char *k;
 	size_t i;
 	int rc;
@@ -156,6 +157,19 @@ ud_engine_replan(struct batch *b)
 	rc = ud_headers_plan(&rec, e->idx, e->arch, &p->plan, &cause);
 	ud_source_close(&rec);
 	set_plan_reads(e, &reads);
+	if (rc < 0 && ud_source_stat(&e->src, "Makefile", &st, &why) < 0) {
+		/*
+		 * The tree could not be read (no descriptor left, ...): that is
+		 * no answer of the tree's.  The last plan stays, without a
+		 * problem it would not have, and the plan is made again when
+		 * the top Makefile can be read (a failing path).
+		 */
+		ud_engine_fail_path(e, "Makefile", why, false);
+		free(cause);
+		ud_engine_plan_unref(p);
+		return;
+	}
+	free(why);
 	if (rc < 0) {
 		ud_engine_set_problem(e, &e->problem_install, "install", cause);
 		free(cause);

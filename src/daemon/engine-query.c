@@ -25,7 +25,7 @@ static void
 fill_header(const char *path, const struct hstate *h, struct ud_engine_header *out)
 {
 	out->path = path;
-	out->outcome = h->outcome;
+	out->outcome = outcome_name(h->outcome);
 	out->blob = h->blob;
 	out->exported = h->exported;
 }

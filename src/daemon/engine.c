@@ -140,12 +140,129 @@ ud_engine_failed(const struct batch *b)
 	return b->fault != 0 || ud_store_tx_error(b->e->store) != 0;
 }
 
+/* --- paths that could not be looked at ------------------------------------------- */
+
+static void
+failing_free(void *v)
+{
+	struct failing *f = v;
+
+	if (f != NULL)
+		free(f->cause);
+	free(f);
+}
+
+void
+ud_engine_fail_path(struct ud_engine *e, const char *path, char *cause, bool dir)
+{
+	struct failing *f = ud_map_get(&e->failing, path);
+
+	if (f != NULL && strcmp(f->cause, cause) == 0) {
+		e->failing_dirs += dir && !f->dir;
+		f->dir |= dir;
+		free(cause); /* said already: each retry is not news */
+		return;
+	}
+	ud_log(LOG_WARNING, "%s: kept as it was, looked at again until it can be read", cause);
+	if (f == NULL) {
+		f = ud_xcalloc(1, sizeof(*f));
+		ud_map_put(&e->failing, path, f);
+	}
+	free(f->cause);
+	f->cause = cause;
+	e->failing_dirs += dir && !f->dir;
+	f->dir |= dir;
+}
+
+void
+ud_engine_path_ok(struct ud_engine *e, const char *path, bool below)
+{
+	struct ud_strlist gone = UD_STRLIST_INIT;
+	const char *k;
+	void *v;
+	size_t i = 0;
+
+	if (e->failing.n == 0)
+		return;
+	if (!below) {
+		struct failing *f = ud_map_get(&e->failing, path);
+
+		/* a directory's failure is over when the directory is read, not one file of it */
+		if (f != NULL && !f->dir) {
+			failing_free(ud_map_del(&e->failing, path));
+			ud_log(LOG_NOTICE, "%s: read again", path);
+		}
+		return;
+	}
+	/* the directories: their files' failures end when the files are read */
+	while (ud_map_next(&e->failing, &i, &k, &v))
+		if (((struct failing *)v)->dir && has_prefix_dir(k, path))
+			ud_strlist_add(&gone, k);
+	for (i = 0; i < gone.n; i++) {
+		failing_free(ud_map_del(&e->failing, gone.v[i]));
+		e->failing_dirs--;
+		ud_log(LOG_NOTICE, "%s: read again", gone.v[i][0] ? gone.v[i] : ".");
+	}
+	ud_strlist_free(&gone);
+}
+
+bool
+ud_engine_path_unsure(const struct ud_engine *e, const char *path)
+{
+	const char *k;
+	void *v;
+	size_t i = 0;
+
+	if (e->failing_dirs == 0)
+		return false; /* a full scan's every job asks: most often, no work at all */
+	while (ud_map_next(&e->failing, &i, &k, &v))
+		if (((struct failing *)v)->dir && has_prefix_dir(path, k))
+			return true;
+	return false;
+}
+
+void
+ud_engine_failing_problem(struct ud_engine *e)
+{
+	struct ud_strlist paths = UD_STRLIST_INIT;
+	struct ud_buf why = UD_BUF_INIT;
+	const char *k;
+	size_t i = 0;
+
+	while (ud_map_next(&e->failing, &i, &k, NULL))
+		ud_strlist_add(&paths, k);
+	ud_strlist_sort(&paths);
+	for (i = 0; i < paths.n && i < 3; i++)
+		ud_buf_addf(&why, "%s%s", i > 0 ? "; " : "",
+			    ((struct failing *)ud_map_get(&e->failing, paths.v[i]))->cause);
+	if (paths.n > 3)
+		ud_buf_addf(&why, "; and %zu more", paths.n - 3);
+	if (paths.n > 0)
+		ud_buf_addf(&why, " (kept as they were; looked at again with back-off)");
+	ud_engine_set_problem(e, &e->problem_read, "read", paths.n > 0 ? ud_buf_str(&why) : NULL);
+	ud_buf_free(&why);
+	ud_strlist_free(&paths);
+}
+
+void
+ud_engine_each_failing(const struct ud_engine *e, void (*fn)(void *ctx, const char *path, bool dir),
+		       void *ctx)
+{
+	const char *k;
+	void *v;
+	size_t i = 0;
+
+	while (ud_map_next(&e->failing, &i, &k, &v))
+		fn(ctx, k, ((struct failing *)v)->dir);
+}
+
 static int
 load_problem(const char *what, const char *reason, void *ctx)
 {
 	struct ud_engine *e = ctx;
 	char **slot = strcmp(what, "install") == 0 ? &e->problem_install
 		      : strcmp(what, "split") == 0 ? &e->problem_split
+		      : strcmp(what, "read") == 0  ? &e->problem_read
 						   : NULL;
 
 	if (slot != NULL) {
@@ -160,9 +277,30 @@ ud_engine_load_problems(struct ud_engine *e)
 {
 	free(e->problem_install);
 	free(e->problem_split);
-	e->problem_install = e->problem_split = NULL;
+	free(e->problem_read);
+	e->problem_install = e->problem_split = e->problem_read = NULL;
 	e->problem_split_count = 0; /* counted again by the next batch */
 	(void)ud_store_each_problem(e->store, load_problem, e, NULL);
+}
+
+const char *const ud_engine_outcome_names[] = {
+	[OUT_NONE] = "",	   [OUT_SPLIT] = "split",
+	[OUT_MOVED] = "moved",	   [OUT_NEEDS_COACHING] = "needs-coaching",
+	[OUT_SKIPPED] = "skipped", [OUT_UNEXPORTED] = "unexported",
+	[OUT_UAPI] = "uapi",	   [OUT_UNREADABLE] = "unreadable",
+};
+static_assert(ARRAY_SIZE(ud_engine_outcome_names) == OUT__COUNT,
+	      "an outcome without a name, or a name without an outcome");
+
+enum outcome
+ud_engine_outcome(const char *name)
+{
+	enum outcome o;
+
+	for (o = OUT_SPLIT; o < OUT__COUNT; o++)
+		if (name != NULL && strcmp(name, ud_engine_outcome_names[o]) == 0)
+			return o;
+	return OUT_NONE;
 }
 
 /* Adds (sign 1) or takes away (-1) a header's part of the counts. */
@@ -177,16 +315,25 @@ ud_engine_count_header(struct ud_engine *e, const struct hstate *h, int sign)
 	c->headers += d;
 	if (h->exported)
 		c->exported += d;
-	if (strcmp(h->outcome, "split") == 0)
+	switch (h->outcome) {
+	case OUT_SPLIT:
 		c->split += d;
-	else if (strcmp(h->outcome, "moved") == 0)
+		break;
+	case OUT_MOVED:
 		c->moved += d;
-	else if (strcmp(h->outcome, "needs-coaching") == 0)
+		break;
+	case OUT_NEEDS_COACHING:
 		c->needs_coaching += d;
-	else if (strcmp(h->outcome, "skipped") == 0)
+		break;
+	case OUT_SKIPPED:
 		c->skipped += d;
-	else if (strcmp(h->outcome, "unreadable") == 0)
+		break;
+	case OUT_UNREADABLE:
 		c->unreadable += d;
+		break;
+	default:
+		break;
+	}
 }
 
 void
@@ -225,7 +372,7 @@ load_header(const struct ud_hrow *r, void *ctx)
 	copy_str(h->blob, sizeof(h->blob), r->blob);
 	copy_str(h->key, sizeof(h->key), r->split_key);
 	h->exported = r->exported;
-	copy_str(h->outcome, sizeof(h->outcome), r->outcome);
+	h->outcome = ud_engine_outcome(r->outcome);
 	copy_str(h->kblob, sizeof(h->kblob), r->kernel_blob);
 	copy_str(h->ublob, sizeof(h->ublob), r->uapi_blob);
 	ud_engine_count_header(e, h, 1);
@@ -541,6 +688,7 @@ ud_engine_close(struct ud_engine *e)
 	ud_map_free(&e->force_headers, NULL);
 	ud_map_free(&e->force_installed, NULL);
 	ud_map_free(&e->unrecorded, free);
+	ud_map_free(&e->failing, failing_free);
 	markers_unref(e->markers);
 	ud_markers_free(&e->file_markers);
 	ud_tindex_free(e->idx);
@@ -549,6 +697,7 @@ ud_engine_close(struct ud_engine *e)
 	ud_store_close(e->store);
 	free(e->problem_install);
 	free(e->problem_split);
+	free(e->problem_read);
 	free(e->problem_exports);
 	free(e->root);
 	free(e->state_dir);

@@ -595,10 +595,21 @@ ud_source_walk(struct ud_source *s, const char *rel, const char *suffix, const c
 	       struct ud_strlist *out, char **cause)
 {
 	struct ud_strlist todo = UD_STRLIST_INIT; /* directories to read, relative to rel */
+	struct ud_fstat st;
 	size_t first = out->n;
-	int rc = 0;
+	int rc;
 
-	if (ud_source_type(s, rel) != UD_FT_DIR)
+	/* a stat that fails (not ENOENT: no descriptor left...) is no empty directory */
+	if ((rc = ud_source_stat(s, rel, &st, cause)) < 0 && rc != -ENOENT && rc != -ENOTDIR)
+		return rc;
+	if (rc < 0) {
+		if (cause != NULL) {
+			free(*cause);
+			*cause = NULL;
+		}
+		return 0;
+	}
+	if (st.type != UD_FT_DIR)
 		return 0;
 	ud_strlist_add(&todo, "");
 	while (todo.n > 0) {

@@ -318,9 +318,21 @@ scan(struct ud_tindex *idx, const char *rel, struct ud_strlist *out, struct ud_d
 {
 	struct ud_strlist found = UD_STRLIST_INIT, roots = UD_STRLIST_INIT;
 	struct ud_fstat st;
-	enum ud_ftype type = ud_source_stat(idx->src, rel, &st, NULL) == 0 ? st.type : UD_FT_NONE;
+	char *why = NULL;
+	int rc = ud_source_stat(idx->src, rel, &st, &why);
+	enum ud_ftype type = rc == 0 ? st.type : UD_FT_NONE;
 	size_t i, j;
-	int rc = 0;
+
+	if (rc == -ENOENT || rc == -ENOTDIR) {
+		free(why); /* how a git tree says "nothing there" */
+		return 0;
+	}
+	if (rc < 0) {
+		/* not "no such file" (that is UD_FT_NONE): nothing known of rel */
+		ud_diags_add_at(problems, rel, 0, UD_SEV_ERROR, "%s", why);
+		free(why);
+		return rc;
+	}
 
 	if (type == UD_FT_FILE) {
 		/* a symlink is not one of the tree's files: the walk leaves it out too */
@@ -552,6 +564,23 @@ ud_tindex_is_kbuild(const struct ud_tindex *idx, const char *rel)
 	return false;
 }
 
+/* The first place of the sorted list whose name is not before key. */
+static size_t
+lower_bound(const struct ud_strlist *l, const char *key)
+{
+	size_t lo = 0, hi = l->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(l->v[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int
 ud_tindex_update(struct ud_tindex *idx, const char *rel, struct ud_strlist *changed,
 		 struct ud_diags *problems)
@@ -561,8 +590,13 @@ ud_tindex_update(struct ud_tindex *idx, const char *rel, struct ud_strlist *chan
 	size_t i, j, k;
 	int rc = scan(idx, rel, &now, problems);
 
-	/* what the change touches: indexed files below rel, then and now */
-	for (i = 0; i < idx->files.n; i++)
+	/*
+	 * What the change touches: indexed files below rel, then and now.  The
+	 * files are sorted: those below rel begin with it, a run from its lower
+	 * bound (a checkout's 3,000 updates read 7,000 names each otherwise).
+	 */
+	for (i = rel[0] ? lower_bound(&idx->files, rel) : 0;
+	     i < idx->files.n && strncmp(idx->files.v[i], rel, strlen(rel)) == 0; i++)
 		if (below(idx->files.v[i], rel))
 			ud_strlist_add(&touched, idx->files.v[i]);
 	for (i = 0; i < now.n; i++)
@@ -585,11 +619,11 @@ ud_tindex_update(struct ud_tindex *idx, const char *rel, struct ud_strlist *chan
 			exported_by(idx, &idx->dirs[at], &before);
 	}
 
-	/* the file table */
+	/* the file table; a look that failed removes nothing (it is no sign of absence) */
 	for (i = 0; i < touched.n; i++) {
 		if (ud_strlist_bsearch(&now, touched.v[i]) >= 0)
 			files_insert(idx, touched.v[i]);
-		else
+		else if (rc == 0)
 			files_remove(idx, touched.v[i]);
 	}
 	/* export lists to read again: touched Kbuild files, and lists including a touched file */

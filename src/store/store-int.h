@@ -46,6 +46,8 @@ enum stmt {
 	S_API_AT,
 	S_API_HAS,
 	S_API_SINCE,
+	S_TEXT_FIND,
+	S_TEXT_ADD,
 	S_LOG_GET,
 	S_LOG_ADD,
 	S_LOG_DEL,
@@ -82,6 +84,7 @@ struct ud_store {
 	 */
 	int tx_err;
 	char *tx_cause;
+	int64_t floor; /* the clock last written beside the database (store.c's floor) */
 };
 
 /* Statement i, reset and unbound, ready to bind. */

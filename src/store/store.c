@@ -10,9 +10,11 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "schema.h"
@@ -28,14 +30,18 @@
 	"ON s.log = c.log AND s.step = c.step "
 
 static const char *const sql[S__COUNT] = {
-	[S_API_PUT] = "INSERT OR REPLACE INTO api_versions (path, clock, fingerprint, text) "
+	[S_API_PUT] = "INSERT OR REPLACE INTO api_versions (path, clock, fingerprint, text_id) "
 		      "VALUES (?1, ?2, ?3, ?4)",
-	[S_API_AT] = "SELECT fingerprint, text FROM api_versions WHERE path = ?1 AND clock <= ?2 "
-		     "ORDER BY clock DESC LIMIT 1",
+	[S_API_AT] = "SELECT v.fingerprint, t.text FROM api_versions v LEFT JOIN api_texts t "
+		     "ON t.id = v.text_id WHERE v.path = ?1 AND v.clock <= ?2 "
+		     "ORDER BY v.clock DESC LIMIT 1",
 	/* S_API_AT's question without its text: a restart asks it of every installed header */
-	[S_API_HAS] = "SELECT text IS NOT NULL FROM api_versions WHERE path = ?1 AND clock <= ?2 "
-		      "ORDER BY clock DESC LIMIT 1",
+	[S_API_HAS] =
+		"SELECT text_id IS NOT NULL FROM api_versions WHERE path = ?1 AND clock <= ?2 "
+		"ORDER BY clock DESC LIMIT 1",
 	[S_API_SINCE] = "SELECT DISTINCT path FROM api_versions WHERE clock > ?1 ORDER BY path",
+	[S_TEXT_FIND] = "SELECT id FROM api_texts WHERE hash = ?1 AND text = ?2",
+	[S_TEXT_ADD] = "INSERT INTO api_texts (hash, text) VALUES (?1, ?2)",
 	[S_LOG_GET] = "SELECT id, version, headers, source FROM api_log WHERE key = ?1",
 	[S_LOG_ADD] = "INSERT INTO api_log (key, version) VALUES (?1, ?2)",
 	[S_LOG_DEL] = "DELETE FROM api_log WHERE id = ?1",
@@ -101,8 +107,13 @@ static const char *const sql[S__COUNT] = {
 	[S_MARK_EACH] = "SELECT id, path, action, selector, occurrence, why, line FROM markers"
 			" WHERE ?1 IS NULL OR origin = ?1 ORDER BY id",
 	[S_EVENT_ADD] = "INSERT INTO events (time_ns, path, kind, detail) VALUES (?1, ?2, ?3, ?4)",
-	[S_EVENT_LAST] = "SELECT COALESCE(MAX(clock), 0) FROM events",
-	[S_EVENT_FIRST] = "SELECT COALESCE(MIN(clock), 0) FROM events",
+	/* the sequence, not MAX(clock): the log's retention may have emptied it */
+	[S_EVENT_LAST] =
+		"SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)",
+	/* an empty log's first clock is the next one */
+	[S_EVENT_FIRST] =
+		"SELECT COALESCE((SELECT MIN(clock) FROM events), NULLIF((SELECT seq FROM "
+		"sqlite_sequence WHERE name = 'events') + 1, 1), 0)",
 	[S_EVENT_EACH] =
 		"SELECT clock, path, kind, detail FROM events WHERE clock > ?1 ORDER BY clock",
 	[S_PROB_SET] = "INSERT OR REPLACE INTO problems (what, reason, clock) VALUES (?1, ?2, ?3)",
@@ -268,16 +279,150 @@ has_tables(struct ud_store *s)
 	return any;
 }
 
+/* A database in a file of its own (not a temporary or in-memory one)? */
+static bool
+is_file(const char *path)
+{
+	return path[0] != '\0' && strcmp(path, ":memory:") != 0;
+}
+
+/* A file SQLite has something to read in (not there, or empty: a new store)? */
+static bool
+on_disk(const char *path)
+{
+	struct stat sb;
+
+	return is_file(path) && stat(path, &sb) == 0 && sb.st_size > 0;
+}
+
+/*
+ * The check of an existing file, on a read-only connection of its own:
+ * a damaged file is left byte-identical.  A read-write connection's close
+ * would checkpoint the WAL into it and delete the WAL and its index; a
+ * read-only one never writes the database, and PERSIST_WAL keeps the WAL
+ * where it is.  0 when it is fit to open for writing.
+ */
+static int
+check_readonly(struct ud_store *s, char **cause)
+{
+	sqlite3_stmt *q = NULL;
+	int v = 0, rc = 0, one = 1;
+	bool ok;
+
+	if (sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		rc = fail(s, cause, "cannot open");
+		goto out;
+	}
+	sqlite3_extended_result_codes(s->db, 0);
+	(void)sqlite3_file_control(s->db, "main", SQLITE_FCNTL_PERSIST_WAL, &one);
+	if ((rc = user_version(s, &v, cause)) < 0)
+		goto out;
+	/* a damaged file is refused, whole: nothing in it can be trusted */
+	if (sqlite3_prepare_v2(s->db, "PRAGMA quick_check", -1, &q, NULL) != SQLITE_OK) {
+		rc = fail(s, cause, "checking it");
+		goto out;
+	}
+	ok = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0) != NULL &&
+	     strcmp((const char *)sqlite3_column_text(q, 0), "ok") == 0;
+	sqlite3_finalize(q);
+	if (!ok) {
+		if (cause != NULL)
+			*cause = ud_xasprintf("%s: the database is damaged (PRAGMA quick_check): "
+					      "move it away and the daemon builds it anew",
+					      s->path);
+		rc = -EILSEQ;
+	}
+out:
+	sqlite3_close(s->db);
+	s->db = NULL;
+	return rc;
+}
+
+/*
+ * The last clock handed out, kept beside the database (DIR/NAME.clock for
+ * DIR/NAME.db): a store deleted or emptied and built anew starts past it,
+ * never below a clock a client holds (which then gets fresh_instance).
+ */
+static char *
+floor_path(const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n > 3 && strcmp(path + n - 3, ".db") == 0)
+		return ud_xasprintf("%.*s.clock", (int)(n - 3), path);
+	return ud_xasprintf("%s.clock", path);
+}
+
+static int64_t
+read_floor(const char *path)
+{
+	char *fp = floor_path(path), buf[32];
+	int fd = open(fp, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	free(fp);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtoll(buf, NULL, 10);
+}
+
+/* Best effort: a floor not written leaves the clock as safe as it was before floors. */
+static void
+write_floor(struct ud_store *s, int64_t clock)
+{
+	char *fp = floor_path(s->path), *tmp = ud_xasprintf("%s.tmp", fp), buf[32];
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int n = snprintf(buf, sizeof(buf), "%lld\n", (long long)clock);
+	bool ok = fd >= 0 && write(fd, buf, (size_t)n) == n;
+
+	if (fd >= 0)
+		ok = close(fd) == 0 && ok;
+	if (ok && rename(tmp, fp) == 0)
+		s->floor = clock;
+	else
+		(void)unlink(tmp);
+	free(tmp);
+	free(fp);
+}
+
+/* A store built anew (deleted, emptied) after clocks were handed out: its clock starts past them.
+ */
+static int
+raise_clock(struct ud_store *s, char **cause)
+{
+	int64_t floor = read_floor(s->path), now;
+	char *q;
+	int rc;
+
+	s->floor = floor;
+	if (floor <= 0 || (now = ud_store_clock(s)) >= floor)
+		return 0;
+	q = ud_xasprintf("BEGIN IMMEDIATE; DELETE FROM sqlite_sequence WHERE name = 'events'; "
+			 "INSERT INTO sqlite_sequence (name, seq) VALUES ('events', %lld); COMMIT;",
+			 (long long)floor);
+	rc = exec(s, q, cause);
+	free(q);
+	if (rc < 0)
+		exec(s, "ROLLBACK", NULL);
+	return rc;
+}
+
 int
 ud_store_open(struct ud_store **out, const char *path, char **cause)
 {
 	struct ud_store *s = ud_xcalloc(1, sizeof(*s));
 	sqlite3_stmt *q = NULL;
 	int v = 0, rc = 0, i, fd;
-	bool ok;
+	bool ok, checked;
 
 	*out = NULL;
 	s->path = ud_xstrdup(path);
+	checked = on_disk(path);
+	if (checked && (rc = check_readonly(s, cause)) < 0)
+		goto out;
 	/*
 	 * A new database is private whatever the umask (its WAL and shared
 	 * memory files take its mode): markers and classifications are no
@@ -296,13 +441,13 @@ ud_store_open(struct ud_store **out, const char *path, char **cause)
 	sqlite3_extended_result_codes(s->db, 0);
 	if ((rc = user_version(s, &v, cause)) < 0)
 		goto out;
-	/* a damaged file is refused, whole: nothing in it can be trusted */
+	/* a file is checked read-only above (check_readonly); a new one here, at no cost */
 	if (sqlite3_prepare_v2(s->db, "PRAGMA quick_check", -1, &q, NULL) != SQLITE_OK) {
 		rc = fail(s, cause, "checking it");
 		goto out;
 	}
-	ok = sqlite3_step(q) == SQLITE_ROW &&
-	     strcmp((const char *)sqlite3_column_text(q, 0), "ok") == 0;
+	ok = checked || (sqlite3_step(q) == SQLITE_ROW &&
+			 strcmp((const char *)sqlite3_column_text(q, 0), "ok") == 0);
 	sqlite3_finalize(q);
 	if (!ok) {
 		if (cause != NULL)
@@ -330,6 +475,13 @@ ud_store_open(struct ud_store **out, const char *path, char **cause)
 		rc = -EPROTO;
 		goto out;
 	}
+	/*
+	 * A new database gives its freed pages back (ud_store_maintain's
+	 * incremental vacuum): only settable before its first table.  An
+	 * older one reuses them instead, and grows no further for that.
+	 */
+	if (v == 0 && (rc = exec(s, "PRAGMA auto_vacuum = INCREMENTAL", cause)) < 0)
+		goto out;
 	if ((rc = exec(s, "PRAGMA journal_mode = WAL", cause)) < 0 ||
 	    (rc = exec(s, "PRAGMA synchronous = NORMAL", cause)) < 0 ||
 	    (rc = exec(s, "PRAGMA foreign_keys = ON", cause)) < 0 ||
@@ -356,6 +508,8 @@ ud_store_open(struct ud_store **out, const char *path, char **cause)
 			rc = fail(s, cause, "preparing its statements");
 			goto out;
 		}
+	if (is_file(path) && (rc = raise_clock(s, cause)) < 0)
+		goto out;
 	*out = s;
 	return 0;
 out:
@@ -448,6 +602,12 @@ ud_store_commit(struct ud_store *s, char **cause)
 	if ((rc = exec(s, "COMMIT", cause)) < 0)
 		ud_store_rollback(s);
 	tx_end(s);
+	if (rc == 0 && is_file(s->path)) {
+		int64_t clock = ud_store_clock(s);
+
+		if (clock > s->floor)
+			write_floor(s, clock);
+	}
 	return rc;
 }
 
@@ -458,6 +618,29 @@ ud_store_rollback(struct ud_store *s)
 	if (!sqlite3_get_autocommit(s->db))
 		exec(s, "ROLLBACK", NULL);
 	tx_end(s);
+}
+
+int
+ud_store_read_begin(struct ud_store *s, char **cause)
+{
+	sqlite3_stmt *q;
+	int rc;
+
+	if ((rc = exec(s, "BEGIN DEFERRED", cause)) < 0)
+		return rc;
+	/* the snapshot starts at the first read: taken now, so every later read agrees */
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM sqlite_master LIMIT 1", -1, &q, NULL) ==
+	    SQLITE_OK) {
+		(void)sqlite3_step(q);
+		sqlite3_finalize(q);
+	}
+	return 0;
+}
+
+void
+ud_store_read_end(struct ud_store *s)
+{
+	exec(s, "COMMIT", NULL);
 }
 
 int
@@ -548,65 +731,4 @@ ud_store_cache_put(struct ud_store *s, const char *space, const char *key, const
 	ud_store_bind(q, 2, key);
 	ud_store_bind(q, 3, value);
 	return ud_store_run(s, q, cause, "writing to the cache");
-}
-
-int
-ud_store_put_api_version(struct ud_store *s, const char *path, int64_t clock,
-			 const char *fingerprint, const char *body, size_t len, char **cause)
-{
-	sqlite3_stmt *q = ud_store_stmt(s, S_API_PUT);
-
-	ud_store_bind(q, 1, path);
-	sqlite3_bind_int64(q, 2, clock);
-	ud_store_bind(q, 3, fingerprint);
-	if (body != NULL)
-		sqlite3_bind_blob(q, 4, len > 0 ? body : "", (int)len, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(q, 4);
-	return ud_store_run(s, q, cause, "recording an API version");
-}
-
-int
-ud_store_api_version_at(struct ud_store *s, const char *path, int64_t clock, char **fingerprint,
-			struct ud_buf *out)
-{
-	sqlite3_stmt *q = ud_store_stmt(s, S_API_AT);
-	int rc = 1;
-
-	ud_store_bind(q, 1, path);
-	sqlite3_bind_int64(q, 2, clock);
-	ud_buf_reset(out);
-	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 1) != SQLITE_NULL) {
-		if (fingerprint != NULL)
-			*fingerprint = ud_store_column(q, 0);
-		ud_buf_add(out, sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1));
-		rc = 0;
-	}
-	sqlite3_reset(q);
-	return rc;
-}
-
-bool
-ud_store_api_has_version(struct ud_store *s, const char *path)
-{
-	sqlite3_stmt *q = ud_store_stmt(s, S_API_HAS);
-	bool has;
-
-	ud_store_bind(q, 1, path);
-	sqlite3_bind_int64(q, 2, INT64_MAX);
-	has = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) != 0;
-	sqlite3_reset(q);
-	return has;
-}
-
-int
-ud_store_api_paths_since(struct ud_store *s, int64_t since, struct ud_strlist *paths)
-{
-	sqlite3_stmt *q = ud_store_stmt(s, S_API_SINCE);
-
-	sqlite3_bind_int64(q, 1, since);
-	while (sqlite3_step(q) == SQLITE_ROW)
-		ud_strlist_add(paths, (const char *)sqlite3_column_text(q, 0));
-	sqlite3_reset(q);
-	return 0;
 }

@@ -41,7 +41,9 @@ run_faults() {
 
 live_cases=
 for c in ${UD_FAULTS:-}; do
-	[ "$c" = disk-full ] || live_cases="$live_cases $c"
+	case $c in disk-full | emfile | unreadable-dir | changes-big | retention) ;;
+	*) live_cases="$live_cases $c" ;;
+	esac
 done
 if [ -z "${UD_FAULTS:-}" ] || [ -n "$live_cases" ]; then
 	T=$WORK/tree S=$WORK/state K=$WORK/d.sock
@@ -82,5 +84,89 @@ if wanted disk-full; then
 		umount "$S"
 		trap 'rm -rf "$WORK"' EXIT
 	fi
+fi
+
+# Issue 38 A, at the descriptor limit: the daemon under `ulimit -n 64` (soft and
+# hard: it cannot raise it), clients holding every descriptor it may open.
+if wanted emfile; then
+	T=$WORK/tree-fd S=$WORK/state-fd K=$WORK/fd.sock
+	new_tree "$T"
+	printf '#!/bin/sh\nulimit -n 64 || exit 1\nexec "$@"\n' >"$WORK/lowfd"
+	chmod +x "$WORK/lowfd"
+	if UAPID_DAEMON_WRAP="$WORK/lowfd ${UAPID_DAEMON_WRAP:-}" start_daemon "$T" "$S" "$K" --verbose; then
+		run_faults "$K" "$DPID" "$T" emfile
+		stop_daemon
+	fi
+	mv "$WORK/daemon.log" "$WORK/daemon-fd.log"
+fi
+
+# Issue 38 A, a directory without permission: only an unprivileged daemon is
+# refused (root reads through chmod 000).  The user must be able to run the
+# binaries: from a checkout nobody can reach (a 0700 home), they are copied
+# into the scratch directory first.
+if wanted unreadable-dir; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "skip - unreadable-dir: dropping to nobody needs root (uid $(id -u))"
+	elif ! setpriv --reuid=nobody --regid=nogroup --clear-groups -- true 2>/dev/null; then
+		echo "skip - unreadable-dir: setpriv cannot drop to nobody here"
+	else
+		AS="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
+		U=$UAPID
+		if ! $AS "$U" --version >/dev/null 2>&1; then
+			mkdir -p "$WORK/bin"
+			cp "$UAPID" "$WORK/bin/uapid"
+			[ ! -f "${UAPID%/*}/uapid-full" ] || cp "${UAPID%/*}/uapid-full" "$WORK/bin/"
+			chmod -R a+rX "$WORK/bin"
+			U=$WORK/bin/uapid
+		fi
+		N=$WORK/nobody T=$WORK/tree-ro
+		mkdir -p "$N"
+		chown nobody "$N"
+		new_tree "$T"
+		chmod -R a+rX "$T"
+		UAPID_DAEMON_WRAP="$AS ${UAPID_DAEMON_WRAP:-}" UAPID=$U start_daemon "$T" "$N/state" "$N/d.sock" --verbose &&
+			{
+				run_faults "$N/d.sock" "$DPID" "$T" unreadable-dir
+				stop_daemon
+			}
+		mv "$WORK/daemon.log" "$WORK/daemon-nobody.log"
+	fi
+fi
+
+# Issue 38 C: a long history (200,000 events put in the store while the
+# daemon is stopped), then `changes` from 0 beside a status.
+if wanted changes-big; then
+	T=$WORK/tree-big S=$WORK/state-big K=$WORK/big.sock
+	new_tree "$T"
+	if start_daemon "$T" "$S" "$K"; then
+		stop_daemon
+		python3 -c '
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1])
+now = time.time_ns()
+db.executemany("INSERT INTO events (time_ns, path, kind) VALUES (?, ?, ?)",
+               ((now, "include/history/h%06d.h" % i, "split") for i in range(200000)))
+db.commit()
+db.close()' "$S/state.db"
+		if start_daemon "$T" "$S" "$K"; then
+			run_faults "$K" "$DPID" "$T" changes-big
+			stop_daemon
+		fi
+	fi
+	mv "$WORK/daemon.log" "$WORK/daemon-big.log"
+fi
+
+# Issue 38 B: the upkeep every 50 ms (after a batch), the log kept to 20 events
+# whatever their age.
+if wanted retention; then
+	T=$WORK/tree-keep S=$WORK/state-keep K=$WORK/keep.sock
+	new_tree "$T"
+	export UAPID_UPKEEP_MS=50
+	if start_daemon "$T" "$S" "$K" --verbose --keep-events 20 --keep-days 0; then
+		run_faults "$K" "$DPID" "$T" retention
+		stop_daemon
+	fi
+	unset UAPID_UPKEEP_MS
+	mv "$WORK/daemon.log" "$WORK/daemon-keep.log"
 fi
 finish

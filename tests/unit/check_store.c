@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 
 #include "testutil.h"
 #include "uapid/util/hash.h"
@@ -994,6 +995,122 @@ START_TEST(test_api_has_version)
 }
 END_TEST
 
+static int64_t add_events(struct ud_store *st, int n);
+
+/* The count of rows of q on path (a SELECT COUNT(*) ...). */
+static long
+sql_count(const char *path, const char *q)
+{
+	char *v = sql_text(path, q);
+	long n = v != NULL ? strtol(v, NULL, 10) : -1;
+
+	free(v);
+	return n;
+}
+
+/*
+ * Issue 38 B: a header's texts are stored once each, whatever the number
+ * of versions that have them: a checkout 6.1 -> 6.12 -> 6.1 stores
+ * nothing new the second time.
+ */
+START_TEST(test_api_texts_once)
+{
+	char *d = test_dir("apitexts"), *cause = NULL, *path;
+	struct ud_store *st = open_ok(d, "state.db", &path);
+	struct ud_buf text = UD_BUF_INIT;
+	const char *a = "struct a { int x; };\n", *b = "struct a { long x; };\n";
+	char *fp = NULL;
+	long texts;
+
+	ck_assert_int_eq(ud_store_begin(st, &cause), 0);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/a.h", 2, "fa", a, strlen(a), &cause),
+			 0);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/b.h", 2, "fa", a, strlen(a), &cause),
+			 0);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/a.h", 4, "fb", b, strlen(b), &cause),
+			 0);
+	ck_assert_int_eq(ud_store_commit(st, &cause), 0);
+	texts = sql_count(path, "SELECT COUNT(*) FROM api_texts");
+	ck_assert_int_eq(texts, 2);
+	/* back and forth, twice */
+	ck_assert_int_eq(ud_store_begin(st, &cause), 0);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/a.h", 6, "fa", a, strlen(a), &cause),
+			 0);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/a.h", 8, "fb", b, strlen(b), &cause),
+			 0);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/a.h", 9, "fa", a, strlen(a), &cause),
+			 0);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/a.h", 10, "-", NULL, 0, &cause), 0);
+	ck_assert_int_eq(ud_store_commit(st, &cause), 0);
+	ck_assert_int_eq(sql_count(path, "SELECT COUNT(*) FROM api_texts"), texts);
+	/* each version still reads as it was */
+	ck_assert_int_eq(ud_store_api_version_at(st, "linux/a.h", 5, &fp, &text), 0);
+	ck_assert_str_eq(fp, "fb");
+	ck_assert_str_eq(ud_buf_str(&text), b);
+	free(fp);
+	ck_assert_int_eq(ud_store_api_version_at(st, "linux/a.h", 9, NULL, &text), 0);
+	ck_assert_str_eq(ud_buf_str(&text), a);
+	ck_assert_int_eq(ud_store_api_version_at(st, "linux/a.h", 11, NULL, &text), 1);
+	ud_buf_free(&text);
+	ud_store_close(st);
+	free(path);
+	free(d);
+}
+END_TEST
+
+/*
+ * Issue 38 B: the upkeep keeps the log to its retention (an event goes
+ * when it is neither among the newest nor young), the API versions a kept
+ * clock may ask for and their texts, and empties the WAL.
+ */
+START_TEST(test_maintain)
+{
+	char *d = test_dir("maintain"), *cause = NULL, *path, *wal;
+	struct ud_store *st = open_ok(d, "state.db", &path);
+	struct ud_store_retention keep = {.keep_events = 10, .keep_seconds = 0};
+	struct ud_store_upkeep up;
+	struct ud_buf text = UD_BUF_INIT;
+	int64_t last = add_events(st, 50);
+
+	ck_assert_int_eq(last, 50);
+	ck_assert_int_eq(ud_store_begin(st, &cause), 0);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/a.h", 5, "f1", "one", 3, &cause), 0);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/a.h", 20, "f2", "two", 3, &cause), 0);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/a.h", 45, "f3", "three", 5, &cause),
+			 0);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/b.h", 3, "f4", "four", 4, &cause), 0);
+	ck_assert_int_eq(ud_store_commit(st, &cause), 0);
+	/* young events stay, whatever their count */
+	keep.keep_seconds = 3600;
+	ck_assert_int_eq(ud_store_maintain(path, &keep, &up, &cause), 0);
+	ck_assert_int_eq(up.events, 0);
+	keep.keep_seconds = 0;
+	ck_assert_int_eq(ud_store_maintain(path, &keep, &up, &cause), 0);
+	ck_assert_ptr_null(cause);
+	ck_assert_int_eq(up.events, 40);
+	ck_assert_int_eq(ud_store_first_clock(st), 41);
+	ck_assert_int_eq(ud_store_clock(st), 50);
+	/* a.h at 40 is its version of 20: the one of 5 goes, with its text */
+	ck_assert_int_eq(up.versions, 1);
+	ck_assert_int_eq(up.texts, 1);
+	ck_assert_int_eq(ud_store_api_version_at(st, "linux/a.h", 41, NULL, &text), 0);
+	ck_assert_str_eq(ud_buf_str(&text), "two");
+	ck_assert_int_eq(ud_store_api_version_at(st, "linux/b.h", 41, NULL, &text), 0);
+	ck_assert_str_eq(ud_buf_str(&text), "four");
+	ck_assert_int_eq(sql_count(path, "SELECT COUNT(*) FROM api_texts"), 3);
+	ck_assert(up.checkpointed);
+	wal = ud_xasprintf("%s-wal", path);
+	ck_assert_int_eq(stat_of(d, "state.db-wal").st_size, 0);
+	/* the clock goes on */
+	ck_assert_int_eq(add_events(st, 1), 51);
+	ud_buf_free(&text);
+	ud_store_close(st);
+	free(wal);
+	free(path);
+	free(d);
+}
+END_TEST
+
 START_TEST(test_reopen)
 {
 	char *d = test_dir("reopen"), *cause = NULL, *path, *v;
@@ -1109,6 +1226,141 @@ START_TEST(test_refuse_damaged)
 	close(fd);
 	cause = open_fails(path, -EILSEQ);
 	assert_cause(&cause, path, "damaged");
+	free(path);
+	free(d);
+}
+END_TEST
+
+/* The bytes of dir/name (malloc'd into b). */
+static void
+slurp_buf(const char *dir, const char *name, struct ud_buf *b)
+{
+	char *p = ud_xasprintf("%s/%s", dir, name);
+
+	ud_buf_reset(b);
+	ck_assert_msg(ud_read_file(p, b, NULL) == 0, "%s", p);
+	free(p);
+}
+
+/*
+ * Issue 38 E: a damaged store with a WAL (a crash left it) is refused and
+ * left byte-identical: the check neither checkpoints the WAL into it nor
+ * deletes the WAL (a read-write connection's close would do both).
+ */
+START_TEST(test_refuse_damaged_untouched)
+{
+	char *d = test_dir("damaged-wal"), *path, *cause = NULL;
+	struct ud_store *st = open_ok(d, "state.db", &path);
+	struct ud_buf db0 = UD_BUF_INIT, wal0 = UD_BUF_INIT, db1 = UD_BUF_INIT, wal1 = UD_BUF_INIT;
+	int i, status;
+	pid_t pid;
+
+	ck_assert_int_eq(ud_store_begin(st, &cause), 0);
+	for (i = 0; i < 2000; i++) {
+		char p[64];
+		struct ud_hrow r;
+
+		snprintf(p, sizeof(p), "include/linux/h%d.h", i);
+		r = row(p, i);
+		ck_assert_int_eq(ud_store_put_header(st, &r, &cause), 0);
+	}
+	ck_assert_int_eq(ud_store_commit(st, &cause), 0);
+	ud_store_close(st);
+	/* a writer killed after its commit: the WAL holds what the file does not */
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		st = NULL;
+		if (ud_store_open(&st, path, NULL) < 0 || ud_store_begin(st, NULL) < 0)
+			_exit(1);
+		for (i = 0; i < 2000; i += 97) {
+			char p[64];
+			struct ud_hrow r;
+
+			snprintf(p, sizeof(p), "include/linux/h%d.h", i);
+			r = row(p, i + 5000);
+			if (ud_store_put_header(st, &r, NULL) < 0)
+				_exit(1);
+		}
+		_exit(ud_store_commit(st, NULL) == 0 ? 0 : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* then the file loses its second half (whole pages: what a file system loses) */
+	ck_assert_int_eq(truncate(path, stat_of(d, "state.db").st_size / 2 / 4096 * 4096), 0);
+	slurp_buf(d, "state.db", &db0);
+	slurp_buf(d, "state.db-wal", &wal0);
+	ck_assert_uint_gt(wal0.len, 0);
+	cause = open_fails(path, -EILSEQ);
+	ck_assert_msg(strstr(cause, "move it away") != NULL || strstr(cause, "not a database"),
+		      "%s", cause);
+	free(cause);
+	slurp_buf(d, "state.db", &db1);
+	slurp_buf(d, "state.db-wal", &wal1);
+	ck_assert_uint_eq(db1.len, db0.len);
+	ck_assert(memcmp(db0.data, db1.data, db0.len) == 0);
+	ck_assert_uint_eq(wal1.len, wal0.len);
+	ck_assert(memcmp(wal0.data, wal1.data, wal0.len) == 0);
+	ud_buf_free(&db0);
+	ud_buf_free(&wal0);
+	ud_buf_free(&db1);
+	ud_buf_free(&wal1);
+	free(path);
+	free(d);
+}
+END_TEST
+
+/* Adds n events in a transaction of their own; the last clock. */
+static int64_t
+add_events(struct ud_store *st, int n)
+{
+	char *cause = NULL;
+	int64_t c = 0;
+	int i;
+
+	ck_assert_int_eq(ud_store_begin(st, &cause), 0);
+	for (i = 0; i < n; i++)
+		ck_assert_int_gt(c = ud_store_event(st, "include/linux/a.h", "split", NULL, &cause),
+				 0);
+	ck_assert_int_eq(ud_store_commit(st, &cause), 0);
+	return c;
+}
+
+/*
+ * Issue 38 E: a store deleted, or emptied, and built anew never hands out
+ * a clock it handed out before: it starts past the last one.
+ */
+START_TEST(test_clock_never_back)
+{
+	char *d = test_dir("clock-back"), *path, *p;
+	struct ud_store *st = open_ok(d, "state.db", &path);
+	int64_t last = add_events(st, 7), first;
+
+	ud_store_close(st);
+	/* deleted, WAL and all */
+	ck_assert_int_eq(unlink(path), 0);
+	p = ud_xasprintf("%s-wal", path);
+	(void)unlink(p);
+	free(p);
+	p = ud_xasprintf("%s-shm", path);
+	(void)unlink(p);
+	free(p);
+	st = open_ok(d, "state.db", NULL);
+	ck_assert_int_ge(ud_store_clock(st), last);
+	first = add_events(st, 1);
+	ck_assert_int_gt(first, last);
+	/* a client at a clock before the new log's first is told to start afresh */
+	ck_assert_int_eq(ud_store_first_clock(st), first);
+	last = add_events(st, 3);
+	ud_store_close(st);
+	/* emptied (size 0) */
+	ck_assert_int_eq(truncate(path, 0), 0);
+	p = ud_xasprintf("%s-wal", path);
+	(void)unlink(p);
+	free(p);
+	st = open_ok(d, "state.db", NULL);
+	ck_assert_int_gt(add_events(st, 1), last);
+	ud_store_close(st);
 	free(path);
 	free(d);
 }
@@ -1299,9 +1551,13 @@ main(void)
 	tcase_add_test(tc, test_tx_disk_fails);
 	tcase_add_test(tc, test_reopen);
 	tcase_add_test(tc, test_api_has_version);
+	tcase_add_test(tc, test_api_texts_once);
+	tcase_add_test(tc, test_maintain);
 	suite_add_tcase(s, tc);
 	tcase_add_test(refuse, test_refuse_garbage);
 	tcase_add_test(refuse, test_refuse_damaged);
+	tcase_add_test(refuse, test_refuse_damaged_untouched);
+	tcase_add_test(refuse, test_clock_never_back);
 	tcase_add_test(refuse, test_refuse_newer);
 	tcase_add_test(refuse, test_refuse_foreign);
 	tcase_add_test(refuse, test_refuse_locked);

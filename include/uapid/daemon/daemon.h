@@ -25,6 +25,12 @@ struct ud_daemon_opts {
 	bool branches;		    /* keep the repository's uapi branches current (follow.h) */
 	const char *split_branch;   /* NULL: uapi/split; "-": none */
 	const char *headers_branch; /* NULL: uapi/headers; "-": none */
+	/*
+	 * The history kept (store.h's retention): keep_events 0 for the default
+	 * 100,000; keep_days -1 for the default 30, 0 for the count alone.
+	 */
+	long keep_events;
+	long keep_days;
 };
 
 /* Runs until SIGTERM or SIGINT; returns an exit status (0, or 2 for a start-up error). */

@@ -94,6 +94,13 @@ struct ud_engine;
 int ud_engine_open(struct ud_engine **out, uv_loop_t *loop, const struct ud_engine_opts *o,
 		   char **cause);
 void ud_engine_close(struct ud_engine *e);
+/*
+ * The paths the last batches could not look at (an error other than "no
+ * such file": no descriptor left, a directory without permission): kept
+ * as they were, to look at again (dir: the directory whole).
+ */
+void ud_engine_each_failing(const struct ud_engine *e,
+			    void (*fn)(void *ctx, const char *path, bool dir), void *ctx);
 void ud_engine_set_progress(struct ud_engine *e, ud_engine_progress_fn fn, void *ctx);
 
 /*

@@ -56,6 +56,12 @@ void ud_store_close(struct ud_store *st);
 int ud_store_begin(struct ud_store *st, char **cause);
 int ud_store_commit(struct ud_store *st, char **cause);
 void ud_store_rollback(struct ud_store *st);
+/*
+ * A read transaction (a reader's): every read until ud_store_read_end sees
+ * one snapshot, the last commit when it began.
+ */
+int ud_store_read_begin(struct ud_store *st, char **cause);
+void ud_store_read_end(struct ud_store *st);
 /* The open transaction's first such failure (a negative errno), or 0. */
 int ud_store_tx_error(const struct ud_store *st);
 /* Is a transaction open (a write now joins it)? */
@@ -254,7 +260,10 @@ int ud_store_markers(struct ud_store *st, const char *origin, struct ud_markers 
 /* Logs an event; returns its clock (> 0) or a negative errno. */
 int64_t ud_store_event(struct ud_store *st, const char *path, const char *kind, const char *detail,
 		       char **cause);
-/* The last clock (0 for an empty log), and the first one still kept. */
+/*
+ * The last clock (0 for a new log), and the first one still kept (0 for a
+ * new log; the next clock when the retention emptied it).
+ */
 int64_t ud_store_clock(struct ud_store *st);
 int64_t ud_store_first_clock(struct ud_store *st);
 /*
@@ -272,5 +281,31 @@ int ud_store_set_problem(struct ud_store *st, const char *what, const char *reas
 int ud_store_each_problem(struct ud_store *st,
 			  int (*fn)(const char *what, const char *reason, void *ctx), void *ctx,
 			  char **cause);
+
+/*
+ * What the daemon keeps of its history: an event goes once it is neither
+ * among the keep_events newest nor younger than keep_seconds (whichever
+ * keeps more); the API versions go with the clocks no one can ask for any
+ * more, the texts with the last version that used them.
+ */
+struct ud_store_retention {
+	int64_t keep_events;
+	int64_t keep_seconds;
+};
+
+struct ud_store_upkeep {
+	int64_t events, versions, texts; /* rows dropped */
+	int64_t freed;			 /* pages given back */
+	bool checkpointed;		 /* the WAL was emptied (TRUNCATE) */
+};
+
+/*
+ * The store's upkeep, on a connection of its own (any thread; the writer
+ * idle meanwhile: a busy database is not waited for, -EBUSY): the
+ * retention's trim in one transaction, an incremental vacuum (databases
+ * made since schema 5), and wal_checkpoint(TRUNCATE).
+ */
+int ud_store_maintain(const char *path, const struct ud_store_retention *r,
+		      struct ud_store_upkeep *out, char **cause);
 
 #endif /* UAPID_STORE_H */

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What the store keeps, and for how long: the installed headers' API
+ * versions, their texts kept once per content (a checkout back and forth
+ * stores nothing new), and the upkeep that bounds the event log and the
+ * API history by age and count, gives freed pages back and truncates the
+ * WAL (ud_store_maintain, on its own connection, off the daemon's loop).
+ */
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "schema.h"
+#include "store-int.h"
+#include "uapid/store/store.h"
+#include "uapid/util/hash.h"
+#include "uapid/util/xmalloc.h"
+
+/* The id of text in api_texts, added when it is not there: each text is kept once. */
+static int
+text_id(struct ud_store *s, const char *body, size_t len, int64_t *id, char **cause)
+{
+	sqlite3_stmt *q = ud_store_stmt(s, S_TEXT_FIND);
+	char hash[48];
+	int rc;
+
+	snprintf(hash, sizeof(hash), "%zu:%016llx", len,
+		 (unsigned long long)ud_fnv64(UD_FNV64_BASIS, body, len));
+	ud_store_bind(q, 1, hash);
+	sqlite3_bind_blob(q, 2, len > 0 ? body : "", (int)len, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(q, 0);
+	sqlite3_reset(q);
+	if (rc == SQLITE_ROW)
+		return 0;
+	q = ud_store_stmt(s, S_TEXT_ADD);
+	ud_store_bind(q, 1, hash);
+	sqlite3_bind_blob(q, 2, len > 0 ? body : "", (int)len, SQLITE_STATIC);
+	if ((rc = ud_store_run(s, q, cause, "recording an API text")) < 0)
+		return rc;
+	*id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+int
+ud_store_put_api_version(struct ud_store *s, const char *path, int64_t clock,
+			 const char *fingerprint, const char *body, size_t len, char **cause)
+{
+	sqlite3_stmt *q;
+	int64_t id = 0;
+	int rc;
+
+	if (body != NULL && (rc = text_id(s, body, len, &id, cause)) < 0)
+		return rc;
+	q = ud_store_stmt(s, S_API_PUT);
+	ud_store_bind(q, 1, path);
+	sqlite3_bind_int64(q, 2, clock);
+	ud_store_bind(q, 3, fingerprint);
+	if (body != NULL)
+		sqlite3_bind_int64(q, 4, id);
+	else
+		sqlite3_bind_null(q, 4);
+	return ud_store_run(s, q, cause, "recording an API version");
+}
+
+int
+ud_store_api_version_at(struct ud_store *s, const char *path, int64_t clock, char **fingerprint,
+			struct ud_buf *out)
+{
+	sqlite3_stmt *q = ud_store_stmt(s, S_API_AT);
+	int rc = 1;
+
+	ud_store_bind(q, 1, path);
+	sqlite3_bind_int64(q, 2, clock);
+	ud_buf_reset(out);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 1) != SQLITE_NULL) {
+		if (fingerprint != NULL)
+			*fingerprint = ud_store_column(q, 0);
+		ud_buf_add(out, sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1));
+		rc = 0;
+	}
+	sqlite3_reset(q);
+	return rc;
+}
+
+bool
+ud_store_api_has_version(struct ud_store *s, const char *path)
+{
+	sqlite3_stmt *q = ud_store_stmt(s, S_API_HAS);
+	bool has;
+
+	ud_store_bind(q, 1, path);
+	sqlite3_bind_int64(q, 2, INT64_MAX);
+	has = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) != 0;
+	sqlite3_reset(q);
+	return has;
+}
+
+int
+ud_store_api_paths_since(struct ud_store *s, int64_t since, struct ud_strlist *paths)
+{
+	sqlite3_stmt *q = ud_store_stmt(s, S_API_SINCE);
+
+	sqlite3_bind_int64(q, 1, since);
+	while (sqlite3_step(q) == SQLITE_ROW)
+		ud_strlist_add(paths, (const char *)sqlite3_column_text(q, 0));
+	sqlite3_reset(q);
+	return 0;
+}
+
+/* --- upkeep (ud_store_maintain) ------------------------------------------------------------- */
+
+static int
+maint_exec(sqlite3 *db, const char *path, const char *q, char **cause)
+{
+	char *err = NULL;
+
+	if (sqlite3_exec(db, q, NULL, NULL, &err) == SQLITE_OK)
+		return 0;
+	if (cause != NULL)
+		*cause = ud_xasprintf("%s: %s: %s", path, q, err != NULL ? err : "failed");
+	sqlite3_free(err);
+	return (sqlite3_errcode(db) & 0xff) == SQLITE_BUSY ? -EBUSY : -EIO;
+}
+
+static int64_t
+maint_int(sqlite3 *db, const char *q)
+{
+	sqlite3_stmt *st;
+	int64_t v = 0;
+
+	if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+int
+ud_store_maintain(const char *path, const struct ud_store_retention *r, struct ud_store_upkeep *out,
+		  char **cause)
+{
+	struct timespec ts;
+	sqlite3 *db = NULL;
+	int64_t last, cut_ns, first;
+	char *q;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		if (cause != NULL)
+			*cause = ud_xasprintf("%s: cannot open: %s", path,
+					      db != NULL ? sqlite3_errmsg(db) : "no memory");
+		sqlite3_close(db);
+		return -EIO;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	cut_ns = ((int64_t)ts.tv_sec - r->keep_seconds) * 1000000000 + ts.tv_nsec;
+	if ((rc = maint_exec(db, path, "PRAGMA foreign_keys = ON; BEGIN IMMEDIATE", cause)) < 0)
+		goto out;
+	last = maint_int(db, "SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = "
+			     "'events'), 0)");
+	/* an event goes when it is neither among the newest nor young: whichever keeps more */
+	q = ud_xasprintf("DELETE FROM events WHERE clock <= %lld AND time_ns < %lld",
+			 (long long)(last - r->keep_events), (long long)cut_ns);
+	rc = maint_exec(db, path, q, cause);
+	free(q);
+	if (rc < 0)
+		goto rollback;
+	out->events = sqlite3_changes(db);
+	/*
+	 * The API versions a kept clock may ask for stay: at each path, the one
+	 * in effect at the log's first clock, and every later one.
+	 */
+	first = maint_int(db, "SELECT COALESCE((SELECT MIN(clock) FROM events), (SELECT seq FROM "
+			      "sqlite_sequence WHERE name = 'events') + 1, 1)");
+	q = ud_xasprintf("DELETE FROM api_versions WHERE clock < %lld AND EXISTS (SELECT 1 FROM "
+			 "api_versions n WHERE n.path = api_versions.path AND n.clock > "
+			 "api_versions.clock AND n.clock < %lld)",
+			 (long long)first, (long long)first);
+	rc = maint_exec(db, path, q, cause);
+	free(q);
+	if (rc < 0)
+		goto rollback;
+	out->versions = sqlite3_changes(db);
+	if (out->versions > 0) {
+		if ((rc = maint_exec(db, path,
+				     "DELETE FROM api_texts WHERE id NOT IN (SELECT text_id FROM "
+				     "api_versions WHERE text_id IS NOT NULL)",
+				     cause)) < 0)
+			goto rollback;
+		out->texts = sqlite3_changes(db);
+	}
+	if ((rc = maint_exec(db, path, "COMMIT", cause)) < 0)
+		goto rollback;
+	/* the pages freed go back to the file system (a database made with auto_vacuum) */
+	out->freed = maint_int(db, "PRAGMA freelist_count");
+	if (maint_int(db, "PRAGMA auto_vacuum") == 2 && out->freed > 0)
+		(void)maint_exec(db, path, "PRAGMA incremental_vacuum", NULL);
+	else
+		out->freed = 0;
+	/* the WAL back to nothing, when no reader holds an old snapshot (else: next time) */
+	out->checkpointed = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL,
+						      NULL) == SQLITE_OK;
+	goto out;
+rollback:
+	(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+out:
+	sqlite3_close(db);
+	return rc;
+}
