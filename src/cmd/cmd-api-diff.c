@@ -104,9 +104,13 @@ int
 cmd_api_diff(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},      {"arch", required_argument, NULL, 'a'},
-		{"abi", required_argument, NULL, 'b'}, {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0},
+		{"json", no_argument, NULL, 'j'},
+		{"arch", required_argument, NULL, 'a'},
+		{"abi", required_argument, NULL, 'b'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"as", required_argument, NULL, 'A'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	struct ud_progress po, pn;
 	struct ud_progress *progress[2] = {&po, &pn};
@@ -124,6 +128,10 @@ cmd_api_diff(int argc, char **argv)
 		switch (opt) {
 		case 'q':
 			quiet = true;
+			break;
+		case 'A':
+			if (cmd_input_force(optarg) < 0)
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(api_usage, stdout);

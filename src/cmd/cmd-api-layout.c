@@ -107,9 +107,13 @@ int
 cmd_api_layout(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},      {"arch", required_argument, NULL, 'a'},
-		{"abi", required_argument, NULL, 'b'}, {"abis", no_argument, NULL, 'l'},
-		{"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0},
+		{"json", no_argument, NULL, 'j'},
+		{"arch", required_argument, NULL, 'a'},
+		{"abi", required_argument, NULL, 'b'},
+		{"abis", no_argument, NULL, 'l'},
+		{"as", required_argument, NULL, 'A'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	struct api_opts ao = {false, NULL, NULL};
 	const struct ud_abi *abi;
@@ -125,6 +129,10 @@ cmd_api_layout(int argc, char **argv)
 		case 'l':
 			print_abis();
 			return EXIT_OK;
+		case 'A':
+			if (cmd_input_force(optarg) < 0)
+				return EXIT_USAGE;
+			break;
 		case 'h':
 			fputs(layout_usage, stdout);
 			return EXIT_OK;
@@ -220,11 +228,21 @@ cmd_api_layout(int argc, char **argv)
 	} else {
 		printf("layouts: %zu known, %zu not known\n", nknown, nunknown);
 	}
-	api_side_free(&s);
-	git_libgit2_shutdown();
 	if (argc - optind > 1 && found < argc - optind - 1) {
-		report_error("some HEADER named is not installed in %s", argv[optind]);
+		/* each HEADER named that is not there, by its name */
+		for (k = (size_t)optind + 1; k < (size_t)argc; k++) {
+			for (i = 0; i < s.n && strcmp(s.v[i].path, argv[k]) != 0; i++)
+				;
+			if (i == s.n)
+				report_error("%s: not installed in %s (HEADER is named as "
+					     "installed: linux/types.h, asm/unistd.h)",
+					     argv[k], argv[optind]);
+		}
+		api_side_free(&s);
+		git_libgit2_shutdown();
 		return EXIT_FINDINGS;
 	}
+	api_side_free(&s);
+	git_libgit2_shutdown();
 	return EXIT_OK;
 }

@@ -57,7 +57,8 @@ struct split_run {
 	struct ud_diags notes; /* about the run, each naming its file */
 	json_t *files;	       /* for --json */
 	bool io_error;
-	char *first_refused; /* the first header that needs coaching, for the hint */
+	char *first_refused;	  /* the first header that needs coaching, for the hint */
+	struct ud_treeinfo input; /* what TREE is (cmd_input) */
 };
 
 static bool
@@ -359,6 +360,14 @@ load_markers(struct split_run *r)
 	return rc;
 }
 
+/* A split tree in which this run found nothing to split or move. */
+static bool
+already_split(const struct split_run *r)
+{
+	return r->input.kind == UD_TREEKIND_SPLIT && r->counts[UD_SPLIT_SPLIT] == 0 &&
+	       r->counts[UD_SPLIT_MOVED] == 0 && r->counts[UD_SPLIT_REFUSED] == 0 && r->failed == 0;
+}
+
 static void
 print_summary(struct split_run *r)
 {
@@ -373,12 +382,14 @@ print_summary(struct split_run *r)
 		for (i = 0; i < r->removed.n; i++)
 			json_array_append_new(removed, json_string(r->removed.v[i]));
 		report_json_line(json_pack(
-			"{s:s, s:{s:i, s:i, s:i, s:i, s:i, s:i}, s:o, s:o, s:o}", "tree",
-			r->tree.root != NULL ? r->tree.root : r->tree_arg, "summary", "split",
+			"{s:s, s:o, s:{s:i, s:i, s:i, s:i, s:i, s:i}, s:b, s:o, s:o, s:o}", "tree",
+			r->tree.root != NULL ? r->tree.root : r->tree_arg, "input",
+			cmd_input_json(r->tree_arg, &r->input, NULL), "summary", "split",
 			r->counts[UD_SPLIT_SPLIT], "moved", r->counts[UD_SPLIT_MOVED], "unchanged",
 			r->unchanged, "needs_coaching", r->counts[UD_SPLIT_REFUSED], "skipped",
-			r->counts[UD_SPLIT_SKIPPED], "errors", r->failed, "files", r->files,
-			"removed", removed, "diagnostics", report_diags_json(&r->notes)));
+			r->counts[UD_SPLIT_SKIPPED], "errors", r->failed, "already_split",
+			already_split(r), "files", r->files, "removed", removed, "diagnostics",
+			report_diags_json(&r->notes)));
 		r->files = NULL;
 		return;
 	}
@@ -388,6 +399,9 @@ print_summary(struct split_run *r)
 	       r->counts[UD_SPLIT_REFUSED]);
 	if (r->counts[UD_SPLIT_SKIPPED] > 0)
 		printf("skipped: %u\n", r->counts[UD_SPLIT_SKIPPED]);
+	if (already_split(r))
+		printf("already split: its userspace API is in include/uapi/, and no exported "
+		       "header is left to split\n");
 	if (r->failed > 0)
 		printf("errors: %u\n", r->failed);
 	if (r->o.output != NULL && r->removed.n > 0 && writes(r)) {
@@ -479,6 +493,11 @@ open_run(struct split_run *r, const char *tree)
 	char *cause = NULL;
 	bool ok = true;
 
+	if (cmd_input(tree, CMD_TREES, &r->input) < 0)
+		return false;
+	/* the first line says what TREE is (on stderr under --diff: stdout is a patch) */
+	if (!r->o.json)
+		cmd_input_print(r->o.diff ? stderr : stdout, "tree", tree, &r->input, NULL);
 	if (ud_tree_open(&r->tree, tree, &cause) < 0 ||
 	    ud_source_open_dir(&r->src, r->tree.root, &cause) < 0) {
 		report_error("%s", cause);
@@ -490,6 +509,17 @@ open_run(struct split_run *r, const char *tree)
 		ok = false;
 	}
 	ud_diags_free(&problems);
+	if (ok) {
+		struct ud_diags missing = UD_DIAGS_INIT;
+		size_t i;
+
+		/* header-y += missing.h: said where it is written, not ignored */
+		ud_tindex_missing_exports(r->idx, &missing);
+		for (i = 0; i < missing.n; i++)
+			note(r, missing.v[i].path, missing.v[i].line, missing.v[i].severity, "%s",
+			     missing.v[i].message);
+		ud_diags_free(&missing);
+	}
 	if (ok && writes(r) &&
 	    ud_sink_open_dir(&r->sink, r->o.output != NULL ? r->o.output : r->tree.root, 0,
 			     &cause) < 0) {
@@ -520,6 +550,7 @@ close_run(struct split_run *r)
 	ud_tindex_free(r->idx);
 	ud_source_close(&r->src);
 	ud_tree_close(&r->tree);
+	ud_treeinfo_free(&r->input);
 }
 
 int
