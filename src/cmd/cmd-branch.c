@@ -18,7 +18,8 @@
 #include "uapid/util/xmalloc.h"
 
 static const char branch_usage[] =
-	"usage: uapid branch [--split NAME | --no-split] [--headers NAME | --no-headers]\n"
+	"usage: uapid branch [--split-branch NAME | --no-split-branch]\n"
+	"                    [--headers-branch NAME | --no-headers-branch]\n"
 	"                    [--source REV] [--arch ARCH] [--since REV] [--one-commit]\n"
 	"                    [--identity 'NAME <EMAIL>'] [--markers FILE] [--state-dir DIR] [--json]\n"
 	"                    [--quiet] REPO\n";
@@ -96,7 +97,16 @@ struct branch_cli {
 static int
 parse_options(struct ud_branch_opts *o, struct branch_cli *c, int argc, char **argv)
 {
+	/*
+	 * --split-branch and --headers-branch as `uapid watch` spells them
+	 * (issue 39); --split, --headers and their --no- forms are the
+	 * spellings of before, kept for the scripts that use them.
+	 */
 	static const struct option longopts[] = {
+		{"split-branch", required_argument, NULL, 's'},
+		{"no-split-branch", no_argument, NULL, 'S'},
+		{"headers-branch", required_argument, NULL, 'H'},
+		{"no-headers-branch", no_argument, NULL, 'N'},
 		{"split", required_argument, NULL, 's'},
 		{"no-split", no_argument, NULL, 'S'},
 		{"headers", required_argument, NULL, 'H'},
@@ -117,16 +127,16 @@ parse_options(struct ud_branch_opts *o, struct branch_cli *c, int argc, char **a
 
 	o->split = "uapi/split";
 	o->headers = "uapi/headers";
-	while ((opt = getopt_long(argc, argv, "hq", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "a:d:m:hq", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 's':
-			o->split = optarg;
+		case 's': /* "-" is none, as for `uapid watch --split-branch` */
+			o->split = strcmp(optarg, "-") == 0 ? NULL : optarg;
 			break;
 		case 'S':
 			o->split = NULL;
 			break;
 		case 'H':
-			o->headers = optarg;
+			o->headers = strcmp(optarg, "-") == 0 ? NULL : optarg;
 			break;
 		case 'N':
 			o->headers = NULL;
@@ -171,7 +181,7 @@ parse_options(struct ud_branch_opts *o, struct branch_cli *c, int argc, char **a
 		return EXIT_USAGE;
 	}
 	if (o->split == NULL && o->headers == NULL) {
-		report_error("--no-split and --no-headers: nothing to do");
+		report_error("--no-split-branch and --no-headers-branch: nothing to do");
 		return EXIT_USAGE;
 	}
 	if (o->arch == NULL || o->arch[0] == '\0')

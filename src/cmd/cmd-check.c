@@ -257,6 +257,7 @@ parse_options(struct check_opts *o, int argc, char **argv)
 	int opt;
 
 	optind = 1;
+	/* -J: --json's short form of before, kept; --json has no short form now */
 	while ((opt = getopt_long(argc, argv, "a:j:Jqh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'a':

@@ -445,6 +445,11 @@ parse_options(struct split_run *r, int argc, char **argv)
 	int opt;
 
 	optind = 1;
+	/*
+	 * -d (--diff) and -j (--json) are the short forms of before, kept for
+	 * scripts: -d is --state-dir and -j --jobs in the other commands, so
+	 * neither is documented here (doc/options.md).
+	 */
 	while ((opt = getopt_long(argc, argv, "io:m:ndjqh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'i':

@@ -23,8 +23,10 @@
 
 struct cmd_entry {
 	const char *name;
-	const char *usage;
-	const char *summary;
+	const char *usage;   /* after "uapid ": the man page's synopsis of it */
+	const char *summary; /* one line, for uapid --help */
+	const char *about;   /* a paragraph, for uapid COMMAND --help */
+	const char *example; /* one command line */
 	int (*run)(int argc, char **argv);
 };
 

@@ -38,6 +38,9 @@ cp -R "$top_srcdir/examples/tree" "$S"
 chmod -R u+w "$S"
 K=$WORK/kernel
 new_tree "$K"
+# its compile test (usr/include/Makefile): check runs it only where the tree has one
+cp -R "$top_srcdir/tests/trees/mini/usr" "$K/"
+chmod -R u+w "$K/usr"
 K2=$WORK/kernel2
 cp -R "$K" "$K2"
 printf '#define PROGRESS_TEST_ADDED 1\n' >>"$K2/include/uapi/linux/types.h" 2>/dev/null ||
