@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/core/coach.h"
+
 #include "cmd.h"
 #include "uapid/io/fsutil.h"
 #include "uapid/io/hsplit.h"
@@ -57,8 +59,10 @@ struct split_run {
 	struct ud_diags notes; /* about the run, each naming its file */
 	json_t *files;	       /* for --json */
 	bool io_error;
-	char *first_refused;	  /* the first header that needs coaching, for the hint */
-	struct ud_treeinfo input; /* what TREE is (cmd_input) */
+	char *first_refused;	    /* the first header that needs coaching, for the hint */
+	struct ud_treeinfo input;   /* what TREE is (cmd_input) */
+	struct ud_strlist coaching; /* the markers that decide the refused headers (coach.h) */
+	unsigned broken;	    /* headers whose text is broken: errors, not coaching */
 };
 
 static bool
@@ -183,9 +187,41 @@ split_one(struct split_run *r, const char *rel)
 			ud_strlist_add(&r->removed, rel);
 		add_move(r, rel);
 	}
+	if (res->outcome == UD_SPLIT_REFUSED) {
+		struct ud_strlist mine = UD_STRLIST_INIT;
+		size_t k;
+
+		/*
+		 * Broken text (a NUL byte, an unterminated #if) is an error at
+		 * its line: no marker mends it, so it is not offered one.
+		 */
+		if (ud_coach(rel, res, &mine) == UD_COACH_BROKEN) {
+			r->broken++;
+			r->failed++;
+			file_json(r, rel, "error", h.twin, &res->diags);
+			ud_strlist_free(&mine);
+			ud_hsplit_free(&h);
+			return;
+		}
+		if (r->files != NULL) {
+			json_t *m = json_array();
+
+			for (k = 0; k < mine.n; k++)
+				json_array_append_new(m, json_string(mine.v[k]));
+			file_json(r, rel, ud_split_outcome_name(res->outcome), h.twin, &res->diags);
+			json_object_set_new(json_array_get(r->files, json_array_size(r->files) - 1),
+					    "coaching", m);
+		}
+		for (k = 0; k < mine.n; k++)
+			ud_strlist_add(&r->coaching, mine.v[k]);
+		ud_strlist_free(&mine);
+		r->counts[res->outcome]++;
+		if (r->first_refused == NULL)
+			r->first_refused = ud_xstrdup(rel);
+		ud_hsplit_free(&h);
+		return;
+	}
 	r->counts[res->outcome]++;
-	if (res->outcome == UD_SPLIT_REFUSED && r->first_refused == NULL)
-		r->first_refused = ud_xstrdup(rel);
 	file_json(r, rel, ud_split_outcome_name(res->outcome), h.twin, &res->diags);
 	ud_hsplit_free(&h);
 }
@@ -419,12 +455,22 @@ print_summary(struct split_run *r)
 		ud_buf_free(&list);
 	}
 	if (r->first_refused != NULL) {
+		struct ud_buf lines = UD_BUF_INIT;
+
+		/* the markers that decide each refused header, ready for a --markers file */
+		for (i = 0; i < r->coaching.n && i < 20; i++)
+			ud_buf_addf(&lines, "    %s\n", r->coaching.v[i]);
+		if (r->coaching.n > 20)
+			ud_buf_addf(&lines, "    (%zu more: --json has each header's)\n",
+				    r->coaching.n - 20);
+		if (lines.len == 0)
+			ud_buf_addf(&lines, "    %s skip\n", r->first_refused);
 		fflush(stdout);
-		report_hint("a coaching marker decides what uapid cannot: --markers FILE with "
-			    "lines such as\n    %s kernel '#ifdef __KERNEL__'\n  (actions kernel, "
-			    "uapi, retain, split-compound, include-here, skip: see MARKERS in "
-			    "uapid(1))",
-			    r->first_refused);
+		report_hint("coaching markers decide what uapid cannot: --markers FILE with "
+			    "the lines\n%s  (actions kernel, uapi, retain, split-compound, "
+			    "include-here, skip: see MARKERS in uapid(1))",
+			    ud_buf_str(&lines));
+		ud_buf_free(&lines);
 	}
 }
 
@@ -549,6 +595,7 @@ close_run(struct split_run *r)
 	free(r->marker_hits);
 	free(r->first_refused);
 	ud_strlist_free(&r->removed);
+	ud_strlist_free(&r->coaching);
 	ud_diags_free(&r->notes);
 	ud_markers_free(&r->markers);
 	ud_sink_close(&r->sink);
@@ -606,7 +653,7 @@ cmd_split(int argc, char **argv)
 	write_kbuilds(&r);
 	report_stale(&r, &run);
 	print_summary(&r);
-	if (r.io_error || ud_diags_count(&r.notes, UD_SEV_ERROR) > 0)
+	if (r.io_error || r.broken > 0 || ud_diags_count(&r.notes, UD_SEV_ERROR) > 0)
 		status = EXIT_USAGE;
 	else if (r.counts[UD_SPLIT_REFUSED] > 0)
 		status = EXIT_FINDINGS;
