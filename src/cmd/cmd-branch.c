@@ -261,7 +261,7 @@ cmd_branch(int argc, char **argv)
 	if (rc < 0) {
 		report_error("%s", cause);
 		if (rc == -ENOTSUP && o.headers != NULL && o.split != NULL)
-			report_hint("--no-headers makes the split branch alone");
+			report_hint("--no-headers-branch makes the split branch alone");
 		goto out_git;
 	}
 	print_result(&r, &o, c.json);
