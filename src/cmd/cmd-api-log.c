@@ -321,10 +321,11 @@ cmd_api_log(int argc, char **argv)
 		report_error("%s", cause);
 		goto fail;
 	}
-	if (headers_history(repo, st, o.named, o.arch, q.since, o.quiet || o.json, &headers,
-			    &cause) < 0) {
+	if ((rc = headers_history(repo, st, o.named, o.arch, q.since, o.quiet || o.json, &headers,
+				  &cause)) < 0) {
 		report_error("%s", cause);
-		if (o.named == NULL && q.since == NULL)
+		/* a history left alone has its own hint: --since would not help there */
+		if (o.named == NULL && q.since == NULL && rc != -EPERM)
 			report_hint(
 				"--since REV reads the history from REV on; `uapid branch "
 				"--no-split --since REV REPO` makes a headers branch from there");

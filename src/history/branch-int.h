@@ -38,8 +38,27 @@ struct ref_state {
 	bool exists;	/* the ref is there */
 	git_oid cur;	/* its value */
 	char *recorded; /* what uapid last wrote there (NULL: nothing) */
+	bool adopted;	/* not recorded here, but its commit says uapid wrote it for this use */
+	char *holds;	/* its commit's Written-by: trailer when that is uapid's other use */
 };
 
+/*
+ * The trailer every commit uapid writes carries, "Written-by: uapid
+ * (split)" or "uapid (headers, ARCH)": refs are uapid's by what they hold
+ * (issue 39), not by the state directory that wrote them.
+ */
+#define UD_BRANCH_TRAILER "Written-by"
+/* "uapid (split)" (headers: NULL) or "uapid (headers, ARCH)", malloc'd. */
+char *ud_branch_written_by(const char *headers_arch);
+/* The value of the trailer key of commit id's message (malloc'd), or NULL. */
+char *ud_branch_commit_trailer(git_repository *repo, const git_oid *id, const char *key);
+/*
+ * A ref this state directory has no record of (a moved repository, a
+ * clone, another --state-dir, an emptied cache) whose commit carries the
+ * trailer want: adopted (rs->recorded is its value, rs->adopted set), as
+ * if this directory had written it.
+ */
+void ud_branch_ref_adopt(git_repository *repo, struct ref_state *rs, const char *want);
 /* branch.c */
 char *ud_branch_oid_hex(const git_oid *id);
 int ud_branch_git_fail(char **cause, const char *what);

@@ -251,7 +251,7 @@ dir_message(const struct split_dir *d, const char *source_hex)
 		for (i = 0; i < d->moved.n; i++)
 			ud_buf_addf(&m, "\t%s\n", d->moved.v[i]);
 	}
-	ud_buf_addf(&m, "\nSource-commit: %s\n", source_hex);
+	ud_buf_addf(&m, "\nSource-commit: %s\n" UD_BRANCH_TRAILER ": uapid (split)\n", source_hex);
 	free(twin);
 	free(udir);
 	return ud_buf_detach(&m, NULL);
@@ -286,7 +286,8 @@ split_series(struct split_run *s, git_commit *source, const git_oid *final, git_
 		for (i = 0; i < s->ndirs; i++)
 			ud_buf_addf(&m, "\t%s: %zu split, %zu moved\n", s->dirs[i].dir,
 				    s->dirs[i].split.n, s->dirs[i].moved.n);
-		ud_buf_addf(&m, "\nSource-commit: %s\n", src_hex);
+		ud_buf_addf(&m, "\nSource-commit: %s\n" UD_BRANCH_TRAILER ": uapid (split)\n",
+			    src_hex);
 		rc = ud_branch_commit_tree(s->repo, &last, final, source, sig, sig, ud_buf_str(&m),
 					   cause);
 		ud_buf_free(&m);
@@ -389,6 +390,7 @@ ud_branch_update_split(git_repository *repo, struct ud_store *st, const struct u
 	s.o = o;
 	s.r = r;
 	ud_branch_ref_state_load(repo, st, o->split, &rs);
+	ud_branch_ref_adopt(repo, &rs, "uapid (split)");
 	key = ud_xasprintf("%s %s %d %s %s", r->source, o->one_commit ? "one" : "dirs",
 			   UD_SPLIT_VERSION, o->markers_hash != NULL ? o->markers_hash : "-",
 			   o->identity != NULL ? o->identity : "-");

@@ -80,6 +80,54 @@ ud_branch_ref_state_free(struct ref_state *rs)
 	free(rs->name);
 	free(rs->key);
 	free(rs->recorded);
+	free(rs->holds);
+}
+
+char *
+ud_branch_written_by(const char *headers_arch)
+{
+	return headers_arch != NULL ? ud_xasprintf("uapid (headers, %s)", headers_arch)
+				    : ud_xstrdup("uapid (split)");
+}
+
+char *
+ud_branch_commit_trailer(git_repository *repo, const git_oid *id, const char *key)
+{
+	git_message_trailer_array tr;
+	git_commit *c;
+	char *v = NULL;
+	size_t i;
+
+	if (git_commit_lookup(&c, repo, id) < 0)
+		return NULL;
+	if (git_message_trailers(&tr, git_commit_message(c)) == 0) {
+		for (i = 0; i < tr.count && v == NULL; i++)
+			if (strcmp(tr.trailers[i].key, key) == 0)
+				v = ud_xstrdup(tr.trailers[i].value);
+		git_message_trailer_array_free(&tr);
+	}
+	git_commit_free(c);
+	return v;
+}
+
+void
+ud_branch_ref_adopt(git_repository *repo, struct ref_state *rs, const char *want)
+{
+	char *v;
+
+	/* recorded here: compare-and-swap against it as before (a move is someone's) */
+	if (!rs->exists || rs->recorded != NULL)
+		return;
+	v = ud_branch_commit_trailer(repo, &rs->cur, UD_BRANCH_TRAILER);
+	if (v != NULL && strcmp(v, want) == 0) {
+		rs->recorded = ud_branch_oid_hex(&rs->cur);
+		rs->adopted = true;
+		free(v);
+	} else if (v != NULL && strncmp(v, "uapid (", 7) == 0) {
+		rs->holds = v;
+	} else {
+		free(v);
+	}
 }
 
 /*
@@ -98,13 +146,20 @@ ud_branch_ref_foreign(const struct ref_state *rs, const git_oid *would_write)
 		return NULL;
 	if (would_write != NULL && git_oid_equal(would_write, &rs->cur))
 		return NULL; /* it holds what uapid would write: adopted */
+	if (rs->recorded == NULL && rs->holds != NULL)
+		return ud_xasprintf("%s (at %.12s) holds what %s wrote, another use than this "
+				    "one: left alone (give the options that made it, or name "
+				    "another branch)",
+				    rs->name, cur, rs->holds);
 	if (rs->recorded == NULL)
-		return ud_xasprintf("%s exists (at %.12s) and was not written by uapid: left alone "
-				    "(delete it, or name another branch)",
+		return ud_xasprintf("%s exists (at %.12s) and was not written by uapid (its commit "
+				    "has no '" UD_BRANCH_TRAILER ": uapid' trailer): left alone "
+				    "(name another branch, or move this one away)",
 				    rs->name, cur);
 	return ud_xasprintf("%s was moved by someone else (to %.12s; uapid last wrote %.12s): "
-			    "left alone, no longer updated (delete it to let uapid make it again)",
-			    rs->name, cur, rs->recorded);
+			    "left alone, no longer updated (move it back to %.12s to go on from "
+			    "there, or delete it to let uapid make it again)",
+			    rs->name, cur, rs->recorded, rs->recorded);
 }
 
 /* Sets the ref to id, only if it still holds what ud_branch_ref_state_load saw; records it. */
@@ -250,7 +305,11 @@ ud_branch_headers_current(git_repository *repo, struct ud_store *st, const struc
 		struct ref_state rs;
 		char *foreign;
 
+		char *want = ud_branch_written_by(o->arch);
+
 		ud_branch_ref_state_load(repo, st, o->headers, &rs);
+		ud_branch_ref_adopt(repo, &rs, want);
+		free(want);
 		foreign = ud_branch_ref_foreign(&rs, NULL);
 		current = foreign == NULL && rs.exists;
 		free(foreign);
