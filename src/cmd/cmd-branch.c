@@ -52,7 +52,14 @@ print_result(const struct ud_branch_result *r, const struct ud_branch_opts *o, b
 			r->headers[0] ? r->headers : NULL, "added", (int)r->headers_added,
 			"scanned", (int)r->headers_scanned, "refused", r->headers_refused, "cache",
 			"hits", (int)r->cache_hits, "misses", (int)r->cache_misses);
-		char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		json_t *needs = json_array();
+		char *s;
+		size_t i;
+
+		for (i = 0; i < r->needs_coaching.n; i++)
+			json_array_append_new(needs, json_string(r->needs_coaching.v[i]));
+		json_object_set_new(json_object_get(j, "split"), "needs_coaching", needs);
+		s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 
 		puts(s);
 		free(s);
@@ -68,6 +75,16 @@ print_result(const struct ud_branch_result *r, const struct ud_branch_opts *o, b
 			       r->split_commits == 1 ? "" : "s", r->source, r->split_headers,
 			       r->split_headers == 1 ? "" : "s",
 			       r->split_changed ? "" : " (unchanged)");
+		if (r->needs_coaching.n > 0) {
+			size_t i;
+
+			/* as `uapid split` reports them: left whole, each named */
+			printf("%s: %zu header%s need%s coaching, left whole:\n", o->split,
+			       r->needs_coaching.n, r->needs_coaching.n == 1 ? "" : "s",
+			       r->needs_coaching.n == 1 ? "s" : "");
+			for (i = 0; i < r->needs_coaching.n; i++)
+				printf("  %s\n", r->needs_coaching.v[i]);
+		}
 	}
 	if (o->headers != NULL) {
 		if (r->headers_refused != NULL)
@@ -265,7 +282,12 @@ cmd_branch(int argc, char **argv)
 		goto out_git;
 	}
 	print_result(&r, &o, c.json);
-	status = r.split_refused != NULL || r.headers_refused != NULL ? EXIT_FINDINGS : EXIT_OK;
+	status = r.split_refused != NULL || r.headers_refused != NULL || r.needs_coaching.n > 0
+			 ? EXIT_FINDINGS
+			 : EXIT_OK;
+	if (r.needs_coaching.n > 0 && !c.json)
+		report_hint("uapid split --dry-run REPO PATH says why, and the coaching markers "
+			    "that decide each (--markers FILE)");
 	ud_branch_result_free(&r);
 out_git:
 	free(cause);

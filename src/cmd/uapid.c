@@ -83,7 +83,9 @@ static const struct cmd_entry commands[] = {
 	 "keep the uapi/split and uapi/headers branches of a repository current",
 	 "Writes, in REPO, a branch of the split tree and a branch of the installed headers,\n"
 	 "one commit for each commit of REV's history (first parents), and brings them up to\n"
-	 "date on each run; --json says what it wrote.",
+	 "date on each run.  The refs move last, together, only when the whole update\n"
+	 "succeeded.  Exit 1 when a branch is left alone or a header needs coaching (each is\n"
+	 "named, also in the series' Needs-coaching: trailers), as uapid split.",
 	 "uapid branch --no-split-branch --since v5.0 ~/linux", FULL(cmd_branch)},
 	{"api-diff",
 	 "api-diff [--json] [--arch ARCH] [--abi ABI] [--as tree|installed] [--quiet] OLD NEW",

@@ -775,7 +775,8 @@ seen_from_history(git_repository *repo, struct ud_store *st, const struct ref_st
 
 int
 ud_branch_update_headers(git_repository *repo, struct ud_store *st, const struct ud_branch_opts *o,
-			 git_commit *head, struct ud_branch_result *r, char **cause)
+			 git_commit *head, struct ud_branch_result *r, struct ref_pending *pend,
+			 char **cause)
 {
 	struct install_run ir = {.repo = repo, .st = st, .o = o, .r = r};
 	struct ref_state rs;
@@ -886,11 +887,10 @@ ud_branch_update_headers(git_repository *repo, struct ud_store *st, const struct
 	if (rc == 0)
 		ud_progress_report(&o->headers_progress, n, n);
 	if (rc == 0 && have_tip) {
-		char *log = ud_xasprintf("uapid: installed headers up to %.12s", r->source);
-
 		git_oid_tostr(r->headers, sizeof(r->headers), &tip);
-		rc = ud_branch_ref_write(repo, st, &rs, &tip, log, cause);
-		free(log);
+		ud_branch_ref_defer(
+			pend, &rs, &tip,
+			ud_xasprintf("uapid: installed headers up to %.12s", r->source));
 	}
 out:
 	inc_reset(&ir.inc);
