@@ -279,6 +279,7 @@ cmd_branch(int argc, char **argv)
 		report_error("%s", cause);
 		if (rc == -ENOTSUP && o.headers != NULL && o.split != NULL)
 			report_hint("--no-headers-branch makes the split branch alone");
+		ud_branch_result_free(&r); /* what the split found before the failure */
 		goto out_git;
 	}
 	print_result(&r, &o, c.json);

@@ -77,6 +77,7 @@ struct ud_branch_result {
  * header that cannot be installed, libgit2 or store errors).  The refs
  * move last, both in one git transaction, and only when the whole update
  * succeeded: a failure leaves every ref, and the store, as they were.
+ * Free r with ud_branch_result_free whatever this returns.
  */
 int ud_branch_update(git_repository *repo, struct ud_store *st, const struct ud_branch_opts *o,
 		     struct ud_branch_result *r, char **cause);
