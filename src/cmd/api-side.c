@@ -175,7 +175,8 @@ load_git(struct reader *s, const char *spec, const char *arch)
 static int
 side_read(struct reader *s, const char *spec, const char *arch)
 {
-	char *inc, *mk, *uapi;
+	struct ud_treeinfo ti;
+	char *inc;
 	int rc;
 
 	if (!is_dir(spec) && (rc = load_git(s, spec, arch)) != 1)
@@ -184,39 +185,36 @@ side_read(struct reader *s, const char *spec, const char *arch)
 		report_error("%s: not a directory, a kernel tree or REPO:REV", spec);
 		return -1;
 	}
-	inc = ud_xasprintf("%s/include", spec);
-	mk = ud_xasprintf("%s/Makefile", spec);
-	uapi = ud_xasprintf("%s/include/uapi", spec);
-	if (is_dir(uapi) && access(mk, F_OK) == 0) {
+	if (cmd_input(spec, CMD_TREES | CMD_INSTALLED, &ti) < 0) {
+		ud_treeinfo_free(&ti);
+		return -1;
+	}
+	if (ud_treekind_is_tree(ti.kind)) {
 		struct cmd_plan p;
 
-		free(inc);
-		free(mk);
-		free(uapi);
-		if (cmd_open_plan(spec, arch, &p) < 0)
+		if (cmd_open_plan(spec, arch, &p) < 0) {
+			ud_treeinfo_free(&ti);
 			return -1;
+		}
 		s->expect = p.plan.n;
 		rc = ud_headers_install_each(&p.plan, &p.src, take, s, &inc) < 0 ? -1 : 0;
 		if (rc < 0) {
 			report_error("%s", inc);
 			free(inc);
 		}
-		s->v->what = ud_xasprintf("%s (tree, installed for %s)", spec, p.plan.arch);
+		s->v->what = cmd_input_what(spec, &ti, p.plan.arch);
 		cmd_close_plan(&p);
 	} else {
-		const char *root = is_dir(inc) ? inc : spec;
 		char *cause = NULL;
 
-		rc = ud_headers_installed_take(root, take_own, s, &cause) < 0 ? -1 : 0;
+		rc = ud_headers_installed_take(ti.root, take_own, s, &cause) < 0 ? -1 : 0;
 		if (rc < 0) {
 			report_error("%s", cause);
 			free(cause);
 		}
-		s->v->what = ud_xasprintf("%s (installed headers)", root);
-		free(inc);
-		free(mk);
-		free(uapi);
+		s->v->what = cmd_input_what(spec, &ti, NULL);
 	}
+	ud_treeinfo_free(&ti);
 sorted:
 	return rc;
 }

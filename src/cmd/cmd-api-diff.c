@@ -70,6 +70,7 @@ cmd_api_diff(int argc, char **argv)
 		{"arch", required_argument, NULL, 'a'},
 		{"abi", required_argument, NULL, 'b'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"as", required_argument, NULL, 'A'},
 		{"help", no_argument, NULL, 'h'},
 		TRIAGE_LONGOPTS,
 		{NULL, 0, NULL, 0},
@@ -92,6 +93,10 @@ cmd_api_diff(int argc, char **argv)
 		switch (opt) {
 		case 'q':
 			quiet = true;
+			break;
+		case 'A':
+			if (cmd_input_force(optarg) < 0)
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(api_usage, stdout);
@@ -130,7 +135,8 @@ cmd_api_diff(int argc, char **argv)
 	/* two trees or revisions are installed in memory first: that takes a moment */
 	ud_progress_start(&po, "api model of OLD", "headers", quiet || ao.json);
 	ud_progress_start(&pn, "api model of NEW", "headers", quiet || ao.json);
-	rc = api_side_load_pair(&o, argv[optind], &n, argv[optind + 1], ao.arch, progress, NULL, &failed);
+	rc = api_side_load_pair(&o, argv[optind], &n, argv[optind + 1], ao.arch, progress, NULL,
+				&failed);
 	ud_progress_end(&po);
 	ud_progress_end(&pn);
 	if (rc < 0) {

@@ -22,7 +22,8 @@
 #include "uapid/util/xmalloc.h"
 
 static const char layout_usage[] =
-	"usage: uapid api-layout [--json] [--values] [--arch ARCH] [--abi ABI|all] SOURCE [HEADER...]\n"
+	"usage: uapid api-layout [--json] [--values] [--arch ARCH] [--abi ABI|all]\n"
+	"                        [--as tree|installed] SOURCE [HEADER...]\n"
 	"       uapid api-layout --abis\n"
 	"  SOURCE: an installed-headers directory, a kernel tree, or REPO:REV\n"
 	"  --values: every integer constant (macros, enum constants) with its value\n"
@@ -93,25 +94,12 @@ field_json(const struct ud_api_field *f)
 	return j;
 }
 
-static bool
-wanted(const char *path, char **only, int nonly)
-{
-	int i;
-
-	if (nonly == 0)
-		return true;
-	for (i = 0; i < nonly; i++)
-		if (strcmp(only[i], path) == 0)
-			return true;
-	return false;
-}
-
 /* What one run prints, for one ABI after the other. */
 struct layout_run {
 	bool json, values;
 	char **only; /* HEADER... named, or none */
 	int nonly;
-	int found; /* of them, installed */
+	bool *seen; /* per HEADER named: installed (on some ABI) */
 };
 
 /* A struct, union, enum or typedef's layout (or why none), for one symbol. */
@@ -206,13 +194,18 @@ emit_abi(struct layout_run *run, const struct ud_api_version *s, const struct ud
 		unknown = json_array();
 	if (!run->json)
 		printf("abi: %s (%s); %s, %zu headers\n", abi->name, abi->what, s->what, s->n);
-	run->found = 0;
 	for (i = 0; i < s->n; i++) {
 		const struct ud_api_header *h = &s->v[i];
 
-		if (!wanted(h->path, run->only, run->nonly))
-			continue;
-		run->found++;
+		if (run->nonly > 0) {
+			int k;
+
+			for (k = 0; k < run->nonly && strcmp(run->only[k], h->path) != 0; k++)
+				;
+			if (k == run->nonly)
+				continue;
+			run->seen[k] = true;
+		}
 		for (j = 0; j < h->n; j++) {
 			const struct ud_api_sym *sym = &h->v[j];
 
@@ -256,16 +249,13 @@ int
 cmd_api_layout(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"arch", required_argument, NULL, 'a'},
-		{"abi", required_argument, NULL, 'b'},
-		{"abis", no_argument, NULL, 'l'},
-		{"values", no_argument, NULL, 'V'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+		{"json", no_argument, NULL, 'j'},      {"arch", required_argument, NULL, 'a'},
+		{"abi", required_argument, NULL, 'b'}, {"abis", no_argument, NULL, 'l'},
+		{"values", no_argument, NULL, 'V'},    {"as", required_argument, NULL, 'A'},
+		{"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0},
 	};
 	struct api_opts ao = {false, NULL, NULL};
-	struct layout_run run = {false, false, NULL, 0, 0};
+	struct layout_run run = {false, false, NULL, 0, NULL};
 	const struct ud_abi *abi, *each;
 	json_t *all = NULL;
 	bool every;
@@ -281,6 +271,10 @@ cmd_api_layout(int argc, char **argv)
 			return EXIT_OK;
 		case 'V':
 			run.values = true;
+			break;
+		case 'A':
+			if (cmd_input_force(optarg) < 0)
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(layout_usage, stdout);
@@ -302,6 +296,7 @@ cmd_api_layout(int argc, char **argv)
 	run.json = ao.json;
 	run.only = argv + optind + 1;
 	run.nonly = argc - optind - 1;
+	run.seen = ud_xcalloc((size_t)run.nonly + 1, sizeof(*run.seen));
 	git_libgit2_init();
 	if (run.json)
 		report_keep();
@@ -340,9 +335,14 @@ cmd_api_layout(int argc, char **argv)
 	else
 		json_decref(all);
 	git_libgit2_shutdown();
-	if (run.nonly > 0 && run.found < run.nonly) {
-		report_error("some HEADER named is not installed in %s", argv[optind]);
-		rc = EXIT_FINDINGS;
-	}
+	/* each HEADER named that is not there, by its name */
+	for (i = 0; i < (size_t)run.nonly; i++)
+		if (!run.seen[i]) {
+			report_error("%s: not installed in %s (HEADER is named as installed: "
+				     "linux/types.h, asm/unistd.h)",
+				     run.only[i], argv[optind]);
+			rc = EXIT_FINDINGS;
+		}
+	free(run.seen);
 	return rc;
 }

@@ -33,7 +33,7 @@
 
 static const char log_usage[] =
 	"usage: uapid api-log [--arch ARCH] [--json] [--since REV] [--until REV] [--tags GLOB]\n"
-	"                     [--headers NAME] [--state-dir DIR] [--html FILE] [--quiet]\n"
+	"                     [--headers-branch NAME] [--state-dir DIR] [--html FILE] [--quiet]\n"
 	"                     REPO SYMBOL...\n"
 	"  SYMBOL: a macro, enum constant, typedef or ioctl request (NAME), struct NAME,\n"
 	"          union NAME, enum NAME, struct NAME.MEMBER, or a header (linux/foo.h)\n"
@@ -204,7 +204,8 @@ parse_options(struct log_opts *o, struct ud_apilog_query *q, int argc, char **ar
 		{"since", required_argument, NULL, 's'},
 		{"until", required_argument, NULL, 'u'},
 		{"tags", required_argument, NULL, 't'},
-		{"headers", required_argument, NULL, 'H'},
+		{"headers-branch", required_argument, NULL, 'H'},
+		{"headers", required_argument, NULL, 'H'}, /* the spelling of before */
 		{"state-dir", required_argument, NULL, 'd'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
@@ -213,7 +214,8 @@ parse_options(struct log_opts *o, struct ud_apilog_query *q, int argc, char **ar
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "a:jqh", longopts, NULL)) != -1) {
+	/* -j: --json's short form of before, kept; --json has no short form now */
+	while ((opt = getopt_long(argc, argv, "a:d:H:jqh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'a':
 			o->arch = optarg;
@@ -326,10 +328,11 @@ cmd_api_log(int argc, char **argv)
 		report_error("%s", cause);
 		goto fail;
 	}
-	if (headers_history(repo, st, o.named, o.arch, q.since, o.quiet || o.json, &headers,
-			    &cause) < 0) {
+	if ((rc = headers_history(repo, st, o.named, o.arch, q.since, o.quiet || o.json, &headers,
+				  &cause)) < 0) {
 		report_error("%s", cause);
-		if (o.named == NULL && q.since == NULL)
+		/* a history left alone has its own hint: --since would not help there */
+		if (o.named == NULL && q.since == NULL && rc != -EPERM)
 			report_hint(
 				"--since REV reads the history from REV on; `uapid branch "
 				"--no-split --since REV REPO` makes a headers branch from there");

@@ -18,7 +18,8 @@
 #include "uapid/util/xmalloc.h"
 
 static const char branch_usage[] =
-	"usage: uapid branch [--split NAME | --no-split] [--headers NAME | --no-headers]\n"
+	"usage: uapid branch [--split-branch NAME | --no-split-branch]\n"
+	"                    [--headers-branch NAME | --no-headers-branch]\n"
 	"                    [--source REV] [--arch ARCH] [--since REV] [--one-commit]\n"
 	"                    [--identity 'NAME <EMAIL>'] [--markers FILE] [--state-dir DIR] [--json]\n"
 	"                    [--quiet] REPO\n";
@@ -51,7 +52,14 @@ print_result(const struct ud_branch_result *r, const struct ud_branch_opts *o, b
 			r->headers[0] ? r->headers : NULL, "added", (int)r->headers_added,
 			"scanned", (int)r->headers_scanned, "refused", r->headers_refused, "cache",
 			"hits", (int)r->cache_hits, "misses", (int)r->cache_misses);
-		char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		json_t *needs = json_array();
+		char *s;
+		size_t i;
+
+		for (i = 0; i < r->needs_coaching.n; i++)
+			json_array_append_new(needs, json_string(r->needs_coaching.v[i]));
+		json_object_set_new(json_object_get(j, "split"), "needs_coaching", needs);
+		s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 
 		puts(s);
 		free(s);
@@ -67,6 +75,16 @@ print_result(const struct ud_branch_result *r, const struct ud_branch_opts *o, b
 			       r->split_commits == 1 ? "" : "s", r->source, r->split_headers,
 			       r->split_headers == 1 ? "" : "s",
 			       r->split_changed ? "" : " (unchanged)");
+		if (r->needs_coaching.n > 0) {
+			size_t i;
+
+			/* as `uapid split` reports them: left whole, each named */
+			printf("%s: %zu header%s need%s coaching, left whole:\n", o->split,
+			       r->needs_coaching.n, r->needs_coaching.n == 1 ? "" : "s",
+			       r->needs_coaching.n == 1 ? "s" : "");
+			for (i = 0; i < r->needs_coaching.n; i++)
+				printf("  %s\n", r->needs_coaching.v[i]);
+		}
 	}
 	if (o->headers != NULL) {
 		if (r->headers_refused != NULL)
@@ -96,7 +114,16 @@ struct branch_cli {
 static int
 parse_options(struct ud_branch_opts *o, struct branch_cli *c, int argc, char **argv)
 {
+	/*
+	 * --split-branch and --headers-branch as `uapid watch` spells them
+	 * (issue 39); --split, --headers and their --no- forms are the
+	 * spellings of before, kept for the scripts that use them.
+	 */
 	static const struct option longopts[] = {
+		{"split-branch", required_argument, NULL, 's'},
+		{"no-split-branch", no_argument, NULL, 'S'},
+		{"headers-branch", required_argument, NULL, 'H'},
+		{"no-headers-branch", no_argument, NULL, 'N'},
 		{"split", required_argument, NULL, 's'},
 		{"no-split", no_argument, NULL, 'S'},
 		{"headers", required_argument, NULL, 'H'},
@@ -117,16 +144,16 @@ parse_options(struct ud_branch_opts *o, struct branch_cli *c, int argc, char **a
 
 	o->split = "uapi/split";
 	o->headers = "uapi/headers";
-	while ((opt = getopt_long(argc, argv, "hq", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "a:d:m:hq", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 's':
-			o->split = optarg;
+		case 's': /* "-" is none, as for `uapid watch --split-branch` */
+			o->split = strcmp(optarg, "-") == 0 ? NULL : optarg;
 			break;
 		case 'S':
 			o->split = NULL;
 			break;
 		case 'H':
-			o->headers = optarg;
+			o->headers = strcmp(optarg, "-") == 0 ? NULL : optarg;
 			break;
 		case 'N':
 			o->headers = NULL;
@@ -171,7 +198,7 @@ parse_options(struct ud_branch_opts *o, struct branch_cli *c, int argc, char **a
 		return EXIT_USAGE;
 	}
 	if (o->split == NULL && o->headers == NULL) {
-		report_error("--no-split and --no-headers: nothing to do");
+		report_error("--no-split-branch and --no-headers-branch: nothing to do");
 		return EXIT_USAGE;
 	}
 	if (o->arch == NULL || o->arch[0] == '\0')
@@ -251,11 +278,17 @@ cmd_branch(int argc, char **argv)
 	if (rc < 0) {
 		report_error("%s", cause);
 		if (rc == -ENOTSUP && o.headers != NULL && o.split != NULL)
-			report_hint("--no-headers makes the split branch alone");
+			report_hint("--no-headers-branch makes the split branch alone");
+		ud_branch_result_free(&r); /* what the split found before the failure */
 		goto out_git;
 	}
 	print_result(&r, &o, c.json);
-	status = r.split_refused != NULL || r.headers_refused != NULL ? EXIT_FINDINGS : EXIT_OK;
+	status = r.split_refused != NULL || r.headers_refused != NULL || r.needs_coaching.n > 0
+			 ? EXIT_FINDINGS
+			 : EXIT_OK;
+	if (r.needs_coaching.n > 0 && !c.json)
+		report_hint("uapid split --dry-run REPO PATH says why, and the coaching markers "
+			    "that decide each (--markers FILE)");
 	ud_branch_result_free(&r);
 out_git:
 	free(cause);

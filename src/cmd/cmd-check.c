@@ -257,13 +257,15 @@ parse_options(struct check_opts *o, int argc, char **argv)
 	int opt;
 
 	optind = 1;
+	/* -J: --json's short form of before, kept; --json has no short form now */
 	while ((opt = getopt_long(argc, argv, "a:j:Jqh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'a':
 			o->arch = optarg;
 			break;
 		case 'j':
-			o->jobs = (unsigned)strtoul(optarg, NULL, 10);
+			if (cmd_parse_count("--jobs", optarg, 1, 4096, &o->jobs) < 0)
+				return EXIT_USAGE;
 			break;
 		case 'J':
 			o->json = true;
@@ -295,6 +297,8 @@ cmd_check(int argc, char **argv)
 	struct cmd_plan p;
 	struct ud_sink scratch;
 	struct check_run r;
+	struct ud_treeinfo input;
+	const char *no_compile = NULL; /* why the compile test is not run */
 	bool can_compile;
 	size_t i, compiled = 0, skipped = 0, errors = 0, warnings = 0;
 	char *cause = NULL;
@@ -304,10 +308,13 @@ cmd_check(int argc, char **argv)
 		return status;
 	if (o.json)
 		report_keep();
-	if (cmd_open_plan(o.tree, o.arch, &p) < 0) {
+	if (cmd_input(o.tree, CMD_TREES, &input) < 0 || cmd_open_plan(o.tree, o.arch, &p) < 0) {
 		report_json_failure(o.tree);
+		ud_treeinfo_free(&input);
 		return EXIT_USAGE;
 	}
+	if (!o.json)
+		cmd_input_print(stdout, "tree", o.tree, &input, p.plan.srcarch);
 	memset(&r, 0, sizeof(r));
 	r.tmp = ud_xasprintf("%s/uapid-check.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (mkdtemp(r.tmp) == NULL || ud_sink_open_dir(&scratch, r.tmp, 0, &cause) < 0) {
@@ -317,6 +324,7 @@ cmd_check(int argc, char **argv)
 		free(cause);
 		free(r.tmp);
 		cmd_close_plan(&p);
+		ud_treeinfo_free(&input);
 		return EXIT_USAGE;
 	}
 
@@ -370,6 +378,18 @@ cmd_check(int argc, char **argv)
 	/* the compile test, with the host compiler unless CC names another */
 	can_compile = strcmp(p.plan.srcarch, ud_headers_srcarch(cmd_default_arch())) == 0 ||
 		      getenv("CC") != NULL;
+	if (!can_compile)
+		no_compile = "no compiler for the architecture (set CC)";
+	/*
+	 * Without its list of the headers that cannot compile alone (and its
+	 * dummy includes), the kernel has no compile test: its errors would
+	 * be the test's, not the headers'.
+	 */
+	if (can_compile && ud_source_type(&p.src, "usr/include/Makefile") == UD_FT_NONE) {
+		no_compile = "the tree has no usr/include/Makefile (the kernel's compile test and "
+			     "its no-header-test list)";
+		can_compile = false;
+	}
 	if (can_compile)
 		compiled = compile_all(&r, &p, o.jobs, o.quiet || o.json, &skipped);
 
@@ -388,12 +408,13 @@ cmd_check(int argc, char **argv)
 							 "installed", r.v[i].f->dst, "diagnostics",
 							 report_diags_json(&r.v[i].in.diags)));
 		/* the tree's own problems (the plan's), as the text output prints them */
-		report_json_line(json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:o, s:o}", "arch",
-					   p.plan.srcarch, "headers", (json_int_t)r.n, "compiled",
-					   (json_int_t)compiled, "skipped", (json_int_t)skipped,
-					   "errors", (json_int_t)errors, "warnings",
-					   (json_int_t)warnings, "files", files, "diagnostics",
-					   report_diags_json(report_kept())));
+		report_json_line(json_pack(
+			"{s:o, s:s, s:s?, s:i, s:i, s:i, s:i, s:i, s:o, s:o}", "input",
+			cmd_input_json(o.tree, &input, p.plan.srcarch), "arch", p.plan.srcarch,
+			"compile_skipped", no_compile, "headers", (json_int_t)r.n, "compiled",
+			(json_int_t)compiled, "skipped", (json_int_t)skipped, "errors",
+			(json_int_t)errors, "warnings", (json_int_t)warnings, "files", files,
+			"diagnostics", report_diags_json(report_kept())));
 	} else {
 		for (i = 0; i < r.n; i++)
 			report_diags(stderr, r.v[i].f->src, &r.v[i].in.diags);
@@ -403,8 +424,7 @@ cmd_check(int argc, char **argv)
 			printf("%zu compiled alone (%zu excluded by no-header-test)\n", compiled,
 			       skipped);
 		else
-			printf("compile test skipped: no compiler for %s (set CC)\n",
-			       p.plan.srcarch);
+			printf("compile test skipped: %s\n", no_compile);
 	}
 
 	nftw(r.tmp, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
@@ -414,5 +434,6 @@ cmd_check(int argc, char **argv)
 	free(r.by_dst);
 	free(r.tmp);
 	cmd_close_plan(&p);
+	ud_treeinfo_free(&input);
 	return errors > 0 ? EXIT_FINDINGS : EXIT_OK;
 }

@@ -120,6 +120,7 @@ cmd_fix_includes(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	struct ud_tree tree;
+	struct ud_treeinfo input;
 	struct ud_source src;
 	struct ud_sink sink;
 	struct ud_strlist files = UD_STRLIST_INIT;
@@ -153,6 +154,13 @@ cmd_fix_includes(int argc, char **argv)
 	}
 	memset(&src, 0, sizeof(src));
 	memset(&sink, 0, sizeof(sink));
+	memset(&tree, 0, sizeof(tree));
+	if (cmd_input(argv[optind], CMD_TREES, &input) < 0) {
+		ud_treeinfo_free(&input);
+		return EXIT_USAGE;
+	}
+	cmd_input_print(stdout, "tree", argv[optind], &input, NULL);
+	ud_treeinfo_free(&input);
 	if (ud_tree_open(&tree, argv[optind], &cause) < 0 ||
 	    ud_source_open_dir(&src, tree.root, &cause) < 0 ||
 	    (in_place && ud_sink_open_dir(&sink, tree.root, 0, &cause) < 0)) {

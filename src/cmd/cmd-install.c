@@ -162,6 +162,7 @@ cmd_install(int argc, char **argv)
 	};
 	const char *arch = NULL;
 	struct cmd_plan p;
+	struct ud_treeinfo input;
 	bool quiet = false;
 	int opt, status;
 
@@ -186,6 +187,13 @@ cmd_install(int argc, char **argv)
 		fputs(install_usage, stderr);
 		return EXIT_USAGE;
 	}
+	if (cmd_input(argv[optind], CMD_TREES, &input) < 0) {
+		ud_treeinfo_free(&input);
+		return EXIT_USAGE;
+	}
+	cmd_input_print(stdout, "tree", argv[optind], &input,
+			arch != NULL ? arch : cmd_default_arch());
+	ud_treeinfo_free(&input);
 	if (arch != NULL && strcmp(arch, "all") == 0)
 		return install_all(argv[optind], argv[optind + 1], quiet);
 	if (cmd_open_plan(argv[optind], arch, &p) < 0)

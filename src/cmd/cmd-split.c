@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uapid/core/coach.h"
+
 #include "cmd.h"
 #include "uapid/io/fsutil.h"
 #include "uapid/io/hsplit.h"
@@ -57,7 +59,10 @@ struct split_run {
 	struct ud_diags notes; /* about the run, each naming its file */
 	json_t *files;	       /* for --json */
 	bool io_error;
-	char *first_refused; /* the first header that needs coaching, for the hint */
+	char *first_refused;	    /* the first header that needs coaching, for the hint */
+	struct ud_treeinfo input;   /* what TREE is (cmd_input) */
+	struct ud_strlist coaching; /* the markers that decide the refused headers (coach.h) */
+	unsigned broken;	    /* headers whose text is broken: errors, not coaching */
 };
 
 static bool
@@ -182,9 +187,41 @@ split_one(struct split_run *r, const char *rel)
 			ud_strlist_add(&r->removed, rel);
 		add_move(r, rel);
 	}
+	if (res->outcome == UD_SPLIT_REFUSED) {
+		struct ud_strlist mine = UD_STRLIST_INIT;
+		size_t k;
+
+		/*
+		 * Broken text (a NUL byte, an unterminated #if) is an error at
+		 * its line: no marker mends it, so it is not offered one.
+		 */
+		if (ud_coach(rel, res, &mine) == UD_COACH_BROKEN) {
+			r->broken++;
+			r->failed++;
+			file_json(r, rel, "error", h.twin, &res->diags);
+			ud_strlist_free(&mine);
+			ud_hsplit_free(&h);
+			return;
+		}
+		if (r->files != NULL) {
+			json_t *m = json_array();
+
+			for (k = 0; k < mine.n; k++)
+				json_array_append_new(m, json_string(mine.v[k]));
+			file_json(r, rel, ud_split_outcome_name(res->outcome), h.twin, &res->diags);
+			json_object_set_new(json_array_get(r->files, json_array_size(r->files) - 1),
+					    "coaching", m);
+		}
+		for (k = 0; k < mine.n; k++)
+			ud_strlist_add(&r->coaching, mine.v[k]);
+		ud_strlist_free(&mine);
+		r->counts[res->outcome]++;
+		if (r->first_refused == NULL)
+			r->first_refused = ud_xstrdup(rel);
+		ud_hsplit_free(&h);
+		return;
+	}
 	r->counts[res->outcome]++;
-	if (res->outcome == UD_SPLIT_REFUSED && r->first_refused == NULL)
-		r->first_refused = ud_xstrdup(rel);
 	file_json(r, rel, ud_split_outcome_name(res->outcome), h.twin, &res->diags);
 	ud_hsplit_free(&h);
 }
@@ -359,6 +396,14 @@ load_markers(struct split_run *r)
 	return rc;
 }
 
+/* A split tree in which this run found nothing to split or move. */
+static bool
+already_split(const struct split_run *r)
+{
+	return r->input.kind == UD_TREEKIND_SPLIT && r->counts[UD_SPLIT_SPLIT] == 0 &&
+	       r->counts[UD_SPLIT_MOVED] == 0 && r->counts[UD_SPLIT_REFUSED] == 0 && r->failed == 0;
+}
+
 static void
 print_summary(struct split_run *r)
 {
@@ -373,12 +418,14 @@ print_summary(struct split_run *r)
 		for (i = 0; i < r->removed.n; i++)
 			json_array_append_new(removed, json_string(r->removed.v[i]));
 		report_json_line(json_pack(
-			"{s:s, s:{s:i, s:i, s:i, s:i, s:i, s:i}, s:o, s:o, s:o}", "tree",
-			r->tree.root != NULL ? r->tree.root : r->tree_arg, "summary", "split",
+			"{s:s, s:o, s:{s:i, s:i, s:i, s:i, s:i, s:i}, s:b, s:o, s:o, s:o}", "tree",
+			r->tree.root != NULL ? r->tree.root : r->tree_arg, "input",
+			cmd_input_json(r->tree_arg, &r->input, NULL), "summary", "split",
 			r->counts[UD_SPLIT_SPLIT], "moved", r->counts[UD_SPLIT_MOVED], "unchanged",
 			r->unchanged, "needs_coaching", r->counts[UD_SPLIT_REFUSED], "skipped",
-			r->counts[UD_SPLIT_SKIPPED], "errors", r->failed, "files", r->files,
-			"removed", removed, "diagnostics", report_diags_json(&r->notes)));
+			r->counts[UD_SPLIT_SKIPPED], "errors", r->failed, "already_split",
+			already_split(r), "files", r->files, "removed", removed, "diagnostics",
+			report_diags_json(&r->notes)));
 		r->files = NULL;
 		return;
 	}
@@ -388,6 +435,9 @@ print_summary(struct split_run *r)
 	       r->counts[UD_SPLIT_REFUSED]);
 	if (r->counts[UD_SPLIT_SKIPPED] > 0)
 		printf("skipped: %u\n", r->counts[UD_SPLIT_SKIPPED]);
+	if (already_split(r))
+		printf("already split: its userspace API is in include/uapi/, and no exported "
+		       "header is left to split\n");
 	if (r->failed > 0)
 		printf("errors: %u\n", r->failed);
 	if (r->o.output != NULL && r->removed.n > 0 && writes(r)) {
@@ -405,12 +455,22 @@ print_summary(struct split_run *r)
 		ud_buf_free(&list);
 	}
 	if (r->first_refused != NULL) {
+		struct ud_buf lines = UD_BUF_INIT;
+
+		/* the markers that decide each refused header, ready for a --markers file */
+		for (i = 0; i < r->coaching.n && i < 20; i++)
+			ud_buf_addf(&lines, "    %s\n", r->coaching.v[i]);
+		if (r->coaching.n > 20)
+			ud_buf_addf(&lines, "    (%zu more: --json has each header's)\n",
+				    r->coaching.n - 20);
+		if (lines.len == 0)
+			ud_buf_addf(&lines, "    %s skip\n", r->first_refused);
 		fflush(stdout);
-		report_hint("a coaching marker decides what uapid cannot: --markers FILE with "
-			    "lines such as\n    %s kernel '#ifdef __KERNEL__'\n  (actions kernel, "
-			    "uapi, retain, split-compound, include-here, skip: see MARKERS in "
-			    "uapid(1))",
-			    r->first_refused);
+		report_hint("coaching markers decide what uapid cannot: --markers FILE with "
+			    "the lines\n%s  (actions kernel, uapi, retain, split-compound, "
+			    "include-here, skip: see MARKERS in uapid(1))",
+			    ud_buf_str(&lines));
+		ud_buf_free(&lines);
 	}
 }
 
@@ -431,6 +491,11 @@ parse_options(struct split_run *r, int argc, char **argv)
 	int opt;
 
 	optind = 1;
+	/*
+	 * -d (--diff) and -j (--json) are the short forms of before, kept for
+	 * scripts: -d is --state-dir and -j --jobs in the other commands, so
+	 * neither is documented here (doc/options.md).
+	 */
 	while ((opt = getopt_long(argc, argv, "io:m:ndjqh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
@@ -479,6 +544,11 @@ open_run(struct split_run *r, const char *tree)
 	char *cause = NULL;
 	bool ok = true;
 
+	if (cmd_input(tree, CMD_TREES, &r->input) < 0)
+		return false;
+	/* the first line says what TREE is (on stderr under --diff: stdout is a patch) */
+	if (!r->o.json)
+		cmd_input_print(r->o.diff ? stderr : stdout, "tree", tree, &r->input, NULL);
 	if (ud_tree_open(&r->tree, tree, &cause) < 0 ||
 	    ud_source_open_dir(&r->src, r->tree.root, &cause) < 0) {
 		report_error("%s", cause);
@@ -490,6 +560,17 @@ open_run(struct split_run *r, const char *tree)
 		ok = false;
 	}
 	ud_diags_free(&problems);
+	if (ok) {
+		struct ud_diags missing = UD_DIAGS_INIT;
+		size_t i;
+
+		/* header-y += missing.h: said where it is written, not ignored */
+		ud_tindex_missing_exports(r->idx, &missing);
+		for (i = 0; i < missing.n; i++)
+			note(r, missing.v[i].path, missing.v[i].line, missing.v[i].severity, "%s",
+			     missing.v[i].message);
+		ud_diags_free(&missing);
+	}
 	if (ok && writes(r) &&
 	    ud_sink_open_dir(&r->sink, r->o.output != NULL ? r->o.output : r->tree.root, 0,
 			     &cause) < 0) {
@@ -514,12 +595,14 @@ close_run(struct split_run *r)
 	free(r->marker_hits);
 	free(r->first_refused);
 	ud_strlist_free(&r->removed);
+	ud_strlist_free(&r->coaching);
 	ud_diags_free(&r->notes);
 	ud_markers_free(&r->markers);
 	ud_sink_close(&r->sink);
 	ud_tindex_free(r->idx);
 	ud_source_close(&r->src);
 	ud_tree_close(&r->tree);
+	ud_treeinfo_free(&r->input);
 }
 
 int
@@ -570,7 +653,7 @@ cmd_split(int argc, char **argv)
 	write_kbuilds(&r);
 	report_stale(&r, &run);
 	print_summary(&r);
-	if (r.io_error || ud_diags_count(&r.notes, UD_SEV_ERROR) > 0)
+	if (r.io_error || r.broken > 0 || ud_diags_count(&r.notes, UD_SEV_ERROR) > 0)
 		status = EXIT_USAGE;
 	else if (r.counts[UD_SPLIT_REFUSED] > 0)
 		status = EXIT_FINDINGS;

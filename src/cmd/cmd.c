@@ -3,6 +3,7 @@
  * Set-up shared by the commands that work on a tree's installed headers.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -64,4 +65,20 @@ cmd_close_plan(struct cmd_plan *p)
 	ud_headers_plan_free(&p->plan);
 	ud_source_close(&p->src);
 	ud_tree_close(&p->tree);
+}
+
+int
+cmd_parse_count(const char *opt, const char *arg, unsigned min, unsigned max, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || errno != 0 || v < min || v > max) {
+		report_error("%s: '%s' is not a number from %u to %u", opt, arg, min, max);
+		return -1;
+	}
+	*out = (unsigned)v;
+	return 0;
 }

@@ -14,6 +14,7 @@
 #include "uapid/io/headers.h"
 #include "uapid/io/source.h"
 #include "uapid/io/tree.h"
+#include "uapid/io/treekind.h"
 
 /* Exit statuses shared by every command. */
 #define EXIT_OK 0
@@ -22,8 +23,10 @@
 
 struct cmd_entry {
 	const char *name;
-	const char *usage;
-	const char *summary;
+	const char *usage;   /* after "uapid ": the man page's synopsis of it */
+	const char *summary; /* one line, for uapid --help */
+	const char *about;   /* a paragraph, for uapid COMMAND --help */
+	const char *example; /* one command line */
 	int (*run)(int argc, char **argv);
 };
 
@@ -38,6 +41,30 @@ int cmd_api_diff(int argc, char **argv);
 int cmd_api_layout(int argc, char **argv);
 int cmd_api_log(int argc, char **argv);
 int cmd_check_uapi(int argc, char **argv);
+/* The kinds of input a command reads (cmd-input.c), bits of enum ud_treekind. */
+#define CMD_TREES ((1u << UD_TREEKIND_SPLIT) | (1u << UD_TREEKIND_PRESPLIT))
+#define CMD_INSTALLED (1u << UD_TREEKIND_INSTALLED)
+/*
+ * What path is, in *ti (free it with ud_treeinfo_free whatever this
+ * returns); a kind not in accept is reported, with a hint saying what to
+ * give, and -1.  --as (cmd_input_force) overrides what it looks like.
+ */
+int cmd_input(const char *path, unsigned accept, struct ud_treeinfo *ti);
+/* --as tree|installed of api-diff and api-layout: -1 after reporting a bad word. */
+int cmd_input_force(const char *as);
+/* "PATH (split source tree, Linux 6.1.0, headers_install.sh, arch x86)" (malloc'd). */
+char *cmd_input_what(const char *path, const struct ud_treeinfo *ti, const char *arch);
+/* "LABEL: " and that, a command's first line. */
+void cmd_input_print(FILE *f, const char *label, const char *path, const struct ud_treeinfo *ti,
+		     const char *arch);
+/* The same as a JSON object (new reference): path, kind, root, version, generation, arch. */
+json_t *cmd_input_json(const char *path, const struct ud_treeinfo *ti, const char *arch);
+/*
+ * A numeric option's argument: a decimal number in [min, max] into *out;
+ * else reports "OPT: 'ARG' is not a number from MIN to MAX" and -1 (a
+ * usage error: `check --jobs abc` ran on every core).
+ */
+int cmd_parse_count(const char *opt, const char *arg, unsigned min, unsigned max, unsigned *out);
 /* The host's kernel ARCH name (x86, arm64, ...). */
 const char *cmd_default_arch(void);
 /* A tree opened for its installed headers. */

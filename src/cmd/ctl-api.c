@@ -11,6 +11,13 @@
 #include "ctl.h"
 #include "uapid/api/api.h"
 
+static int
+api_usage(json_t *params)
+{
+	json_decref(params);
+	return ctl_usage_error("%s", "api: usage: uapictl api [--since CLOCK|REV | --rev REV]");
+}
+
 int
 ctl_api(struct ctl *ctl, int argc, char **argv)
 {
@@ -32,36 +39,52 @@ ctl_api(struct ctl *ctl, int argc, char **argv)
 		if (opt == 's') {
 			long long since = strtoll(optarg, &end, 10);
 
-			if (*end != '\0' || end == optarg || since < 0) {
+			/*
+			 * --since is a CLOCK, or a REV as in `api --log --since
+			 * REV` and `uapid api-log`: the changes since that
+			 * revision are those against it (--rev).
+			 */
+			if (*optarg == '\0' || (end != optarg && *end == '\0' && since < 0)) {
 				json_decref(params);
-				return ctl_usage_error("api: --since '%s' is not a clock", optarg);
+				return ctl_usage_error("api: --since '%s' is not a clock or a "
+						       "revision",
+						       optarg);
 			}
-			json_object_set_new(params, "since", json_integer(since));
+			if (*end == '\0')
+				json_object_set_new(params, "since", json_integer(since));
+			else if (json_object_get(params, "rev") == NULL)
+				json_object_set_new(params, "rev", json_string(optarg));
+			else
+				return api_usage(params);
 		} else if (opt == 'r') {
+			if (json_object_get(params, "rev") != NULL)
+				return api_usage(params);
 			json_object_set_new(params, "rev", json_string(optarg));
 		} else if (opt == 'j') {
 			ctl->json = true;
 		} else {
-			json_decref(params);
-			return ctl_usage_error(
-				"%s", "api: usage: uapictl api [--since CLOCK | --rev REV]");
+			return api_usage(params);
 		}
 	}
 	if (optind < argc ||
-	    (json_object_get(params, "since") != NULL && json_object_get(params, "rev") != NULL)) {
-		json_decref(params);
-		return ctl_usage_error("%s", "api: usage: uapictl api [--since CLOCK | --rev REV]");
-	}
+	    (json_object_get(params, "since") != NULL && json_object_get(params, "rev") != NULL))
+		return api_usage(params);
+	/*
+	 * No option: the working tree against HEAD, what a maintainer asks
+	 * ("what did my edit change"); clock 0 listed every header as new.
+	 */
 	if (json_object_get(params, "rev") == NULL && json_object_get(params, "since") == NULL)
-		json_object_set_new(params, "since", json_integer(0));
+		json_object_set_new(params, "rev", json_string("HEAD"));
 	if ((rc = ctl_call(ctl, NULL, "api.changes", params, &r)) != CTL_OK)
 		return rc;
+	/* a breaking change is exit 1, as `uapid api-diff` says it */
+	sum = json_object_get(r, "summary");
+	rc = ctl_num(sum, "breaking") > 0 ? CTL_FINDINGS : CTL_OK;
 	if (ctl->json) {
 		ctl_print_json(r);
 		json_decref(r);
-		return CTL_OK;
+		return rc;
 	}
-	sum = json_object_get(r, "summary");
 	printf("clock %lld: %lld header%s changed, %lld added, %lld removed: %s%lld breaking%s, "
 	       "%lld review, %lld compatible\n",
 	       ctl_num(r, "clock"), ctl_num(sum, "headers_changed"),
@@ -86,5 +109,5 @@ ctl_api(struct ctl *ctl, int argc, char **argv)
 		       ctl_str(c, "symbol"), named ? ": " : "", ctl_str(c, "reason"));
 	}
 	json_decref(r);
-	return CTL_OK;
+	return rc;
 }

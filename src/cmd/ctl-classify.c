@@ -34,10 +34,12 @@ ctl_classify(struct ctl *ctl, int argc, char **argv)
 		return CTL_USAGE;
 	if ((rc = ctl_call(ctl, argv[optind], "classify", params, &r)) != CTL_OK)
 		return rc;
+	/* an error diagnostic is exit 1, as `uapid classify` says it */
+	rc = ctl_has_error(json_object_get(r, "diagnostics")) ? CTL_FINDINGS : CTL_OK;
 	if (ctl->json) {
 		ctl_print_json(r);
 		json_decref(r);
-		return CTL_OK;
+		return rc;
 	}
 	json_array_foreach(json_object_get(r, "blocks"), i, b)
 	{
@@ -58,5 +60,5 @@ ctl_classify(struct ctl *ctl, int argc, char **argv)
 	}
 	ctl_print_diags(ctl, argv[optind], json_object_get(r, "diagnostics"));
 	json_decref(r);
-	return CTL_OK;
+	return rc;
 }

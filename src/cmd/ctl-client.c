@@ -204,6 +204,20 @@ ctl_print_diags(const struct ctl *ctl, const char *path, json_t *diags)
 	}
 }
 
+bool
+ctl_has_error(json_t *diags)
+{
+	size_t i;
+	json_t *d;
+
+	json_array_foreach(diags, i, d)
+	{
+		if (strcmp(ctl_str(d, "severity"), "error") == 0)
+			return true;
+	}
+	return false;
+}
+
 int
 ctl_no_args(const char *cmd, int argc, char **argv, struct ctl *ctl)
 {

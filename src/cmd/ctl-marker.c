@@ -3,6 +3,8 @@
  * uapictl marker list|add|rm: the coaching markers in the daemon's store.
  */
 #include <getopt.h>
+#include <errno.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,25 @@ marker_path(const struct ctl *ctl, const char *file)
 	json_decref(r);
 	free(abs);
 	return rel != NULL ? rel : ud_xstrdup(file);
+}
+
+/* Is FILE there, as given or (relative) in the daemon's tree? */
+static bool
+marker_file_exists(const struct ctl *ctl, const char *file)
+{
+	json_t *r;
+	char *in_tree;
+	bool ok;
+
+	if (access(file, F_OK) == 0)
+		return true;
+	if (file[0] == '/' || ctl_call(ctl, file, "status", NULL, &r) != CTL_OK)
+		return false;
+	in_tree = ud_xasprintf("%s/%s", ctl_str(r, "tree"), file);
+	ok = access(in_tree, F_OK) == 0;
+	free(in_tree);
+	json_decref(r);
+	return ok;
 }
 
 int
@@ -118,6 +139,12 @@ ctl_marker(struct ctl *ctl, int argc, char **argv)
 
 		if (argc - optind < 2 || argc - optind > 3)
 			return ctl_usage_error("%s", usage);
+		/* a marker for a file that is not there would never apply: refused */
+		if (!marker_file_exists(ctl, argv[optind])) {
+			fprintf(stderr, "uapictl: marker add: %s: %s\n", argv[optind],
+				strerror(ENOENT));
+			return CTL_USAGE;
+		}
 		path = marker_path(ctl, argv[optind]);
 		params = json_pack("{s:s, s:s}", "path", path, "action", argv[optind + 1]);
 		if (argc - optind == 3)

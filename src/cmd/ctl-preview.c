@@ -65,13 +65,28 @@ ctl_preview(struct ctl *ctl, int argc, char **argv)
 		return CTL_USAGE;
 	if ((rc = ctl_call(ctl, argv[optind], "preview", params, &r)) != CTL_OK)
 		return rc;
+	/*
+	 * A header the split cannot decide has no kernel or uapi text: said,
+	 * with why, and exit 1 (as `uapid split`), not an empty answer.
+	 */
+	rc = strcmp(ctl_str(r, "outcome"), "needs-coaching") == 0 ||
+			     ctl_has_error(json_object_get(r, "diagnostics"))
+		     ? CTL_FINDINGS
+		     : CTL_OK;
 	if (ctl->json) {
 		ctl_print_json(r);
 		json_decref(r);
-		return CTL_OK;
+		return rc;
 	}
 	inst = json_object_get(r, "installed");
-	if (only == 'k') {
+	if (only != 0 && rc != CTL_OK) {
+		fprintf(stderr, "uapictl: %s: %s: the split gives no text until it is decided\n",
+			ctl_str(r, "path"), ctl_str(r, "outcome"));
+		fflush(stdout);
+		ctl_print_diags(ctl, ctl_str(r, "path"), json_object_get(r, "diagnostics"));
+		fprintf(stderr, "uapictl: hint: a coaching marker decides it: `uapictl marker "
+				"add FILE ACTION SELECTOR` (see uapid(1), MARKERS)\n");
+	} else if (only == 'k') {
 		print_text(ctl, "kernel", ctl_str(r, "path"), json_object_get(r, "kernel"), false);
 	} else if (only == 'u') {
 		print_text(ctl, "uapi", ctl_str(r, "uapi_path"), json_object_get(r, "uapi"), false);
@@ -95,5 +110,5 @@ ctl_preview(struct ctl *ctl, int argc, char **argv)
 		}
 	}
 	json_decref(r);
-	return CTL_OK;
+	return rc;
 }

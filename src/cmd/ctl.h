@@ -19,6 +19,12 @@
 enum {
 	CTL_OK = 0,
 	CTL_DAEMON_ERROR = 1, /* the daemon answered with an error */
+	/*
+	 * The input needs attention, as uapid says it with the same status:
+	 * a breaking change (api), an error diagnostic (classify), a header
+	 * that needs coaching (preview).
+	 */
+	CTL_FINDINGS = 1,
 	CTL_USAGE = 2,
 	CTL_UNREACHABLE = 3, /* no daemon reachable (or it broke the protocol) */
 };
@@ -76,6 +82,8 @@ json_t *ctl_path_params(const char *file, bool from_stdin);
 /* The string (or "") and the integer (or 0) at key of an answer. */
 const char *ctl_str(json_t *o, const char *key);
 long long ctl_num(json_t *o, const char *key);
+/* Does a diagnostics array of an answer hold an error? */
+bool ctl_has_error(json_t *diags);
 /* The colour a header's outcome is shown in. */
 const char *ctl_outcome_color(const struct ctl *ctl, const char *outcome);
 /* "path:line: severity: message" for each diagnostic, as compilers print them. */
@@ -90,6 +98,11 @@ void ctl_print_branches(const struct ctl *ctl, json_t *b, const char *prefix);
 struct ctl_command {
 	const char *name;
 	const char *help;
+	/* uapictl COMMAND --help: its usage lines (each as uapictl(1) heads it), a paragraph, an
+	 * example */
+	const char *usage;
+	const char *about;
+	const char *example;
 	int (*run)(struct ctl *ctl, int argc, char **argv);
 };
 

@@ -320,7 +320,14 @@ mark_groups(struct classify_ctx *x)
 			const struct ud_clause *cl = &g->clauses[ci];
 			unsigned k = x->clause_k[gi][ci];
 
-			if (cl->dir == UD_DIR_ELIF && cl->own_mentions)
+			/*
+			 * A retain or kernel marker on the conditional decides it
+			 * (kept whole, where the marker says): the coaching hint
+			 * offers retain (coach.c).
+			 */
+			if (cl->dir == UD_DIR_ELIF && cl->own_mentions &&
+			    !(x->kind[gi] == GK_RETAINED && x->retain_reason[gi] == R_RETAIN) &&
+			    x->kind[gi] != GK_FORCE_KERNEL)
 				ud_diags_add(&c->diags, lx->lines[cl->line].first, UD_SEV_ERROR,
 					     "#elif mentions __KERNEL__: cannot split");
 			if (k != 0) {

@@ -728,20 +728,76 @@ pending_commits(struct install_run *ir, git_commit *head, git_oid **out, size_t 
 	return 0;
 }
 
+/*
+ * An adopted headers branch: records, for each of its commits (first
+ * parents, while they are uapid's for this use), that its Source-commit
+ * was seen with that commit as the tip, as the writer records it, so that
+ * the next run goes on from there instead of taking the source head alone.
+ */
+static int
+seen_from_history(git_repository *repo, struct ud_store *st, const struct ref_state *rs,
+		  const char *want, const char *arch, char **cause)
+{
+	git_oid id = rs->cur, src;
+	int rc = 0;
+
+	for (;;) {
+		char *by = ud_branch_commit_trailer(repo, &id, UD_BRANCH_TRAILER),
+		     *source = by != NULL && strcmp(by, want) == 0
+				       ? ud_branch_commit_trailer(repo, &id, "Source-commit")
+				       : NULL;
+		git_commit *c = NULL;
+
+		free(by);
+		if (source == NULL || git_oid_fromstrp(&src, source) < 0) {
+			free(source);
+			break;
+		}
+		{
+			char *key = ud_xasprintf("%s %s %s", rs->name, source, arch),
+			     *hex = ud_branch_oid_hex(&id);
+
+			rc = ud_store_cache_put(st, "headers-tip", key, hex, cause);
+			free(key);
+			free(hex);
+		}
+		free(source);
+		if (rc < 0 || git_commit_lookup(&c, repo, &id) < 0 ||
+		    git_commit_parentcount(c) == 0) {
+			git_commit_free(c);
+			break;
+		}
+		git_oid_cpy(&id, git_commit_parent_id(c, 0));
+		git_commit_free(c);
+	}
+	return rc;
+}
+
 int
 ud_branch_update_headers(git_repository *repo, struct ud_store *st, const struct ud_branch_opts *o,
-			 git_commit *head, struct ud_branch_result *r, char **cause)
+			 git_commit *head, struct ud_branch_result *r, struct ref_pending *pend,
+			 char **cause)
 {
 	struct install_run ir = {.repo = repo, .st = st, .o = o, .r = r};
 	struct ref_state rs;
 	git_oid *todo = NULL, tip;
 	bool have_tip;
 	size_t n = 0, i;
+	char *want;
 	int rc = 0;
 
 	ud_branch_ref_state_load(repo, st, o->headers, &rs);
 	ir.ref = rs.name;
+	want = ud_branch_written_by(o->arch);
+	ud_branch_ref_adopt(repo, &rs, want);
+	/* adopted: what this history saw comes from its commits, not from a cache */
+	if (rs.adopted && (rc = seen_from_history(repo, st, &rs, want, o->arch, cause)) < 0) {
+		free(want);
+		ud_branch_ref_state_free(&rs);
+		return rc;
+	}
 	if ((r->headers_refused = ud_branch_ref_foreign(&rs, NULL)) != NULL) {
+		free(want);
 		git_oid_tostr(r->headers, sizeof(r->headers), &rs.cur);
 		ud_log(LOG_WARNING, "branch: %s", r->headers_refused);
 		ud_branch_ref_state_free(&rs);
@@ -804,6 +860,7 @@ ud_branch_update_headers(git_repository *repo, struct ud_store *st, const struct
 			ud_buf_addf(&m, "%s\n\nSource-commit: %s\n", subject, hex);
 			if (api != NULL)
 				ud_buf_addf(&m, "%s\n", api);
+			ud_buf_addf(&m, UD_BRANCH_TRAILER ": %s\n", want);
 			free(api);
 			rc = ud_branch_commit_tree(repo, &tip, &tree_id, parent,
 						   git_commit_author(c), git_commit_committer(c),
@@ -830,17 +887,17 @@ ud_branch_update_headers(git_repository *repo, struct ud_store *st, const struct
 	if (rc == 0)
 		ud_progress_report(&o->headers_progress, n, n);
 	if (rc == 0 && have_tip) {
-		char *log = ud_xasprintf("uapid: installed headers up to %.12s", r->source);
-
 		git_oid_tostr(r->headers, sizeof(r->headers), &tip);
-		rc = ud_branch_ref_write(repo, st, &rs, &tip, log, cause);
-		free(log);
+		ud_branch_ref_defer(
+			pend, &rs, &tip,
+			ud_xasprintf("uapid: installed headers up to %.12s", r->source));
 	}
 out:
 	inc_reset(&ir.inc);
 	changed_drop(&ir);
 	api_cache_free(&ir.api);
 	free(todo);
+	free(want);
 	ud_branch_ref_state_free(&rs);
 	return rc;
 }

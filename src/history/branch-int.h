@@ -38,8 +38,27 @@ struct ref_state {
 	bool exists;	/* the ref is there */
 	git_oid cur;	/* its value */
 	char *recorded; /* what uapid last wrote there (NULL: nothing) */
+	bool adopted;	/* not recorded here, but its commit says uapid wrote it for this use */
+	char *holds;	/* its commit's Written-by: trailer when that is uapid's other use */
 };
 
+/*
+ * The trailer every commit uapid writes carries, "Written-by: uapid
+ * (split)" or "uapid (headers, ARCH)": refs are uapid's by what they hold
+ * (issue 39), not by the state directory that wrote them.
+ */
+#define UD_BRANCH_TRAILER "Written-by"
+/* "uapid (split)" (headers: NULL) or "uapid (headers, ARCH)", malloc'd. */
+char *ud_branch_written_by(const char *headers_arch);
+/* The value of the trailer key of commit id's message (malloc'd), or NULL. */
+char *ud_branch_commit_trailer(git_repository *repo, const git_oid *id, const char *key);
+/*
+ * A ref this state directory has no record of (a moved repository, a
+ * clone, another --state-dir, an emptied cache) whose commit carries the
+ * trailer want: adopted (rs->recorded is its value, rs->adopted set), as
+ * if this directory had written it.
+ */
+void ud_branch_ref_adopt(git_repository *repo, struct ref_state *rs, const char *want);
 /* branch.c */
 char *ud_branch_oid_hex(const git_oid *id);
 int ud_branch_git_fail(char **cause, const char *what);
@@ -50,8 +69,19 @@ void ud_branch_ref_state_load(git_repository *repo, struct ud_store *st, const c
 			      struct ref_state *rs);
 void ud_branch_ref_state_free(struct ref_state *rs);
 char *ud_branch_ref_foreign(const struct ref_state *rs, const git_oid *would_write);
-int ud_branch_ref_write(git_repository *repo, struct ud_store *st, struct ref_state *rs,
-			const git_oid *id, const char *log, char **cause);
+/*
+ * A ref to move once the whole update succeeded (ud_branch_update moves
+ * them last, together): the state it was loaded in, where it goes, the
+ * reflog message.
+ */
+struct ref_pending {
+	struct ref_state rs;
+	git_oid id;
+	char *log;
+	bool set;
+};
+/* Takes rs over (it is left empty: freeing it is a no-op) into p, to move to id. */
+void ud_branch_ref_defer(struct ref_pending *p, struct ref_state *rs, const git_oid *id, char *log);
 int ud_branch_make_sig(git_signature **out, const git_signature *from, const char *identity,
 		       char **cause);
 int ud_branch_commit_tree(git_repository *repo, git_oid *out, const git_oid *tree_id,
@@ -61,11 +91,11 @@ int ud_branch_commit_tree(git_repository *repo, git_oid *out, const git_oid *tre
 /* branch-split.c */
 int ud_branch_update_split(git_repository *repo, struct ud_store *st,
 			   const struct ud_branch_opts *o, git_commit *source,
-			   struct ud_branch_result *r, char **cause);
+			   struct ud_branch_result *r, struct ref_pending *pend, char **cause);
 
 /* branch-headers.c */
 int ud_branch_update_headers(git_repository *repo, struct ud_store *st,
 			     const struct ud_branch_opts *o, git_commit *head,
-			     struct ud_branch_result *r, char **cause);
+			     struct ud_branch_result *r, struct ref_pending *pend, char **cause);
 
 #endif

@@ -23,6 +23,7 @@ struct split_run {
 	struct split_dir *dirs;
 	size_t ndirs;
 	struct ud_map dir_of_path; /* changed path -> index + 1 of the dir that changed it last */
+	struct ud_strlist needs;   /* the headers left whole: they need coaching */
 };
 
 static struct split_dir *
@@ -123,6 +124,8 @@ split_header(struct split_run *s, struct ud_source *src, const git_tree *tree, s
 	if (rc < 0)
 		return rc;
 	moves = strcmp(outcome, "split") == 0 || strcmp(outcome, "moved") == 0;
+	if (strcmp(outcome, ud_split_outcome_name(UD_SPLIT_REFUSED)) == 0)
+		ud_strlist_add(&s->needs, rel);
 	if (!moves)
 		return 0;
 	{
@@ -251,10 +254,39 @@ dir_message(const struct split_dir *d, const char *source_hex)
 		for (i = 0; i < d->moved.n; i++)
 			ud_buf_addf(&m, "\t%s\n", d->moved.v[i]);
 	}
-	ud_buf_addf(&m, "\nSource-commit: %s\n", source_hex);
+	ud_buf_addf(&m, "\nSource-commit: %s\n" UD_BRANCH_TRAILER ": uapid (split)\n", source_hex);
 	free(twin);
 	free(udir);
 	return ud_buf_detach(&m, NULL);
+}
+
+/* A "Needs-coaching: PATH" trailer for each header the split left whole, appended to m. */
+static void
+needs_trailers(const struct split_run *s, struct ud_buf *m)
+{
+	size_t i;
+
+	for (i = 0; i < s->needs.n; i++)
+		ud_buf_addf(m, "Needs-coaching: %s\n", s->needs.v[i]);
+}
+
+/* The Needs-coaching: trailers of commit id's message, into out. */
+static void
+needs_of(git_repository *repo, const git_oid *id, struct ud_strlist *out)
+{
+	git_message_trailer_array tr;
+	git_commit *c;
+	size_t i;
+
+	if (git_commit_lookup(&c, repo, id) < 0)
+		return;
+	if (git_message_trailers(&tr, git_commit_message(c)) == 0) {
+		for (i = 0; i < tr.count; i++)
+			if (strcmp(tr.trailers[i].key, "Needs-coaching") == 0)
+				ud_strlist_add(out, tr.trailers[i].value);
+		git_message_trailer_array_free(&tr);
+	}
+	git_commit_free(c);
 }
 
 /* The series on top of source: one commit per directory (or one); its head in *head. */
@@ -286,7 +318,9 @@ split_series(struct split_run *s, git_commit *source, const git_oid *final, git_
 		for (i = 0; i < s->ndirs; i++)
 			ud_buf_addf(&m, "\t%s: %zu split, %zu moved\n", s->dirs[i].dir,
 				    s->dirs[i].split.n, s->dirs[i].moved.n);
-		ud_buf_addf(&m, "\nSource-commit: %s\n", src_hex);
+		ud_buf_addf(&m, "\nSource-commit: %s\n" UD_BRANCH_TRAILER ": uapid (split)\n",
+			    src_hex);
+		needs_trailers(s, &m);
 		rc = ud_branch_commit_tree(s->repo, &last, final, source, sig, sig, ud_buf_str(&m),
 					   cause);
 		ud_buf_free(&m);
@@ -328,6 +362,15 @@ split_series(struct split_run *s, git_commit *source, const git_oid *final, git_
 			break;
 		}
 		msg = dir_message(d, src_hex);
+		if (i + 1 == s->ndirs) {
+			/* the series' last commit says what it left whole */
+			struct ud_buf m = UD_BUF_INIT;
+
+			ud_buf_addstr(&m, msg);
+			needs_trailers(s, &m);
+			free(msg);
+			msg = ud_buf_detach(&m, NULL);
+		}
 		rc = ud_branch_commit_tree(s->repo, &last, &tree_id, parent, sig, sig, msg, cause);
 		free(msg);
 		git_commit_free(parent);
@@ -359,6 +402,7 @@ split_run_free(struct split_run *s)
 	}
 	free(s->dirs);
 	ud_map_free(&s->dir_of_path, NULL);
+	ud_strlist_free(&s->needs);
 }
 
 static bool
@@ -374,7 +418,8 @@ commit_exists(git_repository *repo, const git_oid *id)
 
 int
 ud_branch_update_split(git_repository *repo, struct ud_store *st, const struct ud_branch_opts *o,
-		       git_commit *source, struct ud_branch_result *r, char **cause)
+		       git_commit *source, struct ud_branch_result *r, struct ref_pending *pend,
+		       char **cause)
 {
 	struct split_run s;
 	struct ref_state rs;
@@ -389,6 +434,7 @@ ud_branch_update_split(git_repository *repo, struct ud_store *st, const struct u
 	s.o = o;
 	s.r = r;
 	ud_branch_ref_state_load(repo, st, o->split, &rs);
+	ud_branch_ref_adopt(repo, &rs, "uapid (split)");
 	key = ud_xasprintf("%s %s %d %s %s", r->source, o->one_commit ? "one" : "dirs",
 			   UD_SPLIT_VERSION, o->markers_hash != NULL ? o->markers_hash : "-",
 			   o->identity != NULL ? o->identity : "-");
@@ -415,6 +461,15 @@ ud_branch_update_split(git_repository *repo, struct ud_store *st, const struct u
 		}
 	}
 	git_oid_tostr(r->split, sizeof(r->split), &head);
+	/* what the split left whole: this run's, or what the cached series says */
+	if (s.needs.n > 0 || git_oid_equal(&head, git_commit_id(source))) {
+		size_t i;
+
+		for (i = 0; i < s.needs.n; i++)
+			ud_strlist_add(&r->needs_coaching, s.needs.v[i]);
+	} else {
+		needs_of(repo, &head, &r->needs_coaching);
+	}
 	if ((r->split_refused = ud_branch_ref_foreign(&rs, &head)) != NULL) {
 		if (rs.exists)
 			git_oid_tostr(r->split, sizeof(r->split), &rs.cur);
@@ -422,12 +477,7 @@ ud_branch_update_split(git_repository *repo, struct ud_store *st, const struct u
 		goto out;
 	}
 	r->split_changed = !rs.exists || !git_oid_equal(&rs.cur, &head);
-	{
-		char *log = ud_xasprintf("uapid: split of %.12s", r->source);
-
-		rc = ud_branch_ref_write(repo, st, &rs, &head, log, cause);
-		free(log);
-	}
+	ud_branch_ref_defer(pend, &rs, &head, ud_xasprintf("uapid: split of %.12s", r->source));
 out:
 	git_tree_free(t0);
 	free(cached);

@@ -7,6 +7,7 @@
  * branch-split.c, the headers branch in branch-headers.c.
  */
 #include "branch-int.h"
+#include "uapid/util/hash.h"
 
 char *
 ud_branch_oid_hex(const git_oid *id)
@@ -80,6 +81,54 @@ ud_branch_ref_state_free(struct ref_state *rs)
 	free(rs->name);
 	free(rs->key);
 	free(rs->recorded);
+	free(rs->holds);
+}
+
+char *
+ud_branch_written_by(const char *headers_arch)
+{
+	return headers_arch != NULL ? ud_xasprintf("uapid (headers, %s)", headers_arch)
+				    : ud_xstrdup("uapid (split)");
+}
+
+char *
+ud_branch_commit_trailer(git_repository *repo, const git_oid *id, const char *key)
+{
+	git_message_trailer_array tr;
+	git_commit *c;
+	char *v = NULL;
+	size_t i;
+
+	if (git_commit_lookup(&c, repo, id) < 0)
+		return NULL;
+	if (git_message_trailers(&tr, git_commit_message(c)) == 0) {
+		for (i = 0; i < tr.count && v == NULL; i++)
+			if (strcmp(tr.trailers[i].key, key) == 0)
+				v = ud_xstrdup(tr.trailers[i].value);
+		git_message_trailer_array_free(&tr);
+	}
+	git_commit_free(c);
+	return v;
+}
+
+void
+ud_branch_ref_adopt(git_repository *repo, struct ref_state *rs, const char *want)
+{
+	char *v;
+
+	/* recorded here: compare-and-swap against it as before (a move is someone's) */
+	if (!rs->exists || rs->recorded != NULL)
+		return;
+	v = ud_branch_commit_trailer(repo, &rs->cur, UD_BRANCH_TRAILER);
+	if (v != NULL && strcmp(v, want) == 0) {
+		rs->recorded = ud_branch_oid_hex(&rs->cur);
+		rs->adopted = true;
+		free(v);
+	} else if (v != NULL && strncmp(v, "uapid (", 7) == 0) {
+		rs->holds = v;
+	} else {
+		free(v);
+	}
 }
 
 /*
@@ -98,48 +147,103 @@ ud_branch_ref_foreign(const struct ref_state *rs, const git_oid *would_write)
 		return NULL;
 	if (would_write != NULL && git_oid_equal(would_write, &rs->cur))
 		return NULL; /* it holds what uapid would write: adopted */
+	if (rs->recorded == NULL && rs->holds != NULL)
+		return ud_xasprintf("%s (at %.12s) holds what %s wrote, another use than this "
+				    "one: left alone (give the options that made it, or name "
+				    "another branch)",
+				    rs->name, cur, rs->holds);
 	if (rs->recorded == NULL)
-		return ud_xasprintf("%s exists (at %.12s) and was not written by uapid: left alone "
-				    "(delete it, or name another branch)",
+		return ud_xasprintf("%s exists (at %.12s) and was not written by uapid (its commit "
+				    "has no '" UD_BRANCH_TRAILER ": uapid' trailer): left alone "
+				    "(name another branch, or move this one away)",
 				    rs->name, cur);
 	return ud_xasprintf("%s was moved by someone else (to %.12s; uapid last wrote %.12s): "
-			    "left alone, no longer updated (delete it to let uapid make it again)",
-			    rs->name, cur, rs->recorded);
+			    "left alone, no longer updated (move it back to %.12s to go on from "
+			    "there, or delete it to let uapid make it again)",
+			    rs->name, cur, rs->recorded, rs->recorded);
 }
 
-/* Sets the ref to id, only if it still holds what ud_branch_ref_state_load saw; records it. */
-int
-ud_branch_ref_write(git_repository *repo, struct ud_store *st, struct ref_state *rs,
-		    const git_oid *id, const char *log, char **cause)
+void
+ud_branch_ref_defer(struct ref_pending *p, struct ref_state *rs, const git_oid *id, char *log)
 {
-	git_reference *ref = NULL;
-	char *hex = ud_branch_oid_hex(id);
-	int rc;
+	p->rs = *rs;
+	memset(rs, 0, sizeof(*rs));
+	git_oid_cpy(&p->id, id);
+	p->log = log;
+	p->set = true;
+}
 
-	if (rs->exists && git_oid_equal(&rs->cur, id)) {
-		rc = 0; /* already there */
-	} else if (rs->exists) {
-		rc = git_reference_create_matching(&ref, repo, rs->name, id, 1, &rs->cur, log);
-	} else {
-		rc = git_reference_create(&ref, repo, rs->name, id, 0, log);
+static void
+ref_pending_free(struct ref_pending *p)
+{
+	if (!p->set)
+		return;
+	ud_branch_ref_state_free(&p->rs);
+	free(p->log);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * Moves the pending refs together, in one git transaction (each locked,
+ * checked to hold still what was loaded: compare-and-swap), and records
+ * each in the store (whose transaction the caller commits).  Nothing is
+ * moved when one cannot be: -EAGAIN with *cause.
+ */
+static int
+refs_commit(git_repository *repo, struct ud_store *st, struct ref_pending *p, size_t n,
+	    char **cause)
+{
+	git_transaction *tx = NULL;
+	size_t i;
+	int rc = 0;
+
+	if (git_transaction_new(&tx, repo) < 0)
+		return ud_branch_git_fail(cause, "ref transaction");
+	for (i = 0; i < n && rc == 0; i++) {
+		git_oid now;
+		bool exists;
+
+		if (!p[i].set || (p[i].rs.exists && git_oid_equal(&p[i].rs.cur, &p[i].id)))
+			continue; /* nothing to move: already there */
+		if ((rc = git_transaction_lock_ref(tx, p[i].rs.name)) < 0) {
+			if (rc == GIT_ELOCKED) {
+				/* a stale lock says what it is, not "(it moved meanwhile?)" */
+				*cause = ud_xasprintf(
+					"updating %s: %s%s.lock exists (a git command "
+					"holds it, or one that died left it: remove "
+					"it if no git runs)",
+					p[i].rs.name, git_repository_commondir(repo), p[i].rs.name);
+				rc = -EAGAIN;
+			} else {
+				rc = ud_branch_git_fail(cause, p[i].rs.name);
+			}
+			break;
+		}
+		exists = git_reference_name_to_id(&now, repo, p[i].rs.name) == 0;
+		if (exists != p[i].rs.exists || (exists && !git_oid_equal(&now, &p[i].rs.cur))) {
+			*cause = ud_xasprintf("%s moved while uapid worked: nothing written (run "
+					      "again)",
+					      p[i].rs.name);
+			rc = -EAGAIN;
+			break;
+		}
+		if (git_transaction_set_target(tx, p[i].rs.name, &p[i].id, NULL, p[i].log) < 0)
+			rc = ud_branch_git_fail(cause, p[i].rs.name);
 	}
-	git_reference_free(ref);
-	if (rc < 0) {
-		char *what =
-			rc == GIT_ELOCKED
-				? ud_xasprintf("updating %s: %s%s.lock exists (a git command "
-					       "holds it, or one that died left it: remove it "
-					       "if no git runs)",
-					       rs->name, git_repository_commondir(repo), rs->name)
-				: ud_xasprintf("updating %s (it moved meanwhile?)", rs->name);
+	if (rc == 0 && git_transaction_commit(tx) < 0) {
+		ud_branch_git_fail(cause, "moving the refs");
+		rc = -EAGAIN;
+	}
+	git_transaction_free(tx); /* unlocks what was locked and not committed */
+	for (i = 0; i < n && rc == 0; i++) {
+		char *hex;
 
-		ud_branch_git_fail(cause, what);
-		free(what);
+		if (!p[i].set)
+			continue;
+		hex = ud_branch_oid_hex(&p[i].id);
+		rc = ud_store_cache_put(st, "ref", p[i].rs.key, hex, cause);
 		free(hex);
-		return -EAGAIN;
 	}
-	rc = ud_store_cache_put(st, "ref", rs->key, hex, cause);
-	free(hex);
 	return rc;
 }
 
@@ -256,7 +360,11 @@ ud_branch_headers_current(git_repository *repo, struct ud_store *st, const struc
 		struct ref_state rs;
 		char *foreign;
 
+		char *want = ud_branch_written_by(o->arch);
+
 		ud_branch_ref_state_load(repo, st, o->headers, &rs);
+		ud_branch_ref_adopt(repo, &rs, want);
+		free(want);
 		foreign = ud_branch_ref_foreign(&rs, NULL);
 		current = foreign == NULL && rs.exists;
 		free(foreign);
@@ -271,27 +379,36 @@ ud_branch_update(git_repository *repo, struct ud_store *st, const struct ud_bran
 		 struct ud_branch_result *r, char **cause)
 {
 	git_commit *source;
+	struct ref_pending pend[2]; /* split, headers */
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	if ((rc = resolve_source(repo, o->source, &source, cause)) < 0)
 		return rc;
 	git_oid_tostr(r->source, sizeof(r->source), git_commit_id(source));
-	/* one transaction a branch: a ref written is recorded with its results */
-	if (o->split != NULL && (rc = ud_store_begin(st, cause)) == 0) {
-		rc = ud_branch_update_split(repo, st, o, source, r, cause);
+	/*
+	 * One store transaction for both branches, the refs moved last and
+	 * together: a failure of either (a tree that cannot be installed)
+	 * writes no ref and records nothing (the objects made are garbage
+	 * for git gc).
+	 */
+	memset(pend, 0, sizeof(pend));
+	if ((rc = ud_store_begin(st, cause)) == 0) {
+		if (o->split != NULL)
+			rc = ud_branch_update_split(repo, st, o, source, r, &pend[0], cause);
+		if (rc == 0 && o->headers != NULL)
+			rc = ud_branch_update_headers(repo, st, o, source, r, &pend[1], cause);
+		if (rc == 0)
+			rc = refs_commit(repo, st, pend, ARRAY_SIZE(pend), cause);
 		if (rc == 0)
 			rc = ud_store_commit(st, cause);
 		else
 			ud_store_rollback(st);
 	}
-	if (rc == 0 && o->headers != NULL && (rc = ud_store_begin(st, cause)) == 0) {
-		rc = ud_branch_update_headers(repo, st, o, source, r, cause);
-		if (rc == 0)
-			rc = ud_store_commit(st, cause);
-		else
-			ud_store_rollback(st);
-	}
+	if (rc < 0)
+		r->split_changed = false;
+	ref_pending_free(&pend[0]);
+	ref_pending_free(&pend[1]);
 	git_commit_free(source);
 	return rc;
 }
@@ -302,5 +419,6 @@ ud_branch_result_free(struct ud_branch_result *r)
 	free(r->split_refused);
 	free(r->headers_refused);
 	free(r->headers_skipped_why);
+	ud_strlist_free(&r->needs_coaching);
 	r->split_refused = r->headers_refused = r->headers_skipped_why = NULL;
 }

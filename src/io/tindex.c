@@ -715,3 +715,37 @@ ud_tindex_odd_exports(const struct ud_tindex *idx, struct ud_diags *out)
 	}
 	return n;
 }
+
+size_t
+ud_tindex_missing_exports(const struct ud_tindex *idx, struct ud_diags *out)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < idx->ndirs; i++) {
+		const struct kdir *k = &idx->dirs[i];
+		char *kbuild = NULL;
+
+		for (j = 0; j < k->kb.n; j++) {
+			const struct ud_kbuild_entry *e = &k->kb.v[j];
+			size_t len = strlen(e->name);
+			char *p;
+
+			if (e->included || e->cond_line != 0 || strchr(e->name, '/') != NULL ||
+			    len < 3 || strcmp(e->name + len - 2, ".h") != 0)
+				continue;
+			p = ud_xasprintf("%s/%s", k->dir, e->name);
+			if (!has_file(idx, p) && ud_source_type(idx->src, p) == UD_FT_NONE) {
+				if (kbuild == NULL)
+					kbuild = ud_xasprintf("%s/Kbuild", k->dir);
+				ud_diags_add_at(out, kbuild, e->line, UD_SEV_WARNING,
+						"'%s' is listed for export but there is no such "
+						"file: nothing to split",
+						e->name);
+				n++;
+			}
+			free(p);
+		}
+		free(kbuild);
+	}
+	return n;
+}

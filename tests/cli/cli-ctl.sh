@@ -28,7 +28,8 @@ expect_in "$WORK/err" "--since 'yesterday' is not a clock"
 expect_status 2 "$UAPICTL" marker frob
 expect_status 2 "$UAPICTL" --timeout never status
 expect_status 0 "$UAPICTL" --help
-expect_in "$WORK/out" "exit status: 0 ok, 1 the daemon answered an error, 2 usage, 3 no daemon"
+expect_in "$WORK/out" "exit status: 0 ok, 1 the input needs attention"
+expect_in "$WORK/out" "3 no daemon reachable"
 
 start_daemon "$T" "$S" "$K"
 wait_idle "$K"
@@ -79,9 +80,21 @@ expect_status 1 "$UAPICTL" --tree "$T" headers --outcome nonsense
 expect_in "$WORK/err" "outcome"
 
 # --- classify, preview -------------------------------------------------------------
-expect_status 0 "$UAPICTL" classify "$T/include/linux/sample_arch.h"
+# an error diagnostic is exit 1, as uapid classify says it (issue 39)
+expect_status 1 "$UAPICTL" classify "$T/include/linux/sample_arch.h"
 expect_in "$WORK/out" "          5  kernel     __KERNEL__ directive"
 expect_in "$WORK/out" "sample_arch.h:5: error: #elif in a __KERNEL__ conditional"
+expect_status 1 "$UAPID" classify "$T/include/linux/sample_arch.h"
+expect_status 1 "$UAPICTL" --json classify "$T/include/linux/sample_arch.h"
+# preview --uapi of a header that needs coaching: said, exit 1 (it printed nothing, exit 0)
+expect_status 1 "$UAPICTL" preview --uapi "$T/include/linux/sample_arch.h"
+expect_in "$WORK/err" "include/linux/sample_arch.h: needs-coaching: the split gives no text until it is decided"
+expect_in "$WORK/out" "sample_arch.h:5: error: #elif in a __KERNEL__ conditional"
+expect_in "$WORK/err" "hint: a coaching marker decides it"
+expect_status 1 "$UAPICTL" preview "$T/include/linux/sample_arch.h"
+# a marker for a file that does not exist is refused
+expect_status 2 "$UAPICTL" --tree "$T" marker add "$T/include/linux/no-such.h" kernel '#ifdef __KERNEL__'
+expect_in "$WORK/err" "no-such.h: No such file or directory"
 # an unsaved buffer on stdin
 printf '#ifndef _X_H\n#define _X_H\n#define U 1\n#ifdef __KERNEL__\nint k;\n#endif\n#endif\n' >"$WORK/buf.h"
 expect_status 0 sh -c "\"$UAPICTL\" classify --stdin \"$T/include/linux/sample_arch.h\" <\"$WORK/buf.h\""
@@ -147,11 +160,14 @@ c1=$("$UAPICTL" --tree "$T" --json status | json_field clock)
 sed -i 's/#define MINI_PLAIN_API 1/#define MINI_PLAIN_API 2/' "$T/include/uapi/linux/mini.h"
 printf '#define MINI_NEW_API 1\n' >>"$T/include/uapi/linux/mini.h"
 wait_idle "$K"
-expect_status 0 "$UAPICTL" --tree "$T" api --since "$c1"
+# a breaking change is exit 1, as uapid api-diff says it (issue 39)
+expect_status 1 "$UAPICTL" --tree "$T" api --since "$c1"
 expect_in "$WORK/out" "1 header changed, 0 added, 0 removed: 1 breaking, 0 review, 1 compatible"
 expect_in "$WORK/out" ": breaking: macro MINI_PLAIN_API"
 expect_in "$WORK/out" "replacement 1 -> 2"
 expect_in "$WORK/out" ": compatible: macro MINI_NEW_API: macro added"
+expect_status 1 "$UAPICTL" --tree "$T" --json api --since "$c1"
+expect_in "$WORK/out" '"breaking": 1'
 expect_status 0 "$UAPICTL" --tree "$T" --json api --since 999999
 expect_in "$WORK/out" '"fresh_instance": true'
 expect_status 2 "$UAPICTL" --tree "$T" api --since 1 --rev HEAD

@@ -38,6 +38,9 @@ cp -R "$top_srcdir/examples/tree" "$S"
 chmod -R u+w "$S"
 K=$WORK/kernel
 new_tree "$K"
+# its compile test (usr/include/Makefile): check runs it only where the tree has one
+cp -R "$top_srcdir/tests/trees/mini/usr" "$K/"
+chmod -R u+w "$K/usr"
 K2=$WORK/kernel2
 cp -R "$K" "$K2"
 printf '#define PROGRESS_TEST_ADDED 1\n' >>"$K2/include/uapi/linux/types.h" 2>/dev/null ||
@@ -125,13 +128,13 @@ git -C "$B" add -A
 git -C "$B" commit -q -m "a tree without an install script"
 expect_status 2 "$UAPID" branch "$B"
 expect_in "$WORK/err" "uapid does not know how this tree installs its headers"
-expect_in "$WORK/err" "hint: --no-headers makes the split branch alone"
-expect_status 0 "$UAPID" branch --no-headers "$B"
+expect_in "$WORK/err" "hint: --no-headers-branch makes the split branch alone"
+expect_status 1 "$UAPID" branch --no-headers "$B"
 expect_in "$WORK/out" "uapi/split: "
 expect_status 2 "$UAPID" install "$S" "$WORK/nowhere"
 expect_in "$WORK/err" "hint: TREE must be a whole kernel source tree"
 expect_status 1 "$UAPID" split --dry-run "$S"
-expect_in "$WORK/err" "hint: a coaching marker decides what uapid cannot"
+expect_in "$WORK/err" "hint: coaching markers decide what uapid cannot"
 # the hint's example marker, taken as it is, coaches that header
 sed -n 's/^    \(.*\)$/\1/p' "$WORK/err" >"$WORK/markers"
 [ -s "$WORK/markers" ] && pass || fail "no example marker in the hint"

@@ -8,6 +8,9 @@
 expect_status 0 "$UAPICTL" --version
 expect_in "$WORK/out" "uapictl 0.1.0"
 expect_status 2 "$UAPICTL"
+# an unknown command is a usage error, as uapid says it (issue 39): not sent
+expect_status 2 "$UAPICTL" --socket "$WORK/none.sock" frob
+expect_in "$WORK/err" "unknown command 'frob'"
 expect_status 2 "$UAPICTL" status '"not an object"'
 expect_in "$WORK/err" "PARAMS must be a JSON object or array"
 
@@ -47,9 +50,9 @@ S=$WORK/ctl.sock
 serve "$S" 3
 expect_status 0 "$UAPICTL" --socket "$S" ok '{"path":"include/linux/a.h"}'
 expect_in "$WORK/out" '"path": "include/linux/a.h"'
-expect_status 1 "$UAPICTL" --socket "$S" nosuch
+expect_status 1 "$UAPICTL" --socket "$S" call nosuch
 expect_in "$WORK/err" "nosuch: error -32601: no such method"
-UAPID_SOCKET=$S expect_status 3 "$UAPICTL" garbage
+UAPID_SOCKET=$S expect_status 3 "$UAPICTL" call garbage
 expect_in "$WORK/err" "answer is not a JSON-RPC object"
 wait
 

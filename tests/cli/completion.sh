@@ -170,10 +170,14 @@ comp "uapid fix-includes --dry-run --" --help
 comp "uapid check --j" --jobs --json
 comp "uapid install --q" --quiet
 comp "uapid api-diff --q" --quiet
-comp "uapid api-log --" --arch --json --since --until --tags --headers --state-dir --quiet --help
+comp "uapid api-log --" --arch --json --since --until --tags --headers-branch --state-dir --quiet --help
 comp "uapid watch --s" --state-dir --socket --settle --socket-group --split-branch
-comp "uapid branch --no-split --" --headers --no-headers --source --arch --since \
+# one spelling of the branches for branch and watch (issue 39); the old one is not offered
+comp "uapid branch --no-split-branch --" --headers-branch --no-headers-branch --source --arch --since \
 	--one-commit --identity --markers --state-dir --json --quiet --help
+comp "uapid branch --no-split --" --headers-branch --no-headers-branch --source --arch --since \
+	--one-commit --identity --markers --state-dir --json --quiet --help
+comp "uapid api-diff --as " installed tree
 
 # --arch: the tree's arch/*/ with a Makefile, and the names its Makefile maps
 comp "uapid install --arch " all
@@ -191,7 +195,7 @@ PATH=$(dirname "$UAPID"):$PATH
 export PATH
 comp_has "uapid api-diff $D $T --abi " x86_64 i386 arm64 mips-o32 none
 comp_has "uapid api-layout --abi x" x86_64 x32
-comp "uapid api-layout --a" --abi --abis --arch
+comp "uapid api-layout --a" --abi --abis --arch --as
 
 # paths
 comp "uapid split --output " d1
@@ -209,6 +213,7 @@ if $have_git; then
 	cdir=$R
 	comp "uapid branch --since " HEAD main topic v1.0
 	comp "uapid branch --split " main topic
+	comp "uapid branch --split-branch " - main topic
 	comp "uapid branch --arch " arm
 	cdir=$D
 	comp "uapid branch --source t% $R" topic

@@ -21,9 +21,10 @@
 /*
  * Changes whenever split output for the same input could change (3: a
  * uapi header with nothing left in it is an empty comment, not an empty
- * include guard).
+ * include guard; 4: a retain or kernel marker decides an #elif that
+ * mentions __KERNEL__).
  */
-#define UD_SPLIT_VERSION 3
+#define UD_SPLIT_VERSION 4
 
 enum ud_split_outcome {
 	UD_SPLIT_SPLIT,	  /* kernel header rewritten, uapi header created */

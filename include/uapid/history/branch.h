@@ -30,6 +30,7 @@
 #include "uapid/core/markers.h"
 #include "uapid/io/progress.h"
 #include "uapid/store/store.h"
+#include "uapid/util/strlist.h"
 
 struct ud_branch_opts {
 	const char *split;   /* branch name ("uapi/split"), or NULL: not kept */
@@ -61,13 +62,22 @@ struct ud_branch_result {
 	char *headers_refused;		   /* the same for the headers branch */
 	unsigned headers_skipped;	   /* source commits whose headers could not be installed */
 	char *headers_skipped_why;	   /* the last one's reason */
+	/*
+	 * The exported headers the split left whole because they need
+	 * coaching (as `uapid split` reports them), from the series' last
+	 * commit's Needs-coaching: trailers.
+	 */
+	struct ud_strlist needs_coaching;
 };
 
 /*
  * Updates the branches of repo as opts say, caching in st.  Returns 0 (a
  * branch left alone is not an error: see *_refused), or a negative errno
  * with *cause (no such revision, an architecture the tree refuses, a
- * header that cannot be installed, libgit2 or store errors).
+ * header that cannot be installed, libgit2 or store errors).  The refs
+ * move last, both in one git transaction, and only when the whole update
+ * succeeded: a failure leaves every ref, and the store, as they were.
+ * Free r with ud_branch_result_free whatever this returns.
  */
 int ud_branch_update(git_repository *repo, struct ud_store *st, const struct ud_branch_opts *o,
 		     struct ud_branch_result *r, char **cause);

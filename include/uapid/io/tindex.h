@@ -109,6 +109,15 @@ bool ud_tindex_is_kbuild(const struct ud_tindex *idx, const char *rel);
  */
 size_t ud_tindex_odd_exports(const struct ud_tindex *idx, struct ud_diags *out);
 /*
+ * Appends to out a warning, at the Kbuild file and line naming it, for
+ * each header entry of a directory's own export list that names no file
+ * at all and stands under no condition (`header-y += missing.h`: a typo,
+ * or a header removed and still listed).  Entries under an ifeq/ifneq
+ * stanza are left alone: those lists name files of some architectures
+ * only.  Returns how many.
+ */
+size_t ud_tindex_missing_exports(const struct ud_tindex *idx, struct ud_diags *out);
+/*
  * Parses an export list's text into kb, and the lists its "include" lines
  * name (read from src; their entries flagged included, their paths added
  * to included when not NULL).  label names the text in problems.  Returns
