@@ -73,8 +73,8 @@ void triage_opts_free(struct triage_opts *t);
  * --html each change's definitions in both versions ("old_definition",
  * "new_definition").  New reference.
  */
-json_t *triage_make(struct triage_opts *t, const struct ud_api_version *o, const struct ud_api_version *n,
-		    const struct ud_api_diff *d);
+json_t *triage_make(struct triage_opts *t, const struct ud_api_version *o,
+		    const struct ud_api_version *n, const struct ud_api_diff *d);
 /*
  * Prints the report (text, --summary, --json) and writes --html; returns
  * the exit status: 1 when a change selected by --header and --symbol is

@@ -38,7 +38,7 @@ struct daemon {
 	struct ud_sched *sched;
 	struct ud_rpc *rpc;
 	struct ud_follow *follow; /* --branches: the uapi branches kept current, or NULL */
-	char *published; /* the discovery symlink made (publish_socket), removed at the end */
+	char *published;     /* the discovery symlink made (publish_socket), removed at the end */
 	ino_t published_ino; /* its inode: removed only if it is still the link made here */
 	uv_signal_t sigterm, sigint, sighup;
 	uv_timer_t watchdog, rescan, status_timer;

@@ -10,9 +10,9 @@
  * closed, never buffered; when the unhandled input of all clients together
  * passes its bound, the client holding the most is refused the same way;
  * a batch longer than its bound is refused whole (rpc-request.h); with fewer descriptors left
- * than a reserve, new connections wait in the backlog (logged once); a subscriber that does not read
- * and whose queue passes the bound is disconnected, with a log line; a malformed line gets an error
- * reply and the connection stays usable.
+ * than a reserve, new connections wait in the backlog (logged once); a subscriber that does not
+ * read and whose queue passes the bound is disconnected, with a log line; a malformed line gets an
+ * error reply and the connection stays usable.
  */
 #ifndef UAPID_RPC_H
 #define UAPID_RPC_H
