@@ -5,7 +5,8 @@
 #
 # kernel_extract VER DIR: the parts of /usr/src/linux-source-VER.tar.xz the
 #   kernel tests read (Makefiles, Kbuild and Kconfig files, scripts/,
-#   include/, arch/, usr/, tools/: what `make headers_install` needs) into
+#   include/, arch/, usr/, tools/: what `make headers_install` needs; the
+#   .gitignore files, for the git repositories check-uapi-kernel.sh makes) into
 #   DIR, then DIR/.uapid-tarball naming the tarball, its size and time.
 # kernel_tree VER: prints the directory to read VER from: the tree test.sh
 #   extracted for the whole run ($UD_KERNEL_TREES/linux-VER) when it is
@@ -32,7 +33,7 @@ kernel_extract() {
 	# xz decompresses the tarball's blocks on every core
 	tar -I 'xz -T0' -xf "$tarball" -C "$2" --strip-components=1 --wildcards \
 		'*/Makefile' '*/Kbuild' '*/Kconfig' '*/scripts/*' '*/include/*' '*/arch/*' \
-		'*/usr/*' '*/tools/*'
+		'*/usr/*' '*/tools/*' '*/.gitignore'
 	kernel_tarball_id "$tarball" >"$2/.uapid-tarball"
 }
 
