@@ -1176,6 +1176,13 @@ static const char layout_h[] =
 	"    __HANDLE_ITEM(tx_cells);\n"
 	"struct l_sonet {\n#define __HANDLE_ITEM(i) int i\n\t__SONET_ITEMS\n#undef __HANDLE_ITEM\n"
 	"} __attribute__ ((packed));\n"
+	/* i386: a long long bit-field may span two of its 4-byte alignment units */
+	"struct l_bits64 { unsigned long long a:30, b:3, c:31; };\n"
+	/* m68k: a 16- or 32-bit-wide bit-field at an offset so aligned aligns the record */
+	"struct l_bits16 { unsigned int a:16; };\n"
+	"struct l_bits16b { unsigned char x; unsigned int a:16; };\n"
+	"struct l_bits16c { unsigned short x; unsigned int a:32; char y; };\n"
+	"union l_bits16u { unsigned int a:16; char c; };\n"
 	"#pragma pack(push, 2)\n"
 	"struct l_pragma { __u8 a; __u32 b; };\n"
 	"#pragma pack(pop)\n";
@@ -1383,6 +1390,18 @@ START_TEST(test_layout)
 	want_layout(v, n, "struct l_basic", 20, 4, "a@0:8 b@32:64 c@96:64");
 	want_layout(v, n, "struct l_flex", 4, 4, "n@0:32 data@32:0");
 	want_layout(v, n, "struct l_ulong", 24, 4, "id@0:32 mask@32:128 q@160:8");
+	want_layout(v, n, "struct l_bits64", 8, 4, "a@0:30 b@30:3 c@33:31");
+	want_layout(v, n, "struct l_bits16b", 4, 4, "x@0:8 a@8:16");
+	for (i = 0; i < n; i++)
+		ud_api_header_free(&v[i]);
+
+	/* m68k: bit-fields unaligned, but one of an integer's width at its alignment aligns */
+	layout_on("m68k", v, &n);
+	want_layout(v, n, "struct l_bits64", 8, 1, "a@0:30 b@30:3 c@33:31");
+	want_layout(v, n, "struct l_bits16", 2, 2, "a@0:16");
+	want_layout(v, n, "struct l_bits16b", 3, 1, "x@0:8 a@8:16");
+	want_layout(v, n, "struct l_bits16c", 8, 2, "x@0:16 a@16:32 y@48:8");
+	want_layout(v, n, "union l_bits16u", 2, 2, "a@0:16 c@0:8");
 	for (i = 0; i < n; i++)
 		ud_api_header_free(&v[i]);
 
