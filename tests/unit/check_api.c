@@ -1362,6 +1362,19 @@ START_TEST(test_value_in_view)
 }
 END_TEST
 
+/* The ABI table's predefined macros as the ABI's compiler has them (-dM -E; issue 37's oracle) */
+START_TEST(test_abi_predefined)
+{
+	const char *value = NULL;
+
+	ck_assert_int_eq(ud_abi_macro(ud_abi_find("arm"), "__thumb__", 9, &value),
+			 UD_ABI_MACRO_DEFINED);
+	ck_assert_str_eq(value, "1");
+	ck_assert_int_eq(ud_abi_macro(ud_abi_find("x86_64"), "__thumb__", 9, &value),
+			 UD_ABI_MACRO_UNDEFINED);
+}
+END_TEST
+
 START_TEST(test_layout)
 {
 	struct ud_api_header v[NCOMMON + 1];
@@ -1686,6 +1699,7 @@ main(void)
 	tcase_add_test(tc, test_rule_same_expansion);
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_layout_u64_32bit);
+	tcase_add_test(tc, test_abi_predefined);
 	tcase_add_test(tc, test_value_in_view);
 	tcase_add_test(tc, test_in_place);
 	tcase_add_test(tc, test_copy);
