@@ -1362,6 +1362,55 @@ START_TEST(test_value_in_view)
 }
 END_TEST
 
+/*
+ * A typedef resolved in its user's view (issue 37, x32): __kernel_old_time_t
+ * is asm-generic's typedef of __kernel_long_t, long where that header stands
+ * alone but long long where asm/pt.h (posix_types_x32.h) typedef'd it first.
+ */
+START_TEST(test_typedef_in_view)
+{
+	static const struct file more[] = {
+		{"asm-generic/pt.h",
+		 "#ifndef __kernel_long_t\ntypedef long __kernel_long_t;\n#endif\n"
+		 "typedef __kernel_long_t __kernel_old_time_t;\n"
+		 "struct zz_g { __kernel_old_time_t t; };\n"},
+		{"asm/pt.h",
+		 "typedef long long __kernel_long_t;\n#define __kernel_long_t __kernel_long_t\n"
+		 "#include <asm-generic/pt.h>\n"},
+		{"linux/zz.h", "#include <asm/pt.h>\nstruct zz_f { __kernel_old_time_t t; };\n"},
+	};
+	static const struct {
+		const char *path, *name;
+		uint64_t size;
+	} want[] = {{"linux/zz.h", "struct zz_f", 8}, {"asm-generic/pt.h", "struct zz_g", 4}};
+	struct ud_api_header v[NCOMMON + ARRAY_SIZE(more)];
+	size_t n, i, k, w;
+
+	for (n = 0; n < NCOMMON; n++)
+		ud_api_parse(common[n].path, common[n].text, strlen(common[n].text), &v[n]);
+	for (i = 0; i < ARRAY_SIZE(more); i++, n++)
+		ud_api_parse(more[i].path, more[i].text, strlen(more[i].text), &v[n]);
+	ud_api_sort_headers(v, n);
+	ud_api_resolve(v, n, ud_abi_find("x32"));
+	for (w = 0; w < ARRAY_SIZE(want); w++) {
+		const struct ud_api_layout *l = NULL;
+
+		for (i = 0; i < n; i++)
+			if (strcmp(v[i].path, want[w].path) == 0)
+				for (k = 0; k < v[i].n; k++)
+					if (strcmp(v[i].v[k].name, want[w].name) == 0)
+						l = v[i].v[k].layout;
+		ck_assert_msg(l != NULL, "%s has no layout", want[w].name);
+		ck_assert_msg(l->size == want[w].size && l->align == want[w].size,
+			      "%s: size %llu align %llu, want %llu", want[w].name,
+			      (unsigned long long)l->size, (unsigned long long)l->align,
+			      (unsigned long long)want[w].size);
+	}
+	for (i = 0; i < n; i++)
+		ud_api_header_free(&v[i]);
+}
+END_TEST
+
 /* The ABI table's predefined macros as the ABI's compiler has them (-dM -E; issue 37's oracle) */
 START_TEST(test_abi_predefined)
 {
@@ -1700,6 +1749,7 @@ main(void)
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_layout_u64_32bit);
 	tcase_add_test(tc, test_abi_predefined);
+	tcase_add_test(tc, test_typedef_in_view);
 	tcase_add_test(tc, test_value_in_view);
 	tcase_add_test(tc, test_in_place);
 	tcase_add_test(tc, test_copy);
