@@ -304,10 +304,20 @@ api_declaration(struct reader *r, size_t a, size_t b)
 				char *tname = NULL;
 
 				if (is_typedef) {
-					size_t close = api_match(v, j, b),
-					       t = api_declared_name(v, close + 1, b);
+					/* the first declarator's name: "} t_x, *p_x;" is t_x */
+					size_t close = api_match(v, j, b), end = close + 1, t;
+					int depth = 0;
 
-					if (t < b)
+					for (; end < b; end++) {
+						if (api_tok_is(&v[end], "("))
+							depth++;
+						else if (api_tok_is(&v[end], ")"))
+							depth--;
+						else if (depth == 0 && api_tok_is(&v[end], ","))
+							break;
+					}
+					t = api_declared_name(v, close + 1, end);
+					if (t < end)
 						tname = ud_xstrndup(v[t].p, v[t].n);
 				}
 				i = record_body(r, i, b, tname) - 1;

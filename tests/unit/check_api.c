@@ -1183,6 +1183,8 @@ static const char layout_h[] =
 	"struct l_bits16b { unsigned char x; unsigned int a:16; };\n"
 	"struct l_bits16c { unsigned short x; unsigned int a:32; char y; };\n"
 	"union l_bits16u { unsigned int a:16; char c; };\n"
+	/* asm/bootinfo-vme.h: the record is named after the first declarator, not the pointer's */
+	"typedef struct { int a; char b; } l_tx, *l_px;\n"
 	"#pragma pack(push, 2)\n"
 	"struct l_pragma { __u8 a; __u32 b; };\n"
 	"#pragma pack(pop)\n";
@@ -1444,6 +1446,7 @@ START_TEST(test_layout)
 	want_layout(v, n, "struct l_pragma", 6, 2, "a@0:8 b@16:32");
 	want_layout(v, n, "struct l_kptr", 12, 4, "t@0:32 vcc@32:64");
 	want_layout(v, n, "struct l_sonet", 8, 1, "section_bip@0:32 tx_cells@32:32");
+	want_layout(v, n, "struct (typedef l_tx)", 8, 4, "a@0:32 b@32:8");
 	for (i = 0; i < n; i++)
 		ud_api_header_free(&v[i]);
 
