@@ -1142,6 +1142,7 @@ END_TEST
 
 static const char layout_h[] =
 	"#include <linux/types.h>\n"
+	"#include <linux/la.h>\n"
 	"#define __struct_group_tag(TAG) TAG\n"
 	"#define __struct_group(TAG, NAME, ATTRS, MEMBERS...) \\\n"
 	"\tunion { \\\n"
@@ -1183,6 +1184,8 @@ static const char layout_h[] =
 	"struct l_bits16b { unsigned char x; unsigned int a:16; };\n"
 	"struct l_bits16c { unsigned short x; unsigned int a:32; char y; };\n"
 	"union l_bits16u { unsigned int a:16; char c; };\n"
+	/* linux/atmsap.h: the macro after the body is linux/atmapi.h's (here linux/la.h's) */
+	"struct l_atmsap { char c; } L_API_ALIGN;\n"
 	/* asm/bootinfo-vme.h: the record is named after the first declarator, not the pointer's */
 	"typedef struct { int a; char b; } l_tx, *l_px;\n"
 	"#pragma pack(push, 2)\n"
@@ -1193,7 +1196,10 @@ static const char layout_h[] =
 static void
 layout_on(const char *abi, struct ud_api_header *v, size_t *n)
 {
-	read_version("linux/l.h", layout_h, NULL, NULL, v, n);
+	read_version("linux/l.h", layout_h, "linux/la.h",
+		     "#if defined(__sparc__)\n#define L_API_ALIGN __attribute__((aligned(8)))\n"
+		     "#else\n#define L_API_ALIGN\n#endif\n",
+		     v, n);
 	ud_api_resolve(v, *n, ud_abi_find(abi));
 }
 
@@ -1428,7 +1434,7 @@ END_TEST
 
 START_TEST(test_layout)
 {
-	struct ud_api_header v[NCOMMON + 1];
+	struct ud_api_header v[NCOMMON + 2];
 	size_t n, i;
 
 	layout_on("x86_64", v, &n);
@@ -1474,6 +1480,7 @@ START_TEST(test_layout)
 	layout_on("sparc64", v, &n);
 	want_layout(v, n, "struct l_atm", 16, 8, "fam@0:16 addr@64:64 addr.i@64:16 addr.v@96:32");
 	want_layout(v, n, "struct l_kptr", 16, 8, "t@0:32 vcc@64:64");
+	want_layout(v, n, "struct l_atmsap", 8, 8, "c@0:8");
 	for (i = 0; i < n; i++)
 		ud_api_header_free(&v[i]);
 }
@@ -1636,7 +1643,7 @@ START_TEST(test_copy)
 	static const char *const texts[] = {base,	  types_h,	ioctl_h, const_h,
 					    sifields_new, ptregs_new,	fib_new, layout_h,
 					    "#define",	  "struct s {", ""};
-	struct ud_api_header v[NCOMMON + 1], h;
+	struct ud_api_header v[NCOMMON + 2], h;
 	size_t i, n;
 
 	/* as parsed: what api-diff copies for a text both versions share */
