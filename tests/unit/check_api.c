@@ -1186,6 +1186,8 @@ static const char layout_h[] =
 	"union l_bits16u { unsigned int a:16; char c; };\n"
 	/* linux/atmsap.h: the macro after the body is linux/atmapi.h's (here linux/la.h's) */
 	"struct l_atmsap { char c; } L_API_ALIGN;\n"
+	/* parisc's asm/pdc.h: an #ifdef inside one declaration's declarator list */
+	"struct l_declif { unsigned int\n#ifdef __LP64__\n pad:16,\n#endif\n a:4; };\n"
 	/* asm/bootinfo-vme.h: the record is named after the first declarator, not the pointer's */
 	"typedef struct { int a; char b; } l_tx, *l_px;\n"
 	"#pragma pack(push, 2)\n"
@@ -1463,6 +1465,7 @@ START_TEST(test_layout)
 	want_layout(v, n, "struct l_ulong", 24, 4, "id@0:32 mask@32:128 q@160:8");
 	want_layout(v, n, "struct l_bits64", 8, 4, "a@0:30 b@30:3 c@33:31");
 	want_layout(v, n, "struct l_bits16b", 4, 4, "x@0:8 a@8:16");
+	want_layout(v, n, "struct l_declif", 4, 4, "a@0:4");
 	for (i = 0; i < n; i++)
 		ud_api_header_free(&v[i]);
 
