@@ -272,12 +272,17 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 			 * or a macro of this header that stands for them
 			 * (EPOLL_PACKED), or a macro's name that ends the
 			 * declaration (linux/atmsap.h's __ATM_API_ALIGN, of
-			 * linux/atmapi.h): no header declares an object there
+			 * linux/atmapi.h): no header declares an object there;
+			 * or before a typedef's name, the only name of its record
+			 * (linux/atmapi.h's atm_kptr_t)
 			 */
 			while (k < b &&
 			       (api_is_attr(&v[k]) ||
 				(r->nesting == 0 && typedef_name == NULL &&
-				 (api_macro_here(r, &v[k]) || macro_named_last(v, k, b))))) {
+				 (api_macro_here(r, &v[k]) || macro_named_last(v, k, b))) ||
+				(r->nesting == 0 && typedef_name != NULL && k + 1 < b &&
+				 api_tok_is(&v[k + 1], typedef_name) &&
+				 macro_named_last(v, k, k + 1)))) {
 				size_t e = k + 1 < b && api_tok_is(&v[k + 1], "(")
 						   ? api_match(v, k + 1, b) + 1
 						   : k + 1;

@@ -1484,6 +1484,7 @@ START_TEST(test_layout)
 	want_layout(v, n, "struct l_atm", 16, 8, "fam@0:16 addr@64:64 addr.i@64:16 addr.v@96:32");
 	want_layout(v, n, "struct l_kptr", 16, 8, "t@0:32 vcc@64:64");
 	want_layout(v, n, "struct l_atmsap", 8, 8, "c@0:8");
+	want_layout(v, n, "struct (typedef l_kptr_t)", 8, 8, "_@0:64");
 	for (i = 0; i < n; i++)
 		ud_api_header_free(&v[i]);
 }
