@@ -58,8 +58,8 @@ esac
 UD_SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/uapid-test-sh.XXXXXX")
 # what the full tier computes from inputs that rarely change, kept between runs keyed by
 # those inputs' checksums (tests/kernel/kernel-refs.sh: the kernel's own headers_install for
-# every architecture; tests/kernel/api-layout-oracle.py: the compiler's layouts): UD_CACHE=DIR
-# to keep it elsewhere, UD_CACHE= (empty) for none. Never required: a run without it
+# every architecture; tests/kernel/api-layout-oracle.py and abi-oracle.py: the compilers'
+# answers): UD_CACHE=DIR to keep it elsewhere, UD_CACHE= (empty) for none. Never required: a run without it
 # computes everything (doc/testing.md has both times).
 export UD_CACHE=${UD_CACHE-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/uapid-test}
 export UD_KERNEL_TREES=$UD_SCRATCH/kernels UD_KERNEL_REFS=$UD_SCRATCH/refs
@@ -69,6 +69,10 @@ packages=(linux-source-6.1 rsync xz-utils neovim bash-completion)
 kernels=(6.1)
 if [ "$UD_LEVEL" = full ]; then
 	packages+=(valgrind linux-source-6.12 bc abigail-tools clang clang-format chromium)
+	# the ABI oracle's compilers (tests/kernel/abi-oracle.py; bench/abi-table.py's table)
+	packages+=(gcc-12 gcc-12-{i686,aarch64,riscv64,powerpc,powerpc64,powerpc64le,s390x}-linux-gnu
+		gcc-12-{x86-64-linux-gnux32,arm-linux-gnueabihf,mips64el-linux-gnuabi64,mipsel-linux-gnu}
+		gcc-12-{sparc64,alpha,arc,hppa,m68k,sh4}-linux-gnu)
 	kernels+=(6.12)
 fi
 
@@ -264,6 +268,10 @@ spawn full api-report-browser niced run_test kernel/api-report-browser \
 # repository of 6.1 with planted changes (tests/kernel/check-uapi-kernel.sh)
 spawn full check-uapi-kernel niced run_test kernel/check-uapi-kernel \
 	UD_KERNEL_61="$UD_KERNEL_TREES/linux-6.1" UD_KERNEL_612="$UD_KERNEL_TREES/linux-6.12"
+# layouts, constant values and predefined macros of 6.1 and 6.12 on every ABI against the
+# cross compilers (tests/kernel/abi-oracle.sh; their answers cached in $UD_CACHE/abi-oracle)
+spawn full abi-oracle niced run_test kernel/abi-oracle UD_KERNEL_61="$UD_KERNEL_TREES/linux-6.1" \
+	UD_KERNEL_612="$UD_KERNEL_TREES/linux-6.12"
 spawn full branch-kernel niced run_test kernel/branch-kernel
 # the daemon against the batch commands on 6.1 and from 6.1 to 6.12: its own trees and
 # state, so it starts with the other kernel stages (it was the run's last long pole)

@@ -47,7 +47,9 @@ static const char *const m_x86_64[] = {"__x86_64__", "__x86_64", "__amd64__", "_
 static const char *const m_i386[] = {"__i386__", "__i386", "i386", "__ILP32__", "_ILP32", NULL};
 static const char *const m_x32[] = {"__x86_64__", "__x86_64", "__amd64__", "__amd64",
 				    "__ILP32__",  "_ILP32",   NULL};
-static const char *const m_arm[] = {"__arm__", "__ARM_EABI__", "__ARMEL__", NULL};
+/* Debian's armhf GCC (the ABI's compiler) emits Thumb-2 by default: asm/swab.h tests __thumb__ */
+static const char *const m_arm[] = {"__arm__",	 "__ARM_EABI__", "__ARMEL__",
+				    "__thumb__", "__thumb2__",	 NULL};
 static const char *const m_arm64[] = {"__aarch64__", "__AARCH64EL__", "__LP64__", "_LP64", NULL};
 static const char *const m_riscv64[] = {"__riscv", "__riscv_xlen=64", "__LP64__", "_LP64", NULL};
 static const char *const m_riscv32[] = {"__riscv", "__riscv_xlen=32", NULL};

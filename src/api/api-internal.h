@@ -148,7 +148,10 @@ struct api_symstate {
 	/*
 	 * A macro whose value took a name defined more than once (a word's
 	 * many_macros): another header's view may give another value, so its
-	 * uses expand it there instead of taking this one.
+	 * uses expand it there instead of taking this one. A typedef that
+	 * took such a typedef name (x32's __kernel_long_t, long long where
+	 * posix_types_x32.h is included, long in asm-generic/posix_types.h
+	 * alone): a use in another header resolves it there.
 	 */
 	bool view_dependent;
 };
@@ -177,6 +180,8 @@ struct api_ctx {
 	/* linux/types.h's index: whose view a header that includes nothing takes, or -1 */
 	long prelude;
 	unsigned long view_words; /* names of many_macros expanded so far (view_dependent) */
+	/* typedef names defined more than once, or view-dependent, taken so far (view_dependent) */
+	unsigned long view_types;
 	size_t n;
 	struct api_hdr *hd;
 	struct ud_map global;	  /* name key -> (uintptr_t) index + 1 into refs */
@@ -209,6 +214,8 @@ enum api_ns { API_NS_MACRO, API_NS_TAG, API_NS_ORDINARY };
  * version.  False when there is none, or the first one found is under
  * conditions the target does not decide (*undecided set).
  */
+/* Whether the version defines name in ns more than once (another view may see another). */
+bool api_defined_often(struct api_ctx *c, enum api_ns ns, const char *name, size_t n);
 bool api_lookup(struct api_ctx *c, unsigned h, enum api_ns ns, const char *name, size_t n,
 		bool global, struct api_ref *out, bool *undecided);
 struct ud_api_sym *api_sym(struct api_ctx *c, struct api_ref r);

@@ -27,6 +27,7 @@
 #include "api-internal.h"
 #include "uapid/util/buf.h"
 #include "uapid/util/chars.h"
+#include "uapid/util/hash.h"
 #include "uapid/core/expr.h"
 #include "uapid/util/xmalloc.h"
 
@@ -174,6 +175,20 @@ place_expansion(struct rec *r, const struct ud_api_member *m, const char *prefix
 	return ok;
 }
 
+/* The alignment abi gives an integer of size bytes (0: none of that size). */
+static uint64_t
+int_align(const struct ud_abi *abi, uint64_t size)
+{
+	static const enum ud_abi_base ints[] = {UD_ABI_CHAR, UD_ABI_SHORT, UD_ABI_INT, UD_ABI_LONG,
+						UD_ABI_LLONG};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ints); i++)
+		if (abi->t[ints[i]].size == size)
+			return abi->t[ints[i]].align;
+	return 0;
+}
+
 /* Places bit-field m of type t and attributes ma in record r, its field named under prefix. */
 static bool
 place_bitfield(struct rec *r, const struct ud_api_member *m, const char *prefix,
@@ -183,7 +198,7 @@ place_bitfield(struct rec *r, const struct ud_api_member *m, const char *prefix,
 	struct api_val w = api_eval_text(r->c, r->h, m->width);
 	uint64_t unit = (r->pack != 0 && r->pack < t->align ? r->pack : t->align) * 8;
 	bool tight = r->packed || ma->packed || abi->bitfields_unaligned;
-	uint64_t at, bits;
+	uint64_t at, bits, span = 1, mode_align = 0;
 	unsigned flags;
 
 	if (!w.known || w.u > t->size * 8 || !t->integer || t->array)
@@ -196,9 +211,29 @@ place_bitfield(struct rec *r, const struct ud_api_member *m, const char *prefix,
 			r->align = t->align;
 		return true;
 	}
+	/*
+	 * GCC: a bit-field may not span more units of its type's alignment
+	 * than its type has (excess_unit_span): one, except where the type is
+	 * less aligned than its size (i386's long long: two 4-byte units).
+	 */
+	if (r->pack == 0 || r->pack >= t->align)
+		span = t->size * 8 / unit;
+	if (span == 0)
+		span = 1;
+	/*
+	 * Where bit-fields are unaligned (m68k), GCC lays one out as an
+	 * ordinary member when its width is an integer's (16, 32, 64) and its
+	 * offset is that integer's alignment: it aligns the record (layout_decl).
+	 */
+	if (tight && !r->packed && !ma->packed && r->pack == 0 &&
+	    (bits == 16 || bits == 32 || bits == 64))
+		mode_align = int_align(abi, bits / 8);
+	if (mode_align > 1 && (r->kind == UD_API_UNION || r->off % (mode_align * 8) == 0) &&
+	    mode_align > r->align)
+		r->align = mode_align;
 	if (r->kind == UD_API_UNION)
 		at = 0;
-	else if (!tight && r->off / unit != (r->off + bits - 1) / unit)
+	else if (!tight && (r->off % unit + bits + unit - 1) / unit > span)
 		at = round_up(r->off, unit);
 	else
 		at = r->off;

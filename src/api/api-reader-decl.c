@@ -187,6 +187,24 @@ enum_body(struct reader *r, size_t at, size_t open, size_t close, const char *na
 	free(anonymous);
 }
 
+/* Whether v[k], the last word of a declaration [.., b), is spelled as a macro's name (upper case).
+ */
+static bool
+macro_named_last(const struct api_tok *v, size_t k, size_t b)
+{
+	size_t i;
+	bool upper = false;
+
+	if (!api_tok_ident(&v[k]) || !(k + 1 == b || api_tok_is(&v[k + 1], ";")))
+		return false;
+	for (i = 0; i < v[k].n; i++) {
+		if (v[k].p[i] >= 'a' && v[k].p[i] <= 'z')
+			return false;
+		upper |= v[k].p[i] >= 'A' && v[k].p[i] <= 'Z';
+	}
+	return upper;
+}
+
 /* "struct foo { ... }" at [at, ...): records it; returns the index after its '}'. */
 static size_t
 record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
@@ -250,10 +268,21 @@ record_body(struct reader *r, size_t at, size_t b, const char *typedef_name)
 			size_t k = close + 1;
 			struct ud_buf attrs = UD_BUF_INIT;
 
-			/* or a macro of this header that stands for them (EPOLL_PACKED) */
+			/*
+			 * or a macro of this header that stands for them
+			 * (EPOLL_PACKED), or a macro's name that ends the
+			 * declaration (linux/atmsap.h's __ATM_API_ALIGN, of
+			 * linux/atmapi.h): no header declares an object there;
+			 * or before a typedef's name, the only name of its record
+			 * (linux/atmapi.h's atm_kptr_t)
+			 */
 			while (k < b &&
-			       (api_is_attr(&v[k]) || (r->nesting == 0 && typedef_name == NULL &&
-						       api_macro_here(r, &v[k])))) {
+			       (api_is_attr(&v[k]) ||
+				(r->nesting == 0 && typedef_name == NULL &&
+				 (api_macro_here(r, &v[k]) || macro_named_last(v, k, b))) ||
+				(r->nesting == 0 && typedef_name != NULL && k + 1 < b &&
+				 api_tok_is(&v[k + 1], typedef_name) &&
+				 macro_named_last(v, k, k + 1)))) {
 				size_t e = k + 1 < b && api_tok_is(&v[k + 1], "(")
 						   ? api_match(v, k + 1, b) + 1
 						   : k + 1;
@@ -304,10 +333,20 @@ api_declaration(struct reader *r, size_t a, size_t b)
 				char *tname = NULL;
 
 				if (is_typedef) {
-					size_t close = api_match(v, j, b),
-					       t = api_declared_name(v, close + 1, b);
+					/* the first declarator's name: "} t_x, *p_x;" is t_x */
+					size_t close = api_match(v, j, b), end = close + 1, t;
+					int depth = 0;
 
-					if (t < b)
+					for (; end < b; end++) {
+						if (api_tok_is(&v[end], "("))
+							depth++;
+						else if (api_tok_is(&v[end], ")"))
+							depth--;
+						else if (depth == 0 && api_tok_is(&v[end], ","))
+							break;
+					}
+					t = api_declared_name(v, close + 1, end);
+					if (t < end)
 						tname = ud_xstrndup(v[t].p, v[t].n);
 				}
 				i = record_body(r, i, b, tname) - 1;

@@ -462,7 +462,9 @@ api_member(struct reader *r, size_t a, size_t b, size_t open, struct ud_api_memb
 			size_t fp; /* "(" of a function pointer's "(*name)", or i */
 
 			m = member_add(out, n, alloc);
-			m->cond = relative_cond(r, open, start);
+			/* the name's: an #ifdef may open inside the declarator list (parisc's
+			 * pdc.h) */
+			m->cond = relative_cond(r, open, nm < i ? nm : start);
 			if (first && flex_array_member(r, start, i, m)) {
 				first = false;
 				start = i + 1;

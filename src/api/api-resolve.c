@@ -413,6 +413,19 @@ lookup_closure(struct api_ctx *c, unsigned h, uintptr_t head, const char *key, s
 }
 
 bool
+api_defined_often(struct api_ctx *c, enum api_ns ns, const char *name, size_t n)
+{
+	char buf[512];
+	const char *key = key_of(ns, name, n, buf, sizeof(buf));
+	uintptr_t head;
+
+	if (key == NULL)
+		return false;
+	head = (uintptr_t)ud_map_get(&c->global, key);
+	return head != 0 && c->gnext[head - 1] != 0;
+}
+
+bool
 api_lookup(struct api_ctx *c, unsigned h, enum api_ns ns, const char *name, size_t n, bool global,
 	   struct api_ref *out, bool *undecided)
 {

@@ -269,12 +269,33 @@ typedef_pack(struct api_ctx *c, struct api_ref r)
 	return 0;
 }
 
+/* Typedef r's type read in header h's view into out (owned); why it is not known in *why. */
+static void
+typedef_in_view(struct api_ctx *c, struct api_ref r, unsigned h, struct api_type *out, char **why)
+{
+	struct ud_api_sym *s = api_sym(c, r);
+	bool flex = false;
+
+	if (!api_member_type(c, h, s->decl, typedef_pack(c, r), out, &flex, why))
+		out->known = false;
+	if (out->known && s->decl->sub_kind == 0) {
+		/* on a typedef, aligned(N) sets the alignment, down as well as up
+		 * (rdma's packed_ulong: an unsigned long aligned to 4) */
+		struct api_attrs ta = {0, false};
+
+		if (api_attrs_of_text(c, h, s->decl->type, &ta) &&
+		    (s->decl->attrs == NULL || api_attrs_of_text(c, h, s->decl->attrs, &ta)) &&
+		    ta.aligned != 0)
+			out->align = ta.aligned;
+	}
+}
+
 bool
 api_typedef_type(struct api_ctx *c, struct api_ref r, struct api_type *out)
 {
 	struct api_symstate *st = &c->hd[r.h].st[r.i];
 	struct ud_api_sym *s = api_sym(c, r);
-	bool flex = false;
+	unsigned long types = c->view_types;
 
 	if (st->type != NULL) {
 		api_type_copy(out, st->type);
@@ -286,18 +307,8 @@ api_typedef_type(struct api_ctx *c, struct api_ref r, struct api_type *out)
 		return false;
 	st->type_busy = true;
 	st->type = ud_xcalloc(1, sizeof(*st->type));
-	if (!api_member_type(c, r.h, s->decl, typedef_pack(c, r), st->type, &flex, &st->why))
-		st->type->known = false;
-	if (st->type->known && s->decl->sub_kind == 0) {
-		/* on a typedef, aligned(N) sets the alignment, down as well as up
-		 * (rdma's packed_ulong: an unsigned long aligned to 4) */
-		struct api_attrs ta = {0, false};
-
-		if (api_attrs_of_text(c, r.h, s->decl->type, &ta) &&
-		    (s->decl->attrs == NULL || api_attrs_of_text(c, r.h, s->decl->attrs, &ta)) &&
-		    ta.aligned != 0)
-			st->type->align = ta.aligned;
-	}
+	typedef_in_view(c, r, r.h, st->type, &st->why);
+	st->view_dependent = c->view_types != types;
 	st->type_busy = false;
 	api_type_copy(out, st->type);
 	return out->known;
@@ -454,9 +465,25 @@ named_type(struct api_ctx *c, unsigned h, const struct api_tok *t, struct specif
 	if (api_lookup(c, h, API_NS_ORDINARY, t->p, t->n, true, &r, &undecided) &&
 	    api_sym(c, r)->kind == UD_API_TYPEDEF) {
 		struct api_type td;
+		bool known;
 
 		memset(&td, 0, sizeof(td));
-		if (!api_typedef_type(c, r, &td)) {
+		known = api_typedef_type(c, r, &td);
+		if (c->hd[r.h].st[r.i].view_dependent ||
+		    api_defined_often(c, API_NS_ORDINARY, t->p, t->n))
+			c->view_types++;
+		if (c->hd[r.h].st[r.i].view_dependent && r.h != h &&
+		    !c->hd[r.h].st[r.i].type_busy) {
+			/* its typedef names may be others here: read again in this view */
+			char *why = NULL;
+
+			api_type_free(&td);
+			memset(&td, 0, sizeof(td));
+			typedef_in_view(c, r, h, &td, &why);
+			free(why);
+			known = td.known;
+		}
+		if (!known) {
 			/* a pointer to it is still a pointer (a function type) */
 			free(td.spelled);
 			free(out->spelled);

@@ -1456,6 +1456,7 @@ END_TEST
 
 static const char layout_h[] =
 	"#include <linux/types.h>\n"
+	"#include <linux/la.h>\n"
 	"#define __struct_group_tag(TAG) TAG\n"
 	"#define __struct_group(TAG, NAME, ATTRS, MEMBERS...) \\\n"
 	"\tunion { \\\n"
@@ -1490,6 +1491,19 @@ static const char layout_h[] =
 	"    __HANDLE_ITEM(tx_cells);\n"
 	"struct l_sonet {\n#define __HANDLE_ITEM(i) int i\n\t__SONET_ITEMS\n#undef __HANDLE_ITEM\n"
 	"} __attribute__ ((packed));\n"
+	/* i386: a long long bit-field may span two of its 4-byte alignment units */
+	"struct l_bits64 { unsigned long long a:30, b:3, c:31; };\n"
+	/* m68k: a 16- or 32-bit-wide bit-field at an offset so aligned aligns the record */
+	"struct l_bits16 { unsigned int a:16; };\n"
+	"struct l_bits16b { unsigned char x; unsigned int a:16; };\n"
+	"struct l_bits16c { unsigned short x; unsigned int a:32; char y; };\n"
+	"union l_bits16u { unsigned int a:16; char c; };\n"
+	/* linux/atmsap.h: the macro after the body is linux/atmapi.h's (here linux/la.h's) */
+	"struct l_atmsap { char c; } L_API_ALIGN;\n"
+	/* parisc's asm/pdc.h: an #ifdef inside one declaration's declarator list */
+	"struct l_declif { unsigned int\n#ifdef __LP64__\n pad:16,\n#endif\n a:4; };\n"
+	/* asm/bootinfo-vme.h: the record is named after the first declarator, not the pointer's */
+	"typedef struct { int a; char b; } l_tx, *l_px;\n"
 	"#pragma pack(push, 2)\n"
 	"struct l_pragma { __u8 a; __u32 b; };\n"
 	"#pragma pack(pop)\n";
@@ -1498,7 +1512,10 @@ static const char layout_h[] =
 static void
 layout_on(const char *abi, struct ud_api_header *v, size_t *n)
 {
-	read_version("linux/l.h", layout_h, NULL, NULL, v, n);
+	read_version("linux/l.h", layout_h, "linux/la.h",
+		     "#if defined(__sparc__)\n#define L_API_ALIGN __attribute__((aligned(8)))\n"
+		     "#else\n#define L_API_ALIGN\n#endif\n",
+		     v, n);
 	ud_api_resolve(v, *n, ud_abi_find(abi));
 }
 
@@ -1669,9 +1686,71 @@ START_TEST(test_value_in_view)
 }
 END_TEST
 
+/*
+ * A typedef resolved in its user's view (issue 37, x32): __kernel_old_time_t
+ * is asm-generic's typedef of __kernel_long_t, long where that header stands
+ * alone but long long where asm/pt.h (posix_types_x32.h) typedef'd it first.
+ */
+START_TEST(test_typedef_in_view)
+{
+	static const struct file more[] = {
+		{"asm-generic/pt.h",
+		 "#ifndef __kernel_long_t\ntypedef long __kernel_long_t;\n#endif\n"
+		 "typedef __kernel_long_t __kernel_old_time_t;\n"
+		 "struct zz_g { __kernel_old_time_t t; };\n"},
+		{"asm/pt.h",
+		 "typedef long long __kernel_long_t;\n#define __kernel_long_t __kernel_long_t\n"
+		 "#include <asm-generic/pt.h>\n"},
+		{"linux/zz.h", "#include <asm/pt.h>\nstruct zz_f { __kernel_old_time_t t; };\n"},
+	};
+	static const struct {
+		const char *path, *name;
+		uint64_t size;
+	} want[] = {{"linux/zz.h", "struct zz_f", 8}, {"asm-generic/pt.h", "struct zz_g", 4}};
+	struct ud_api_header v[NCOMMON + ARRAY_SIZE(more)];
+	size_t n, i, k, w;
+
+	for (n = 0; n < NCOMMON; n++)
+		ud_api_parse(common[n].path, common[n].text, strlen(common[n].text), &v[n]);
+	for (i = 0; i < ARRAY_SIZE(more); i++, n++)
+		ud_api_parse(more[i].path, more[i].text, strlen(more[i].text), &v[n]);
+	ud_api_sort_headers(v, n);
+	ud_api_resolve(v, n, ud_abi_find("x32"));
+	for (w = 0; w < ARRAY_SIZE(want); w++) {
+		const struct ud_api_layout *l = NULL;
+
+		for (i = 0; i < n; i++)
+			if (strcmp(v[i].path, want[w].path) == 0)
+				for (k = 0; k < v[i].n; k++)
+					if (strcmp(v[i].v[k].name, want[w].name) == 0)
+						l = v[i].v[k].layout;
+		ck_assert_msg(l != NULL, "%s has no layout", want[w].name);
+		ck_assert_msg(l->size == want[w].size && l->align == want[w].size,
+			      "%s: size %llu align %llu, want %llu", want[w].name,
+			      (unsigned long long)l->size, (unsigned long long)l->align,
+			      (unsigned long long)want[w].size);
+	}
+	for (i = 0; i < n; i++)
+		ud_api_header_free(&v[i]);
+}
+END_TEST
+
+/* The ABI table's predefined macros as the ABI's compiler has them (-dM -E; issue 37's oracle) */
+START_TEST(test_abi_predefined)
+{
+	const char *value = NULL;
+
+	ck_assert_int_eq(ud_abi_macro(ud_abi_find("arm"), "__thumb__", 9, &value),
+			 UD_ABI_MACRO_DEFINED);
+	ck_assert_str_eq(value, "1");
+	ck_assert_int_eq(ud_abi_macro(ud_abi_find("x86_64"), "__thumb__", 9, &value),
+			 UD_ABI_MACRO_UNDEFINED);
+}
+END_TEST
+
 START_TEST(test_layout)
 {
-	struct ud_api_header v[NCOMMON + 1];
+	struct ud_api_header v[NCOMMON + 2];
 	size_t n, i;
 
 	layout_on("x86_64", v, &n);
@@ -1689,6 +1768,7 @@ START_TEST(test_layout)
 	want_layout(v, n, "struct l_pragma", 6, 2, "a@0:8 b@16:32");
 	want_layout(v, n, "struct l_kptr", 12, 4, "t@0:32 vcc@32:64");
 	want_layout(v, n, "struct l_sonet", 8, 1, "section_bip@0:32 tx_cells@32:32");
+	want_layout(v, n, "struct (typedef l_tx)", 8, 4, "a@0:32 b@32:8");
 	for (i = 0; i < n; i++)
 		ud_api_header_free(&v[i]);
 
@@ -1697,6 +1777,19 @@ START_TEST(test_layout)
 	want_layout(v, n, "struct l_basic", 20, 4, "a@0:8 b@32:64 c@96:64");
 	want_layout(v, n, "struct l_flex", 4, 4, "n@0:32 data@32:0");
 	want_layout(v, n, "struct l_ulong", 24, 4, "id@0:32 mask@32:128 q@160:8");
+	want_layout(v, n, "struct l_bits64", 8, 4, "a@0:30 b@30:3 c@33:31");
+	want_layout(v, n, "struct l_bits16b", 4, 4, "x@0:8 a@8:16");
+	want_layout(v, n, "struct l_declif", 4, 4, "a@0:4");
+	for (i = 0; i < n; i++)
+		ud_api_header_free(&v[i]);
+
+	/* m68k: bit-fields unaligned, but one of an integer's width at its alignment aligns */
+	layout_on("m68k", v, &n);
+	want_layout(v, n, "struct l_bits64", 8, 1, "a@0:30 b@30:3 c@33:31");
+	want_layout(v, n, "struct l_bits16", 2, 2, "a@0:16");
+	want_layout(v, n, "struct l_bits16b", 3, 1, "x@0:8 a@8:16");
+	want_layout(v, n, "struct l_bits16c", 8, 2, "x@0:16 a@16:32 y@48:8");
+	want_layout(v, n, "union l_bits16u", 2, 2, "a@0:16 c@0:8");
 	for (i = 0; i < n; i++)
 		ud_api_header_free(&v[i]);
 
@@ -1704,6 +1797,8 @@ START_TEST(test_layout)
 	layout_on("sparc64", v, &n);
 	want_layout(v, n, "struct l_atm", 16, 8, "fam@0:16 addr@64:64 addr.i@64:16 addr.v@96:32");
 	want_layout(v, n, "struct l_kptr", 16, 8, "t@0:32 vcc@64:64");
+	want_layout(v, n, "struct l_atmsap", 8, 8, "c@0:8");
+	want_layout(v, n, "struct (typedef l_kptr_t)", 8, 8, "_@0:64");
 	for (i = 0; i < n; i++)
 		ud_api_header_free(&v[i]);
 }
@@ -1866,7 +1961,7 @@ START_TEST(test_copy)
 	static const char *const texts[] = {base,	  types_h,	ioctl_h, const_h,
 					    sifields_new, ptregs_new,	fib_new, layout_h,
 					    "#define",	  "struct s {", ""};
-	struct ud_api_header v[NCOMMON + 1], h;
+	struct ud_api_header v[NCOMMON + 2], h;
 	size_t i, n;
 
 	/* as parsed: what api-diff copies for a text both versions share */
@@ -1988,6 +2083,8 @@ main(void)
 	tcase_add_test(tc, test_rule_same_expansion);
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_layout_u64_32bit);
+	tcase_add_test(tc, test_abi_predefined);
+	tcase_add_test(tc, test_typedef_in_view);
 	tcase_add_test(tc, test_value_in_view);
 	tcase_add_test(tc, test_in_place);
 	tcase_add_test(tc, test_copy);
