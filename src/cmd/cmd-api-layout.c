@@ -318,6 +318,7 @@ cmd_api_layout(int argc, char **argv)
 				continue; /* an architecture this tree does not have */
 			report_json_failure(argv[optind]);
 			json_decref(all);
+			free(run.seen);
 			git_libgit2_shutdown();
 			return EXIT_USAGE;
 		}
