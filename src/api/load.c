@@ -434,11 +434,15 @@ ud_api_versions_diff(const struct ud_api_version *o, const struct ud_api_version
 }
 
 const struct ud_api_header *
+ud_api_version_header(const struct ud_api_version *v, const char *path)
+{
+	return ud_api_find_header(v->v, v->n, path);
+}
+
+const struct ud_api_header *
 ud_api_version_find(const char *path, void *ctx)
 {
-	const struct ud_api_version *v = ctx;
-
-	return ud_api_find_header(v->v, v->n, path);
+	return ud_api_version_header(ctx, path);
 }
 
 /* Frees the models of v and what is left of its texts: not its summary (what, n). */

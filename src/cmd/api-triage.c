@@ -263,7 +263,7 @@ definition(const struct ud_api_sym *s)
 static const struct ud_api_sym *
 find_sym(const struct ud_api_version *side, const struct ud_api_change *c, const char *cond)
 {
-	const struct ud_api_header *h = ud_api_version_find(c->header, (void *)side);
+	const struct ud_api_header *h = ud_api_version_header(side, c->header);
 	size_t i;
 
 	if (h == NULL || c->name[0] == '\0')

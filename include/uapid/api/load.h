@@ -73,7 +73,9 @@ void ud_api_versions_resolve(struct ud_api_version *o, struct ud_api_version *n,
 /* ud_api_diff_versions of the two into d (zeroed), its parts on two threads. */
 void ud_api_versions_diff(const struct ud_api_version *o, const struct ud_api_version *n,
 			  struct ud_api_diff *d);
-/* The model of the header at path of version ctx, or NULL (a struct ud_api_lookup's find). */
+/* The model of the header at path of version v, or NULL. */
+const struct ud_api_header *ud_api_version_header(const struct ud_api_version *v, const char *path);
+/* The same as a struct ud_api_lookup's find: ctx is the version. */
 const struct ud_api_header *ud_api_version_find(const char *path, void *ctx);
 
 /* dst becomes a deep copy of src (its models, what): for another ABI to resolve. */
