@@ -18,12 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cmd.h"
 #include "uapid/api/abi.h"
 #include "uapid/api/api.h"
 #include "uapid/api/load.h"
+#include "uapid/io/fsutil.h"
 #include "uapid/proto/json.h"
 #include "uapid/util/buf.h"
 #include "uapid/util/map.h"
@@ -50,14 +50,6 @@ struct all_run {
 	struct ud_api_models *known; /* every text parsed once, whatever its architectures */
 };
 
-static bool
-is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 /*
  * Where arch's headers of spec are read from: spec itself (a kernel tree
  * with arch/ARCH, or REPO:REV), spec/ARCH (an install --arch all), or NULL
@@ -68,16 +60,16 @@ spec_for(const char *spec, const char *arch, const char **why)
 {
 	char *p;
 
-	if (!is_dir(spec))
+	if (!ud_is_dir(spec))
 		return ud_xstrdup(spec); /* REPO:REV: its install says */
 	p = ud_xasprintf("%s/%s/include", spec, arch);
-	if (is_dir(p)) {
+	if (ud_is_dir(p)) {
 		free(p);
 		return ud_xasprintf("%s/%s", spec, arch);
 	}
 	free(p);
 	p = ud_xasprintf("%s/arch/%s", spec, arch);
-	if (is_dir(p)) {
+	if (ud_is_dir(p)) {
 		free(p);
 		return ud_xstrdup(spec);
 	}

@@ -75,14 +75,6 @@ take_own(const char *dst, char *text, size_t len, void *ctx)
 	return 0;
 }
 
-static bool
-is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 /* Installs src's headers for arch in memory into s. */
 static int
 install_source(struct reader *s, struct ud_source *src, const char *arch)
@@ -179,9 +171,9 @@ side_read(struct reader *s, const char *spec, const char *arch)
 	char *inc;
 	int rc;
 
-	if (!is_dir(spec) && (rc = load_git(s, spec, arch)) != 1)
+	if (!ud_is_dir(spec) && (rc = load_git(s, spec, arch)) != 1)
 		goto sorted;
-	if (!is_dir(spec)) {
+	if (!ud_is_dir(spec)) {
 		report_error("%s: not a directory, a kernel tree or REPO:REV", spec);
 		return -1;
 	}
@@ -289,7 +281,7 @@ api_side_for_arch(const char *spec, const char *arch, const char *installed_arch
 	char *mk, *dir;
 	bool tree, ok;
 
-	if (!is_dir(spec))
+	if (!ud_is_dir(spec))
 		return true; /* REPO:REV: its install says */
 	mk = ud_xasprintf("%s/Makefile", spec);
 	tree = access(mk, F_OK) == 0;
@@ -297,7 +289,7 @@ api_side_for_arch(const char *spec, const char *arch, const char *installed_arch
 	if (!tree)
 		return strcmp(arch, installed_arch) == 0;
 	dir = ud_xasprintf("%s/arch/%s", spec, arch);
-	ok = is_dir(dir);
+	ok = ud_is_dir(dir);
 	free(dir);
 	return ok;
 }
