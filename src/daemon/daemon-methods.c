@@ -879,20 +879,42 @@ m_resplit(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **
 	return json_pack("{s:I}", "queued", (json_int_t)json_array_size(paths));
 }
 
-/* An editor's buffer of a uapi header against its installed API (NULL with *cause). */
+/*
+ * An editor's buffer of a uapi header against its installed API, or with
+ * rev against the header as that revision of the tree's repository has it
+ * (NULL with *cause; *code says whose fault).
+ */
 static json_t *
-api_text_json(struct daemon *d, const char *path, const char *text, size_t len, char **cause)
+api_text_json(struct daemon *d, const char *path, const char *text, size_t len, const char *rev,
+	      int *code, char **cause)
 {
+	struct ud_engine_api_base base = {false, NULL, 0};
+	struct ud_buf old = UD_BUF_INIT;
 	struct ud_api_diff diff;
-	char *installed = NULL;
-	json_t *r;
+	char *installed = NULL, commit[41] = "";
+	json_t *r = NULL;
+	int found;
 
-	if (ud_engine_api_text(d->engine, path, text, len, &diff, &installed, cause) < 0)
-		return NULL;
+	*code = UD_RPC_INVALID_PARAMS;
+	if (rev != NULL) {
+		if ((found = ud_apiquery_file_at(d->root, rev, path, &old, commit, cause)) < 0) {
+			*code = UD_RPC_SERVER_ERROR;
+			goto out;
+		}
+		base = (struct ud_engine_api_base){true, found ? ud_buf_str(&old) : NULL, old.len};
+	}
+	if (ud_engine_api_text(d->engine, path, text, len, &base, &diff, &installed, cause) < 0)
+		goto out;
 	r = ud_json_api_diff(&diff);
 	json_object_set_new(r, "installed", json_string(installed));
+	if (rev != NULL)
+		json_object_set_new(r, "baseline",
+				    json_pack("{s:s, s:s, s:b}", "rev", rev, "commit", commit,
+					      "present", found != 0));
 	ud_api_diff_free(&diff);
 	free(installed);
+out:
+	ud_buf_free(&old);
 	return r;
 }
 
@@ -900,7 +922,8 @@ api_text_json(struct daemon *d, const char *path, const char *text, size_t len, 
  * api.changes: the symbol-level userspace API changes {"since": CLOCK} (from
  * the versions the store keeps), {"rev": REV} (that git revision against
  * the headers installed now), or {"path", "text"} (an editor's buffer of a
- * uapi header against its installed version, in the buffer's lines);
+ * uapi header against its installed version, in the buffer's lines; with
+ * "rev", against the header as that revision has it: an editor's baseline);
  * "accept" (an accept file's text, accept.h) marks the accepted changes.
  */
 static json_t *
@@ -922,9 +945,13 @@ m_api_changes(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, cha
 			return ud_rpc_bad_param(code, message, "text", "must be a string");
 		if ((path = param_path(d, params, code, message)) == NULL)
 			return NULL;
-		r = api_text_json(d, path, json_string_value(text), json_string_length(text),
-				  &cause);
+		r = api_text_json(d, path, json_string_value(text), json_string_length(text), rev,
+				  code, &cause);
 		free(path);
+		if (r == NULL) {
+			*message = cause;
+			return NULL;
+		}
 	} else if (rev != NULL) {
 		if (since != NULL)
 			return ud_rpc_bad_param(code, message, "since", "and \"rev\": give one");
@@ -952,6 +979,30 @@ m_api_changes(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, cha
 	}
 	json_object_set_new(r, "clock", json_integer(now));
 	return r;
+}
+
+/*
+ * api.baseline: the commit {"rev": REV} names in the tree's repository now
+ * ({"rev", "commit"}): how an editor with a baseline learns that HEAD
+ * (or the branch it follows) moved, without asking for a diff.
+ */
+static json_t *
+m_api_baseline(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **message)
+{
+	struct daemon *d = ctx;
+	char commit[41];
+	const char *rev;
+
+	(void)c;
+	if (!opt_string(params, "rev", &rev, code, message))
+		return NULL;
+	if (rev == NULL)
+		return ud_rpc_bad_param(code, message, "rev", "is required");
+	if (ud_apiquery_resolve(d->root, rev, commit, message) < 0) {
+		*code = UD_RPC_SERVER_ERROR;
+		return NULL;
+	}
+	return json_pack("{s:s, s:s}", "rev", rev, "commit", commit);
 }
 
 /*
@@ -1004,12 +1055,19 @@ m_unsubscribe(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, cha
 }
 
 const struct ud_rpc_method ud_daemon_methods[] = {
-	{"status", m_status, NULL},	      {"headers", m_headers, NULL},
-	{"classify", m_classify, l_classify}, {"preview", m_preview, l_preview},
-	{"changes", m_changes, l_changes},    {"markers.list", m_markers_list, NULL},
-	{"markers.add", m_markers_add, NULL}, {"markers.remove", m_markers_remove, NULL},
-	{"resplit", m_resplit, NULL},	      {"api.changes", m_api_changes, NULL},
-	{"api.log", m_api_log, NULL},	      {"subscribe", m_subscribe, NULL},
+	{"status", m_status, NULL},
+	{"headers", m_headers, NULL},
+	{"classify", m_classify, l_classify},
+	{"preview", m_preview, l_preview},
+	{"changes", m_changes, l_changes},
+	{"markers.list", m_markers_list, NULL},
+	{"markers.add", m_markers_add, NULL},
+	{"markers.remove", m_markers_remove, NULL},
+	{"resplit", m_resplit, NULL},
+	{"api.changes", m_api_changes, NULL},
+	{"api.baseline", m_api_baseline, NULL},
+	{"api.log", m_api_log, NULL},
+	{"subscribe", m_subscribe, NULL},
 	{"unsubscribe", m_unsubscribe, NULL},
 };
 const size_t ud_daemon_nmethods = ARRAY_SIZE(ud_daemon_methods);

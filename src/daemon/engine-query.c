@@ -233,9 +233,32 @@ ud_engine_preview_free(struct ud_engine_preview *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* The old side of an editor's buffer: 1 with *out, 0 when there is none (the header is new). */
+static int
+api_base_text(struct ud_engine *e, const struct ud_hdr_file *f,
+	      const struct ud_engine_api_base *base, struct ud_buf *out)
+{
+	struct ud_installed in;
+	int rc = 0;
+
+	if (!base->given)
+		return ud_store_api_version_at(e->store, f->dst, INT64_MAX, NULL, out) == 0;
+	if (base->text == NULL)
+		return 0;
+	/* installed by today's rules: what changed is the header, not how it is installed */
+	install_text(e, f->src, f->dst, base->text, base->len, &in);
+	if (in.ok) {
+		ud_buf_add(out, ud_buf_str(&in.text), in.text.len);
+		rc = 1;
+	}
+	ud_installed_free(&in);
+	return rc;
+}
+
 int
 ud_engine_api_text(struct ud_engine *e, const char *path, const char *text, size_t len,
-		   struct ud_api_diff *diff, char **installed, char **cause)
+		   const struct ud_engine_api_base *base, struct ud_api_diff *diff,
+		   char **installed, char **cause)
 {
 	char *name = ud_apiquery_installed_name(path);
 	const struct ud_hdr_file *f = NULL;
@@ -264,7 +287,7 @@ ud_engine_api_text(struct ud_engine *e, const char *path, const char *text, size
 		ud_installed_free(&in);
 		return -EINVAL;
 	}
-	had = ud_store_api_version_at(e->store, f->dst, INT64_MAX, NULL, &prev) == 0;
+	had = api_base_text(e, f, base, &prev) == 1;
 	if (had)
 		ud_api_parse(f->dst, prev.data, prev.len, &o);
 	ud_api_parse(f->dst, ud_buf_str(&in.text), in.text.len, &n);

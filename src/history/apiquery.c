@@ -10,6 +10,7 @@
 
 #include "uapid/api/abi.h"
 #include "uapid/api/api.h"
+#include "uapid/core/lex.h"
 #include "uapid/history/apiquery.h"
 #include "uapid/io/fsutil.h"
 #include "uapid/io/gittree.h"
@@ -176,6 +177,93 @@ out:
 	git_object_free(obj);
 	git_repository_free(repo);
 	return r;
+}
+
+/* The commit rev names in the repository at root (*repo and *commit to free). */
+static int
+open_commit(const char *root, const char *rev, git_repository **repo, git_commit **commit,
+	    char hex[41], char **cause)
+{
+	git_object *obj = NULL;
+
+	*repo = NULL;
+	*commit = NULL;
+	if (git_repository_open_ext(repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
+		*cause = ud_xasprintf("%s is not the top of a git repository: no revision to "
+				      "compare with",
+				      root);
+		return -1;
+	}
+	if (git_revparse_single(&obj, *repo, rev) < 0 ||
+	    git_object_peel((git_object **)commit, obj, GIT_OBJECT_COMMIT) < 0) {
+		*cause = ud_git_error(rev);
+		git_object_free(obj);
+		git_repository_free(*repo);
+		*repo = NULL;
+		return -1;
+	}
+	git_object_free(obj);
+	git_oid_tostr(hex, 41, git_commit_id(*commit));
+	return 0;
+}
+
+int
+ud_apiquery_resolve(const char *root, const char *rev, char commit[41], char **cause)
+{
+	git_repository *repo;
+	git_commit *c;
+
+	if (open_commit(root, rev, &repo, &c, commit, cause) < 0)
+		return -1;
+	git_commit_free(c);
+	git_repository_free(repo);
+	return 0;
+}
+
+int
+ud_apiquery_file_at(const char *root, const char *rev, const char *path, struct ud_buf *text,
+		    char commit[41], char **cause)
+{
+	git_repository *repo;
+	git_commit *c;
+	git_tree *tree = NULL;
+	git_tree_entry *e = NULL;
+	git_blob *blob = NULL;
+	int rc = 0;
+
+	if (open_commit(root, rev, &repo, &c, commit, cause) < 0)
+		return -1;
+	if (git_commit_tree(&tree, c) < 0) {
+		*cause = ud_git_error(rev);
+		rc = -1;
+		goto out;
+	}
+	/* not there, or not a regular file (a symlink, a directory): the header is new since */
+	if (git_tree_entry_bypath(&e, tree, path) < 0 ||
+	    (git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB &&
+	     git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB_EXECUTABLE))
+		goto out;
+	if (git_blob_lookup(&blob, repo, git_tree_entry_id(e)) < 0) {
+		*cause = ud_git_error(path);
+		rc = -1;
+		goto out;
+	}
+	if ((size_t)git_blob_rawsize(blob) > UD_LEX_MAX_SIZE) { /* what no header is */
+		*cause = ud_xasprintf("%s at %s: %llu bytes, over the %u a header may have", path,
+				      rev, (unsigned long long)git_blob_rawsize(blob),
+				      (unsigned)UD_LEX_MAX_SIZE);
+		rc = -1;
+		goto out;
+	}
+	ud_buf_add(text, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	rc = 1;
+out:
+	git_blob_free(blob);
+	git_tree_entry_free(e);
+	git_tree_free(tree);
+	git_commit_free(c);
+	git_repository_free(repo);
+	return rc;
 }
 
 char *

@@ -216,16 +216,25 @@ int ud_engine_query_classify(const struct ud_engine_query *q, const char *path, 
 int ud_engine_query_preview(const struct ud_engine_query *q, const char *path, const char *text,
 			    size_t len, struct ud_engine_preview *p, char **cause);
 
+/* What an editor's buffer is compared with (ud_engine_api_text). */
+struct ud_engine_api_base {
+	bool given;	  /* false: the version installed now (the store's latest) */
+	const char *text; /* given: the header's source text at the baseline; NULL: absent */
+	size_t len;
+};
+
 /*
  * What an editor's buffer (text) of the uapi header path changes in the
- * userspace API, against the version installed now: the buffer installed
- * by the tree's rules, diffed (api.h), lines mapped back to the buffer's,
- * into *diff (free with ud_api_diff_free), and the installed name into
+ * userspace API, against base (the version installed now, or a baseline's
+ * source text installed by the same rules): the buffer installed by the
+ * tree's rules, diffed (api.h), lines mapped back to the buffer's, into
+ * *diff (free with ud_api_diff_free), and the installed name into
  * *installed (malloc'd).  Returns 0, or -EINVAL with *cause when path is no
  * header the tree installs or the buffer cannot be installed.
  */
 int ud_engine_api_text(struct ud_engine *e, const char *path, const char *text, size_t len,
-		       struct ud_api_diff *diff, char **installed, char **cause);
+		       const struct ud_engine_api_base *base, struct ud_api_diff *diff,
+		       char **installed, char **cause);
 /*
  * The markers in effect (the file's and the socket's); valid until the next
  * reload.  A batch running works on those it started with; the next takes
