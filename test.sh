@@ -65,7 +65,7 @@ export UD_CACHE=${UD_CACHE-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/uapid-test}
 export UD_KERNEL_TREES=$UD_SCRATCH/kernels UD_KERNEL_REFS=$UD_SCRATCH/refs
 stages_init "$UD_SCRATCH"
 
-packages=(linux-source-6.1 rsync xz-utils neovim bash-completion)
+packages=(linux-source-6.1 rsync xz-utils neovim emacs-nox elpa-eglot bash-completion)
 kernels=(6.1)
 if [ "$UD_LEVEL" = full ]; then
 	packages+=(valgrind linux-source-6.12 bc abigail-tools clang clang-format chromium)

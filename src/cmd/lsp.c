@@ -47,6 +47,7 @@
 #define DEBOUNCE_MS 150	       /* after the last change, before classifying */
 #define REDISCOVER_MS 5000     /* how often a file without a daemon looks again */
 #define DAEMON_TIMEOUT_MS 2000 /* for one call to the daemon */
+#define BASELINE_POLL_MS 2000  /* how often a baseline's commit (HEAD moving) is looked at */
 
 /* The LSP's own error codes the bridge answers with (JSON-RPC's: proto/protocol.h). */
 enum {
@@ -66,10 +67,14 @@ struct doc {
 	long long published_version; /* the last version published (when published) */
 	long long due_ms;	     /* classify at this time (0: nothing pending) */
 	char *socket;		     /* the tree's daemon, or NULL */
-	long long discovered_ms;     /* when the socket was last looked for */
-	json_t *blocks;		     /* the last classify's blocks, or NULL */
-	bool published;		     /* diagnostics were sent (so they must be cleared) */
-	bool told_too_big;	     /* the editor was told the buffer is over the daemon's bound */
+	char *tree;		     /* its tree (the accept file's directory), or NULL */
+	char commit[41];	     /* the baseline's commit the last API diagnostics had, or "" */
+	bool no_rev;		   /* the baseline cannot be read: the installed version instead */
+	long long accept_mtime_ns; /* the accept file's, when last read */
+	long long discovered_ms;   /* when the socket was last looked for */
+	json_t *blocks;		   /* the last classify's blocks, or NULL */
+	bool published;		   /* diagnostics were sent (so they must be cleared) */
+	bool told_too_big;	   /* the editor was told the buffer is over the daemon's bound */
 };
 
 struct peer {
@@ -87,6 +92,9 @@ struct lsp {
 	size_t npeers, apeers;
 	bool initialized, shutdown, inactive_regions;
 	char *refused; /* why the last daemon call was not sent (over the bound), or NULL */
+	char *said;    /* the last warning logged (log_once) */
+	struct lsp_baseline base; /* what a uapi header's buffer is compared with */
+	long long poll_ms;	  /* when the baselines are looked at next (0: not yet due) */
 };
 
 /* ---- framing ---- */
@@ -192,6 +200,7 @@ doc_free(struct doc *d)
 	free(d->uri);
 	free(d->path);
 	free(d->socket);
+	free(d->tree);
 	ud_buf_free(&d->text);
 	json_decref(d->blocks);
 }
@@ -206,7 +215,8 @@ doc_socket(struct doc *d)
 		d->discovered_ms = ud_now_ms();
 		if (ud_discover_socket(d->path, &sock, &tree) == 0) {
 			d->socket = sock;
-			free(tree);
+			free(d->tree);
+			d->tree = tree;
 		}
 	}
 	return d->socket;
@@ -393,6 +403,73 @@ buffer_call(struct lsp *s, struct doc *d, const char *sock, const char *method, 
 			   result);
 }
 
+static bool
+is_uapi_doc(const struct doc *d)
+{
+	return strstr(d->path, "/include/uapi/") != NULL;
+}
+
+/* Logs text unless it is what was logged last (a warning every refresh would flood the log). */
+static void
+log_once(struct lsp *s, int type, char *text)
+{
+	if (s->said == NULL || strcmp(s->said, text) != 0)
+		log_message(type, "%s", text);
+	free(s->said);
+	s->said = text;
+}
+
+/*
+ * What the buffer of a uapi header changes in the userspace API against
+ * the baseline, with the accept file's decisions; NULL when the daemon
+ * does not answer.  A baseline the daemon cannot read (the tree is no git
+ * repository, no such revision) is said once, and the installed version
+ * taken instead until the revision can be read (poll_baselines).
+ */
+static json_t *
+fetch_api(struct lsp *s, struct doc *d, const char *sock)
+{
+	json_t *params, *r = NULL, *commit;
+	struct ud_buf acc = UD_BUF_INIT;
+	bool with_rev = s->base.rev != NULL && !d->no_rev;
+	char *why = NULL;
+	int rc;
+
+	params = json_pack("{s:s, s:s%}", "path", d->path, "text", ud_buf_str(&d->text),
+			   d->text.len);
+	rc = lsp_baseline_accept_text(&s->base, d->tree, &acc, &d->accept_mtime_ns, &why);
+	if (rc > 0) {
+		json_object_set_new(params, "accept", json_stringn(ud_buf_str(&acc), acc.len));
+		json_object_set_new(params, "accept_name", json_string(s->base.accept));
+	} else if (rc < 0) {
+		log_once(s, 2, ud_xasprintf("uapid: %s: no change is taken as accepted", why));
+	}
+	free(why);
+	ud_buf_free(&acc);
+	if (with_rev)
+		json_object_set_new(params, "rev", json_string(s->base.rev));
+	rc = daemon_call(s, sock, "api.changes", json_deep_copy(params), &r);
+	if (rc == 1 && with_rev) {
+		log_once(s, 2,
+			 ud_xasprintf("uapid: baseline %s cannot be read (%s): API changes are "
+				      "shown against the installed header",
+				      s->base.rev, jstr(r, "message")));
+		d->no_rev = true;
+		json_decref(r);
+		json_object_del(params, "rev");
+		rc = daemon_call(s, sock, "api.changes", json_incref(params), &r);
+	}
+	json_decref(params);
+	if (rc != 0) {
+		json_decref(r);
+		return NULL;
+	}
+	commit = json_object_get(json_object_get(r, "baseline"), "commit");
+	snprintf(d->commit, sizeof(d->commit), "%s",
+		 json_is_string(commit) ? json_string_value(commit) : "");
+	return r;
+}
+
 /*
  * Asks the tree's daemon about d's buffer; false when it does not
  * classify it (not a header of the tree, which the daemon says, or no
@@ -422,11 +499,8 @@ fetch(struct lsp *s, struct doc *d, const char *sock, struct answers *a)
 		a->pre = NULL;
 	}
 	/* a uapi header: what this buffer changes in the userspace API */
-	if (strstr(d->path, "/include/uapi/") != NULL &&
-	    buffer_call(s, d, sock, "api.changes", &a->api) != 0) {
-		json_decref(a->api);
-		a->api = NULL;
-	}
+	if (is_uapi_doc(d))
+		a->api = fetch_api(s, d, sock);
 	return true;
 }
 
@@ -518,10 +592,15 @@ render_installed(const struct view *v, json_t *pre, struct rendered *r)
 	}
 }
 
-/* The userspace API changes that are not compatible, on their lines. */
+/*
+ * The userspace API changes that are not compatible (nor accepted), on
+ * their lines, saying what they are against when it is a revision.
+ */
 static void
 render_api(const struct view *v, json_t *api, struct rendered *r)
 {
+	const char *rev = jstr(json_object_get(api, "baseline"), "rev");
+	char *since = rev[0] != '\0' ? ud_xasprintf(" since %s", rev) : ud_xstrdup("");
 	json_t *ch;
 	size_t i;
 
@@ -533,23 +612,24 @@ render_api(const struct view *v, json_t *api, struct rendered *r)
 		char *msg;
 		const char *kind;
 
-		if (strcmp(verdict, "compatible") == 0)
+		if (strcmp(verdict, "compatible") == 0 || strcmp(verdict, "accepted") == 0)
 			continue;
 		if (line < 1 || (size_t)line > v->nlines)
 			line = 1;
 		kind = ud_api_kind_shown(jstr(ch, "kind"), jstr(ch, "symbol"));
 		/* which axis it is on: a program as built (binary), or rebuilt (source) */
-		msg = ud_xasprintf("%s userspace API change: %s%s%s: %s%s%s%s%s%s",
+		msg = ud_xasprintf("%s userspace API change%s: %s%s%s: %s%s%s%s%s%s",
 				   strcmp(verdict, "breaking") == 0 ? "breaking" : "to review:",
-				   kind, kind[0] ? " " : "", jstr(ch, "symbol"), jstr(ch, "reason"),
-				   jstr(ch, "binary")[0] ? " [binary: " : "", jstr(ch, "binary"),
-				   jstr(ch, "binary")[0] ? ", source: " : "", jstr(ch, "source"),
-				   jstr(ch, "binary")[0] ? "]" : "");
+				   since, kind, kind[0] ? " " : "", jstr(ch, "symbol"),
+				   jstr(ch, "reason"), jstr(ch, "binary")[0] ? " [binary: " : "",
+				   jstr(ch, "binary"), jstr(ch, "binary")[0] ? ", source: " : "",
+				   jstr(ch, "source"), jstr(ch, "binary")[0] ? "]" : "");
 		json_array_append_new(r->diags, diagnostic(view_range(v, line, line),
 							   strcmp(verdict, "breaking") == 0 ? 2 : 3,
 							   "api", msg));
 		free(msg);
 	}
+	free(since);
 }
 
 /* The answers about d's buffer as the editor shows them. */
@@ -1038,6 +1118,82 @@ on_exit_request(struct call *c)
 	return false;
 }
 
+/*
+ * The editor's settings of the baseline (lsp_baseline_configure); every
+ * open uapi header is compared again with what they name now.
+ */
+static void
+configure(struct lsp *s, json_t *settings)
+{
+	char *why = NULL, *before = ud_xstrdup(s->base.rev ? s->base.rev : "");
+
+	if (!lsp_baseline_configure(&s->base, settings, &why)) {
+		notify("window/showMessage",
+		       json_pack("{s:i, s:s+}", "type", 1, "message", "uapid: settings: ", why));
+		free(why);
+	}
+	for (size_t i = 0; i < s->ndocs; i++) {
+		struct doc *d = &s->docs[i];
+
+		if (strcmp(before, s->base.rev ? s->base.rev : "") != 0)
+			d->no_rev = false; /* another revision: worth a try */
+		if (is_uapi_doc(d))
+			d->due_ms = ud_now_ms();
+	}
+	free(before);
+}
+
+/*
+ * Every BASELINE_POLL_MS while uapi headers are open: has the baseline's
+ * revision moved (a commit, a checkout: HEAD names another commit), has
+ * a baseline that could not be read become readable, or has the accept
+ * file changed?  Those headers are compared again.  One api.baseline
+ * call per daemon and round, not a diff per header.
+ */
+static void
+poll_baselines(struct lsp *s)
+{
+	json_t *answers = json_object(); /* socket -> commit (or null) this round */
+
+	s->poll_ms = 0;
+	for (size_t i = 0; i < s->ndocs; i++) {
+		struct doc *d = &s->docs[i];
+		struct ud_buf acc = UD_BUF_INIT;
+		long long mtime = 0;
+		char *why = NULL;
+		json_t *r = NULL, *commit;
+		bool due = false;
+
+		if (!is_uapi_doc(d) || d->socket == NULL || !d->published)
+			continue;
+		if (s->base.rev != NULL) {
+			commit = json_object_get(answers, d->socket);
+			if (commit == NULL) {
+				commit = json_null();
+				if (daemon_call(s, d->socket, "api.baseline",
+						json_pack("{s:s}", "rev", s->base.rev), &r) == 0)
+					commit = json_incref(json_object_get(r, "commit"));
+				json_decref(r);
+				json_object_set_new(answers, d->socket, commit);
+			}
+			if (json_is_string(commit))
+				due = d->no_rev ||
+				      strcmp(d->commit, json_string_value(commit)) != 0;
+			if (due)
+				d->no_rev = false;
+		}
+		/* written, replaced or removed (0: none, or unreadable) */
+		lsp_baseline_accept_text(&s->base, d->tree, &acc, &mtime, &why);
+		if (mtime != d->accept_mtime_ns)
+			due = true;
+		free(why);
+		ud_buf_free(&acc);
+		if (due && d->due_ms == 0)
+			d->due_ms = ud_now_ms();
+	}
+	json_decref(answers);
+}
+
 static bool
 on_initialize(struct call *c)
 {
@@ -1049,6 +1205,15 @@ on_initialize(struct call *c)
 					     "inactiveRegions"));
 	c->s->initialized = true;
 	reply(c->id, initialize_result());
+	configure(c->s, json_object_get(c->params, "initializationOptions"));
+	return true;
+}
+
+/* workspace/didChangeConfiguration: {"settings": {"uapid": {"baseline", "accept"}}} */
+static bool
+on_did_change_configuration(struct call *c)
+{
+	configure(c->s, json_object_get(c->params, "settings"));
 	return true;
 }
 
@@ -1170,6 +1335,7 @@ static const struct {
 	{"textDocument/codeAction", on_code_action, INITIALIZED},
 	{"textDocument/semanticTokens/full", on_semantic_tokens, INITIALIZED},
 	{"workspace/executeCommand", on_execute_command, INITIALIZED},
+	{"workspace/didChangeConfiguration", on_did_change_configuration, INITIALIZED},
 };
 
 /* Handles one message; returns false when the bridge should exit (with *status). */
@@ -1211,21 +1377,67 @@ handle(struct lsp *s, json_t *m, int *status)
 	return lsp_methods[i].fn(&c);
 }
 
+/* When the baselines are looked at next (-1: no uapi header is open, nothing to look at). */
+static long long
+baseline_due(struct lsp *s, long long now)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < s->ndocs && !any; i++)
+		any = is_uapi_doc(&s->docs[i]) && s->docs[i].published;
+	if (!any || (s->base.rev == NULL && s->base.accept == NULL))
+		return -1;
+	if (s->poll_ms == 0)
+		s->poll_ms = now + BASELINE_POLL_MS;
+	return s->poll_ms;
+}
+
+/* uapictl lsp [--baseline REV|installed] [--accept FILE] */
+static int
+lsp_options(struct lsp *s, int argc, char **argv)
+{
+	static const struct option longopts[] = {{"baseline", required_argument, NULL, 'b'},
+						 {"accept", required_argument, NULL, 'a'},
+						 {NULL, 0, NULL, 0}};
+	char *why = NULL;
+	int opt;
+
+	while ((opt = ctl_next_opt(argc, argv, "", longopts)) != -1) {
+		if (opt == 'b' && !lsp_baseline_set_rev(&s->base, optarg, &why)) {
+			opt = ctl_usage_error("lsp: %s", why);
+			free(why);
+			return opt;
+		} else if (opt == 'a') {
+			lsp_baseline_set_accept(&s->base, optarg);
+		} else if (opt != 'b') {
+			return ctl_usage_error("%s", "lsp: usage: uapictl lsp [--baseline REV] "
+						     "[--accept FILE] (it speaks LSP on "
+						     "stdin/stdout)");
+		}
+	}
+	if (optind < argc)
+		return ctl_usage_error("lsp: '%s': lsp takes no arguments but its options (it "
+				       "speaks LSP on stdin/stdout)",
+				       argv[optind]);
+	return CTL_OK;
+}
+
 int
 ctl_lsp(struct ctl *ctl, int argc, char **argv)
 {
 	struct lsp s;
 	int status = 1;
 
-	(void)ctl, (void)argv;
-	if (argc > 1) {
-		fprintf(stderr,
-			"uapictl: lsp takes no arguments (it speaks LSP on stdin/stdout)\n");
-		return CTL_USAGE;
-	}
+	(void)ctl;
 	memset(&s, 0, sizeof(s));
+	lsp_baseline_init(&s.base);
+	if ((status = lsp_options(&s, argc, argv)) != CTL_OK) {
+		lsp_baseline_free(&s.base);
+		return status;
+	}
+	status = 1;
 	for (;;) {
-		long long next = -1, now = ud_now_ms();
+		long long next, now = ud_now_ms();
 		struct pollfd p = {STDIN_FILENO, POLLIN, 0};
 		char chunk[65536];
 		json_t *m;
@@ -1252,6 +1464,9 @@ ctl_lsp(struct ctl *ctl, int argc, char **argv)
 			free(cause);
 			goto out;
 		}
+		if (baseline_due(&s, now) >= 0 && s.poll_ms <= now)
+			poll_baselines(&s);
+		next = baseline_due(&s, now);
 		for (size_t i = 0; i < s.ndocs; i++) {
 			if (s.docs[i].due_ms == 0)
 				continue;
@@ -1285,5 +1500,7 @@ out:
 	free(s.peers);
 	ud_buf_free(&s.in);
 	free(s.refused);
+	free(s.said);
+	lsp_baseline_free(&s.base);
 	return status;
 }

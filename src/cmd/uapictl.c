@@ -108,10 +108,14 @@ static const struct ctl_command commands[] = {
 	 "The socket of the daemon for PATH's tree (default: the working directory), found as\n"
 	 "every command finds it.",
 	 "uapictl sockname ~/linux/include/linux/kd.h", ctl_sockname},
-	{"lsp", "  lsp                             a Language Server on stdin/stdout for editors\n",
-	 "lsp",
+	{"lsp",
+	 "  lsp [--baseline REV|installed] [--accept FILE]\n"
+	 "                                  a Language Server on stdin/stdout for editors\n",
+	 "lsp [--baseline REV|installed] [--accept FILE]",
 	 "A Language Server on standard input and output for editors: diagnostics, regions,\n"
-	 "hover and code actions for the headers of any tree a daemon watches.",
+	 "hover and code actions for the headers of any tree a daemon watches.  A uapi\n"
+	 "header's API changes are against --baseline (default HEAD, followed as it moves),\n"
+	 "less those the accept FILE accepts.",
 	 "nvim --cmd 'lua vim.lsp.start({cmd = {\"uapictl\", \"lsp\"}})' include/linux/kd.h",
 	 ctl_lsp},
 	{"call", "  call METHOD [PARAMS-JSON]       any method, raw (also: METHOD PARAMS-JSON)\n",

@@ -249,11 +249,13 @@ comp "uapictl marker add F --" --occurrence --why --json
 comp "uapictl marker rm --" --json
 comp "uapictl marker list " a.sock b.txt d1 f1
 comp "uapictl call " status headers classify preview changes markers.list markers.add \
-	markers.remove resplit subscribe unsubscribe api.changes api.log
+	markers.remove resplit subscribe unsubscribe api.changes api.baseline api.log
 comp "uapictl call markers." markers.add markers.list markers.remove
 comp "uapictl call status "
 comp "uapictl classify " a.sock b.txt d1 f1
 comp "uapictl lsp "
+comp "uapictl lsp --" --baseline --accept
+comp "uapictl lsp --baseline " HEAD installed
 
 # --socket: *.sock files, directories, and the daemons' runtime directories
 comp "uapictl --socket $WORK/run/uapid/" "$WORK/run/uapid/x.sock" "$WORK/run/uapid/y"

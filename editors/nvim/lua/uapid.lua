@@ -21,6 +21,11 @@ M.config = {
   cmd = 'uapictl', -- the uapictl to run
   pattern = { '*.h' }, -- buffers to consider
   timeout = 2, -- seconds for uapictl to find and ask the daemon
+  -- what a uapi header's API diagnostics compare the buffer with: a git revision of the
+  -- tree's repository (nil: the bridge's default, HEAD; 'v6.12', 'origin/master'), or
+  -- 'installed' (the last save); they are updated when the revision moves
+  baseline = nil,
+  accept = nil, -- an accept file of decided breaks (relative to the tree), e.g. 'uapi-accepted'
 }
 
 M.ns = vim.api.nvim_create_namespace('uapid')
@@ -105,6 +110,7 @@ function M.attach(bufnr)
       name = 'uapid',
       cmd = { M.config.cmd, 'lsp' },
       root_dir = found.tree,
+      init_options = { baseline = M.config.baseline, accept = M.config.accept },
       handlers = handlers,
       on_exit = function()
         clients[found.tree] = nil
