@@ -449,7 +449,22 @@ fetch_api(struct lsp *s, struct doc *d, const char *sock)
 	if (with_rev)
 		json_object_set_new(params, "rev", json_string(s->base.rev));
 	rc = daemon_call(s, sock, "api.changes", json_deep_copy(params), &r);
-	if (rc == 1 && with_rev) {
+	if (rc == 1 && json_object_get(params, "accept") != NULL &&
+	    jnum(r, "code") == UD_RPC_INVALID_PARAMS) {
+		/* refused: the accept file (a line without a reason) if it goes without it */
+		char *refusal = ud_xstrdup(jstr(r, "message"));
+
+		json_decref(r);
+		json_object_del(params, "accept");
+		json_object_del(params, "accept_name");
+		rc = daemon_call(s, sock, "api.changes", json_deep_copy(params), &r);
+		if (rc != 1 || jnum(r, "code") != UD_RPC_INVALID_PARAMS)
+			log_once(
+				s, 2,
+				ud_xasprintf("uapid: %s: no change is taken as accepted", refusal));
+		free(refusal);
+	}
+	if (rc == 1 && with_rev && jnum(r, "code") == UD_RPC_SERVER_ERROR) {
 		log_once(s, 2,
 			 ud_xasprintf("uapid: baseline %s cannot be read (%s): API changes are "
 				      "shown against the installed header",

@@ -126,8 +126,15 @@ with open(acc, "w") as f:  # an edit of the file is seen too
     f.write("linux/mini.h struct mini_req member-removed addr was never used\n")
 p = wait_api(lsp, uri, quiet, timeout=20)
 check(p is not None, "the accept file written again: quiet again")
+with open(acc, "w") as f:  # a line without its reason: said, and nothing accepted
+    f.write("linux/mini.h struct mini_req member-removed\n")
+log = lsp.wait_note("window/logMessage", None, 20,
+                    lambda p: "uapi-accepted:1:" in p["message"] and
+                    "no change is taken as accepted" in p["message"])
+check(log is not None, "an accept file line without a reason is said in the log")
+p = wait_api(lsp, uri, flagged("v1"), timeout=20)
+check(p is not None, "and nothing is accepted by it")
 os.unlink(acc)
-wait_api(lsp, uri, flagged("v1"), timeout=20)
 
 # a revision that does not exist: said in the log, the installed header instead
 lsp.notify("workspace/didChangeConfiguration", {"settings": {"baseline": "no-such-tag"}})
