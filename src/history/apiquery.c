@@ -179,12 +179,46 @@ out:
 	return r;
 }
 
+/*
+ * The commit rev names: what git_revparse_single takes, and A...B (B
+ * default HEAD) for their merge base, as `git diff A...B` starts from it:
+ * "origin/master..." is where the branch forked, the baseline of its work.
+ */
+static int
+peel_rev(git_repository *repo, const char *rev, git_commit **commit)
+{
+	const char *dots = strstr(rev, "...");
+	git_object *a = NULL, *b = NULL;
+	git_oid base;
+	char *left;
+	int rc;
+
+	if (dots == NULL) {
+		rc = git_revparse_single(&a, repo, rev);
+		if (rc == 0)
+			rc = git_object_peel((git_object **)commit, a, GIT_OBJECT_COMMIT);
+		git_object_free(a);
+		return rc;
+	}
+	left = ud_xstrndup(rev, (size_t)(dots - rev));
+	rc = git_revparse_single(&a, repo, left[0] != '\0' ? left : "HEAD");
+	if (rc == 0)
+		rc = git_revparse_single(&b, repo, dots[3] != '\0' ? dots + 3 : "HEAD");
+	if (rc == 0)
+		rc = git_merge_base(&base, repo, git_object_id(a), git_object_id(b));
+	if (rc == 0)
+		rc = git_commit_lookup(commit, repo, &base);
+	free(left);
+	git_object_free(a);
+	git_object_free(b);
+	return rc;
+}
+
 /* The commit rev names in the repository at root (*repo and *commit to free). */
 static int
 open_commit(const char *root, const char *rev, git_repository **repo, git_commit **commit,
 	    char hex[41], char **cause)
 {
-	git_object *obj = NULL;
 
 	*repo = NULL;
 	*commit = NULL;
@@ -194,15 +228,13 @@ open_commit(const char *root, const char *rev, git_repository **repo, git_commit
 				      root);
 		return -1;
 	}
-	if (git_revparse_single(&obj, *repo, rev) < 0 ||
-	    git_object_peel((git_object **)commit, obj, GIT_OBJECT_COMMIT) < 0) {
+	if (peel_rev(*repo, rev, commit) < 0) {
 		*cause = ud_git_error(rev);
-		git_object_free(obj);
 		git_repository_free(*repo);
 		*repo = NULL;
+		*commit = NULL;
 		return -1;
 	}
-	git_object_free(obj);
 	git_oid_tostr(hex, 41, git_commit_id(*commit));
 	return 0;
 }

@@ -50,6 +50,13 @@ wait_idle "$WORK/n.sock"
 # --- the daemon's side --------------------------------------------------------------
 "$UAPICTL" --socket "$WORK/d.sock" --json call api.baseline '{"rev":"v1"}' | json_field commit >"$WORK/c"
 [ "$(cat "$WORK/c")" = "$(git -C "$T" rev-parse v1)" ] && pass || fail "api.baseline v1: $(cat "$WORK/c")"
+# the branch point: A...B is their merge base, as in `git diff A...B`
+side=$(git -C "$T" commit-tree -p v1 -m side 'v1^{tree}') other=$(git -C "$T" commit-tree -p v1 -m other 'v1^{tree}')
+git -C "$T" branch side "$side" && git -C "$T" branch other "$other"
+for rev in side...other side...; do
+	"$UAPICTL" --socket "$WORK/d.sock" --json call api.baseline "{\"rev\":\"$rev\"}" | json_field commit >"$WORK/c"
+	[ "$(cat "$WORK/c")" = "$(git -C "$T" rev-parse v1)" ] && pass || fail "api.baseline $rev: $(cat "$WORK/c"), not the merge base"
+done
 if "$UAPICTL" --socket "$WORK/n.sock" call api.baseline '{"rev":"HEAD"}' >"$WORK/e" 2>&1; then
 	fail "api.baseline in a tree without a repository answered"
 else
