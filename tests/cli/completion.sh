@@ -161,7 +161,7 @@ comp_has() {
 }
 
 # uapid: commands, options
-comp "uapid " classify split install check watch branch api-diff api-layout api-log fix-includes
+comp "uapid " classify split install check watch branch api-diff api-layout api-log check-uapi fix-includes
 comp "uapid -" --help --version
 comp "uapid fi" fix-includes
 comp "uapid split --" --in-place --output --markers --dry-run --diff --json --quiet --help
@@ -170,7 +170,13 @@ comp "uapid fix-includes --dry-run --" --help
 comp "uapid check --j" --jobs --json
 comp "uapid install --q" --quiet
 comp "uapid api-diff --q" --quiet
-comp "uapid api-log --" --arch --json --since --until --tags --headers-branch --state-dir --quiet --help
+comp "uapid api-diff --verdict " accepted breaking compatible review
+comp "uapid api-diff --s" --summary --symbol
+comp "uapid api-layout --v" --values
+comp "uapid api-log --h" --headers-branch --help --html
+comp "uapid check-uapi -" -b -h -i -j -l -p -q -v
+comp "uapid check-uapi -q -b HEAD " -h -i -j -l -p -v
+comp "uapid api-log --" --arch --json --since --until --tags --headers-branch --state-dir --html --quiet --help
 comp "uapid watch --s" --state-dir --socket --settle --socket-group --split-branch
 # one spelling of the branches for branch and watch (issue 39); the old one is not offered
 comp "uapid branch --no-split-branch --" --headers-branch --no-headers-branch --source --arch --since \
@@ -188,7 +194,7 @@ comp "uapid install $T out --arch " arm64 x86 x86_64 i386 aarch64 all
 comp "uapid check --arch x% $T" x86 x86_64
 comp "uapid check $T --arch=x" x86 x86_64
 comp "uapid watch -a a% $T" arm64 aarch64
-comp "uapid api-diff $D $T --arch " arm64 x86 x86_64 i386 aarch64
+comp "uapid api-diff $D $T --arch " arm64 x86 x86_64 i386 aarch64 all
 comp "uapid install --arch x86 $T " d1
 # --abi: the ABI table of the uapid on the PATH
 PATH=$(dirname "$UAPID"):$PATH
