@@ -10,12 +10,26 @@
 
 #include "ctl.h"
 #include "uapid/api/api.h"
+#include "uapid/io/fsutil.h"
+
+/* The accept file's lines that matched nothing, as `uapid api-diff --accept` warns of them. */
+static void
+print_unmatched(json_t *accept)
+{
+	json_t *u;
+	size_t i;
+
+	json_array_foreach(json_object_get(accept, "unmatched"), i, u)
+		fprintf(stderr, "uapictl: %s:%lld: warning: accepted change matches nothing: %s\n",
+			ctl_str(accept, "file"), ctl_num(u, "line"), ctl_str(u, "text"));
+}
 
 static int
 api_usage(json_t *params)
 {
 	json_decref(params);
-	return ctl_usage_error("%s", "api: usage: uapictl api [--since CLOCK|REV | --rev REV]");
+	return ctl_usage_error("%s", "api: usage: uapictl api [--since CLOCK|REV | --rev REV] "
+				     "[--accept FILE]");
 }
 
 int
@@ -24,6 +38,7 @@ ctl_api(struct ctl *ctl, int argc, char **argv)
 	static const struct option longopts[] = {{"since", required_argument, NULL, 's'},
 						 {"rev", required_argument, NULL, 'r'},
 						 {"json", no_argument, NULL, 'j'},
+						 {"accept", required_argument, NULL, 'a'},
 						 {NULL, 0, NULL, 0}};
 	json_t *params = json_object(), *r, *c, *sum;
 	char *end;
@@ -62,6 +77,22 @@ ctl_api(struct ctl *ctl, int argc, char **argv)
 			json_object_set_new(params, "rev", json_string(optarg));
 		} else if (opt == 'j') {
 			ctl->json = true;
+		} else if (opt == 'a') {
+			/* the file is read here: the daemon may not see this user's files */
+			struct ud_buf text = UD_BUF_INIT;
+			char *cause = NULL;
+
+			if (ud_read_file(optarg, &text, &cause) < 0) {
+				fprintf(stderr, "uapictl: api: --accept: %s\n", cause);
+				free(cause);
+				ud_buf_free(&text);
+				json_decref(params);
+				return CTL_USAGE;
+			}
+			json_object_set_new(params, "accept",
+					    json_stringn(ud_buf_str(&text), text.len));
+			json_object_set_new(params, "accept_name", json_string(optarg));
+			ud_buf_free(&text);
 		} else {
 			return api_usage(params);
 		}
@@ -86,12 +117,16 @@ ctl_api(struct ctl *ctl, int argc, char **argv)
 		return rc;
 	}
 	printf("clock %lld: %lld header%s changed, %lld added, %lld removed: %s%lld breaking%s, "
-	       "%lld review, %lld compatible\n",
+	       "%lld review, %lld compatible",
 	       ctl_num(r, "clock"), ctl_num(sum, "headers_changed"),
 	       ctl_num(sum, "headers_changed") == 1 ? "" : "s", ctl_num(sum, "headers_added"),
 	       ctl_num(sum, "headers_removed"),
 	       ctl_num(sum, "breaking") > 0 ? ctl_sgr(ctl, SGR_RED) : "", ctl_num(sum, "breaking"),
 	       ctl_sgr(ctl, SGR_RESET), ctl_num(sum, "review"), ctl_num(sum, "compatible"));
+	if (json_object_get(r, "accept") != NULL)
+		printf(", %lld accepted", ctl_num(sum, "accepted"));
+	putchar('\n');
+	print_unmatched(json_object_get(r, "accept"));
 	json_array_foreach(json_object_get(r, "changes"), i, c)
 	{
 		const char *v = ctl_str(c, "verdict");

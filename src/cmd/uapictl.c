@@ -87,16 +87,16 @@ static const struct ctl_command commands[] = {
 	 "content hashes say; the results follow as change notifications.",
 	 "uapictl resplit include/linux/kd.h", ctl_resplit},
 	{"api",
-	 "  api [--since CLOCK|REV | --rev REV]\n"
+	 "  api [--since CLOCK|REV | --rev REV] [--accept FILE]\n"
 	 "                                  userspace API changes, symbol by symbol, with verdicts\n"
 	 "  api --log [--since REV] [--until REV] [--tags GLOB] SYMBOL...\n"
 	 "                                  since which release a symbol exists, what changed when\n",
-	 "api [--since CLOCK|REV | --rev REV]\n"
+	 "api [--since CLOCK|REV | --rev REV] [--accept FILE]\n"
 	 "api --log [--since REV] [--until REV] [--tags GLOB] SYMBOL...",
 	 "The userspace API changes of the installed headers, symbol by symbol, with verdicts:\n"
 	 "against HEAD of the tree's repository (no option), a revision (--rev REV, or --since\n"
 	 "REV), or since a clock (--since CLOCK, a number).  Exit 1 when a change is breaking,\n"
-	 "as uapid api-diff.  --log: the history of each SYMBOL, as uapid api-log.",
+	 "as uapid api-diff; --accept FILE's lines accept breaks as there.  --log: the history of each SYMBOL, as uapid api-log.",
 	 "uapictl api --since v6.1", ctl_api},
 	{"watch", "  watch                           print change notifications as they come\n",
 	 "watch",

@@ -88,6 +88,24 @@ rc, r = call({"path": rel, "text": text, "rev": "no-such-rev"})
 assert rc == 1 and "no-such-rev" in r, r
 PY
 
+# uapictl api --accept: the same accept file for the saved tree against HEAD
+sed -i '/__u64 addr;/d' "$T/include/uapi/linux/mini.h"
+sleep 0.2
+wait_idle "$WORK/d.sock"
+expect_status 1 "$UAPICTL" --socket "$WORK/d.sock" api
+grep -q 'breaking: struct mini_req: member addr removed' "$WORK/out" && pass || fail "uapictl api: $(cat "$WORK/out")"
+printf '%s\n' 'linux/mini.h struct mini_req member-removed addr was never used' \
+	'linux/gone.h GONE value left over' >"$WORK/accepted"
+expect_status 0 "$UAPICTL" --socket "$WORK/d.sock" api --accept "$WORK/accepted"
+grep -q '0 breaking.*1 accepted' "$WORK/out" && grep -q 'accepted: struct mini_req' "$WORK/out" && pass ||
+	fail "uapictl api --accept: $(cat "$WORK/out")"
+grep -q "$WORK/accepted:2: warning: accepted change matches nothing: linux/gone.h GONE" "$WORK/err" && pass ||
+	fail "uapictl api --accept: no warning of the line that matches nothing: $(cat "$WORK/err")"
+expect_status 2 "$UAPICTL" --socket "$WORK/d.sock" api --accept "$WORK/no-such-file"
+git -C "$T" checkout -q -- include/uapi/linux/mini.h
+sleep 0.2
+wait_idle "$WORK/d.sock"
+
 # --- uapictl lsp over pipes ---------------------------------------------------------------
 python3 "$top_srcdir/tests/lib/lsp-baseline.py" "$UAPICTL" "$T" "$N" >"$WORK/lsp.out" 2>&1 && pass || {
 	fail "the scripted LSP client against a baseline"

@@ -243,7 +243,7 @@ comp "uapictl -s x.sock status --" --json
 comp "uapictl headers --" --prefix --outcome --exported --unexported --json
 comp "uapictl headers --unexported --" --prefix --outcome --json
 comp "uapictl preview --uapi --" --stdin --json
-comp "uapictl api --since 3 --" --json
+comp "uapictl api --since 3 --" --accept --json
 comp "uapictl api --log --" --since --until --tags --json
 comp "uapictl headers --outcome " split moved needs-coaching skipped unreadable unexported uapi
 comp "uapictl headers --outcome=needs" needs-coaching
