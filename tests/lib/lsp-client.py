@@ -15,7 +15,6 @@ and answers at once.  Exits non-zero, naming the check, on any failure.
 """
 import json
 import os
-import select
 import subprocess
 import sys
 import time
@@ -34,79 +33,17 @@ def check(cond, what):
         failures += 1
 
 
-proc = subprocess.Popen([uapictl, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-inbuf = b""
-pending = []  # messages read while waiting for something else
-next_id = 0
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lspwire import Lsp  # noqa: E402
 
-
-def send(msg):
-    msg["jsonrpc"] = "2.0"
-    body = json.dumps(msg).encode()
-    proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-    proc.stdin.flush()
-
-
-def read_one(timeout):
-    global inbuf
-    deadline = time.monotonic() + timeout
-    while True:
-        head_end = inbuf.find(b"\r\n\r\n")
-        if head_end >= 0:
-            length = None
-            for line in inbuf[:head_end].split(b"\r\n"):
-                k, _, v = line.partition(b":")
-                if k.strip().lower() == b"content-length":
-                    length = int(v)
-            assert length is not None, "no Content-Length in %r" % inbuf[:head_end]
-            if len(inbuf) >= head_end + 4 + length:
-                body = inbuf[head_end + 4:head_end + 4 + length]
-                inbuf = inbuf[head_end + 4 + length:]
-                return json.loads(body)
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return None
-        r, _, _ = select.select([proc.stdout], [], [], left)
-        if not r:
-            return None
-        chunk = os.read(proc.stdout.fileno(), 65536)
-        if not chunk:
-            return None
-        inbuf += chunk
-
-
-def request(method, params, timeout=10):
-    global next_id
-    next_id += 1
-    send({"id": next_id, "method": method, "params": params})
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        m = read_one(deadline - time.monotonic())
-        if m is None:
-            break
-        if m.get("id") == next_id and "method" not in m:
-            return m
-        pending.append(m)
-    raise SystemExit("no answer to %s within %ss" % (method, timeout))
+lsp = Lsp([uapictl, "lsp"])
+proc, pending = lsp.proc, lsp.pending  # pending: messages read while waiting for others
+send, read_one, request = lsp.send, lsp.read_one, lsp.request
 
 
 def wait_note(method, uri, timeout=10, pred=None):
     """The next notification `method` about uri (and matching pred)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        for i, m in enumerate(pending):
-            p = m.get("params", {})
-            u = p.get("uri") or p.get("textDocument", {}).get("uri")
-            if m.get("method") == method and u == uri and (pred is None or pred(p)):
-                del pending[i]
-                return p
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return None
-        m = read_one(left)
-        if m is None:
-            return None
-        pending.append(m)
+    return lsp.wait_note(method, uri, timeout, pred)
 
 
 def drain(method, uri):
