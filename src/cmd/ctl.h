@@ -141,36 +141,4 @@ char *lsp_history_text(json_t *answer);
  */
 const char *lsp_region_label(const struct ud_lexed *lx, json_t *blocks, size_t i, bool *directive);
 
-/*
- * The LSP bridge's baseline (lsp-baseline.c): what a uapi header's buffer
- * is compared with.  rev: a git revision of the tree's repository (default
- * "HEAD"), NULL for the installed version (the last save); accept: an
- * accept file (accept.h), relative to the tree or absolute, or NULL.
- */
-struct lsp_baseline {
-	char *rev;
-	char *accept;
-};
-void lsp_baseline_init(struct lsp_baseline *b);
-void lsp_baseline_free(struct lsp_baseline *b);
-/* REV, or "installed" (rev NULL); false with *why (malloc'd) for what is no revision. */
-bool lsp_baseline_set_rev(struct lsp_baseline *b, const char *rev, char **why);
-/* FILE, or "" for none. */
-void lsp_baseline_set_accept(struct lsp_baseline *b, const char *file);
-/*
- * From the editor's settings: {"baseline": REV, "accept": FILE}, or the
- * same under "uapid" (workspace/didChangeConfiguration); what is absent
- * stays.  False with *why for a setting of the wrong type.
- */
-bool lsp_baseline_configure(struct lsp_baseline *b, json_t *settings, char **why);
-/* The accept file's path for a tree's buffers (malloc'd), or NULL when none is set. */
-char *lsp_baseline_accept_path(const struct lsp_baseline *b, const char *tree);
-/*
- * The accept file's text for a tree's buffers: 1 with text (and its
- * modification time, to notice an edit), 0 when none is set, -1 with *why
- * when it cannot be read.
- */
-int lsp_baseline_accept_text(const struct lsp_baseline *b, const char *tree, struct ud_buf *text,
-			     long long *mtime_ns, char **why);
-
 #endif /* UAPID_CTL_H */

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "lsp-int.h"
 #include "uapid/util/hash.h"
 #include "uapid/api/api.h"
 #include "uapid/util/buf.h"
@@ -47,7 +48,6 @@
 #define DEBOUNCE_MS 150	       /* after the last change, before classifying */
 #define REDISCOVER_MS 5000     /* how often a file without a daemon looks again */
 #define DAEMON_TIMEOUT_MS 2000 /* for one call to the daemon */
-#define BASELINE_POLL_MS 2000  /* how often a baseline's commit (HEAD moving) is looked at */
 
 /* The LSP's own error codes the bridge answers with (JSON-RPC's: proto/protocol.h). */
 enum {
@@ -58,44 +58,6 @@ enum {
 /* The semantic token legend: kernel-only lines are comments (dimmed everywhere). */
 enum { TOK_COMMENT, TOK_USER_ONLY, TOK_RETAINED };
 #define MOD_KERNEL_ONLY 1u
-
-struct doc {
-	char *uri;
-	char *path; /* absolute */
-	struct ud_buf text;
-	long long version;
-	long long published_version; /* the last version published (when published) */
-	long long due_ms;	     /* classify at this time (0: nothing pending) */
-	char *socket;		     /* the tree's daemon, or NULL */
-	char *tree;		     /* its tree (the accept file's directory), or NULL */
-	char commit[41];	     /* the baseline's commit the last API diagnostics had, or "" */
-	bool no_rev;		   /* the baseline cannot be read: the installed version instead */
-	long long accept_mtime_ns; /* the accept file's, when last read */
-	long long discovered_ms;   /* when the socket was last looked for */
-	json_t *blocks;		   /* the last classify's blocks, or NULL */
-	bool published;		   /* diagnostics were sent (so they must be cleared) */
-	bool told_too_big;	   /* the editor was told the buffer is over the daemon's bound */
-};
-
-struct peer {
-	char *socket;
-	struct ud_rpc_conn conn;
-	bool up;
-	long long retry_ms; /* after a failure, no new attempt before this */
-};
-
-struct lsp {
-	struct ud_buf in;
-	struct doc *docs;
-	size_t ndocs, adocs;
-	struct peer *peers;
-	size_t npeers, apeers;
-	bool initialized, shutdown, inactive_regions;
-	char *refused; /* why the last daemon call was not sent (over the bound), or NULL */
-	char *said;    /* the last warning logged (log_once) */
-	struct lsp_baseline base; /* what a uapi header's buffer is compared with */
-	long long poll_ms;	  /* when the baselines are looked at next (0: not yet due) */
-};
 
 /* ---- framing ---- */
 
@@ -137,17 +99,15 @@ reply_error(json_t *id, int code, const char *message)
 			       code, "message", message));
 }
 
-static void
-notify(const char *method, json_t *params)
+void
+lsp_notify(const char *method, json_t *params)
 {
 	send_message(json_pack("{s:s, s:o}", "method", method, "params", params));
 }
 
 /* Logs to the editor's log (window/logMessage), as LSP servers do. */
-static void log_message(int type, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-log_message(int type, const char *fmt, ...)
+void
+lsp_log(int type, const char *fmt, ...)
 {
 	struct ud_buf b = UD_BUF_INIT;
 	va_list ap;
@@ -158,7 +118,7 @@ log_message(int type, const char *fmt, ...)
 	va_end(ap);
 	text = ud_buf_detach(&b, NULL);
 
-	notify("window/logMessage", json_pack("{s:i, s:s}", "type", type, "message", text));
+	lsp_notify("window/logMessage", json_pack("{s:i, s:s}", "type", type, "message", text));
 	free(text);
 }
 
@@ -264,8 +224,9 @@ have:
  * when the request is over the daemon's bound for one request (not sent;
  * s->refused says why, for the caller to tell the editor).
  */
-static int
-daemon_call(struct lsp *s, const char *socket, const char *method, json_t *params, json_t **result)
+int
+lsp_daemon_call(struct lsp *s, const char *socket, const char *method, json_t *params,
+		json_t **result)
 {
 	struct peer *p = peer_for(s, socket);
 	char *cause = NULL;
@@ -280,13 +241,13 @@ daemon_call(struct lsp *s, const char *socket, const char *method, json_t *param
 	}
 	rc = ud_rpc_call(&p->conn, method, params, result, &cause);
 	if (rc == -EMSGSIZE) { /* the connection is still good */
-		log_message(2, "uapid: %s", cause);
+		lsp_log(2, "uapid: %s", cause);
 		free(s->refused);
 		s->refused = cause;
 		return -1;
 	}
 	if (rc < 0) {
-		log_message(2, "uapid: %s", cause);
+		lsp_log(2, "uapid: %s", cause);
 		free(cause);
 		ud_rpc_disconnect(&p->conn);
 		p->up = false;
@@ -365,16 +326,16 @@ lsp_severity(const char *sev)
 	return 3;
 }
 
-static const char *
-jstr(json_t *o, const char *key)
+const char *
+lsp_jstr(json_t *o, const char *key)
 {
 	const char *v = json_string_value(json_object_get(o, key));
 
 	return v != NULL ? v : "";
 }
 
-static long long
-jnum(json_t *o, const char *key)
+long long
+lsp_jnum(json_t *o, const char *key)
 {
 	return (long long)json_integer_value(json_object_get(o, key));
 }
@@ -397,92 +358,10 @@ struct answers {
 static int
 buffer_call(struct lsp *s, struct doc *d, const char *sock, const char *method, json_t **result)
 {
-	return daemon_call(s, sock, method,
-			   json_pack("{s:s, s:s%}", "path", d->path, "text", ud_buf_str(&d->text),
-				     d->text.len),
-			   result);
-}
-
-static bool
-is_uapi_doc(const struct doc *d)
-{
-	return strstr(d->path, "/include/uapi/") != NULL;
-}
-
-/* Logs text unless it is what was logged last (a warning every refresh would flood the log). */
-static void
-log_once(struct lsp *s, int type, char *text)
-{
-	if (s->said == NULL || strcmp(s->said, text) != 0)
-		log_message(type, "%s", text);
-	free(s->said);
-	s->said = text;
-}
-
-/*
- * What the buffer of a uapi header changes in the userspace API against
- * the baseline, with the accept file's decisions; NULL when the daemon
- * does not answer.  A baseline the daemon cannot read (the tree is no git
- * repository, no such revision) is said once, and the installed version
- * taken instead until the revision can be read (poll_baselines).
- */
-static json_t *
-fetch_api(struct lsp *s, struct doc *d, const char *sock)
-{
-	json_t *params, *r = NULL, *commit;
-	struct ud_buf acc = UD_BUF_INIT;
-	bool with_rev = s->base.rev != NULL && !d->no_rev;
-	char *why = NULL;
-	int rc;
-
-	params = json_pack("{s:s, s:s%}", "path", d->path, "text", ud_buf_str(&d->text),
-			   d->text.len);
-	rc = lsp_baseline_accept_text(&s->base, d->tree, &acc, &d->accept_mtime_ns, &why);
-	if (rc > 0) {
-		json_object_set_new(params, "accept", json_stringn(ud_buf_str(&acc), acc.len));
-		json_object_set_new(params, "accept_name", json_string(s->base.accept));
-	} else if (rc < 0) {
-		log_once(s, 2, ud_xasprintf("uapid: %s: no change is taken as accepted", why));
-	}
-	free(why);
-	ud_buf_free(&acc);
-	if (with_rev)
-		json_object_set_new(params, "rev", json_string(s->base.rev));
-	rc = daemon_call(s, sock, "api.changes", json_deep_copy(params), &r);
-	if (rc == 1 && json_object_get(params, "accept") != NULL &&
-	    jnum(r, "code") == UD_RPC_INVALID_PARAMS) {
-		/* refused: the accept file (a line without a reason) if it goes without it */
-		char *refusal = ud_xstrdup(jstr(r, "message"));
-
-		json_decref(r);
-		json_object_del(params, "accept");
-		json_object_del(params, "accept_name");
-		rc = daemon_call(s, sock, "api.changes", json_deep_copy(params), &r);
-		if (rc != 1 || jnum(r, "code") != UD_RPC_INVALID_PARAMS)
-			log_once(
-				s, 2,
-				ud_xasprintf("uapid: %s: no change is taken as accepted", refusal));
-		free(refusal);
-	}
-	if (rc == 1 && with_rev && jnum(r, "code") == UD_RPC_SERVER_ERROR) {
-		log_once(s, 2,
-			 ud_xasprintf("uapid: baseline %s cannot be read (%s): API changes are "
-				      "shown against the installed header",
-				      s->base.rev, jstr(r, "message")));
-		d->no_rev = true;
-		json_decref(r);
-		json_object_del(params, "rev");
-		rc = daemon_call(s, sock, "api.changes", json_incref(params), &r);
-	}
-	json_decref(params);
-	if (rc != 0) {
-		json_decref(r);
-		return NULL;
-	}
-	commit = json_object_get(json_object_get(r, "baseline"), "commit");
-	snprintf(d->commit, sizeof(d->commit), "%s",
-		 json_is_string(commit) ? json_string_value(commit) : "");
-	return r;
+	return lsp_daemon_call(s, sock, method,
+			       json_pack("{s:s, s:s%}", "path", d->path, "text",
+					 ud_buf_str(&d->text), d->text.len),
+			       result);
 }
 
 /*
@@ -499,9 +378,9 @@ fetch(struct lsp *s, struct doc *d, const char *sock, struct answers *a)
 		a->cls = NULL;
 		if (s->refused != NULL && !d->told_too_big) {
 			/* but a buffer too large for the daemon: the user would wait for ever */
-			notify("window/showMessage",
-			       json_pack("{s:i, s:s+}", "type", 2, "message",
-					 "uapid: this buffer is not classified: ", s->refused));
+			lsp_notify("window/showMessage",
+				   json_pack("{s:i, s:s+}", "type", 2, "message",
+					     "uapid: this buffer is not classified: ", s->refused));
 			d->told_too_big = true;
 		}
 		free(s->refused);
@@ -514,8 +393,8 @@ fetch(struct lsp *s, struct doc *d, const char *sock, struct answers *a)
 		a->pre = NULL;
 	}
 	/* a uapi header: what this buffer changes in the userspace API */
-	if (is_uapi_doc(d))
-		a->api = fetch_api(s, d, sock);
+	if (lsp_is_uapi_doc(d))
+		a->api = lsp_fetch_api(s, d, sock);
 	return true;
 }
 
@@ -546,21 +425,21 @@ render_blocks(const struct view *v, json_t *cls, struct rendered *r)
 
 	json_array_foreach(json_object_get(cls, "diagnostics"), i, x)
 	{
-		json_array_append_new(r->diags,
-				      diagnostic(view_range(v, jnum(x, "line"), jnum(x, "line")),
-						 lsp_severity(jstr(x, "severity")), "split",
-						 jstr(x, "message")));
+		json_array_append_new(r->diags, diagnostic(view_range(v, lsp_jnum(x, "line"),
+								      lsp_jnum(x, "line")),
+							   lsp_severity(lsp_jstr(x, "severity")),
+							   "split", lsp_jstr(x, "message")));
 	}
 	json_array_foreach(json_object_get(cls, "blocks"), i, b)
 	{
-		const char *cls_name = jstr(b, "class");
-		long long first = jnum(b, "first"), last = jnum(b, "last");
+		const char *cls_name = lsp_jstr(b, "class");
+		long long first = lsp_jnum(b, "first"), last = lsp_jnum(b, "last");
 
 		if (strcmp(cls_name, "retained") == 0) {
 			char *msg =
 				ud_xasprintf("__KERNEL__ conditional retained in the uapi header: "
 					     "%s",
-					     jstr(b, "reason"));
+					     lsp_jstr(b, "reason"));
 
 			json_array_append_new(r->diags, diagnostic(view_range(v, first, first), 2,
 								   "retained", msg));
@@ -576,7 +455,7 @@ render_blocks(const struct view *v, json_t *cls, struct rendered *r)
 			json_array_append_new(r->regions,
 					      json_pack("{s:o, s:s, s:s, s:s, s:b}", "range",
 							view_range(v, first, last), "class",
-							cls_name, "reason", jstr(b, "reason"),
+							cls_name, "reason", lsp_jstr(b, "reason"),
 							"label", label, "directive", directive));
 			if (strcmp(cls_name, "kernel") == 0)
 				json_array_append_new(r->inactive, view_range(v, first, last));
@@ -593,16 +472,16 @@ render_installed(const struct view *v, json_t *pre, struct rendered *r)
 
 	json_array_foreach(json_object_get(inst, "diagnostics"), i, x)
 	{
-		bool same = strcmp(jstr(pre, "outcome"), "uapi") == 0;
-		char *msg = same ? ud_xstrdup(jstr(x, "message"))
+		bool same = strcmp(lsp_jstr(pre, "outcome"), "uapi") == 0;
+		char *msg = same ? ud_xstrdup(lsp_jstr(x, "message"))
 				 : ud_xasprintf("in the installed %s, line %lld: %s",
-						jstr(inst, "path"), jnum(x, "line"),
-						jstr(x, "message"));
-		long long line = same ? jnum(x, "line") : 1;
+						lsp_jstr(inst, "path"), lsp_jnum(x, "line"),
+						lsp_jstr(x, "message"));
+		long long line = same ? lsp_jnum(x, "line") : 1;
 
-		json_array_append_new(r->diags,
-				      diagnostic(view_range(v, line, line),
-						 lsp_severity(jstr(x, "severity")), "check", msg));
+		json_array_append_new(r->diags, diagnostic(view_range(v, line, line),
+							   lsp_severity(lsp_jstr(x, "severity")),
+							   "check", msg));
 		free(msg);
 	}
 }
@@ -614,16 +493,16 @@ render_installed(const struct view *v, json_t *pre, struct rendered *r)
 static void
 render_api(const struct view *v, json_t *api, struct rendered *r)
 {
-	const char *rev = jstr(json_object_get(api, "baseline"), "rev");
+	const char *rev = lsp_jstr(json_object_get(api, "baseline"), "rev");
 	char *since = rev[0] != '\0' ? ud_xasprintf(" since %s", rev) : ud_xstrdup("");
 	json_t *ch;
 	size_t i;
 
 	json_array_foreach(json_object_get(api, "changes"), i, ch)
 	{
-		const char *verdict = jstr(ch, "verdict");
-		long long line =
-			jnum(ch, "new_line") > 0 ? jnum(ch, "new_line") : jnum(ch, "old_line");
+		const char *verdict = lsp_jstr(ch, "verdict");
+		long long line = lsp_jnum(ch, "new_line") > 0 ? lsp_jnum(ch, "new_line")
+							      : lsp_jnum(ch, "old_line");
 		char *msg;
 		const char *kind;
 
@@ -631,14 +510,15 @@ render_api(const struct view *v, json_t *api, struct rendered *r)
 			continue;
 		if (line < 1 || (size_t)line > v->nlines)
 			line = 1;
-		kind = ud_api_kind_shown(jstr(ch, "kind"), jstr(ch, "symbol"));
+		kind = ud_api_kind_shown(lsp_jstr(ch, "kind"), lsp_jstr(ch, "symbol"));
 		/* which axis it is on: a program as built (binary), or rebuilt (source) */
-		msg = ud_xasprintf("%s userspace API change%s: %s%s%s: %s%s%s%s%s%s",
-				   strcmp(verdict, "breaking") == 0 ? "breaking" : "to review:",
-				   since, kind, kind[0] ? " " : "", jstr(ch, "symbol"),
-				   jstr(ch, "reason"), jstr(ch, "binary")[0] ? " [binary: " : "",
-				   jstr(ch, "binary"), jstr(ch, "binary")[0] ? ", source: " : "",
-				   jstr(ch, "source"), jstr(ch, "binary")[0] ? "]" : "");
+		msg = ud_xasprintf(
+			"%s userspace API change%s: %s%s%s: %s%s%s%s%s%s",
+			strcmp(verdict, "breaking") == 0 ? "breaking" : "to review:", since, kind,
+			kind[0] ? " " : "", lsp_jstr(ch, "symbol"), lsp_jstr(ch, "reason"),
+			lsp_jstr(ch, "binary")[0] ? " [binary: " : "", lsp_jstr(ch, "binary"),
+			lsp_jstr(ch, "binary")[0] ? ", source: " : "", lsp_jstr(ch, "source"),
+			lsp_jstr(ch, "binary")[0] ? "]" : "");
 		json_array_append_new(r->diags, diagnostic(view_range(v, line, line),
 							   strcmp(verdict, "breaking") == 0 ? 2 : 3,
 							   "api", msg));
@@ -683,17 +563,17 @@ refresh(struct lsp *s, struct doc *d)
 	if (sock == NULL || !fetch(s, d, sock, &a))
 		return;
 	render(d, &a, &r);
-	notify("textDocument/publishDiagnostics",
-	       json_pack("{s:s, s:I, s:o}", "uri", d->uri, "version", (json_int_t)d->version,
-			 "diagnostics", r.diags));
-	notify("uapid/regions",
-	       json_pack("{s:{s:s, s:I}, s:s, s:o}", "textDocument", "uri", d->uri, "version",
-			 (json_int_t)d->version, "outcome",
-			 a.pre != NULL ? jstr(a.pre, "outcome") : "", "regions", r.regions));
+	lsp_notify("textDocument/publishDiagnostics",
+		   json_pack("{s:s, s:I, s:o}", "uri", d->uri, "version", (json_int_t)d->version,
+			     "diagnostics", r.diags));
+	lsp_notify("uapid/regions", json_pack("{s:{s:s, s:I}, s:s, s:o}", "textDocument", "uri",
+					      d->uri, "version", (json_int_t)d->version, "outcome",
+					      a.pre != NULL ? lsp_jstr(a.pre, "outcome") : "",
+					      "regions", r.regions));
 	if (s->inactive_regions)
-		notify("textDocument/inactiveRegions",
-		       json_pack("{s:{s:s, s:I}, s:o}", "textDocument", "uri", d->uri, "version",
-				 (json_int_t)d->version, "regions", r.inactive));
+		lsp_notify("textDocument/inactiveRegions",
+			   json_pack("{s:{s:s, s:I}, s:o}", "textDocument", "uri", d->uri,
+				     "version", (json_int_t)d->version, "regions", r.inactive));
 	else
 		json_decref(r.inactive);
 	d->published = true;
@@ -740,7 +620,7 @@ block_text(struct doc *d, long long line)
 
 	json_array_foreach(d->blocks, i, b)
 	{
-		if ((found = jnum(b, "first") <= line && line <= jnum(b, "last")))
+		if ((found = lsp_jnum(b, "first") <= line && line <= lsp_jnum(b, "last")))
 			break;
 	}
 	if (!found)
@@ -750,14 +630,15 @@ block_text(struct doc *d, long long line)
 	ud_lexed_free(&lx);
 	ud_diags_free(&diags);
 	if (!directive)
-		return ud_xasprintf("**uapid: %s** (lines %lld-%lld)\n\n%s", jstr(b, "class"),
-				    jnum(b, "first"), jnum(b, "last"), jstr(b, "reason"));
+		return ud_xasprintf("**uapid: %s** (lines %lld-%lld)\n\n%s", lsp_jstr(b, "class"),
+				    lsp_jnum(b, "first"), lsp_jnum(b, "last"),
+				    lsp_jstr(b, "reason"));
 	md = ud_xasprintf("**uapid: a directive the split rewrites** (line %lld)\n\n%s%s%s%s",
-			  jnum(b, "first"), label[0] != '\0' ? "It opens " : "",
+			  lsp_jnum(b, "first"), label[0] != '\0' ? "It opens " : "",
 			  strcmp(label, "kernel only") == 0	 ? "kernel-only code. "
 			  : strcmp(label, "userspace only") == 0 ? "userspace-only code. "
 								 : "",
-			  "The split: ", jstr(b, "reason"));
+			  "The split: ", lsp_jstr(b, "reason"));
 	return md;
 }
 
@@ -776,8 +657,8 @@ hover(struct lsp *s, struct doc *d, long long line, long long character)
 	    (sym = lsp_symbol_at(ud_buf_str(&d->text), d->text.len, line - 1, character)) != NULL) {
 		json_t *a = NULL;
 
-		if (daemon_call(s, d->socket, "api.log", json_pack("{s:s}", "symbol", sym), &a) ==
-		    0)
+		if (lsp_daemon_call(s, d->socket, "api.log", json_pack("{s:s}", "symbol", sym),
+				    &a) == 0)
 			history =
 				lsp_history_text(json_array_get(json_object_get(a, "symbols"), 0));
 		json_decref(a);
@@ -933,7 +814,7 @@ semantic_tokens(struct doc *d)
 
 	json_array_foreach(d->blocks, i, b)
 	{
-		const char *c = jstr(b, "class");
+		const char *c = lsp_jstr(b, "class");
 		int type;
 		unsigned mods = 0;
 
@@ -948,7 +829,7 @@ semantic_tokens(struct doc *d)
 			continue;
 		}
 		/* one token a line: clients need not support multi-line tokens */
-		for (long long l = jnum(b, "first"); l <= jnum(b, "last"); l++) {
+		for (long long l = lsp_jnum(b, "first"); l <= lsp_jnum(b, "last"); l++) {
 			unsigned w = line_utf16(text, starts, nlines, (size_t)(l - 1));
 
 			if (w == 0)
@@ -968,10 +849,10 @@ semantic_tokens(struct doc *d)
 static void
 execute_command(struct lsp *s, json_t *id, json_t *params)
 {
-	const char *cmd = jstr(params, "command");
+	const char *cmd = lsp_jstr(params, "command");
 	json_t *arg = json_array_get(json_object_get(params, "arguments"), 0), *r = NULL;
-	struct doc *d = json_is_object(arg) ? find_doc(s, jstr(arg, "uri")) : NULL;
-	const char *path = json_is_object(arg) ? jstr(arg, "path") : "";
+	struct doc *d = json_is_object(arg) ? find_doc(s, lsp_jstr(arg, "uri")) : NULL;
+	const char *path = json_is_object(arg) ? lsp_jstr(arg, "path") : "";
 	char *sock = NULL, *tree = NULL;
 	int rc;
 
@@ -995,22 +876,22 @@ execute_command(struct lsp *s, json_t *id, json_t *params)
 		json_t *p = json_deep_copy(arg);
 
 		json_object_del(p, "uri");
-		rc = daemon_call(s, sock, "markers.add", p, &r);
+		rc = lsp_daemon_call(s, sock, "markers.add", p, &r);
 	} else if (strcmp(cmd, "uapid.preview") == 0) {
 		json_t *p = json_pack("{s:s}", "path", d != NULL ? d->path : path);
 
 		if (d != NULL)
 			json_object_set_new(p, "text",
 					    json_stringn(ud_buf_str(&d->text), d->text.len));
-		rc = daemon_call(s, sock, "preview", p, &r);
+		rc = lsp_daemon_call(s, sock, "preview", p, &r);
 	} else {
-		rc = daemon_call(s, sock, "status", NULL, &r);
+		rc = lsp_daemon_call(s, sock, "status", NULL, &r);
 	}
 	free(sock);
 	if (rc < 0) {
 		reply_error(id, LSP_REQUEST_FAILED, "the uapid daemon did not answer");
 	} else if (rc == 1) {
-		reply_error(id, LSP_REQUEST_FAILED, jstr(r, "message"));
+		reply_error(id, LSP_REQUEST_FAILED, lsp_jstr(r, "message"));
 		json_decref(r);
 	} else {
 		reply(id, r);
@@ -1023,7 +904,7 @@ execute_command(struct lsp *s, json_t *id, json_t *params)
 static void
 open_doc(struct lsp *s, json_t *td)
 {
-	const char *uri = jstr(td, "uri");
+	const char *uri = lsp_jstr(td, "uri");
 	json_t *text = json_object_get(td, "text");
 	char *path = uri_to_path(uri);
 	struct doc *d;
@@ -1047,7 +928,7 @@ open_doc(struct lsp *s, json_t *td)
 		ud_buf_reset(&d->text);
 	}
 	ud_buf_add(&d->text, json_string_value(text), json_string_length(text));
-	d->version = jnum(td, "version");
+	d->version = lsp_jnum(td, "version");
 	d->published = false; /* opened again: its versions start again */
 	refresh(s, d);
 }
@@ -1060,8 +941,8 @@ close_doc(struct lsp *s, const char *uri)
 	if (d == NULL)
 		return;
 	if (d->published)
-		notify("textDocument/publishDiagnostics",
-		       json_pack("{s:s, s:[]}", "uri", d->uri, "diagnostics"));
+		lsp_notify("textDocument/publishDiagnostics",
+			   json_pack("{s:s, s:[]}", "uri", d->uri, "diagnostics"));
 	doc_free(d);
 	*d = s->docs[--s->ndocs];
 }
@@ -1070,15 +951,16 @@ static void
 change_doc(struct lsp *s, json_t *params)
 {
 	json_t *td = json_object_get(params, "textDocument"), *ch, *c;
-	struct doc *d = find_doc(s, jstr(td, "uri"));
+	struct doc *d = find_doc(s, lsp_jstr(td, "uri"));
 	size_t i;
 
 	if (d == NULL)
 		return;
-	if (json_is_integer(json_object_get(td, "version")) && jnum(td, "version") < d->version) {
+	if (json_is_integer(json_object_get(td, "version")) &&
+	    lsp_jnum(td, "version") < d->version) {
 		/* LSP's versions only grow: an older one arriving late is not the text now */
-		log_message(2, "uapictl lsp: %s: version %lld after %lld: ignored", d->uri,
-			    jnum(td, "version"), d->version);
+		lsp_log(2, "uapictl lsp: %s: version %lld after %lld: ignored", d->uri,
+			lsp_jnum(td, "version"), d->version);
 		return;
 	}
 	ch = json_object_get(params, "contentChanges");
@@ -1093,7 +975,7 @@ change_doc(struct lsp *s, json_t *params)
 		}
 	}
 	if (json_is_integer(json_object_get(td, "version")))
-		d->version = jnum(td, "version");
+		d->version = lsp_jnum(td, "version");
 	d->due_ms = ud_now_ms() + DEBOUNCE_MS;
 }
 
@@ -1133,82 +1015,6 @@ on_exit_request(struct call *c)
 	return false;
 }
 
-/*
- * The editor's settings of the baseline (lsp_baseline_configure); every
- * open uapi header is compared again with what they name now.
- */
-static void
-configure(struct lsp *s, json_t *settings)
-{
-	char *why = NULL, *before = ud_xstrdup(s->base.rev ? s->base.rev : "");
-
-	if (!lsp_baseline_configure(&s->base, settings, &why)) {
-		notify("window/showMessage",
-		       json_pack("{s:i, s:s+}", "type", 1, "message", "uapid: settings: ", why));
-		free(why);
-	}
-	for (size_t i = 0; i < s->ndocs; i++) {
-		struct doc *d = &s->docs[i];
-
-		if (strcmp(before, s->base.rev ? s->base.rev : "") != 0)
-			d->no_rev = false; /* another revision: worth a try */
-		if (is_uapi_doc(d))
-			d->due_ms = ud_now_ms();
-	}
-	free(before);
-}
-
-/*
- * Every BASELINE_POLL_MS while uapi headers are open: has the baseline's
- * revision moved (a commit, a checkout: HEAD names another commit), has
- * a baseline that could not be read become readable, or has the accept
- * file changed?  Those headers are compared again.  One api.baseline
- * call per daemon and round, not a diff per header.
- */
-static void
-poll_baselines(struct lsp *s)
-{
-	json_t *answers = json_object(); /* socket -> commit (or null) this round */
-
-	s->poll_ms = 0;
-	for (size_t i = 0; i < s->ndocs; i++) {
-		struct doc *d = &s->docs[i];
-		struct ud_buf acc = UD_BUF_INIT;
-		long long mtime = 0;
-		char *why = NULL;
-		json_t *r = NULL, *commit;
-		bool due = false;
-
-		if (!is_uapi_doc(d) || d->socket == NULL || !d->published)
-			continue;
-		if (s->base.rev != NULL) {
-			commit = json_object_get(answers, d->socket);
-			if (commit == NULL) {
-				commit = json_null();
-				if (daemon_call(s, d->socket, "api.baseline",
-						json_pack("{s:s}", "rev", s->base.rev), &r) == 0)
-					commit = json_incref(json_object_get(r, "commit"));
-				json_decref(r);
-				json_object_set_new(answers, d->socket, commit);
-			}
-			if (json_is_string(commit))
-				due = d->no_rev ||
-				      strcmp(d->commit, json_string_value(commit)) != 0;
-			if (due)
-				d->no_rev = false;
-		}
-		/* written, replaced or removed (0: none, or unreadable) */
-		lsp_baseline_accept_text(&s->base, d->tree, &acc, &mtime, &why);
-		if (mtime != d->accept_mtime_ns)
-			due = true;
-		free(why);
-		ud_buf_free(&acc);
-		if (due && d->due_ms == 0)
-			d->due_ms = ud_now_ms();
-	}
-	json_decref(answers);
-}
-
 static bool
 on_initialize(struct call *c)
 {
@@ -1220,7 +1026,7 @@ on_initialize(struct call *c)
 					     "inactiveRegions"));
 	c->s->initialized = true;
 	reply(c->id, initialize_result());
-	configure(c->s, json_object_get(c->params, "initializationOptions"));
+	lsp_configure(c->s, json_object_get(c->params, "initializationOptions"));
 	return true;
 }
 
@@ -1228,7 +1034,7 @@ on_initialize(struct call *c)
 static bool
 on_did_change_configuration(struct call *c)
 {
-	configure(c->s, json_object_get(c->params, "settings"));
+	lsp_configure(c->s, json_object_get(c->params, "settings"));
 	return true;
 }
 
@@ -1243,7 +1049,7 @@ on_shutdown_request(struct call *c)
 static struct doc *
 call_doc(struct call *c)
 {
-	return find_doc(c->s, jstr(json_object_get(c->params, "textDocument"), "uri"));
+	return find_doc(c->s, lsp_jstr(json_object_get(c->params, "textDocument"), "uri"));
 }
 
 static bool
@@ -1273,7 +1079,7 @@ on_did_save(struct call *c)
 static bool
 on_did_close(struct call *c)
 {
-	close_doc(c->s, jstr(json_object_get(c->params, "textDocument"), "uri"));
+	close_doc(c->s, lsp_jstr(json_object_get(c->params, "textDocument"), "uri"));
 	return true;
 }
 
@@ -1357,7 +1163,7 @@ static const struct {
 static bool
 handle(struct lsp *s, json_t *m, int *status)
 {
-	const char *method = jstr(m, "method");
+	const char *method = lsp_jstr(m, "method");
 	struct call c = {s, json_object_get(m, "id"), json_object_get(m, "params"), status};
 	size_t i;
 
@@ -1390,51 +1196,6 @@ handle(struct lsp *s, json_t *m, int *status)
 		return true;
 	}
 	return lsp_methods[i].fn(&c);
-}
-
-/* When the baselines are looked at next (-1: no uapi header is open, nothing to look at). */
-static long long
-baseline_due(struct lsp *s, long long now)
-{
-	bool any = false;
-
-	for (size_t i = 0; i < s->ndocs && !any; i++)
-		any = is_uapi_doc(&s->docs[i]) && s->docs[i].published;
-	if (!any || (s->base.rev == NULL && s->base.accept == NULL))
-		return -1;
-	if (s->poll_ms == 0)
-		s->poll_ms = now + BASELINE_POLL_MS;
-	return s->poll_ms;
-}
-
-/* uapictl lsp [--baseline REV|installed] [--accept FILE] */
-static int
-lsp_options(struct lsp *s, int argc, char **argv)
-{
-	static const struct option longopts[] = {{"baseline", required_argument, NULL, 'b'},
-						 {"accept", required_argument, NULL, 'a'},
-						 {NULL, 0, NULL, 0}};
-	char *why = NULL;
-	int opt;
-
-	while ((opt = ctl_next_opt(argc, argv, "", longopts)) != -1) {
-		if (opt == 'b' && !lsp_baseline_set_rev(&s->base, optarg, &why)) {
-			opt = ctl_usage_error("lsp: %s", why);
-			free(why);
-			return opt;
-		} else if (opt == 'a') {
-			lsp_baseline_set_accept(&s->base, optarg);
-		} else if (opt != 'b') {
-			return ctl_usage_error("%s", "lsp: usage: uapictl lsp [--baseline REV] "
-						     "[--accept FILE] (it speaks LSP on "
-						     "stdin/stdout)");
-		}
-	}
-	if (optind < argc)
-		return ctl_usage_error("lsp: '%s': lsp takes no arguments but its options (it "
-				       "speaks LSP on stdin/stdout)",
-				       argv[optind]);
-	return CTL_OK;
 }
 
 int
@@ -1479,9 +1240,9 @@ ctl_lsp(struct ctl *ctl, int argc, char **argv)
 			free(cause);
 			goto out;
 		}
-		if (baseline_due(&s, now) >= 0 && s.poll_ms <= now)
-			poll_baselines(&s);
-		next = baseline_due(&s, now);
+		if (lsp_baseline_due(&s, now) >= 0 && s.poll_ms <= now)
+			lsp_poll_baselines(&s);
+		next = lsp_baseline_due(&s, now);
 		for (size_t i = 0; i < s.ndocs; i++) {
 			if (s.docs[i].due_ms == 0)
 				continue;
