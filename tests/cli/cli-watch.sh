@@ -411,7 +411,9 @@ ino=$(python3 -c 'import os; s=os.stat(os.sys.argv[1]); print("%d:%d" % (s.st_de
 ino=$(python3 -c 'import os,sys; s=os.stat(sys.argv[1]); print("%d:%d" % (s.st_dev, s.st_ino))' "$WORK/journal.log")
 JOURNAL_STREAM=$ino "$UAPID" watch --state-dir "$S" --socket "$K" --arch "$ARCH" "$T" 2>"$WORK/journal.log" &
 DPID=$!
-sleep 1.5
+# until it says it watches (a fixed 1.5 s was too short for ASan at a load of 10: SIGTERM came first)
+i=0
+while ! grep -q 'watching' "$WORK/journal.log" && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 stop_daemon
 expect_in "$WORK/journal.log" "<6>watching $T"
 
