@@ -36,12 +36,13 @@
  * Jobs computed before their results are applied.  A wave's results are
  * applied on the loop in one turn, so the wave is what a status waits for
  * at most: 128 headers apply in 10-50 ms, while 512 took up to 190 ms on a
- * 6.1 -> 6.12 checkout; an installed header's apply parses its API model
- * and costs about 2.4 ms (512: 1.2 s), so those go 32 at a time.  Still
- * four chunks on the pool per header wave.
+ * 6.1 -> 6.12 checkout.  An installed header's API model is parsed on the
+ * pool (engine-api.c): its apply writes its output and rows only; its
+ * wave is smaller all the same, as its texts are larger.  Still four
+ * chunks on the pool per header wave, two per installed headers' wave.
  */
 #define JOBS_PER_WAVE 128
-#define INSTALLS_PER_WAVE 32
+#define INSTALLS_PER_WAVE 64
 /*
  * A wave this small is computed on the loop thread: a lone save's header
  * takes tens of microseconds, less than waking a pool thread and hearing
@@ -362,8 +363,10 @@ apply_wave(struct batch *b)
 		j->cause = j->blocks = j->diags = NULL;
 		j->split = false;
 	}
-	for (i = b->wave_i0; i < b->wave_i; i++)
+	for (i = b->wave_i0; i < b->wave_i; i++) {
 		ud_installed_free(&b->ijobs[i].in);
+		ud_engine_api_free(&b->ijobs[i].api);
+	}
 	ud_log(LOG_DEBUG, "batch: wave of %zu+%zu computed by %.2f ms, applied in %.2f ms",
 	       b->wave_h - b->wave_h0, b->wave_i - b->wave_i0, (double)(t - b->t0) / 1e6,
 	       (double)(uv_hrtime() - t) / 1e6);
@@ -456,6 +459,9 @@ next_wave(struct batch *b)
 		return;
 	}
 	b->progress_total = b->nhjobs + b->nijobs;
+	/* what the install jobs' workers need of the engine and the store, copied now */
+	for (n = b->wave_i0; n < b->wave_i; n++)
+		ud_engine_prepare_ijob(b, &b->ijobs[n]);
 	if ((b->wave_h - b->wave_h0) + (b->wave_i - b->wave_i0) <= INLINE_JOBS) {
 		struct chunk c = {.snap = b->snap,
 				  .h = b->hjobs != NULL ? b->hjobs + b->wave_h0 : NULL,
@@ -496,8 +502,10 @@ batch_free(struct batch *b)
 		ud_markers_free(&j->in_source);
 	}
 	free(b->hjobs);
-	for (i = 0; i < b->nijobs; i++)
+	for (i = 0; i < b->nijobs; i++) {
 		ud_installed_free(&b->ijobs[i].in);
+		ud_engine_api_free(&b->ijobs[i].api);
+	}
 	free(b->ijobs);
 	ud_map_free(&b->queued, NULL);
 	ud_strlist_free(&b->uninstall);
