@@ -7,8 +7,9 @@ and b, two kernel trees) with its store in STATE: EDITS saves of uapi headers
 checkout a <-> b after every EDITS/CHECKOUTS of them, RATE saves a second;
 meanwhile one client asks `status` every 20 ms and another `changes` from 0
 again and again. Every minute and at the end: RSS, open descriptors, the
-store's and the WAL's size, the rows of each table, and status's latency
-p50/p99/max over the minute. bench/soak.sh sets it up."""
+store's and the WAL's size, the rows of each table, status's latency
+p50/p99/max over the minute, the daemon's longest loop turn so far (status's
+loop: CPU time, and wall time less the wait for I/O) and the load average. bench/soak.sh sets it up."""
 import json
 import os
 import random
@@ -95,17 +96,23 @@ def rows():
 
 
 def figures():
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[0]
     return {"rss_mib": proc("VmRSS"), "fds": len(os.listdir("/proc/%d/fd" % PID)),
             "store_mib": round(size(STATE + "/state.db") / 2**20, 2),
-            "wal_mib": round(size(STATE + "/state.db-wal") / 2**20, 2), "rows": rows()}
+            "wal_mib": round(size(STATE + "/state.db-wal") / 2**20, 2), "rows": rows(),
+            "loop": Conn().call("status")["loop"], "load": load}
 
 
 def show(tag, f, window):
+    lp = f["loop"]
     print("%s: rss %d MiB, %d fds, store %.2f MiB, wal %.2f MiB, status p50 %.1f p99 %.1f max %.1f "
-          "ms (%d), changes from 0 answered %d times; rows %s" %
+          "ms (%d), changes from 0 answered %d times; loop's longest turn %.1f ms CPU, %.1f ms "
+          "busy (%d, %d turns over 50 ms of %d); load %s; rows %s" %
           (tag, f["rss_mib"], f["fds"], f["store_mib"], f["wal_mib"], pct(window, 50),
            pct(window, 99), max(window) if window else 0, len(window), changes_done[0],
-           " ".join("%s=%d" % kv for kv in sorted(f["rows"].items()))), flush=True)
+           lp["max_cpu_ms"], lp["max_busy_ms"], lp["held_cpu"], lp["held_busy"], lp["turns"],
+           f["load"], " ".join("%s=%d" % kv for kv in sorted(f["rows"].items()))), flush=True)
 
 
 def git(*args):
@@ -165,10 +172,11 @@ def main():
     show("end, %d edits, %d checkouts, %.1f min" % (EDITS, CHECKOUTS, (time.monotonic() - t0) / 60),
          end, all_lat)
     print("store after / after the first scan: %.2fx; RSS %d -> %d MiB; descriptors %d -> %d; "
-          "status p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d answers" %
+          "status p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d answers; the loop's longest turn "
+          "%.1f ms CPU, %.1f ms busy; load %s" %
           (end["store_mib"] / max(first["store_mib"], 0.01), first["rss_mib"], end["rss_mib"],
            first["fds"], end["fds"], pct(all_lat, 50), pct(all_lat, 99), max(all_lat),
-           len(all_lat)))
+           len(all_lat), end["loop"]["max_cpu_ms"], end["loop"]["max_busy_ms"], end["load"]))
 
 
 main()
