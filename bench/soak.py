@@ -128,6 +128,13 @@ def headers():
 def main():
     first = figures()
     show("after the first scan", first, [])
+    if os.environ.get("SOAK_KEEP"):  # the store as the first scan left it, beside the end's
+        os.makedirs(os.environ["SOAK_KEEP"], exist_ok=True)
+        src = sqlite3.connect("file:%s/state.db?mode=ro" % STATE, uri=True, timeout=30)
+        dst = sqlite3.connect(os.path.join(os.environ["SOAK_KEEP"], "state-first.db"))
+        src.backup(dst)
+        dst.close()
+        src.close()
     threads = [threading.Thread(target=prober), threading.Thread(target=changer)]
     for t in threads:
         t.start()

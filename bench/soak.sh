@@ -8,7 +8,9 @@
 # SOAK_RATE a second (default 20) with SOAK_CHECKOUTS checkouts a <-> b
 # (default 20). Default trees: /work/kernels/linux-6.1 and linux-6.12 (or
 # UD_KERNELS/linux-6.1 and linux-6.12). Only read. The figures are printed,
-# never judged.
+# never judged. SOAK_KEEP=DIR: the store (state.db) and the daemon's log are
+# copied there at the end (and the store after the first scan as
+# state-first.db), for sqlite3_analyzer or dbstat.
 set -eu
 UAPID=$(cd "$(dirname "${1:?usage: bench/soak.sh UAPID [TREE_A TREE_B]}")" && pwd)/$(basename "$1")
 K=${UD_KERNELS:-/work/kernels}
@@ -49,3 +51,7 @@ kill -TERM "$pid"
 wait "$pid"
 pid=
 grep -c "" "$work/daemon.log" | sed 's/^/soak: daemon log lines: /'
+if [ -n "${SOAK_KEEP:-}" ]; then
+	mkdir -p "$SOAK_KEEP"
+	cp "$work/state/state.db" "$work/daemon.log" "$SOAK_KEEP/"
+fi

@@ -47,23 +47,77 @@ text_id(struct ud_store *s, const char *body, size_t len, int64_t *id, char **ca
 }
 
 int
+ud_store_name_id(struct ud_store *s, const char *name, int64_t *id, char **cause)
+{
+	sqlite3_stmt *q = ud_store_stmt(s, S_NAME_FIND);
+	int rc;
+
+	ud_store_bind(q, 1, name);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(q, 0);
+	sqlite3_reset(q);
+	if (rc == SQLITE_ROW)
+		return 0;
+	q = ud_store_stmt(s, S_NAME_ADD);
+	ud_store_bind(q, 1, name);
+	if ((rc = ud_store_run(s, q, cause, "recording a name")) < 0)
+		return rc;
+	*id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+/*
+ * A fingerprint as the store keeps it: 16 hex digits (what the daemon
+ * makes) as their 64 bits, 8 bytes rather than 17; any other text as it
+ * is (the column has no type: nothing is converted).
+ */
+static void
+bind_fingerprint(sqlite3_stmt *q, int i, const char *fp)
+{
+	char *end;
+	unsigned long long v;
+
+	if (strlen(fp) == 16 && strspn(fp, "0123456789abcdef") == 16) {
+		v = strtoull(fp, &end, 16);
+		sqlite3_bind_int64(q, i, (sqlite3_int64)v);
+	} else {
+		ud_store_bind(q, i, fp);
+	}
+}
+
+/* bind_fingerprint's column, read back as the text it was given. */
+static char *
+column_fingerprint(sqlite3_stmt *q, int i)
+{
+	if (sqlite3_column_type(q, i) == SQLITE_INTEGER)
+		return ud_xasprintf("%016llx", (unsigned long long)sqlite3_column_int64(q, i));
+	return ud_store_column(q, i);
+}
+
+int
 ud_store_put_api_version(struct ud_store *s, const char *path, int64_t clock,
 			 const char *fingerprint, const char *body, size_t len, char **cause)
 {
 	sqlite3_stmt *q;
-	int64_t id = 0;
+	int64_t id = 0, pid = 0;
 	int rc;
 
 	if (body != NULL && (rc = text_id(s, body, len, &id, cause)) < 0)
 		return rc;
+	if ((rc = ud_store_name_id(s, path, &pid, cause)) < 0)
+		return rc;
 	q = ud_store_stmt(s, S_API_PUT);
-	ud_store_bind(q, 1, path);
+	sqlite3_bind_int64(q, 1, pid);
 	sqlite3_bind_int64(q, 2, clock);
-	ud_store_bind(q, 3, fingerprint);
-	if (body != NULL)
+	if (body != NULL) {
+		bind_fingerprint(q, 3, fingerprint);
 		sqlite3_bind_int64(q, 4, id);
-	else
+	} else {
+		/* removed: no API, no fingerprint */
+		sqlite3_bind_null(q, 3);
 		sqlite3_bind_null(q, 4);
+	}
 	return ud_store_run(s, q, cause, "recording an API version");
 }
 
@@ -79,7 +133,7 @@ ud_store_api_version_at(struct ud_store *s, const char *path, int64_t clock, cha
 	ud_buf_reset(out);
 	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 1) != SQLITE_NULL) {
 		if (fingerprint != NULL)
-			*fingerprint = ud_store_column(q, 0);
+			*fingerprint = column_fingerprint(q, 0);
 		ud_buf_add(out, sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1));
 		rc = 0;
 	}
@@ -147,7 +201,7 @@ ud_store_maintain(const char *path, const struct ud_store_retention *r, struct u
 {
 	struct timespec ts;
 	sqlite3 *db = NULL;
-	int64_t last, cut_ns, first;
+	int64_t last, cut, first;
 	char *q;
 	int rc;
 
@@ -160,14 +214,14 @@ ud_store_maintain(const char *path, const struct ud_store_retention *r, struct u
 		return -EIO;
 	}
 	clock_gettime(CLOCK_REALTIME, &ts);
-	cut_ns = ((int64_t)ts.tv_sec - r->keep_seconds) * 1000000000 + ts.tv_nsec;
+	cut = (int64_t)ts.tv_sec - r->keep_seconds;
 	if ((rc = maint_exec(db, path, "PRAGMA foreign_keys = ON; BEGIN IMMEDIATE", cause)) < 0)
 		goto out;
 	last = maint_int(db, "SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = "
 			     "'events'), 0)");
 	/* an event goes when it is neither among the newest nor young: whichever keeps more */
-	q = ud_xasprintf("DELETE FROM events WHERE clock <= %lld AND time_ns < %lld",
-			 (long long)(last - r->keep_events), (long long)cut_ns);
+	q = ud_xasprintf("DELETE FROM events WHERE clock <= %lld AND time <= %lld",
+			 (long long)(last - r->keep_events), (long long)cut);
 	rc = maint_exec(db, path, q, cause);
 	free(q);
 	if (rc < 0)
@@ -196,6 +250,16 @@ ud_store_maintain(const char *path, const struct ud_store_retention *r, struct u
 			goto rollback;
 		out->texts = sqlite3_changes(db);
 	}
+	/* the names no row uses any more (the loop's connection looks each up as it writes) */
+	if ((out->events > 0 || out->versions > 0) &&
+	    (rc = maint_exec(
+		     db, path,
+		     "DELETE FROM names WHERE id NOT IN (SELECT path FROM events UNION "
+		     "SELECT kind FROM events UNION SELECT detail FROM events WHERE detail IS "
+		     "NOT NULL UNION SELECT "
+		     "path FROM api_versions)",
+		     cause)) < 0)
+		goto rollback;
 	if ((rc = maint_exec(db, path, "COMMIT", cause)) < 0)
 		goto rollback;
 	/* the pages freed go back to the file system (a database made with auto_vacuum) */
