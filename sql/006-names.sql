@@ -4,7 +4,8 @@
 -- event its kind's and detail's), which an index by path repeated again.
 -- Now they name them by an integer, through one table of names; an
 -- event's time is in seconds (the retention's unit); a fingerprint is its
--- 64 bits.  Nothing asked the log by path: its index by path goes.
+-- 64 bits.  Nothing asked the log by path: its index by path goes.  The
+-- API texts, the most of the store, are kept compressed (zlib) from now on.
 
 -- Every name the log and the API history use: tree-relative and installed
 -- paths, event kinds and details.  The upkeep removes the ones no row uses.
@@ -54,3 +55,7 @@ INSERT INTO api_versions_6 (path, clock, fingerprint, text_id)
 DROP TABLE api_versions;
 ALTER TABLE api_versions_6 RENAME TO api_versions;
 CREATE INDEX api_versions_clock ON api_versions (clock);
+
+-- How a text is kept: 0 as it is (the texts of version 5), 1 compressed (a
+-- zlib stream, what the store writes now).
+ALTER TABLE api_texts ADD COLUMN coding INTEGER NOT NULL DEFAULT 0;

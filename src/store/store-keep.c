@@ -8,10 +8,13 @@
  */
 #include <errno.h>
 #include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 
 #include "schema.h"
 #include "store-int.h"
@@ -19,28 +22,99 @@
 #include "uapid/util/hash.h"
 #include "uapid/util/xmalloc.h"
 
+/*
+ * How api_texts keeps a text (its coding column, sql/006-names.sql): a
+ * header's text compresses to a fourth or less, and the texts are most of
+ * the store.
+ */
+enum coding { CODING_PLAIN = 0, CODING_ZLIB = 1 };
+
+/* A text as api_texts keeps it, decoded into out (reset first): 0, or -EILSEQ. */
+static int
+decode_text(const void *data, size_t len, int coding, struct ud_buf *out)
+{
+	z_stream z;
+	int rc;
+
+	ud_buf_reset(out);
+	if (coding == CODING_PLAIN) {
+		ud_buf_add(out, data, len);
+		return 0;
+	}
+	if (coding != CODING_ZLIB)
+		return -EILSEQ;
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK)
+		return -ENOMEM;
+	z.next_in = (Bytef *)(uintptr_t)data;
+	z.avail_in = (uInt)len;
+	do {
+		uInt room;
+
+		ud_buf_grow(out, len * 4 + 4096);
+		room = (uInt)(out->alloc - out->len - 1); /* and its NUL: read as a string */
+		z.next_out = (Bytef *)out->data + out->len;
+		z.avail_out = room;
+		rc = inflate(&z, Z_NO_FLUSH);
+		out->len += room - z.avail_out;
+		out->data[out->len] = '\0';
+	} while (rc == Z_OK);
+	inflateEnd(&z);
+	return rc == Z_STREAM_END ? 0 : -EILSEQ;
+}
+
+/* body compressed into out (a zlib stream); false when it would not be smaller. */
+static bool
+encode_text(const char *body, size_t len, struct ud_buf *out)
+{
+	uLongf n = compressBound((uLong)len);
+
+	ud_buf_reset(out);
+	ud_buf_grow(out, n);
+	if (compress2((Bytef *)out->data, &n, (const Bytef *)body, (uLong)len, 6) != Z_OK ||
+	    n >= len)
+		return false;
+	out->len = n;
+	return true;
+}
+
 /* The id of text in api_texts, added when it is not there: each text is kept once. */
 static int
 text_id(struct ud_store *s, const char *body, size_t len, int64_t *id, char **cause)
 {
 	sqlite3_stmt *q = ud_store_stmt(s, S_TEXT_FIND);
+	struct ud_buf b = UD_BUF_INIT;
 	char hash[48];
+	bool found = false, z;
 	int rc;
 
 	snprintf(hash, sizeof(hash), "%zu:%016llx", len,
 		 (unsigned long long)ud_fnv64(UD_FNV64_BASIS, body, len));
 	ud_store_bind(q, 1, hash);
-	sqlite3_bind_blob(q, 2, len > 0 ? body : "", (int)len, SQLITE_STATIC);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(q, 0);
+	/* the same hash: the same text, unless their bytes say otherwise */
+	while (!found && sqlite3_step(q) == SQLITE_ROW)
+		if (decode_text(sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1),
+				sqlite3_column_int(q, 2), &b) == 0 &&
+		    b.len == len && memcmp(b.data, body, len) == 0) {
+			*id = sqlite3_column_int64(q, 0);
+			found = true;
+		}
 	sqlite3_reset(q);
-	if (rc == SQLITE_ROW)
+	if (found) {
+		ud_buf_free(&b);
 		return 0;
+	}
+	z = encode_text(body, len, &b);
 	q = ud_store_stmt(s, S_TEXT_ADD);
 	ud_store_bind(q, 1, hash);
-	sqlite3_bind_blob(q, 2, len > 0 ? body : "", (int)len, SQLITE_STATIC);
-	if ((rc = ud_store_run(s, q, cause, "recording an API text")) < 0)
+	if (z)
+		sqlite3_bind_blob(q, 2, b.data, (int)b.len, SQLITE_STATIC);
+	else
+		sqlite3_bind_blob(q, 2, len > 0 ? body : "", (int)len, SQLITE_STATIC);
+	sqlite3_bind_int(q, 3, z ? CODING_ZLIB : CODING_PLAIN);
+	rc = ud_store_run(s, q, cause, "recording an API text");
+	ud_buf_free(&b);
+	if (rc < 0)
 		return rc;
 	*id = sqlite3_last_insert_rowid(s->db);
 	return 0;
@@ -134,7 +208,9 @@ ud_store_api_version_at(struct ud_store *s, const char *path, int64_t clock, cha
 	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 1) != SQLITE_NULL) {
 		if (fingerprint != NULL)
 			*fingerprint = column_fingerprint(q, 0);
-		ud_buf_add(out, sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1));
+		/* one that does not decode reads as empty: another version's diff, not a stop */
+		(void)decode_text(sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1),
+				  sqlite3_column_int(q, 2), out);
 		rc = 0;
 	}
 	sqlite3_reset(q);

@@ -1052,6 +1052,31 @@ START_TEST(test_api_texts_once)
 	ck_assert_int_eq(ud_store_api_version_at(st, "linux/a.h", 9, NULL, &text), 0);
 	ck_assert_str_eq(ud_buf_str(&text), a);
 	ck_assert_int_eq(ud_store_api_version_at(st, "linux/a.h", 11, NULL, &text), 1);
+	/* a header's text is kept compressed, and reads back whole */
+	{
+		struct ud_buf big = UD_BUF_INIT;
+		int i;
+
+		for (i = 0; i < 400; i++)
+			ud_buf_addf(&big, "#define SAMPLE_FLAG_%d (1U << %d) /* flag %d */\n", i,
+				    i % 32, i);
+		ck_assert_int_eq(ud_store_begin(st, &cause), 0);
+		ck_assert_int_eq(ud_store_put_api_version(st, "linux/c.h", 12, "fc", big.data,
+							  big.len, &cause),
+				 0);
+		ck_assert_int_eq(ud_store_put_api_version(st, "linux/d.h", 12, "fc", big.data,
+							  big.len, &cause),
+				 0);
+		ck_assert_int_eq(ud_store_commit(st, &cause), 0);
+		ck_assert_int_eq(sql_count(path, "SELECT COUNT(*) FROM api_texts"), texts + 1);
+		ck_assert_int_eq(sql_count(path, "SELECT COUNT(*) FROM api_texts WHERE coding = 1 "
+						 "AND length(text) * 4 < 14000"),
+				 1);
+		ck_assert_int_eq(ud_store_api_version_at(st, "linux/d.h", 12, NULL, &text), 0);
+		ck_assert_uint_eq(text.len, big.len);
+		ck_assert(memcmp(text.data, big.data, big.len) == 0);
+		ud_buf_free(&big);
+	}
 	ud_buf_free(&text);
 	ud_store_close(st);
 	free(path);
