@@ -135,7 +135,9 @@ def main():
         src.backup(dst)
         dst.close()
         src.close()
-    threads = [threading.Thread(target=prober), threading.Thread(target=changer)]
+    # daemon threads: a failed edit or checkout ends the run, not waits for them forever
+    threads = [threading.Thread(target=prober, daemon=True),
+               threading.Thread(target=changer, daemon=True)]
     for t in threads:
         t.start()
     rng = random.Random(38)
