@@ -5,7 +5,8 @@
 -- Now they name them by an integer, through one table of names; an
 -- event's time is in seconds (the retention's unit); a fingerprint is its
 -- 64 bits.  Nothing asked the log by path: its index by path goes.  The
--- API texts, the most of the store, are kept compressed (zlib) from now on.
+-- API texts, the most of the store, are kept compressed (zlib) from now on,
+-- each against the version before it.
 
 -- Every name the log and the API history use: tree-relative and installed
 -- paths, event kinds and details.  The upkeep removes the ones no row uses.
@@ -57,5 +58,8 @@ ALTER TABLE api_versions_6 RENAME TO api_versions;
 CREATE INDEX api_versions_clock ON api_versions (clock);
 
 -- How a text is kept: 0 as it is (the texts of version 5), 1 compressed (a
--- zlib stream, what the store writes now).
+-- zlib stream), 2 compressed with the text of base as zlib's dictionary (a
+-- version of the same header before it: a few hundred bytes for an edit).
+-- A base is of coding 0 or 1, and stays while a text names it.
 ALTER TABLE api_texts ADD COLUMN coding INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE api_texts ADD COLUMN base INTEGER;

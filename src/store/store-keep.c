@@ -23,16 +23,39 @@
 #include "uapid/util/xmalloc.h"
 
 /*
- * How api_texts keeps a text (its coding column, sql/006-names.sql): a
- * header's text compresses to a fourth or less, and the texts are most of
- * the store.
+ * How api_texts keeps a text (its coding and base columns,
+ * sql/006-names.sql).  The texts are most of the store: a header's text
+ * compresses to a fourth or less alone, and to a few hundred bytes with the
+ * text of its version before as zlib's dictionary (an edit, a checkout's
+ * changes).  A base is always a text of coding 0 or 1: one step decodes
+ * any text.
  */
-enum coding { CODING_PLAIN = 0, CODING_ZLIB = 1 };
+enum coding { CODING_PLAIN = 0, CODING_ZLIB = 1, CODING_ZLIB_BASE = 2 };
+
+static int decode_text(struct ud_store *s, const void *data, size_t len, int coding, int64_t base,
+		       struct ud_buf *out);
+
+/* Text id (of coding 0 or 1), decoded into out: 0, or -EILSEQ. */
+static int
+decode_id(struct ud_store *s, int64_t id, struct ud_buf *out)
+{
+	sqlite3_stmt *q = ud_store_stmt(s, S_TEXT_GET);
+	int rc = -EILSEQ;
+
+	sqlite3_bind_int64(q, 1, id);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 1) != CODING_ZLIB_BASE)
+		rc = decode_text(s, sqlite3_column_blob(q, 0), (size_t)sqlite3_column_bytes(q, 0),
+				 sqlite3_column_int(q, 1), 0, out);
+	sqlite3_reset(q);
+	return rc;
+}
 
 /* A text as api_texts keeps it, decoded into out (reset first): 0, or -EILSEQ. */
 static int
-decode_text(const void *data, size_t len, int coding, struct ud_buf *out)
+decode_text(struct ud_store *s, const void *data, size_t len, int coding, int64_t base,
+	    struct ud_buf *out)
 {
+	struct ud_buf dict = UD_BUF_INIT;
 	z_stream z;
 	int rc;
 
@@ -41,11 +64,15 @@ decode_text(const void *data, size_t len, int coding, struct ud_buf *out)
 		ud_buf_add(out, data, len);
 		return 0;
 	}
-	if (coding != CODING_ZLIB)
+	if (coding != CODING_ZLIB && coding != CODING_ZLIB_BASE)
+		return -EILSEQ;
+	if (coding == CODING_ZLIB_BASE && decode_id(s, base, &dict) < 0)
 		return -EILSEQ;
 	memset(&z, 0, sizeof(z));
-	if (inflateInit(&z) != Z_OK)
+	if (inflateInit(&z) != Z_OK) {
+		ud_buf_free(&dict);
 		return -ENOMEM;
+	}
 	z.next_in = (Bytef *)(uintptr_t)data;
 	z.avail_in = (uInt)len;
 	do {
@@ -56,68 +83,122 @@ decode_text(const void *data, size_t len, int coding, struct ud_buf *out)
 		z.next_out = (Bytef *)out->data + out->len;
 		z.avail_out = room;
 		rc = inflate(&z, Z_NO_FLUSH);
+		if (rc == Z_NEED_DICT && coding == CODING_ZLIB_BASE)
+			rc = inflateSetDictionary(&z, (const Bytef *)dict.data, (uInt)dict.len);
 		out->len += room - z.avail_out;
 		out->data[out->len] = '\0';
 	} while (rc == Z_OK);
 	inflateEnd(&z);
+	ud_buf_free(&dict);
 	return rc == Z_STREAM_END ? 0 : -EILSEQ;
 }
 
-/* body compressed into out (a zlib stream); false when it would not be smaller. */
+/* body compressed into out (a zlib stream, with dict when not NULL); false when not smaller. */
 static bool
-encode_text(const char *body, size_t len, struct ud_buf *out)
+encode_text(const char *body, size_t len, const struct ud_buf *dict, struct ud_buf *out)
 {
-	uLongf n = compressBound((uLong)len);
+	z_stream z;
+	uLong n;
+	int rc;
 
+	memset(&z, 0, sizeof(z));
+	if (deflateInit(&z, 6) != Z_OK)
+		return false;
+	if (dict != NULL &&
+	    deflateSetDictionary(&z, (const Bytef *)dict->data, (uInt)dict->len) != Z_OK) {
+		deflateEnd(&z);
+		return false;
+	}
+	n = deflateBound(&z, (uLong)len);
 	ud_buf_reset(out);
 	ud_buf_grow(out, n);
-	if (compress2((Bytef *)out->data, &n, (const Bytef *)body, (uLong)len, 6) != Z_OK ||
-	    n >= len)
-		return false;
-	out->len = n;
-	return true;
+	z.next_in = (Bytef *)(uintptr_t)body;
+	z.avail_in = (uInt)len;
+	z.next_out = (Bytef *)out->data;
+	z.avail_out = (uInt)n;
+	rc = deflate(&z, Z_FINISH);
+	out->len = n - z.avail_out;
+	deflateEnd(&z);
+	return rc == Z_STREAM_END && out->len < len;
 }
 
-/* The id of text in api_texts, added when it is not there: each text is kept once. */
+/*
+ * The base a new text of the path (names id) is kept against: the base of
+ * its latest text, or that text itself; 0 for none.
+ */
+static int64_t
+base_of(struct ud_store *s, int64_t path)
+{
+	sqlite3_stmt *q = ud_store_stmt(s, S_TEXT_LAST);
+	int64_t base = 0;
+
+	sqlite3_bind_int64(q, 1, path);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		base = sqlite3_column_type(q, 1) != SQLITE_NULL ? sqlite3_column_int64(q, 1)
+								: sqlite3_column_int64(q, 0);
+	sqlite3_reset(q);
+	return base;
+}
+
+/* Adds body to api_texts (hash its key): compressed, against base when there is one. */
 static int
-text_id(struct ud_store *s, const char *body, size_t len, int64_t *id, char **cause)
+add_text(struct ud_store *s, const char *hash, int64_t base, const char *body, size_t len,
+	 int64_t *id, char **cause)
+{
+	struct ud_buf dict = UD_BUF_INIT, b = UD_BUF_INIT;
+	sqlite3_stmt *q;
+	int coding = CODING_PLAIN, rc;
+
+	if (base > 0 && decode_id(s, base, &dict) == 0 && encode_text(body, len, &dict, &b))
+		coding = CODING_ZLIB_BASE;
+	else if (encode_text(body, len, NULL, &b))
+		coding = CODING_ZLIB;
+	q = ud_store_stmt(s, S_TEXT_ADD);
+	ud_store_bind(q, 1, hash);
+	if (coding != CODING_PLAIN)
+		sqlite3_bind_blob(q, 2, b.data, (int)b.len, SQLITE_STATIC);
+	else
+		sqlite3_bind_blob(q, 2, len > 0 ? body : "", (int)len, SQLITE_STATIC);
+	sqlite3_bind_int(q, 3, coding);
+	if (coding == CODING_ZLIB_BASE)
+		sqlite3_bind_int64(q, 4, base);
+	else
+		sqlite3_bind_null(q, 4);
+	rc = ud_store_run(s, q, cause, "recording an API text");
+	ud_buf_free(&dict);
+	ud_buf_free(&b);
+	if (rc < 0)
+		return rc;
+	*id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+/*
+ * The id of text in api_texts, added when it is not there (against the
+ * path's latest text): each text is kept once.
+ */
+static int
+text_id(struct ud_store *s, int64_t path, const char *body, size_t len, int64_t *id, char **cause)
 {
 	sqlite3_stmt *q = ud_store_stmt(s, S_TEXT_FIND);
 	struct ud_buf b = UD_BUF_INIT;
 	char hash[48];
-	bool found = false, z;
-	int rc;
+	bool found = false;
 
 	snprintf(hash, sizeof(hash), "%zu:%016llx", len,
 		 (unsigned long long)ud_fnv64(UD_FNV64_BASIS, body, len));
 	ud_store_bind(q, 1, hash);
 	/* the same hash: the same text, unless their bytes say otherwise */
 	while (!found && sqlite3_step(q) == SQLITE_ROW)
-		if (decode_text(sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1),
-				sqlite3_column_int(q, 2), &b) == 0 &&
+		if (decode_text(s, sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1),
+				sqlite3_column_int(q, 2), sqlite3_column_int64(q, 3), &b) == 0 &&
 		    b.len == len && memcmp(b.data, body, len) == 0) {
 			*id = sqlite3_column_int64(q, 0);
 			found = true;
 		}
 	sqlite3_reset(q);
-	if (found) {
-		ud_buf_free(&b);
-		return 0;
-	}
-	z = encode_text(body, len, &b);
-	q = ud_store_stmt(s, S_TEXT_ADD);
-	ud_store_bind(q, 1, hash);
-	if (z)
-		sqlite3_bind_blob(q, 2, b.data, (int)b.len, SQLITE_STATIC);
-	else
-		sqlite3_bind_blob(q, 2, len > 0 ? body : "", (int)len, SQLITE_STATIC);
-	sqlite3_bind_int(q, 3, z ? CODING_ZLIB : CODING_PLAIN);
-	rc = ud_store_run(s, q, cause, "recording an API text");
 	ud_buf_free(&b);
-	if (rc < 0)
-		return rc;
-	*id = sqlite3_last_insert_rowid(s->db);
-	return 0;
+	return found ? 0 : add_text(s, hash, base_of(s, path), body, len, id, cause);
 }
 
 int
@@ -177,9 +258,9 @@ ud_store_put_api_version(struct ud_store *s, const char *path, int64_t clock,
 	int64_t id = 0, pid = 0;
 	int rc;
 
-	if (body != NULL && (rc = text_id(s, body, len, &id, cause)) < 0)
-		return rc;
 	if ((rc = ud_store_name_id(s, path, &pid, cause)) < 0)
+		return rc;
+	if (body != NULL && (rc = text_id(s, pid, body, len, &id, cause)) < 0)
 		return rc;
 	q = ud_store_stmt(s, S_API_PUT);
 	sqlite3_bind_int64(q, 1, pid);
@@ -209,8 +290,8 @@ ud_store_api_version_at(struct ud_store *s, const char *path, int64_t clock, cha
 		if (fingerprint != NULL)
 			*fingerprint = column_fingerprint(q, 0);
 		/* one that does not decode reads as empty: another version's diff, not a stop */
-		(void)decode_text(sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1),
-				  sqlite3_column_int(q, 2), out);
+		(void)decode_text(s, sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1),
+				  sqlite3_column_int(q, 2), sqlite3_column_int64(q, 3), out);
 		rc = 0;
 	}
 	sqlite3_reset(q);
@@ -319,10 +400,12 @@ ud_store_maintain(const char *path, const struct ud_store_retention *r, struct u
 		goto rollback;
 	out->versions = sqlite3_changes(db);
 	if (out->versions > 0) {
-		if ((rc = maint_exec(db, path,
-				     "DELETE FROM api_texts WHERE id NOT IN (SELECT text_id FROM "
-				     "api_versions WHERE text_id IS NOT NULL)",
-				     cause)) < 0)
+		if ((rc = maint_exec(
+			     db, path,
+			     "DELETE FROM api_texts WHERE id NOT IN (SELECT text_id FROM "
+			     "api_versions WHERE text_id IS NOT NULL) AND id NOT IN (SELECT "
+			     "base FROM api_texts WHERE base IS NOT NULL)",
+			     cause)) < 0)
 			goto rollback;
 		out->texts = sqlite3_changes(db);
 	}

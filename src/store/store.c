@@ -33,18 +33,22 @@ static const char *const sql[S__COUNT] = {
 	/* paths, kinds and details are names.id (sql/006-names.sql, ud_store_name_id) */
 	[S_API_PUT] = "INSERT OR REPLACE INTO api_versions (path, clock, fingerprint, text_id) "
 		      "VALUES (?1, ?2, ?3, ?4)",
-	[S_API_AT] =
-		"SELECT v.fingerprint, t.text, t.coding FROM api_versions v LEFT JOIN api_texts t "
-		"ON t.id = v.text_id WHERE v.path = (SELECT id FROM names WHERE name = ?1) "
-		"AND v.clock <= ?2 ORDER BY v.clock DESC LIMIT 1",
+	[S_API_AT] = "SELECT v.fingerprint, t.text, t.coding, t.base FROM api_versions v LEFT JOIN "
+		     "api_texts t "
+		     "ON t.id = v.text_id WHERE v.path = (SELECT id FROM names WHERE name = ?1) "
+		     "AND v.clock <= ?2 ORDER BY v.clock DESC LIMIT 1",
 	/* S_API_AT's question without its text: a restart asks it of every installed header */
 	[S_API_HAS] = "SELECT text_id IS NOT NULL FROM api_versions WHERE path = (SELECT id FROM "
 		      "names WHERE name = ?1) AND clock <= ?2 ORDER BY clock DESC LIMIT 1",
 	[S_API_SINCE] = "SELECT DISTINCT n.name FROM api_versions v JOIN names n ON n.id = v.path "
 			"WHERE v.clock > ?1 ORDER BY n.name",
 	/* the texts of a hash, compared whole after decoding (store-keep.c) */
-	[S_TEXT_FIND] = "SELECT id, text, coding FROM api_texts WHERE hash = ?1",
-	[S_TEXT_ADD] = "INSERT INTO api_texts (hash, text, coding) VALUES (?1, ?2, ?3)",
+	[S_TEXT_FIND] = "SELECT id, text, coding, base FROM api_texts WHERE hash = ?1",
+	[S_TEXT_ADD] = "INSERT INTO api_texts (hash, text, coding, base) VALUES (?1, ?2, ?3, ?4)",
+	[S_TEXT_GET] = "SELECT text, coding FROM api_texts WHERE id = ?1",
+	/* a path's latest text (by names id), and its base */
+	[S_TEXT_LAST] = "SELECT t.id, t.base FROM api_versions v JOIN api_texts t ON t.id = "
+			"v.text_id WHERE v.path = ?1 ORDER BY v.clock DESC LIMIT 1",
 	[S_NAME_FIND] = "SELECT id FROM names WHERE name = ?1",
 	[S_NAME_ADD] = "INSERT INTO names (name) VALUES (?1)",
 	[S_LOG_GET] = "SELECT id, version, headers, source FROM api_log WHERE key = ?1",

@@ -1075,6 +1075,22 @@ START_TEST(test_api_texts_once)
 		ck_assert_int_eq(ud_store_api_version_at(st, "linux/d.h", 12, NULL, &text), 0);
 		ck_assert_uint_eq(text.len, big.len);
 		ck_assert(memcmp(text.data, big.data, big.len) == 0);
+		/* an edit of it: kept against the version before, in a few hundred bytes (2,500
+		 * alone) */
+		ud_buf_addstr(&big, "#define SAMPLE_EDIT 1\n");
+		ck_assert_int_eq(ud_store_begin(st, &cause), 0);
+		ck_assert_int_eq(ud_store_put_api_version(st, "linux/c.h", 13, "fd", big.data,
+							  big.len, &cause),
+				 0);
+		ck_assert_int_eq(ud_store_commit(st, &cause), 0);
+		ck_assert_int_eq(sql_count(path,
+					   "SELECT COUNT(*) FROM api_texts t WHERE coding = 2 "
+					   "AND length(text) < 400 AND base = (SELECT "
+					   "id FROM api_texts WHERE coding = 1)"),
+				 1);
+		ck_assert_int_eq(ud_store_api_version_at(st, "linux/c.h", 13, NULL, &text), 0);
+		ck_assert_uint_eq(text.len, big.len);
+		ck_assert(memcmp(text.data, big.data, big.len) == 0);
 		ud_buf_free(&big);
 	}
 	ud_buf_free(&text);
@@ -1095,8 +1111,9 @@ START_TEST(test_maintain)
 	struct ud_store *st = open_ok(d, "state.db", &path);
 	struct ud_store_retention keep = {.keep_events = 10, .keep_seconds = 0};
 	struct ud_store_upkeep up;
-	struct ud_buf text = UD_BUF_INIT;
+	struct ud_buf text = UD_BUF_INIT, big = UD_BUF_INIT;
 	int64_t last = add_events(st, 50);
+	int i;
 
 	ck_assert_int_eq(last, 50);
 	ck_assert_int_eq(ud_store_begin(st, &cause), 0);
@@ -1105,6 +1122,17 @@ START_TEST(test_maintain)
 	ck_assert_int_eq(ud_store_put_api_version(st, "linux/a.h", 45, "f3", "three", 5, &cause),
 			 0);
 	ck_assert_int_eq(ud_store_put_api_version(st, "linux/b.h", 3, "f4", "four", 4, &cause), 0);
+	/* e.h's texts of 20 and 45 are kept against the one of 5 */
+	for (i = 0; i < 300; i++)
+		ud_buf_addf(&big, "#define E_%d %d\n", i, i);
+	ck_assert_int_eq(
+		ud_store_put_api_version(st, "linux/e.h", 5, "e1", big.data, big.len, &cause), 0);
+	ud_buf_addstr(&big, "#define E_TWO 2\n");
+	ck_assert_int_eq(
+		ud_store_put_api_version(st, "linux/e.h", 20, "e2", big.data, big.len, &cause), 0);
+	ud_buf_addstr(&big, "#define E_THREE 3\n");
+	ck_assert_int_eq(
+		ud_store_put_api_version(st, "linux/e.h", 45, "e3", big.data, big.len, &cause), 0);
 	ck_assert_int_eq(ud_store_commit(st, &cause), 0);
 	/* young events stay, whatever their count */
 	keep.keep_seconds = 3600;
@@ -1116,20 +1144,27 @@ START_TEST(test_maintain)
 	ck_assert_int_eq(up.events, 40);
 	ck_assert_int_eq(ud_store_first_clock(st), 41);
 	ck_assert_int_eq(ud_store_clock(st), 50);
-	/* a.h at 40 is its version of 20: the one of 5 goes, with its text */
-	ck_assert_int_eq(up.versions, 1);
+	/* a.h at 40 is its version of 20: the one of 5 goes, with its text; e.h's of 5 goes too,
+	 * its text stays: the others are kept against it */
+	ck_assert_int_eq(up.versions, 2);
 	ck_assert_int_eq(up.texts, 1);
+	ck_assert_int_eq(ud_store_api_version_at(st, "linux/e.h", 41, NULL, &text), 0);
+	ck_assert_str_eq(ud_buf_str(&text) + text.len - 16, "#define E_TWO 2\n");
+	ck_assert_int_eq(ud_store_api_version_at(st, "linux/e.h", 45, NULL, &text), 0);
+	ck_assert_uint_eq(text.len, big.len);
+	ck_assert(memcmp(text.data, big.data, big.len) == 0);
 	ck_assert_int_eq(ud_store_api_version_at(st, "linux/a.h", 41, NULL, &text), 0);
 	ck_assert_str_eq(ud_buf_str(&text), "two");
 	ck_assert_int_eq(ud_store_api_version_at(st, "linux/b.h", 41, NULL, &text), 0);
 	ck_assert_str_eq(ud_buf_str(&text), "four");
-	ck_assert_int_eq(sql_count(path, "SELECT COUNT(*) FROM api_texts"), 3);
+	ck_assert_int_eq(sql_count(path, "SELECT COUNT(*) FROM api_texts"), 6);
 	ck_assert(up.checkpointed);
 	wal = ud_xasprintf("%s-wal", path);
 	ck_assert_int_eq(stat_of(d, "state.db-wal").st_size, 0);
 	/* the clock goes on */
 	ck_assert_int_eq(add_events(st, 1), 51);
 	ud_buf_free(&text);
+	ud_buf_free(&big);
 	ud_store_close(st);
 	free(wal);
 	free(path);
