@@ -187,8 +187,17 @@ struct batch {
 	size_t nhjobs, ahjobs;
 	struct ijob *ijobs;
 	size_t nijobs, aijobs;
-	struct ud_map queued;	      /* the paths of hjobs */
-	struct ud_strlist uninstall;  /* planned files gone from the plan */
+	struct ud_map queued;	     /* the paths of hjobs */
+	struct ud_strlist uninstall; /* planned files gone from the plan */
+	/*
+	 * The watcher's paths, taken into the index a slice a turn (a
+	 * checkout's thousands take the loop hundreds of milliseconds): the
+	 * sorted paths, the next one, and what they found so far.
+	 */
+	struct ud_strlist prep_paths, prep_other, prep_export;
+	size_t prep_i;
+	bool prep_replan;
+	uv_idle_t *prep_idle;	      /* slices after the first, one a turn; NULL when none */
 	size_t wave_h0, wave_i0;      /* the wave being computed: [wave_h0, wave_h) */
 	size_t wave_h, wave_i;	      /* and where the next one starts */
 	unsigned chunks_out;	      /* the wave's requests on the pool */
