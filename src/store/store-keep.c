@@ -427,7 +427,11 @@ ud_store_maintain(const char *path, const struct ud_store_retention *r, struct u
 		(void)maint_exec(db, path, "PRAGMA incremental_vacuum", NULL);
 	else
 		out->freed = 0;
-	/* the WAL back to nothing, when no reader holds an old snapshot (else: next time) */
+	/*
+	 * the WAL back to nothing, when no reader holds an old snapshot (else as
+	 * far as the readers let it, the rest next time): the only checkpoint
+	 * but a net (the store's wal_autocheckpoint, 64 MiB)
+	 */
 	out->checkpointed = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL,
 						      NULL) == SQLITE_OK;
 	goto out;

@@ -500,7 +500,15 @@ ud_store_open(struct ud_store **out, const char *path, char **cause)
 	if ((rc = exec(s, "PRAGMA journal_mode = WAL", cause)) < 0 ||
 	    (rc = exec(s, "PRAGMA synchronous = NORMAL", cause)) < 0 ||
 	    (rc = exec(s, "PRAGMA foreign_keys = ON", cause)) < 0 ||
-	    (rc = exec(s, "PRAGMA cache_size = -2000", cause)) < 0)
+	    (rc = exec(s, "PRAGMA cache_size = -2000", cause)) < 0 ||
+	    /*
+	     * The WAL is checkpointed by the upkeep, off the daemon's loop
+	     * (ud_store_maintain): a commit's own checkpoint at the default
+	     * 4 MiB copied and synced the WAL on the loop, at every commit
+	     * while a reader held it back.  64 MiB: a net for an upkeep that
+	     * cannot keep up.
+	     */
+	    (rc = exec(s, "PRAGMA wal_autocheckpoint = 16384", cause)) < 0)
 		goto out;
 	/*
 	 * A database the daemon cannot write is refused now, not at the first
