@@ -7,8 +7,10 @@ and b, two kernel trees) with its store in STATE: EDITS saves of uapi headers
 checkout a <-> b after every EDITS/CHECKOUTS of them, RATE saves a second;
 meanwhile one client asks `status` every 20 ms and another `changes` from 0
 again and again. Every minute and at the end: RSS, open descriptors, the
-store's and the WAL's size, the rows of each table, and status's latency
-p50/p99/max over the minute. bench/soak.sh sets it up."""
+store's size (its pages, what the WAL holds included), its file's and the
+WAL's, the rows of each table, status's latency p50/p99/max over the minute,
+the daemon's longest loop turn so far (status's loop: CPU time, and wall time
+less the wait for I/O) and the load average. bench/soak.sh sets it up."""
 import json
 import os
 import random
@@ -86,26 +88,38 @@ def size(p):
 
 
 def rows():
+    """The rows of each table, and the database's size as it is (its pages, the WAL's
+    included: the file alone lags behind until the upkeep's checkpoint)."""
     db = sqlite3.connect("file:%s/state.db?mode=ro" % STATE, uri=True, timeout=30)
     names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
                                       "AND name NOT LIKE 'sqlite_%' ORDER BY name")]
     n = {t: db.execute("SELECT COUNT(*) FROM \"%s\"" % t).fetchone()[0] for t in names}
+    pages = (db.execute("PRAGMA page_count").fetchone()[0] *
+             db.execute("PRAGMA page_size").fetchone()[0])
     db.close()
-    return n
+    return n, pages
 
 
 def figures():
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[0]
+    n, pages = rows()
     return {"rss_mib": proc("VmRSS"), "fds": len(os.listdir("/proc/%d/fd" % PID)),
-            "store_mib": round(size(STATE + "/state.db") / 2**20, 2),
-            "wal_mib": round(size(STATE + "/state.db-wal") / 2**20, 2), "rows": rows()}
+            "store_mib": round(pages / 2**20, 2),
+            "file_mib": round(size(STATE + "/state.db") / 2**20, 2),
+            "wal_mib": round(size(STATE + "/state.db-wal") / 2**20, 2), "rows": n,
+            "loop": Conn().call("status")["loop"], "load": load}
 
 
 def show(tag, f, window):
-    print("%s: rss %d MiB, %d fds, store %.2f MiB, wal %.2f MiB, status p50 %.1f p99 %.1f max %.1f "
-          "ms (%d), changes from 0 answered %d times; rows %s" %
-          (tag, f["rss_mib"], f["fds"], f["store_mib"], f["wal_mib"], pct(window, 50),
-           pct(window, 99), max(window) if window else 0, len(window), changes_done[0],
-           " ".join("%s=%d" % kv for kv in sorted(f["rows"].items()))), flush=True)
+    lp = f["loop"]
+    print("%s: rss %d MiB, %d fds, store %.2f MiB (file %.2f, wal %.2f MiB), status p50 %.1f p99 %.1f max %.1f "
+          "ms (%d), changes from 0 answered %d times; loop's longest turn %.1f ms CPU, %.1f ms "
+          "busy (%d, %d turns over 50 ms of %d); load %s; rows %s" %
+          (tag, f["rss_mib"], f["fds"], f["store_mib"], f["file_mib"], f["wal_mib"],
+           pct(window, 50), pct(window, 99), max(window) if window else 0, len(window), changes_done[0],
+           lp["max_cpu_ms"], lp["max_busy_ms"], lp["held_cpu"], lp["held_busy"], lp["turns"],
+           f["load"], " ".join("%s=%d" % kv for kv in sorted(f["rows"].items()))), flush=True)
 
 
 def git(*args):
@@ -121,7 +135,16 @@ def headers():
 def main():
     first = figures()
     show("after the first scan", first, [])
-    threads = [threading.Thread(target=prober), threading.Thread(target=changer)]
+    if os.environ.get("SOAK_KEEP"):  # the store as the first scan left it, beside the end's
+        os.makedirs(os.environ["SOAK_KEEP"], exist_ok=True)
+        src = sqlite3.connect("file:%s/state.db?mode=ro" % STATE, uri=True, timeout=30)
+        dst = sqlite3.connect(os.path.join(os.environ["SOAK_KEEP"], "state-first.db"))
+        src.backup(dst)
+        dst.close()
+        src.close()
+    # daemon threads: a failed edit or checkout ends the run, not waits for them forever
+    threads = [threading.Thread(target=prober, daemon=True),
+               threading.Thread(target=changer, daemon=True)]
     for t in threads:
         t.start()
     rng = random.Random(38)
@@ -165,10 +188,11 @@ def main():
     show("end, %d edits, %d checkouts, %.1f min" % (EDITS, CHECKOUTS, (time.monotonic() - t0) / 60),
          end, all_lat)
     print("store after / after the first scan: %.2fx; RSS %d -> %d MiB; descriptors %d -> %d; "
-          "status p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d answers" %
+          "status p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d answers; the loop's longest turn "
+          "%.1f ms CPU, %.1f ms busy; load %s" %
           (end["store_mib"] / max(first["store_mib"], 0.01), first["rss_mib"], end["rss_mib"],
            first["fds"], end["fds"], pct(all_lat, 50), pct(all_lat, 99), max(all_lat),
-           len(all_lat)))
+           len(all_lat), end["loop"]["max_cpu_ms"], end["loop"]["max_busy_ms"], end["load"]))
 
 
 main()

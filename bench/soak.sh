@@ -8,7 +8,10 @@
 # SOAK_RATE a second (default 20) with SOAK_CHECKOUTS checkouts a <-> b
 # (default 20). Default trees: /work/kernels/linux-6.1 and linux-6.12 (or
 # UD_KERNELS/linux-6.1 and linux-6.12). Only read. The figures are printed,
-# never judged.
+# never judged. SOAK_KEEP=DIR: the store (state.db) and the daemon's log are
+# copied there at the end (and the store after the first scan as
+# state-first.db), for sqlite3_analyzer or dbstat. SOAK_VERBOSE=1: the
+# daemon's debug log (its batches' timings, its long loop turns) kept there.
 set -eu
 UAPID=$(cd "$(dirname "${1:?usage: bench/soak.sh UAPID [TREE_A TREE_B]}")" && pwd)/$(basename "$1")
 K=${UD_KERNELS:-/work/kernels}
@@ -40,7 +43,8 @@ put "$B"
 git -C "$R" add -A && git -C "$R" commit -q -m b && git -C "$R" branch -q b
 git -C "$R" checkout -q -f a
 echo "soak: $(basename "$A") <-> $(basename "$B"), ${SOAK_EDITS:-10000} edits, ${SOAK_CHECKOUTS:-20} checkouts, ${SOAK_RATE:-20}/s"
-"$UAPID" watch --quiet --state-dir "$work/state" --socket "$work/d.sock" --arch x86 "$R" 2>"$work/daemon.log" &
+# SOAK_VERBOSE=1: the daemon's debug log (its batches' timings, its turns over 20 ms of CPU)
+"$UAPID" watch "$([ -n "${SOAK_VERBOSE:-}" ] && echo --verbose || echo --quiet)" --state-dir "$work/state" --socket "$work/d.sock" --arch x86 "$R" 2>"$work/daemon.log" &
 pid=$!
 python3 "$here/../tests/lib/daemon-wait.py" "$work/d.sock" ready "$pid"
 python3 "$here/soak.py" "$work/d.sock" "$pid" "$R" "$work/state" "${SOAK_EDITS:-10000}" \
@@ -49,3 +53,7 @@ kill -TERM "$pid"
 wait "$pid"
 pid=
 grep -c "" "$work/daemon.log" | sed 's/^/soak: daemon log lines: /'
+if [ -n "${SOAK_KEEP:-}" ]; then
+	mkdir -p "$SOAK_KEEP"
+	cp "$work/state/state.db" "$work/daemon.log" "$SOAK_KEEP/"
+fi

@@ -43,6 +43,7 @@ m_status(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **m
 	struct ud_engine_counts n;
 	json_t *problems = json_array(), *r;
 	struct ud_buf line = UD_BUF_INIT;
+	struct ud_rpc_loop_stats holds;
 	char *stale;
 
 	(void)c, (void)params, (void)code, (void)message;
@@ -88,6 +89,13 @@ m_status(void *ctx, struct ud_rpc_client *c, json_t *params, int *code, char **m
 	ud_buf_free(&line);
 	json_object_set_new(r, "branches",
 			    d->follow != NULL ? ud_follow_status(d->follow) : json_null());
+	ud_rpc_loop_stats(d->rpc, &holds);
+	json_object_set_new(r, "loop",
+			    json_pack("{s:I, s:f, s:f, s:I, s:I}", "turns", (json_int_t)holds.turns,
+				      "max_cpu_ms", (double)holds.max_cpu_ns / 1e6, "max_busy_ms",
+				      (double)holds.max_busy_ns / 1e6, "held_cpu",
+				      (json_int_t)holds.held_cpu, "held_busy",
+				      (json_int_t)holds.held_busy));
 	return r;
 }
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <systemd/sd-daemon.h>
 #include <time.h>
 
@@ -287,10 +288,10 @@ after_batch(struct daemon *d, const struct ud_engine_report *r)
 /*
  * The store's upkeep (store.h's ud_store_maintain: the retention's trim,
  * an incremental vacuum, wal_checkpoint(TRUNCATE)), at most once a minute
- * (UAPID_UPKEEP_MS for tests), after a batch: the store only grows by
- * batches.  It runs on the thread pool on a connection of its own, the
- * scheduler held meanwhile (no batch writes while it does; status and the
- * other readers go on, WAL readers never wait).
+ * (UAPID_UPKEEP_MS for tests), or every 5 s while the WAL is over 16 MiB,
+ * after a batch: the store only grows by batches.  It runs on the thread pool on a connection of
+ * its own, the scheduler held meanwhile (no batch writes while it does; status and the other
+ * readers go on, WAL readers never wait).
  */
 #define UPKEEP_MS 60000
 #define KEEP_EVENTS 100000
@@ -351,14 +352,35 @@ upkeep_ms(void)
 	return ms > 0 ? (uint64_t)ms : UPKEEP_MS;
 }
 
+/*
+ * The WAL is checkpointed by the upkeep alone (the store's own checkpoint
+ * is a net at 64 MiB, on the loop): past this size, the upkeep is due a
+ * few seconds after the last instead of a period after.
+ */
+#define UPKEEP_WAL_BYTES (16 << 20)
+#define UPKEEP_WAL_MS 5000
+
+static bool
+wal_large(const struct daemon *d)
+{
+	char *wal = ud_xasprintf("%s/state.db-wal", d->state_dir);
+	struct stat st;
+	bool large = stat(wal, &st) == 0 && st.st_size > UPKEEP_WAL_BYTES;
+
+	free(wal);
+	return large;
+}
+
 /* After a batch, the scheduler free: the upkeep when it is due (true: it runs, holding it). */
 static bool
 start_upkeep(struct daemon *d)
 {
 	struct upkeep *u;
+	uint64_t since = uv_hrtime() - d->upkeep_ns;
 
 	if (d->stopping || d->upkeep_on || d->fault != NULL ||
-	    (d->upkeep_ns != 0 && uv_hrtime() - d->upkeep_ns < upkeep_ms() * 1000000))
+	    (d->upkeep_ns != 0 && since < upkeep_ms() * 1000000 &&
+	     (since < (uint64_t)UPKEEP_WAL_MS * 1000000 || !wal_large(d))))
 		return false;
 	if (d->upkeep_ns == 0) {
 		d->upkeep_ns = uv_hrtime(); /* the first one a period after the start */

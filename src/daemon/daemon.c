@@ -693,6 +693,8 @@ ud_daemon_run(const struct ud_daemon_opts *o)
 		git_libgit2_shutdown();
 		return 2;
 	}
+	/* the loop's wait for I/O counted: status says how long its turns held it */
+	(void)uv_loop_configure(&d.loop, UV_METRICS_IDLE_TIME);
 	if (start(&d) < 0) {
 		status = 2;
 		d.stopping = true;

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "engine-int.h"
-#include "uapid/api/api.h"
 #include "uapid/proto/json.h"
 #include "uapid/io/log.h"
 #include "uapid/util/path.h"
@@ -302,6 +301,9 @@ struct kbuild_job {
 	struct ud_source *src; /* the batch's snapshot's: read only, no wave is out */
 	struct kbuild_dir *v;  /* sorted by directory */
 	size_t n;
+	/* the batch's uninstall list's API history (its names: the list, not written meanwhile) */
+	const struct ud_strlist *uninstall;
+	struct api_job *api;
 	void (*done)(struct batch *b);
 	bool queued; /* on the pool: counted in the batch's chunks_out */
 };
@@ -457,61 +459,14 @@ apply_removed(struct batch *b)
 
 /* --- the installed headers ----------------------------------------------------------------- */
 
-/* The verdicts of an installed header's API change, for the batch's report. */
-static void
-report_api(struct batch *b, const char *dst, const struct ud_buf *prev,
-	   const struct ud_api_header *nw)
+void
+ud_engine_prepare_ijob(struct batch *b, struct ijob *j)
 {
-	struct ud_api_header old;
-	struct ud_api_diff d;
-	struct ud_engine_api *a;
+	const char *dst = b->snap->plan->plan.v[j->fi].dst;
+	const struct istate *s = ud_map_get(&b->e->installed, dst);
 
-	memset(&d, 0, sizeof(d));
-	ud_api_parse(dst, ud_buf_str(prev), prev->len, &old);
-	ud_api_diff_changed(&(struct ud_api_pair){&old, nw}, 1, NULL, &d);
-	b->rep.api = ud_xgrow(b->rep.api, &b->rep.aapi, b->rep.napi + 1, sizeof(*b->rep.api));
-	a = &b->rep.api[b->rep.napi++];
-	a->path = ud_xstrdup(dst);
-	a->breaking = d.verdicts[UD_API_BREAKING];
-	a->review = d.verdicts[UD_API_REVIEW];
-	a->compatible = d.verdicts[UD_API_COMPATIBLE];
-	ud_api_diff_free(&d);
-	ud_api_header_free(&old);
-}
-
-/*
- * Records a new version of an installed header in the store when its API
- * model changed (text NULL: it was removed), and its verdicts against the
- * version before for the batch's report.
- */
-static void
-record_api(struct batch *b, const char *dst, const char *text, size_t len)
-{
-	struct ud_engine *e = b->e;
-	struct ud_api_header nw;
-	struct ud_buf prev = UD_BUF_INIT;
-	char *prev_fp = NULL, fp[32], *cause = NULL;
-	bool had;
-
-	if (text != NULL) {
-		ud_api_parse(dst, text, len, &nw);
-		snprintf(fp, sizeof(fp), "%016llx", (unsigned long long)nw.fingerprint);
-	} else {
-		memset(&nw, 0, sizeof(nw));
-		snprintf(fp, sizeof(fp), "-");
-	}
-	had = ud_store_api_version_at(e->store, dst, INT64_MAX, &prev_fp, &prev) == 0;
-	if ((had && strcmp(prev_fp, fp) == 0) || (!had && text == NULL))
-		goto out; /* the same API (comments, spacing): no new version */
-	if (ud_store_put_api_version(e->store, dst, e->clock, fp, text, len, &cause) < 0)
-		ud_engine_fault(e, -EIO, cause);
-	if (had)
-		report_api(b, dst, &prev, text != NULL ? &nw : NULL);
-out:
-	free(prev_fp);
-	ud_buf_free(&prev);
-	if (text != NULL)
-		ud_api_header_free(&nw);
+	copy_str(j->old_blob, sizeof(j->old_blob), s != NULL ? s->blob : "");
+	ud_engine_api_take(b->e, dst, &j->api);
 }
 
 void
@@ -546,8 +501,8 @@ ud_engine_apply_install(struct batch *b, struct ijob *j)
 	changed = s == NULL || strcmp(s->blob, j->blob) != 0;
 	if (changed)
 		ud_engine_event(b, f->dst, "install", j->in.ok ? "installed" : "failed");
-	if (changed && j->in.ok)
-		record_api(b, f->dst, ud_buf_str(&j->in.text), j->in.text.len);
+	if (changed && j->in.ok) /* its API model was read on the pool */
+		ud_engine_api_record(b, f->dst, ud_buf_str(&j->in.text), j->in.text.len, &j->api);
 	if (ud_store_put_installed(e->store, f->dst, f->src, j->src_blob, j->blob, diags, e->clock,
 				   &cause) < 0)
 		ud_engine_fault(e, -EIO, cause);
@@ -566,17 +521,15 @@ ud_engine_apply_install(struct batch *b, struct ijob *j)
 	free(o);
 }
 
-/* The installed headers the plan no longer has go. */
+/* The installed headers the plan no longer has go (api: their API history's, computed). */
 static void
-apply_uninstall(struct batch *b)
+apply_uninstall(struct batch *b, struct api_job *api)
 {
 	struct ud_engine *e = b->e;
 	struct istate *s;
 	size_t i;
 	char *cause = NULL;
 
-	/* filled from a map: in path order, so that the events do not follow its slots */
-	ud_strlist_sort(&b->uninstall);
 	for (i = 0; i < b->uninstall.n; i++) {
 		char *o = ud_xasprintf("install/include/%s", b->uninstall.v[i]);
 
@@ -587,7 +540,7 @@ apply_uninstall(struct batch *b)
 			cause = NULL;
 		}
 		ud_engine_event(b, b->uninstall.v[i], "install", "removed");
-		record_api(b, b->uninstall.v[i], NULL, 0);
+		ud_engine_api_record(b, b->uninstall.v[i], NULL, 0, &api[i]);
 		s = ud_map_del(&e->installed, b->uninstall.v[i]);
 		if (s != NULL)
 			ud_engine_count_installed(e, s->blob, -1);
@@ -664,6 +617,8 @@ kbuild_work_cb(uv_work_t *req)
 
 	for (i = 0; i < j->n; i++)
 		compute_kbuild_dir(j->src, &j->v[i]);
+	for (i = 0; i < j->uninstall->n; i++)
+		ud_engine_api_compute(j->uninstall->v[i], NULL, 0, &j->api[i]);
 }
 
 /* The batch's end, its export lists computed: what depends on all its headers at once. */
@@ -684,9 +639,12 @@ kbuild_after_cb(uv_work_t *req, int status)
 		kbuild_dir_free(&j->v[i]);
 	}
 	free(j->v);
-	free(j);
 	apply_removed(b);
-	apply_uninstall(b);
+	apply_uninstall(b, j->api);
+	for (i = 0; i < b->uninstall.n; i++)
+		ud_engine_api_free(&j->api[i]);
+	free(j->api);
+	free(j);
 	update_split_problem(b->e);
 	update_exports_problem(b->e);
 	done(b);
@@ -696,6 +654,7 @@ void
 ud_engine_apply_end(struct batch *b, void (*done)(struct batch *b))
 {
 	struct kbuild_job *j = ud_xcalloc(1, sizeof(*j));
+	size_t i;
 
 	ASSERT_NO_CHUNKS_OUT(b);
 	j->req.data = j;
@@ -703,7 +662,14 @@ ud_engine_apply_end(struct batch *b, void (*done)(struct batch *b))
 	j->src = b->snap->src;
 	j->done = done;
 	j->v = kbuild_dirs(b, &j->n);
-	if (j->n > 0 && uv_queue_work(b->e->loop, &j->req, kbuild_work_cb, kbuild_after_cb) == 0) {
+	/* filled from a map: in path order, so that the events do not follow its slots */
+	ud_strlist_sort(&b->uninstall);
+	j->uninstall = &b->uninstall;
+	j->api = ud_xcalloc(b->uninstall.n > 0 ? b->uninstall.n : 1, sizeof(*j->api));
+	for (i = 0; i < b->uninstall.n; i++)
+		ud_engine_api_take(b->e, b->uninstall.v[i], &j->api[i]);
+	if (j->n + b->uninstall.n > 0 &&
+	    uv_queue_work(b->e->loop, &j->req, kbuild_work_cb, kbuild_after_cb) == 0) {
 		j->queued = true;
 		b->chunks_out++; /* nothing the job reads is written meanwhile (rule 3) */
 		return;

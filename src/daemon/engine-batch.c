@@ -36,9 +36,11 @@
  * Jobs computed before their results are applied.  A wave's results are
  * applied on the loop in one turn, so the wave is what a status waits for
  * at most: 128 headers apply in 10-50 ms, while 512 took up to 190 ms on a
- * 6.1 -> 6.12 checkout; an installed header's apply parses its API model
- * and costs about 2.4 ms (512: 1.2 s), so those go 32 at a time.  Still
- * four chunks on the pool per header wave.
+ * 6.1 -> 6.12 checkout.  An installed header's API model is parsed on the
+ * pool (engine-api.c): its apply writes its output, its rows and, when
+ * its API changed, its text compressed, about 0.5 ms of CPU (64 took
+ * 25-48 ms, and 80-290 ms of wall time on a loaded machine), so those go
+ * 32 at a time.  Still four chunks on the pool per header wave.
  */
 #define JOBS_PER_WAVE 128
 #define INSTALLS_PER_WAVE 32
@@ -173,61 +175,66 @@ prepare_dir(struct batch *b, const char *dir)
 }
 
 /*
- * The paths the watcher reported, each taken into the index first.
- * Returns whether the install plan must be made again; the changed paths
- * that are no headers (planned sources, perhaps) go to other_srcs.
+ * One path the watcher reported, taken into the index first: its jobs
+ * added; whether the install plan must be made again in b->prep_replan,
+ * a changed path that is no header (a planned source, perhaps) in
+ * b->prep_other, the headers whose export changed in b->prep_export.
  */
-static bool
-prepare_paths(struct batch *b, struct ud_strlist *other_srcs)
+static void
+prepare_path(struct batch *b, const char *p)
 {
 	struct ud_engine *e = b->e;
-	struct ud_strlist export_changed = UD_STRLIST_INIT, paths = UD_STRLIST_INIT;
 	struct ud_diags problems = UD_DIAGS_INIT;
-	bool replan_needed = false;
-	const char *k;
-	size_t i = 0;
+	unsigned kinds = (unsigned)(uintptr_t)ud_map_get(&b->req->paths, p);
+	bool existed = ud_tindex_has(e->idx, p);
+	const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
 
-	while (ud_map_next(&b->req->paths, &i, &k, NULL))
-		ud_strlist_add(&paths, k);
-	ud_strlist_sort(&paths);
-	for (i = 0; i < paths.n; i++) {
-		const char *p = paths.v[i];
-		unsigned kinds = (unsigned)(uintptr_t)ud_map_get(&b->req->paths, p);
-		bool existed = ud_tindex_has(e->idx, p);
-		const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
-
-		b->rep.paths++;
-		if (ud_tindex_update(e->idx, p, &export_changed, &problems) < 0) {
-			/* a header the index kept is looked at below: its own failure says it */
-			if ((kinds & (UD_WATCH_DIR | UD_WATCH_RESCAN)) || !is_header(e, p))
-				index_failed(e, &problems, p,
-					     (kinds & (UD_WATCH_DIR | UD_WATCH_RESCAN)) != 0);
-		} else {
-			ud_engine_path_ok(e, p, true);
-			if (!is_header(e, p))
-				ud_engine_path_ok(e, p, false);
-		}
-		ud_diags_free(&problems);
-		if (kinds & (UD_WATCH_DIR | UD_WATCH_RESCAN)) {
-			prepare_dir(b, p);
-		} else if (is_header(e, p)) {
-			add_hjob(b, p, (kinds & UD_SCHED_FORCE) != 0);
-			b->verify_disk |= (kinds & UD_SCHED_FORCE) != 0;
-		}
-		if (ud_tindex_is_kbuild(e->idx, p) || strcmp(base, "Kbuild") == 0)
-			b->kbuild_all = true;
-		if (!replan_needed && ud_engine_wants_replan(e, p, kinds, existed))
-			replan_needed = true;
-		/* a planned source that is no header (headers are made again when their look
-		 * finds new content) */
+	b->rep.paths++;
+	if (ud_tindex_update(e->idx, p, &b->prep_export, &problems) < 0) {
+		/* a header the index kept is looked at below: its own failure says it */
+		if ((kinds & (UD_WATCH_DIR | UD_WATCH_RESCAN)) || !is_header(e, p))
+			index_failed(e, &problems, p,
+				     (kinds & (UD_WATCH_DIR | UD_WATCH_RESCAN)) != 0);
+	} else {
+		ud_engine_path_ok(e, p, true);
 		if (!is_header(e, p))
-			ud_strlist_add(other_srcs, p);
+			ud_engine_path_ok(e, p, false);
 	}
-	ud_strlist_free(&paths);
-	for (i = 0; i < export_changed.n; i++)
-		add_hjob(b, export_changed.v[i], false);
-	ud_strlist_free(&export_changed);
-	return replan_needed;
+	ud_diags_free(&problems);
+	if (kinds & (UD_WATCH_DIR | UD_WATCH_RESCAN)) {
+		prepare_dir(b, p);
+	} else if (is_header(e, p)) {
+		add_hjob(b, p, (kinds & UD_SCHED_FORCE) != 0);
+		b->verify_disk |= (kinds & UD_SCHED_FORCE) != 0;
+	}
+	if (ud_tindex_is_kbuild(e->idx, p) || strcmp(base, "Kbuild") == 0)
+		b->kbuild_all = true;
+	if (!b->prep_replan && ud_engine_wants_replan(e, p, kinds, existed))
+		b->prep_replan = true;
+	/* a planned source that is no header (headers are made again when their look finds new
+	 * content) */
+	if (!is_header(e, p))
+		ud_strlist_add(&b->prep_other, p);
+}
+
+/*
+ * A turn's slice of the paths: PREPARE_SLICE_NS of them at most (one at
+ * least), so that a checkout's thousands of paths leave the loop to the
+ * socket between slices.  True when all are taken.
+ */
+#define PREPARE_SLICE_NS (5u * 1000 * 1000)
+
+static bool
+prepare_slice(struct batch *b)
+{
+	uint64_t t0 = uv_hrtime();
+
+	while (b->prep_i < b->prep_paths.n) {
+		prepare_path(b, b->prep_paths.v[b->prep_i++]);
+		if (uv_hrtime() - t0 > PREPARE_SLICE_NS)
+			break;
+	}
+	return b->prep_i == b->prep_paths.n;
 }
 
 /* The installed headers the changed sources and the start-up check call for. */
@@ -251,32 +258,21 @@ prepare_installs(struct batch *b, const struct ud_strlist *other_srcs)
 				ud_engine_add_ijob(b, fi);
 }
 
+static void prepared(struct batch *b);
+
+/* The paths are in the index: what they and the engine's state call for, then the waves. */
 static void
-prepare(struct batch *b)
+prepare_rest(struct batch *b)
 {
 	struct ud_engine *e = b->e;
-	struct ud_strlist other_srcs = UD_STRLIST_INIT, forced = UD_STRLIST_INIT;
-	bool replan_needed = e->plan == NULL && e->problem_install == NULL;
+	struct ud_strlist forced = UD_STRLIST_INIT;
+	bool replan_needed = b->prep_replan;
 	const char *k;
 	void *v;
 	size_t i;
 
-	b->verify_disk = b->req->force_all;
-	if (b->req->force_all) {
-		/* everything made again: the start-up check's path, for every output */
-		i = 0;
-		while (ud_map_next(&e->headers, &i, &k, NULL))
-			ud_map_put(&e->force_headers, k, (void *)1);
-		i = 0;
-		while (ud_map_next(&e->installed, &i, &k, NULL))
-			ud_map_put(&e->force_installed, k, (void *)1);
-	}
-	if (b->req->full || e->idx == NULL) {
-		prepare_full(b);
-		replan_needed = true;
-	} else if (prepare_paths(b, &other_srcs)) {
-		replan_needed = true;
-	}
+	for (i = 0; i < b->prep_export.n; i++)
+		add_hjob(b, b->prep_export.v[i], false);
 	/*
 	 * Outputs a batch wrote or removed and could not record: their owners
 	 * are made again and what they write checked on the disk too.
@@ -311,9 +307,73 @@ prepare(struct batch *b)
 	/* the snapshot is complete: the plan the install jobs index into */
 	b->snap->plan = ud_engine_plan_ref(e->plan);
 	if (b->snap->plan != NULL)
-		prepare_installs(b, &other_srcs);
+		prepare_installs(b, &b->prep_other);
 	ud_map_free(&e->force_installed, NULL);
-	ud_strlist_free(&other_srcs);
+	prepared(b);
+}
+
+static void
+prep_idle_closed(uv_handle_t *h)
+{
+	free(h);
+}
+
+/* On the loop, a turn after the last: the next slice of the paths. */
+static void
+prep_idle_cb(uv_idle_t *h)
+{
+	struct batch *b = h->data;
+
+	if (!prepare_slice(b))
+		return;
+	uv_close((uv_handle_t *)h, prep_idle_closed);
+	b->prep_idle = NULL;
+	prepare_rest(b);
+}
+
+static void
+prepare(struct batch *b)
+{
+	struct ud_engine *e = b->e;
+	const char *k;
+	size_t i;
+
+	b->verify_disk = b->req->force_all;
+	b->prep_replan = e->plan == NULL && e->problem_install == NULL;
+	if (b->req->force_all) {
+		/* everything made again: the start-up check's path, for every output */
+		i = 0;
+		while (ud_map_next(&e->headers, &i, &k, NULL))
+			ud_map_put(&e->force_headers, k, (void *)1);
+		i = 0;
+		while (ud_map_next(&e->installed, &i, &k, NULL))
+			ud_map_put(&e->force_installed, k, (void *)1);
+	}
+	if (b->req->full || e->idx == NULL) {
+		prepare_full(b);
+		b->prep_replan = true;
+		prepare_rest(b);
+		return;
+	}
+	i = 0;
+	while (ud_map_next(&b->req->paths, &i, &k, NULL))
+		ud_strlist_add(&b->prep_paths, k);
+	ud_strlist_sort(&b->prep_paths);
+	if (prepare_slice(b)) {
+		prepare_rest(b);
+		return;
+	}
+	/* the rest a slice a turn, the socket served between them */
+	b->prep_idle = ud_xcalloc(1, sizeof(*b->prep_idle));
+	b->prep_idle->data = b;
+	if (uv_idle_init(e->loop, b->prep_idle) < 0 ||
+	    uv_idle_start(b->prep_idle, prep_idle_cb) < 0) {
+		free(b->prep_idle); /* (uv_idle_init cannot fail, nor can uv_idle_start) */
+		b->prep_idle = NULL;
+		while (!prepare_slice(b))
+			;
+		prepare_rest(b);
+	}
 }
 
 static void
@@ -362,8 +422,10 @@ apply_wave(struct batch *b)
 		j->cause = j->blocks = j->diags = NULL;
 		j->split = false;
 	}
-	for (i = b->wave_i0; i < b->wave_i; i++)
+	for (i = b->wave_i0; i < b->wave_i; i++) {
 		ud_installed_free(&b->ijobs[i].in);
+		ud_engine_api_free(&b->ijobs[i].api);
+	}
 	ud_log(LOG_DEBUG, "batch: wave of %zu+%zu computed by %.2f ms, applied in %.2f ms",
 	       b->wave_h - b->wave_h0, b->wave_i - b->wave_i0, (double)(t - b->t0) / 1e6,
 	       (double)(uv_hrtime() - t) / 1e6);
@@ -456,6 +518,9 @@ next_wave(struct batch *b)
 		return;
 	}
 	b->progress_total = b->nhjobs + b->nijobs;
+	/* what the install jobs' workers need of the engine and the store, copied now */
+	for (n = b->wave_i0; n < b->wave_i; n++)
+		ud_engine_prepare_ijob(b, &b->ijobs[n]);
 	if ((b->wave_h - b->wave_h0) + (b->wave_i - b->wave_i0) <= INLINE_JOBS) {
 		struct chunk c = {.snap = b->snap,
 				  .h = b->hjobs != NULL ? b->hjobs + b->wave_h0 : NULL,
@@ -496,11 +561,16 @@ batch_free(struct batch *b)
 		ud_markers_free(&j->in_source);
 	}
 	free(b->hjobs);
-	for (i = 0; i < b->nijobs; i++)
+	for (i = 0; i < b->nijobs; i++) {
 		ud_installed_free(&b->ijobs[i].in);
+		ud_engine_api_free(&b->ijobs[i].api);
+	}
 	free(b->ijobs);
 	ud_map_free(&b->queued, NULL);
 	ud_strlist_free(&b->uninstall);
+	ud_strlist_free(&b->prep_paths);
+	ud_strlist_free(&b->prep_other);
+	ud_strlist_free(&b->prep_export);
 	ud_strlist_free(&b->dirty_dirs);
 	ud_engine_snap_unref(b->snap);
 	ud_sched_batch_free(b->req);
@@ -619,7 +689,13 @@ begin_batch(struct ud_engine *e, struct ud_sched_batch *req, ud_engine_done_fn d
 		return;
 	}
 	b->snap = ud_engine_snap_take(e);
-	prepare(b);
+	prepare(b); /* then prepared(b), now or a few turns later */
+}
+
+/* The batch's jobs are known: its waves. */
+static void
+prepared(struct batch *b)
+{
 	ud_log(LOG_DEBUG, "batch: prepared %zu header and %zu install jobs in %.2f ms%s", b->nhjobs,
 	       b->nijobs, (double)(uv_hrtime() - b->t0) / 1e6,
 	       b->rep.replanned ? " (replanned)" : "");

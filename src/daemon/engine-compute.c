@@ -195,6 +195,11 @@ engine_compute_install(const struct engine_snap *s, struct ijob *j)
 
 	ud_headers_install_file(plan, &plan->v[j->fi], s->src, &j->in);
 	ud_engine_blob(j->in.source.data, j->in.source.len, j->src_blob);
-	if (j->in.ok)
-		ud_engine_blob(j->in.text.data, j->in.text.len, j->blob);
+	if (!j->in.ok)
+		return;
+	ud_engine_blob(j->in.text.data, j->in.text.len, j->blob);
+	/* a new installed text: its API model, here rather than on the loop (engine-api.c) */
+	if (strcmp(j->blob, j->old_blob) != 0)
+		ud_engine_api_compute(plan->v[j->fi].dst, ud_buf_str(&j->in.text), j->in.text.len,
+				      &j->api);
 }

@@ -10,7 +10,9 @@
  *   engine-batch.c    the batch: preparing it, its waves on the pool,
  *                     finishing it
  *   engine-apply.c    a wave's results and the batch's end applied: rows,
- *                     outputs, export lists, the API history
+ *                     outputs, export lists
+ *   engine-api.c      the installed headers' API history: the version in
+ *                     effect, the new one's model (on the pool), recorded
  *   engine-query.c    what the socket asks: headers, classify, preview,
  *                     an editor's API changes
  */
@@ -148,9 +150,27 @@ struct hjob {
 	struct ud_markers in_source;
 };
 
+/*
+ * An installed header's API history, for one job (engine-api.c): the
+ * version in effect, taken from the store on the loop; whether a new one
+ * is to be recorded and its verdicts, found on the pool.
+ */
+struct api_job {
+	bool had;			       /* a version in effect (not removed) */
+	char *old_fp;			       /* its fingerprint */
+	struct ud_buf old_text;		       /* and its text (freed by the pool once read) */
+	char fp[32];			       /* the new version's fingerprint ("-": removed) */
+	bool record;			       /* another API: a new version */
+	unsigned breaking, review, compatible; /* against the old one, when had */
+};
+
 /* An installed header to make. */
 struct ijob {
 	size_t fi; /* its file in the snapshot's plan */
+	/* made on the loop as its wave goes out (ud_engine_prepare_ijob) */
+	char old_blob[BLOB_HEX]; /* the installed text's blob now, "" for none */
+	struct api_job api;	 /* computed only when the installed text changed */
+	/* found on the pool */
 	struct ud_installed in;
 	char src_blob[BLOB_HEX];
 	char blob[BLOB_HEX];
@@ -167,8 +187,17 @@ struct batch {
 	size_t nhjobs, ahjobs;
 	struct ijob *ijobs;
 	size_t nijobs, aijobs;
-	struct ud_map queued;	      /* the paths of hjobs */
-	struct ud_strlist uninstall;  /* planned files gone from the plan */
+	struct ud_map queued;	     /* the paths of hjobs */
+	struct ud_strlist uninstall; /* planned files gone from the plan */
+	/*
+	 * The watcher's paths, taken into the index a slice a turn (a
+	 * checkout's thousands take the loop hundreds of milliseconds): the
+	 * sorted paths, the next one, and what they found so far.
+	 */
+	struct ud_strlist prep_paths, prep_other, prep_export;
+	size_t prep_i;
+	bool prep_replan;
+	uv_idle_t *prep_idle;	      /* slices after the first, one a turn; NULL when none */
 	size_t wave_h0, wave_i0;      /* the wave being computed: [wave_h0, wave_h) */
 	size_t wave_h, wave_i;	      /* and where the next one starts */
 	unsigned chunks_out;	      /* the wave's requests on the pool */
@@ -332,7 +361,19 @@ void ud_engine_add_ijob(struct batch *b, size_t fi);
 bool ud_engine_wants_replan(const struct ud_engine *e, const char *path, unsigned kinds,
 			    bool existed);
 
+/* engine-api.c */
+/* On the loop: the API version of dst in effect, from the store, into a. */
+void ud_engine_api_take(struct ud_engine *e, const char *dst, struct api_job *a);
+/* On the pool, from its arguments alone: dst's new text (NULL: removed) against a's old one. */
+void ud_engine_api_compute(const char *dst, const char *text, size_t len, struct api_job *a);
+/* On the loop: the new version recorded (at the engine's clock) and reported, when a says so. */
+void ud_engine_api_record(struct batch *b, const char *dst, const char *text, size_t len,
+			  const struct api_job *a);
+void ud_engine_api_free(struct api_job *a);
+
 /* engine-apply.c */
+/* On the loop, as the wave of installed-header job j goes out: what the pool needs of now. */
+void ud_engine_prepare_ijob(struct batch *b, struct ijob *j);
 void ud_engine_event(struct batch *b, const char *path, const char *kind, const char *detail);
 void ud_engine_apply_header(struct batch *b, struct hjob *j);
 void ud_engine_apply_install(struct batch *b, struct ijob *j);

@@ -28,7 +28,12 @@
  *     batch's end has one job of its own, the export-list edits (struct
  *     kbuild_job, engine-apply.c): each directory and its moving names
  *     copied in on the loop thread, the snapshot's source read; it is
- *     counted in chunks_out like a wave's chunk (rule 3).
+ *     counted in chunks_out like a wave's chunk (rule 3).  An installed
+ *     header's API history (struct api_job, engine-api.c) is the same: the
+ *     version in effect is read from the store into the job on the loop
+ *     thread as its wave goes out (for the headers no longer installed, as
+ *     the batch's end job is made); the worker parses the models and
+ *     compares, the loop thread records.
  *  2. What changes while chunks are out (markers over the socket, SIGHUP
  *     and a new markers file, a replanned install) changes the engine's
  *     current objects; the next batch takes them.

@@ -95,6 +95,9 @@ struct ud_rpc {
 	uint64_t turn_start; /* when this turn handled its first line (uv_hrtime), or 0 */
 	uint64_t turn_cpu;   /* the loop thread's CPU time at the end of the last turn (ns) */
 	size_t turn_read;    /* bytes read over all clients this turn (TURN_READ_BUDGET) */
+	uint64_t turn_wall;  /* uv_hrtime at the end of the last turn */
+	uint64_t turn_idle;  /* the loop's time waiting for I/O then (uv_metrics_idle_time) */
+	struct ud_rpc_loop_stats holds;
 	int open_handles; /* server, turn, turned and the timers: r is freed when all are closed */
 	size_t pending;	  /* the sum of every client's in.len */
 };
@@ -647,18 +650,45 @@ thread_cpu_ns(void)
  */
 #define SLOW_TURN_NS (20u * 1000 * 1000)
 
+/* The turn that ended is counted: its CPU time, and its wall time less its wait for I/O. */
+static void
+count_turn(struct ud_rpc *r, uint64_t cpu, uint64_t wall, uint64_t idle)
+{
+	struct ud_rpc_loop_stats *st = &r->holds;
+	uint64_t c = cpu - r->turn_cpu, busy = wall - r->turn_wall;
+
+	busy = busy > idle - r->turn_idle ? busy - (idle - r->turn_idle) : 0;
+	st->turns++;
+	if (c > st->max_cpu_ns)
+		st->max_cpu_ns = c;
+	if (busy > st->max_busy_ns)
+		st->max_busy_ns = busy;
+	st->held_cpu += c > UD_RPC_HOLD_NS;
+	st->held_busy += busy > UD_RPC_HOLD_NS;
+}
+
 static void
 on_turned(uv_check_t *h)
 {
 	struct ud_rpc *r = h->data;
-	uint64_t cpu = thread_cpu_ns();
+	uint64_t cpu = thread_cpu_ns(), wall = uv_hrtime(), idle = uv_metrics_idle_time(h->loop);
 
 	if (r->turn_cpu != 0 && cpu - r->turn_cpu > SLOW_TURN_NS)
 		ud_log(LOG_DEBUG, "loop: a turn took %.1f ms of CPU (%zu bytes of requests read)",
 		       (double)(cpu - r->turn_cpu) / 1e6, r->turn_read);
+	if (r->turn_cpu != 0)
+		count_turn(r, cpu, wall, idle);
 	r->turn_start = 0;
 	r->turn_read = 0;
 	r->turn_cpu = cpu;
+	r->turn_wall = wall;
+	r->turn_idle = idle;
+}
+
+void
+ud_rpc_loop_stats(const struct ud_rpc *r, struct ud_rpc_loop_stats *out)
+{
+	*out = r->holds;
 }
 
 /*

@@ -48,6 +48,10 @@ enum stmt {
 	S_API_SINCE,
 	S_TEXT_FIND,
 	S_TEXT_ADD,
+	S_TEXT_GET,
+	S_TEXT_LAST,
+	S_NAME_FIND,
+	S_NAME_ADD,
 	S_LOG_GET,
 	S_LOG_ADD,
 	S_LOG_DEL,
@@ -93,6 +97,14 @@ sqlite3_stmt *ud_store_stmt(struct ud_store *s, enum stmt i);
 int ud_store_run(struct ud_store *s, sqlite3_stmt *q, char **cause, const char *what);
 /* The last SQLite error as a negative errno, with "DB: what: message" in *cause. */
 int ud_store_fail(struct ud_store *s, char **cause, const char *what);
+
+/*
+ * The id of name in the names table (sql/006-names.sql), added when it is
+ * not there: 0, or a negative errno with *cause.  Asked of the database
+ * each time, never cached: the upkeep removes the names no row uses, on
+ * its own connection.
+ */
+int ud_store_name_id(struct ud_store *s, const char *name, int64_t *id, char **cause);
 
 /* Binds text (NULL: SQL NULL); the text must outlive the statement's step. */
 static inline void

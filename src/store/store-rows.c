@@ -332,15 +332,23 @@ int64_t
 ud_store_event(struct ud_store *s, const char *path, const char *kind, const char *detail,
 	       char **cause)
 {
-	sqlite3_stmt *q = ud_store_stmt(s, S_EVENT_ADD);
-	struct timespec ts;
-	int rc;
+	sqlite3_stmt *q;
+	int64_t ids[3] = {0, 0, 0};
+	const char *names[3] = {path, kind, detail};
+	int rc, i;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	sqlite3_bind_int64(q, 1, (sqlite3_int64)ts.tv_sec * 1000000000 + ts.tv_nsec);
-	ud_store_bind(q, 2, path);
-	ud_store_bind(q, 3, kind);
-	ud_store_bind(q, 4, detail);
+	/* each name by its id: a row of a few bytes (sql/006-names.sql) */
+	for (i = 0; i < 3; i++)
+		if (names[i] != NULL && (rc = ud_store_name_id(s, names[i], &ids[i], cause)) < 0)
+			return rc;
+	q = ud_store_stmt(s, S_EVENT_ADD);
+	sqlite3_bind_int64(q, 1, (sqlite3_int64)time(NULL));
+	sqlite3_bind_int64(q, 2, ids[0]);
+	sqlite3_bind_int64(q, 3, ids[1]);
+	if (detail != NULL)
+		sqlite3_bind_int64(q, 4, ids[2]);
+	else
+		sqlite3_bind_null(q, 4);
 	rc = ud_store_run(s, q, cause, "logging an event");
 	return rc < 0 ? rc : sqlite3_last_insert_rowid(s->db);
 }

@@ -30,18 +30,27 @@
 	"ON s.log = c.log AND s.step = c.step "
 
 static const char *const sql[S__COUNT] = {
+	/* paths, kinds and details are names.id (sql/006-names.sql, ud_store_name_id) */
 	[S_API_PUT] = "INSERT OR REPLACE INTO api_versions (path, clock, fingerprint, text_id) "
 		      "VALUES (?1, ?2, ?3, ?4)",
-	[S_API_AT] = "SELECT v.fingerprint, t.text FROM api_versions v LEFT JOIN api_texts t "
-		     "ON t.id = v.text_id WHERE v.path = ?1 AND v.clock <= ?2 "
-		     "ORDER BY v.clock DESC LIMIT 1",
+	[S_API_AT] = "SELECT v.fingerprint, t.text, t.coding, t.base FROM api_versions v LEFT JOIN "
+		     "api_texts t "
+		     "ON t.id = v.text_id WHERE v.path = (SELECT id FROM names WHERE name = ?1) "
+		     "AND v.clock <= ?2 ORDER BY v.clock DESC LIMIT 1",
 	/* S_API_AT's question without its text: a restart asks it of every installed header */
-	[S_API_HAS] =
-		"SELECT text_id IS NOT NULL FROM api_versions WHERE path = ?1 AND clock <= ?2 "
-		"ORDER BY clock DESC LIMIT 1",
-	[S_API_SINCE] = "SELECT DISTINCT path FROM api_versions WHERE clock > ?1 ORDER BY path",
-	[S_TEXT_FIND] = "SELECT id FROM api_texts WHERE hash = ?1 AND text = ?2",
-	[S_TEXT_ADD] = "INSERT INTO api_texts (hash, text) VALUES (?1, ?2)",
+	[S_API_HAS] = "SELECT text_id IS NOT NULL FROM api_versions WHERE path = (SELECT id FROM "
+		      "names WHERE name = ?1) AND clock <= ?2 ORDER BY clock DESC LIMIT 1",
+	[S_API_SINCE] = "SELECT DISTINCT n.name FROM api_versions v JOIN names n ON n.id = v.path "
+			"WHERE v.clock > ?1 ORDER BY n.name",
+	/* the texts of a hash, compared whole after decoding (store-keep.c) */
+	[S_TEXT_FIND] = "SELECT id, text, coding, base FROM api_texts WHERE hash = ?1",
+	[S_TEXT_ADD] = "INSERT INTO api_texts (hash, text, coding, base) VALUES (?1, ?2, ?3, ?4)",
+	[S_TEXT_GET] = "SELECT text, coding FROM api_texts WHERE id = ?1",
+	/* a path's latest text (by names id), and its base */
+	[S_TEXT_LAST] = "SELECT t.id, t.base FROM api_versions v JOIN api_texts t ON t.id = "
+			"v.text_id WHERE v.path = ?1 ORDER BY v.clock DESC LIMIT 1",
+	[S_NAME_FIND] = "SELECT id FROM names WHERE name = ?1",
+	[S_NAME_ADD] = "INSERT INTO names (name) VALUES (?1)",
 	[S_LOG_GET] = "SELECT id, version, headers, source FROM api_log WHERE key = ?1",
 	[S_LOG_ADD] = "INSERT INTO api_log (key, version) VALUES (?1, ?2)",
 	[S_LOG_DEL] = "DELETE FROM api_log WHERE id = ?1",
@@ -106,7 +115,7 @@ static const char *const sql[S__COUNT] = {
 	[S_MARK_DEL] = "DELETE FROM markers WHERE id = ?1",
 	[S_MARK_EACH] = "SELECT id, path, action, selector, occurrence, why, line FROM markers"
 			" WHERE ?1 IS NULL OR origin = ?1 ORDER BY id",
-	[S_EVENT_ADD] = "INSERT INTO events (time_ns, path, kind, detail) VALUES (?1, ?2, ?3, ?4)",
+	[S_EVENT_ADD] = "INSERT INTO events (time, path, kind, detail) VALUES (?1, ?2, ?3, ?4)",
 	/* the sequence, not MAX(clock): the log's retention may have emptied it */
 	[S_EVENT_LAST] =
 		"SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)",
@@ -114,8 +123,9 @@ static const char *const sql[S__COUNT] = {
 	[S_EVENT_FIRST] =
 		"SELECT COALESCE((SELECT MIN(clock) FROM events), NULLIF((SELECT seq FROM "
 		"sqlite_sequence WHERE name = 'events') + 1, 1), 0)",
-	[S_EVENT_EACH] =
-		"SELECT clock, path, kind, detail FROM events WHERE clock > ?1 ORDER BY clock",
+	[S_EVENT_EACH] = "SELECT e.clock, p.name, k.name, d.name FROM events e JOIN names p ON "
+			 "p.id = e.path JOIN names k ON k.id = e.kind LEFT JOIN names d ON "
+			 "d.id = e.detail WHERE e.clock > ?1 ORDER BY e.clock",
 	[S_PROB_SET] = "INSERT OR REPLACE INTO problems (what, reason, clock) VALUES (?1, ?2, ?3)",
 	[S_PROB_DEL] = "DELETE FROM problems WHERE what = ?1",
 	[S_PROB_EACH] = "SELECT what, reason FROM problems ORDER BY what",
@@ -319,12 +329,17 @@ check_readonly(struct ud_store *s, char **cause)
 		goto out;
 	/* a damaged file is refused, whole: nothing in it can be trusted */
 	if (sqlite3_prepare_v2(s->db, "PRAGMA quick_check", -1, &q, NULL) != SQLITE_OK) {
-		rc = fail(s, cause, "checking it");
-		goto out;
+		/* the schema itself cannot be read: as damaged as a check that fails */
+		ok = (sqlite3_errcode(s->db) & 0xff) != SQLITE_CORRUPT;
+		if (ok) {
+			rc = fail(s, cause, "checking it");
+			goto out;
+		}
+	} else {
+		ok = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0) != NULL &&
+		     strcmp((const char *)sqlite3_column_text(q, 0), "ok") == 0;
+		sqlite3_finalize(q);
 	}
-	ok = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0) != NULL &&
-	     strcmp((const char *)sqlite3_column_text(q, 0), "ok") == 0;
-	sqlite3_finalize(q);
 	if (!ok) {
 		if (cause != NULL)
 			*cause = ud_xasprintf("%s: the database is damaged (PRAGMA quick_check): "
@@ -485,7 +500,15 @@ ud_store_open(struct ud_store **out, const char *path, char **cause)
 	if ((rc = exec(s, "PRAGMA journal_mode = WAL", cause)) < 0 ||
 	    (rc = exec(s, "PRAGMA synchronous = NORMAL", cause)) < 0 ||
 	    (rc = exec(s, "PRAGMA foreign_keys = ON", cause)) < 0 ||
-	    (rc = exec(s, "PRAGMA cache_size = -2000", cause)) < 0)
+	    (rc = exec(s, "PRAGMA cache_size = -2000", cause)) < 0 ||
+	    /*
+	     * The WAL is checkpointed by the upkeep, off the daemon's loop
+	     * (ud_store_maintain): a commit's own checkpoint at the default
+	     * 4 MiB copied and synced the WAL on the loop, at every commit
+	     * while a reader held it back.  64 MiB: a net for an upkeep that
+	     * cannot keep up.
+	     */
+	    (rc = exec(s, "PRAGMA wal_autocheckpoint = 16384", cause)) < 0)
 		goto out;
 	/*
 	 * A database the daemon cannot write is refused now, not at the first

@@ -18,6 +18,11 @@ check(any(p["what"] == "split" and "include/linux/sample_arch.h" in p["reason"]
 check(st["clients"]["connected"] >= 1 and st["clients"]["subscribed"] == 0,
       "status: clients", st["clients"])
 check("1 need coaching" in st["summary"], "status: summary", st["summary"])
+# issue 38: how long the loop's turns held it (figures, not judged here: bench/soak.sh reads them)
+lp = st["loop"]
+check(lp["turns"] > 0 and lp["max_cpu_ms"] > 0 and lp["max_busy_ms"] > 0 and
+      0 <= lp["held_cpu"] <= lp["turns"] and 0 <= lp["held_busy"] <= lp["turns"] and
+      c.result("status")["loop"]["turns"] > lp["turns"], "status: the loop's turns counted", lp)
 
 outcomes = {
     "arch/x86/include/asm/sample_arch.h": "split",

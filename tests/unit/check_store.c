@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
+#include "../../src/store/schema.h"
 #include "testutil.h"
 #include "uapid/util/hash.h"
 #include "uapid/core/markers.h"
@@ -801,7 +802,7 @@ START_TEST(test_events)
 	{
 		char *p = ud_xasprintf("%s/state.db", d);
 
-		ck_assert_int_eq(sql_int(p, "SELECT count(*) FROM events WHERE time_ns > 0"), 5);
+		ck_assert_int_eq(sql_int(p, "SELECT count(*) FROM events WHERE time > 0"), 5);
 		free(p);
 	}
 	ud_store_close(st);
@@ -1051,6 +1052,47 @@ START_TEST(test_api_texts_once)
 	ck_assert_int_eq(ud_store_api_version_at(st, "linux/a.h", 9, NULL, &text), 0);
 	ck_assert_str_eq(ud_buf_str(&text), a);
 	ck_assert_int_eq(ud_store_api_version_at(st, "linux/a.h", 11, NULL, &text), 1);
+	/* a header's text is kept compressed, and reads back whole */
+	{
+		struct ud_buf big = UD_BUF_INIT;
+		int i;
+
+		for (i = 0; i < 400; i++)
+			ud_buf_addf(&big, "#define SAMPLE_FLAG_%d (1U << %d) /* flag %d */\n", i,
+				    i % 32, i);
+		ck_assert_int_eq(ud_store_begin(st, &cause), 0);
+		ck_assert_int_eq(ud_store_put_api_version(st, "linux/c.h", 12, "fc", big.data,
+							  big.len, &cause),
+				 0);
+		ck_assert_int_eq(ud_store_put_api_version(st, "linux/d.h", 12, "fc", big.data,
+							  big.len, &cause),
+				 0);
+		ck_assert_int_eq(ud_store_commit(st, &cause), 0);
+		ck_assert_int_eq(sql_count(path, "SELECT COUNT(*) FROM api_texts"), texts + 1);
+		ck_assert_int_eq(sql_count(path, "SELECT COUNT(*) FROM api_texts WHERE coding = 1 "
+						 "AND length(text) * 4 < 14000"),
+				 1);
+		ck_assert_int_eq(ud_store_api_version_at(st, "linux/d.h", 12, NULL, &text), 0);
+		ck_assert_uint_eq(text.len, big.len);
+		ck_assert(memcmp(text.data, big.data, big.len) == 0);
+		/* an edit of it: kept against the version before, in a few hundred bytes (2,500
+		 * alone) */
+		ud_buf_addstr(&big, "#define SAMPLE_EDIT 1\n");
+		ck_assert_int_eq(ud_store_begin(st, &cause), 0);
+		ck_assert_int_eq(ud_store_put_api_version(st, "linux/c.h", 13, "fd", big.data,
+							  big.len, &cause),
+				 0);
+		ck_assert_int_eq(ud_store_commit(st, &cause), 0);
+		ck_assert_int_eq(sql_count(path,
+					   "SELECT COUNT(*) FROM api_texts t WHERE coding = 2 "
+					   "AND length(text) < 400 AND base = (SELECT "
+					   "id FROM api_texts WHERE coding = 1)"),
+				 1);
+		ck_assert_int_eq(ud_store_api_version_at(st, "linux/c.h", 13, NULL, &text), 0);
+		ck_assert_uint_eq(text.len, big.len);
+		ck_assert(memcmp(text.data, big.data, big.len) == 0);
+		ud_buf_free(&big);
+	}
 	ud_buf_free(&text);
 	ud_store_close(st);
 	free(path);
@@ -1069,8 +1111,9 @@ START_TEST(test_maintain)
 	struct ud_store *st = open_ok(d, "state.db", &path);
 	struct ud_store_retention keep = {.keep_events = 10, .keep_seconds = 0};
 	struct ud_store_upkeep up;
-	struct ud_buf text = UD_BUF_INIT;
+	struct ud_buf text = UD_BUF_INIT, big = UD_BUF_INIT;
 	int64_t last = add_events(st, 50);
+	int i;
 
 	ck_assert_int_eq(last, 50);
 	ck_assert_int_eq(ud_store_begin(st, &cause), 0);
@@ -1079,6 +1122,17 @@ START_TEST(test_maintain)
 	ck_assert_int_eq(ud_store_put_api_version(st, "linux/a.h", 45, "f3", "three", 5, &cause),
 			 0);
 	ck_assert_int_eq(ud_store_put_api_version(st, "linux/b.h", 3, "f4", "four", 4, &cause), 0);
+	/* e.h's texts of 20 and 45 are kept against the one of 5 */
+	for (i = 0; i < 300; i++)
+		ud_buf_addf(&big, "#define E_%d %d\n", i, i);
+	ck_assert_int_eq(
+		ud_store_put_api_version(st, "linux/e.h", 5, "e1", big.data, big.len, &cause), 0);
+	ud_buf_addstr(&big, "#define E_TWO 2\n");
+	ck_assert_int_eq(
+		ud_store_put_api_version(st, "linux/e.h", 20, "e2", big.data, big.len, &cause), 0);
+	ud_buf_addstr(&big, "#define E_THREE 3\n");
+	ck_assert_int_eq(
+		ud_store_put_api_version(st, "linux/e.h", 45, "e3", big.data, big.len, &cause), 0);
 	ck_assert_int_eq(ud_store_commit(st, &cause), 0);
 	/* young events stay, whatever their count */
 	keep.keep_seconds = 3600;
@@ -1090,22 +1144,122 @@ START_TEST(test_maintain)
 	ck_assert_int_eq(up.events, 40);
 	ck_assert_int_eq(ud_store_first_clock(st), 41);
 	ck_assert_int_eq(ud_store_clock(st), 50);
-	/* a.h at 40 is its version of 20: the one of 5 goes, with its text */
-	ck_assert_int_eq(up.versions, 1);
+	/* a.h at 40 is its version of 20: the one of 5 goes, with its text; e.h's of 5 goes too,
+	 * its text stays: the others are kept against it */
+	ck_assert_int_eq(up.versions, 2);
 	ck_assert_int_eq(up.texts, 1);
+	ck_assert_int_eq(ud_store_api_version_at(st, "linux/e.h", 41, NULL, &text), 0);
+	ck_assert_str_eq(ud_buf_str(&text) + text.len - 16, "#define E_TWO 2\n");
+	ck_assert_int_eq(ud_store_api_version_at(st, "linux/e.h", 45, NULL, &text), 0);
+	ck_assert_uint_eq(text.len, big.len);
+	ck_assert(memcmp(text.data, big.data, big.len) == 0);
 	ck_assert_int_eq(ud_store_api_version_at(st, "linux/a.h", 41, NULL, &text), 0);
 	ck_assert_str_eq(ud_buf_str(&text), "two");
 	ck_assert_int_eq(ud_store_api_version_at(st, "linux/b.h", 41, NULL, &text), 0);
 	ck_assert_str_eq(ud_buf_str(&text), "four");
-	ck_assert_int_eq(sql_count(path, "SELECT COUNT(*) FROM api_texts"), 3);
+	ck_assert_int_eq(sql_count(path, "SELECT COUNT(*) FROM api_texts"), 6);
 	ck_assert(up.checkpointed);
 	wal = ud_xasprintf("%s-wal", path);
 	ck_assert_int_eq(stat_of(d, "state.db-wal").st_size, 0);
 	/* the clock goes on */
 	ck_assert_int_eq(add_events(st, 1), 51);
 	ud_buf_free(&text);
+	ud_buf_free(&big);
 	ud_store_close(st);
 	free(wal);
+	free(path);
+	free(d);
+}
+END_TEST
+
+/*
+ * Issue 38: a store of schema version 5 (paths, kinds and details as text
+ * in every event and API version) is migrated to the names of version 6:
+ * every event, clock and API version reads as it did, the clock goes on
+ * past the last one handed out (its event trimmed), and what is written
+ * after is stored by id and as integers.
+ */
+START_TEST(test_migrate_5)
+{
+	char *d = test_dir("migrate5"), *cause = NULL, *path = ud_xasprintf("%s/state.db", d),
+	     *fp = NULL, *v5;
+	struct ud_buf sql = UD_BUF_INIT, text = UD_BUF_INIT;
+	struct ud_store *st;
+	unsigned i;
+
+	ck_assert_uint_ge(ud_schema_count, 6);
+	ud_buf_addf(&sql, "PRAGMA auto_vacuum = INCREMENTAL; BEGIN;");
+	for (i = 0; i < 5; i++)
+		ud_buf_addf(&sql, "%s;", ud_schema_sql[i]);
+	ud_buf_addf(&sql, "PRAGMA user_version = 5; COMMIT;");
+	sql_exec(path, ud_buf_str(&sql));
+	sql_exec(
+		path,
+		"INSERT INTO events (time_ns, path, kind, detail) VALUES "
+		"(1700000000123456789, '', 'scan', NULL), "
+		"(1700000001000000000, 'include/uapi/linux/a.h', 'split', 'uapi'), "
+		"(1700000002000000000, 'linux/a.h', 'install', 'installed'), "
+		"(1700000003000000000, 'linux/b.h', 'install', 'removed'), "
+		"(1700000004000000000, 'include/linux/c.h', 'remove', NULL);"
+		"DELETE FROM events WHERE clock = 5;"
+		"INSERT INTO api_texts (id, hash, text) VALUES (1, '3:x', 'one'), (2, NULL, 'two');"
+		"INSERT INTO api_versions (path, clock, fingerprint, text_id) VALUES "
+		"('linux/a.h', 1, '0123456789abcdef', 1), ('linux/a.h', 3, 'fa', 2), "
+		"('linux/b.h', 1, 'ffffffffffffffff', 2), ('linux/b.h', 4, '-', NULL);");
+	v5 = sql_text(path, "SELECT group_concat(clock || ' ' || path || ' ' || kind || ' ' || "
+			    "COALESCE(detail, '-'), '|') FROM events");
+	ck_assert_str_eq(v5, "1  scan -|2 include/uapi/linux/a.h split uapi|3 linux/a.h install "
+			     "installed|4 linux/b.h install removed");
+
+	st = open_ok(d, "state.db", NULL);
+	ck_assert_int_eq(sql_int(path, "PRAGMA user_version"), ud_store_schema_version());
+	/* the events as they were, the clock where it was (its last event trimmed) */
+	check_events(st, 0,
+		     "1  scan -\n"
+		     "2 include/uapi/linux/a.h split uapi\n"
+		     "3 linux/a.h install installed\n"
+		     "4 linux/b.h install removed\n");
+	ck_assert_int_eq(ud_store_clock(st), 5);
+	ck_assert_int_eq(sql_int(path, "SELECT time FROM events WHERE clock = 1"), 1700000000);
+	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM sqlite_master WHERE name = "
+				       "'events_path'"),
+			 0);
+	/* the API versions the same */
+	ck_assert_int_eq(ud_store_api_version_at(st, "linux/a.h", 2, &fp, &text), 0);
+	ck_assert_str_eq(fp, "0123456789abcdef");
+	ck_assert_str_eq(ud_buf_str(&text), "one");
+	free(fp);
+	ck_assert_int_eq(ud_store_api_version_at(st, "linux/a.h", 9, &fp, &text), 0);
+	ck_assert_str_eq(fp, "fa");
+	ck_assert_str_eq(ud_buf_str(&text), "two");
+	free(fp);
+	ck_assert_int_eq(ud_store_api_version_at(st, "linux/b.h", 3, &fp, &text), 0);
+	ck_assert_str_eq(fp, "ffffffffffffffff");
+	free(fp);
+	ck_assert_int_eq(ud_store_api_version_at(st, "linux/b.h", 4, NULL, &text), 1);
+	ck_assert(ud_store_api_has_version(st, "linux/a.h"));
+	ck_assert(!ud_store_api_has_version(st, "linux/b.h"));
+	/* what comes after: the next clock, names by id, a fingerprint's 64 bits */
+	ck_assert_int_eq(ud_store_begin(st, &cause), 0);
+	ck_assert_int_eq(ud_store_event(st, "linux/a.h", "install", "installed", &cause), 6);
+	ck_assert_int_eq(ud_store_put_api_version(st, "linux/a.h", 6, "8000000000000001", "three",
+						  5, &cause),
+			 0);
+	ck_assert_int_eq(ud_store_commit(st, &cause), 0);
+	ck_assert_ptr_null(cause);
+	ck_assert_int_eq(ud_store_api_version_at(st, "linux/a.h", 6, &fp, &text), 0);
+	ck_assert_str_eq(fp, "8000000000000001");
+	ck_assert_str_eq(ud_buf_str(&text), "three");
+	free(fp);
+	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM api_versions WHERE clock = 6 AND "
+				       "typeof(fingerprint) = 'integer'"),
+			 1);
+	ck_assert_int_eq(sql_int(path, "SELECT count(*) FROM names WHERE name = 'linux/a.h'"), 1);
+	check_events(st, 5, "6 linux/a.h install installed\n");
+	ud_store_close(st);
+	ud_buf_free(&sql);
+	ud_buf_free(&text);
+	free(v5);
 	free(path);
 	free(d);
 }
@@ -1549,6 +1703,7 @@ main(void)
 	tcase_add_test(tc, test_problems);
 	tcase_add_test(tc, test_transactions);
 	tcase_add_test(tc, test_tx_disk_fails);
+	tcase_add_test(tc, test_migrate_5);
 	tcase_add_test(tc, test_reopen);
 	tcase_add_test(tc, test_api_has_version);
 	tcase_add_test(tc, test_api_texts_once);

@@ -20,6 +20,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <uv.h>
 
@@ -81,5 +82,19 @@ size_t ud_rpc_subscribers(const struct ud_rpc *r);
  * the path still names it (same device and inode): never another's.
  */
 void ud_rpc_close(struct ud_rpc *r);
+/*
+ * How long the loop's turns held it (each turn from one uv_check to the
+ * next): the CPU time of the loop thread, which a loaded machine does not
+ * inflate, and the wall time less the wait for I/O, which counts blocking
+ * system calls (fsync) and the scheduler's delays too.  A request read in
+ * a turn waits for the rest of it.
+ */
+#define UD_RPC_HOLD_NS (50u * 1000 * 1000) /* a turn longer holds the loop */
+struct ud_rpc_loop_stats {
+	uint64_t turns;
+	uint64_t max_cpu_ns, max_busy_ns;
+	uint64_t held_cpu, held_busy; /* turns over UD_RPC_HOLD_NS, by each measure */
+};
+void ud_rpc_loop_stats(const struct ud_rpc *r, struct ud_rpc_loop_stats *out);
 
 #endif /* UAPID_RPC_H */
