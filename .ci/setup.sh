@@ -9,7 +9,7 @@
 UD_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 UD_BUILD=${UD_BUILD:-$UD_TOP/build}
 UD_PACKAGES=(build-essential autoconf automake libtool pkg-config
-	libjansson-dev libgit2-dev check libuv1-dev libsqlite3-dev libsystemd-dev systemd
+	libjansson-dev libgit2-dev check libuv1-dev libsqlite3-dev libsystemd-dev zlib1g-dev systemd
 	python3 util-linux git scdoc man-db)
 
 ud_say() { printf '==> %s\n' "$*"; }
