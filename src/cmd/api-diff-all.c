@@ -118,10 +118,11 @@ struct abi_job {
 struct arch_set {
 	struct ud_api_version o, n;
 	char *arch, *old_what, *new_what;
-	size_t first, njobs; /* its jobs: pool.jobs[first ... first + njobs) */
-	size_t pending;	     /* its jobs not finished: the versions are freed at 0 */
-	size_t nmerged;	     /* its jobs merged into the report */
-	json_t *summaries;   /* theirs, as merged */
+	size_t first, njobs;	/* its jobs: pool.jobs[first ... first + njobs) */
+	size_t pending;		/* its jobs not finished: the versions are freed at 0 */
+	size_t started, copied; /* its jobs started; those that copied the versions */
+	size_t nmerged;		/* its jobs merged into the report */
+	json_t *summaries;	/* theirs, as merged */
 };
 
 static void
@@ -154,17 +155,32 @@ struct pool {
 
 /* Resolves and diffs one ABI; the set's versions are copied unless this is its only ABI. */
 static void
-job_run(struct abi_job *j)
+job_run(struct pool *p, struct abi_job *j)
 {
 	struct arch_set *s = j->set;
 	struct ud_api_version oc, nc, *ov = &s->o, *nv = &s->n;
+	bool last;
 
-	/* resolving reads the models for one ABI, in place: a copy, but for an only ABI */
-	if (s->njobs > 1) {
+	/*
+	 * Resolving reads the models for one ABI, in place: a copy, but for
+	 * the last of its set to start, which waits until the others have
+	 * theirs (a tenth of the run's CPU was copies).  The others started
+	 * before it, on other workers or this one: none waits for it.
+	 */
+	uv_mutex_lock(&p->lock);
+	last = ++s->started == s->njobs;
+	while (last && s->copied < s->njobs - 1)
+		uv_cond_wait(&p->done, &p->lock);
+	uv_mutex_unlock(&p->lock);
+	if (!last) {
 		ud_api_version_copy(&oc, &s->o);
 		ud_api_version_copy(&nc, &s->n);
 		ov = &oc;
 		nv = &nc;
+		uv_mutex_lock(&p->lock);
+		s->copied++;
+		uv_cond_broadcast(&p->done);
+		uv_mutex_unlock(&p->lock);
 	}
 	ud_api_versions_resolve(ov, nv, j->abi, api_thread_start);
 	memset(&j->d, 0, sizeof(j->d));
@@ -192,7 +208,7 @@ worker_cb(void *arg)
 		/* its heap once the first versions are read: whether it is of huge pages is decided
 		 */
 		api_thread_start(UD_API_THREAD_RESOLVE);
-		job_run(j);
+		job_run(p, j);
 		uv_mutex_lock(&p->lock);
 		s = j->set;
 		if (--s->pending == 0) {
