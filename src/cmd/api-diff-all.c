@@ -153,7 +153,7 @@ struct pool {
 	bool closed;
 };
 
-/* Resolves and diffs one ABI; the set's versions are copied unless this is its only ABI. */
+/* Resolves and diffs one ABI: a copy of its set's versions, or the versions themselves. */
 static void
 job_run(struct pool *p, struct abi_job *j)
 {
@@ -205,8 +205,7 @@ worker_cb(void *arg)
 			break;
 		j = &p->jobs[p->next++];
 		uv_mutex_unlock(&p->lock);
-		/* its heap once the first versions are read: whether it is of huge pages is decided
-		 */
+		/* its heap once a version is read: whether of huge pages is decided then */
 		api_thread_start(UD_API_THREAD_RESOLVE);
 		job_run(p, j);
 		uv_mutex_lock(&p->lock);
