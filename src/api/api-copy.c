@@ -137,4 +137,10 @@ ud_api_header_copy(struct ud_api_header *dst, const struct ud_api_header *src)
 	}
 	dst->includes = copy_strings(&dst->strs, src->includes, src->nincludes);
 	dst->include_conds = copy_strings(&dst->strs, src->include_conds, src->nincludes);
+	dst->include_lines = NULL;
+	if (src->include_lines != NULL) {
+		dst->include_lines = ud_xcalloc(src->nincludes + 1, sizeof(*dst->include_lines));
+		memcpy(dst->include_lines, src->include_lines,
+		       src->nincludes * sizeof(*dst->include_lines));
+	}
 }

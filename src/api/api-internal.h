@@ -163,12 +163,25 @@ struct api_hdr {
 	size_t nclosure;
 	unsigned char *in_closure; /* per header index: 1 when closure holds it */
 	bool closure_done;
+	/*
+	 * per header index: the line of the first #include of this header
+	 * that brings it (0: none, or itself); made when a look-up in place
+	 * comes before an #include (api-resolve.c's include_lines_of)
+	 */
+	unsigned *by_line;
+	unsigned last_include;	     /* the line of its last #include, 0 when none */
 	unsigned char *include_cond; /* per #include: its condition's enum ud_tri + 1, once known */
 	unsigned *include_h;	 /* per #include: its header's index + 2, 1 when none, once known */
 	struct api_symstate *st; /* per symbol */
 	size_t nst;		 /* st's entries: the symbols' count before a resolve drops some */
 	bool dirty; /* a symbol changed: its keys and fingerprints are computed again */
 	bool rekey; /* symbols added: all its keys, fingerprints and order again */
+};
+
+/* A macro whose replacement is one identifier: "#define __old_sigset_t sigset_t". */
+struct api_rename {
+	const char *name; /* the macro's name (borrowed from the version) */
+	struct api_rename *next;
 };
 
 struct api_spare;
@@ -187,9 +200,10 @@ struct api_ctx {
 	struct ud_map global;	  /* name key -> (uintptr_t) index + 1 into refs */
 	struct ud_map gseen;	  /* version-wide look-ups done: name key -> its api_ref (arena) */
 	struct ud_map abi_macros; /* ud_abi_macro's answers, by name (arena) */
-	struct ud_map renamed;	  /* an identifier -> the macro that expands to it (borrowed) */
-	struct api_ref *refs;	  /* the headers defining each name (a header's first definition) */
-	unsigned *gnext;	  /* per ref: the next ref of the same name + 1, or 0 */
+	/* an identifier -> the macros that expand to it, in path order (struct api_rename) */
+	struct ud_map renamed;
+	struct api_ref *refs; /* the headers defining each name (a header's first definition) */
+	unsigned *gnext;      /* per ref: the next ref of the same name + 1, or 0 */
 	size_t nrefs, arefs, agnext;
 	struct ud_arena arena;	  /* tokens made by expansion and pasting */
 	struct api_spare *spare;  /* what expansion keeps (api-macro-keep.c) */

@@ -339,6 +339,9 @@ api_directive(struct reader *r, size_t a, size_t b)
 					     (r->h->nincludes + 1) * sizeof(*r->h->includes));
 		r->h->include_conds = ud_xrealloc(
 			r->h->include_conds, (r->h->nincludes + 1) * sizeof(*r->h->include_conds));
+		r->h->include_lines = ud_xrealloc(
+			r->h->include_lines, (r->h->nincludes + 1) * sizeof(*r->h->include_lines));
+		r->h->include_lines[r->h->nincludes] = v[a].line;
 		r->h->include_conds[r->h->nincludes] = hstrn(r, ud_buf_str(&r->cond), r->cond.len);
 		r->h->includes[r->h->nincludes++] = hbuf(r, &inc);
 	}

@@ -5,8 +5,9 @@
  *
  * Names are looked up as a compiler of one header sees them: the
  * header's own definitions, then its #includes' breadth first (an
- * #include under a condition the target decides false is not followed),
- * and for values and types (not for conditions) any header of the
+ * #include under a condition the target decides false is not followed;
+ * a condition, an enumerator or an expansion in place sees only the
+ * #includes written before its line), and for values and types (not for conditions) any header of the
  * version where the header itself leaves a name undefined.  A definition
  * whose conditions are false on the target is skipped; one whose
  * conditions the target does not decide stops the look-up (the answer
@@ -106,11 +107,19 @@ register_sym(struct api_ctx *c, size_t h, size_t i)
 	if (ns < 0 ||
 	    (k = key_of((enum api_ns)ns, s->name, strlen(s->name), buf, sizeof(buf))) == NULL)
 		return;
-	/* "#define __snd_pcm_mmap_status snd_pcm_mmap_status": a tag renamed */
+	/* "#define __snd_pcm_mmap_status snd_pcm_mmap_status": a tag or a typedef renamed */
 	if (ns == API_NS_MACRO && s->params == NULL && s->text[0] != '\0' &&
-	    !ud_is_digit((unsigned char)s->text[0]) && ident_only(s->text) &&
-	    !ud_map_has(&c->renamed, s->text))
-		ud_map_put(&c->renamed, s->text, s->name);
+	    !ud_is_digit((unsigned char)s->text[0]) && ident_only(s->text)) {
+		struct api_rename *e = ud_arena_alloc(&c->arena, sizeof(*e)), **at;
+
+		e->name = s->name;
+		e->next = NULL;
+		at = (struct api_rename **)ud_map_ref_n(&c->renamed, s->text, strlen(s->text),
+							true);
+		while (*at != NULL)
+			at = &(*at)->next;
+		*at = e;
+	}
 	hash = ud_map_hash(k);
 	g = (uintptr_t)ud_map_get_hashed(&c->global, k, hash);
 	if (g != 0) {
@@ -168,6 +177,9 @@ ctx_init(struct api_ctx *c, struct ud_api_header *v, size_t n, const struct ud_a
 		d->next = ud_xcalloc(v[h].n + 1, sizeof(*d->next));
 		for (i = 0; i < v[h].n; i++)
 			register_sym(c, h, i);
+		for (i = 0; v[h].include_lines != NULL && i < v[h].nincludes; i++)
+			if (v[h].include_lines[i] > d->last_include)
+				d->last_include = v[h].include_lines[i];
 	}
 	c->prelude = header_index(c, "linux/types.h");
 }
@@ -195,6 +207,7 @@ ctx_free(struct api_ctx *c)
 		free(d->next);
 		free(d->closure);
 		free(d->in_closure);
+		free(d->by_line);
 		free(d->include_cond);
 		free(d->include_h);
 		ud_map_free(&d->seen, NULL);
@@ -307,6 +320,56 @@ closure(struct api_ctx *c, unsigned h)
 	}
 }
 
+/*
+ * h's by_line: each header its #includes bring, with the line of the
+ * first #include that does (their closures, in the order written).
+ */
+static void
+include_lines_of(struct api_ctx *c, unsigned h)
+{
+	struct api_hdr *d = &c->hd[h];
+	const struct ud_api_header *q = &c->v[h];
+	size_t i, k;
+
+	if (d->by_line != NULL)
+		return;
+	d->by_line = ud_xcalloc(c->n + 1, sizeof(*d->by_line));
+	for (i = 0; i < q->nincludes; i++) {
+		long g = include_index(c, h, i);
+		unsigned line = q->include_lines != NULL ? q->include_lines[i] : 0;
+
+		if (g < 0 || d->by_line[g] != 0)
+			continue;
+		if (q->include_conds != NULL && q->include_conds[i][0] != '\0' &&
+		    include_cond(c, h, i) == UD_FALSE)
+			continue;
+		closure(c, (unsigned)g);
+		for (k = 0; k < c->hd[g].nclosure; k++) {
+			unsigned x = c->hd[g].closure[k];
+
+			if (x != h && d->by_line[x] == 0)
+				d->by_line[x] = line > 0 ? line : 1;
+		}
+	}
+}
+
+/*
+ * Whether header g is seen from header h where a look-up in place stands
+ * (c->cur_line of c->cur_h): h itself, and what h's #includes before
+ * that line bring.  A compiler reads "#if __BITS_PER_LONG == 32" of
+ * mips' asm/fcntl.h before the #include that defines __BITS_PER_LONG.
+ */
+static bool
+seen_yet(struct api_ctx *c, unsigned h, unsigned g)
+{
+	struct api_hdr *d = &c->hd[h];
+
+	if (g == h || c->cur_h != h || c->cur_line > d->last_include)
+		return true;
+	include_lines_of(c, h);
+	return d->by_line[g] != 0 && d->by_line[g] < c->cur_line;
+}
+
 static int sym_cond_alone(struct api_ctx *c, struct api_ref r);
 
 /* Whether both conditions test defined(NAME) (key "#NAME"): the same #ifndef block. */
@@ -394,7 +457,7 @@ lookup_closure(struct api_ctx *c, unsigned h, uintptr_t head, const char *key, s
 
 	closure(c, h);
 	for (g = head; g != 0; g = c->gnext[g - 1])
-		if (d->in_closure[c->refs[g - 1].h]) {
+		if (d->in_closure[c->refs[g - 1].h] && seen_yet(c, h, c->refs[g - 1].h)) {
 			only = g;
 			count++;
 		}
@@ -403,7 +466,7 @@ lookup_closure(struct api_ctx *c, unsigned h, uintptr_t head, const char *key, s
 	/* defined in several headers it sees: the first in the closure's order */
 	for (k = 0; k < d->nclosure && count > 0; k++)
 		for (g = head; g != 0; g = c->gnext[g - 1])
-			if (c->refs[g - 1].h == d->closure[k]) {
+			if (c->refs[g - 1].h == d->closure[k] && seen_yet(c, h, d->closure[k])) {
 				if (find_in(c, d->closure[k], c->refs[g - 1].i, key, out) > 0)
 					return true;
 				count--;
@@ -940,6 +1003,7 @@ prune_header(struct api_ctx *c, unsigned h)
 			continue;
 		}
 		hd->includes[j] = hd->includes[i];
+		hd->include_lines[j] = hd->include_lines[i];
 		hd->include_conds[j++] = api_adopt(hd, left);
 	}
 	hd->nincludes = j;

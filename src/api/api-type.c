@@ -324,7 +324,7 @@ renamed_tag(struct api_ctx *c, unsigned h, const struct api_tok *kw, const struc
 	    struct api_ref *r)
 {
 	char word[256], tag[300];
-	const char *written;
+	const struct api_rename *written;
 	bool undecided;
 
 	if (name->n >= sizeof(word))
@@ -333,8 +333,35 @@ renamed_tag(struct api_ctx *c, unsigned h, const struct api_tok *kw, const struc
 	word[name->n] = '\0';
 	if ((written = ud_map_get(&c->renamed, word)) == NULL)
 		return false;
-	snprintf(tag, sizeof(tag), "%.*s %s", (int)kw->n, kw->p, written);
+	snprintf(tag, sizeof(tag), "%.*s %s", (int)kw->n, kw->p, written->name);
 	return api_lookup(c, h, API_NS_TAG, tag, strlen(tag), true, r, &undecided);
+}
+
+/*
+ * A typedef name t that a typedef of header h's view declares under a
+ * macro's name: "#define __old_sigset_t sigset_t" then "typedef unsigned
+ * long __old_sigset_t;" (sparc's asm/signal.h) is sigset_t's typedef, and
+ * a member written __old_sigset_t reaches here as sigset_t.  The macro
+ * must be the one h sees and expand to t.
+ */
+static bool
+renamed_typedef(struct api_ctx *c, unsigned h, const struct api_tok *t, struct api_ref *r)
+{
+	void **at = ud_map_ref_n(&c->renamed, t->p, t->n, false);
+	const struct api_rename *e;
+	bool undecided;
+
+	for (e = at != NULL ? *at : NULL; e != NULL; e = e->next) {
+		struct api_ref m;
+		size_t n = strlen(e->name);
+
+		if (api_lookup(c, h, API_NS_MACRO, e->name, n, false, &m, &undecided) &&
+		    api_tok_is(t, api_sym(c, m)->text) &&
+		    api_lookup(c, h, API_NS_ORDINARY, e->name, n, false, r, &undecided) &&
+		    api_sym(c, *r)->kind == UD_API_TYPEDEF)
+			return true;
+	}
+	return false;
 }
 
 /* The word of a type spelled with C's keywords, besides its sign and longs. */
@@ -456,14 +483,17 @@ named_type(struct api_ctx *c, unsigned h, const struct api_tok *t, struct specif
 	   struct api_type *out)
 {
 	struct api_ref r;
-	bool undecided = false;
+	bool undecided = false, found;
 	size_t k;
 
 	if (sp->named || sp->word != WORD_NONE || sp->longs > 0 || sp->is_unsigned || sp->is_signed)
 		return false; /* a second name: not a type we read */
 	sp->named = true;
-	if (api_lookup(c, h, API_NS_ORDINARY, t->p, t->n, true, &r, &undecided) &&
-	    api_sym(c, r)->kind == UD_API_TYPEDEF) {
+	/* not in h's view under its name: under a macro's that expands to it, else anywhere */
+	found = api_lookup(c, h, API_NS_ORDINARY, t->p, t->n, false, &r, &undecided) ||
+		renamed_typedef(c, h, t, &r) ||
+		api_lookup(c, h, API_NS_ORDINARY, t->p, t->n, true, &r, &undecided);
+	if (found && api_sym(c, r)->kind == UD_API_TYPEDEF) {
 		struct api_type td;
 		bool known;
 

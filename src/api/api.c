@@ -558,6 +558,7 @@ ud_api_header_free(struct ud_api_header *h)
 	ud_strarena_free(&h->strs);
 	free(h->includes);
 	free(h->include_conds);
+	free(h->include_lines);
 	free(h->v);
 	free(h->path);
 	memset(h, 0, sizeof(*h));

@@ -12,12 +12,17 @@
  * architecture one of them lacks is named as not compared (one neither
  * has, of older or newer trees, is not named).  Each
  * architecture is read once; its other ABIs read a copy of the models.
+ * The ABIs are resolved and diffed on two worker threads while this one
+ * reads the next architecture and merges what is done, in table order:
+ * the report is the same bytes as one made an ABI after the other.
  */
 #include <getopt.h>
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uv.h>
 
 #include "cmd.h"
 #include "uapid/api/abi.h"
@@ -101,32 +106,208 @@ change_line(const struct ud_api_change *c)
 	return ud_buf_detach(&b, NULL);
 }
 
+/* One ABI's diff, made on a worker thread and merged by the main one, in ABI order. */
+struct abi_job {
+	const struct ud_abi *abi;
+	struct arch_set *set; /* its architecture's two versions */
+	struct ud_api_diff d;
+	bool done;
+};
+
+/* An architecture's two versions, read once, and its ABIs' jobs. */
+struct arch_set {
+	struct ud_api_version o, n;
+	char *arch, *old_what, *new_what;
+	size_t first, njobs;	/* its jobs: pool.jobs[first ... first + njobs) */
+	size_t pending;		/* its jobs not finished: the versions are freed at 0 */
+	size_t started, copied; /* its jobs started; those that copied the versions */
+	size_t nmerged;		/* its jobs merged into the report */
+	json_t *summaries;	/* theirs, as merged */
+};
+
+static void
+set_free(struct arch_set *s)
+{
+	json_decref(s->summaries);
+	free(s->arch);
+	free(s->old_what);
+	free(s->new_what);
+	free(s);
+}
+
+/*
+ * The ABIs of every architecture, on two worker threads while the main
+ * thread reads the next architecture's headers: wall time on two cores,
+ * and at most two architectures' versions in memory at once.
+ */
+#define WORKERS 2
+#define SETS_AHEAD 2
+
+struct pool {
+	uv_mutex_t lock;
+	uv_cond_t work, done; /* a job queued (or the end); a job finished */
+	struct abi_job jobs[MAX_ABIS];
+	struct arch_set *sets[MAX_ABIS];
+	size_t njobs, next, nsets, live; /* queued; started; architectures; their versions held */
+	size_t merged;			 /* sets merged (merge_sets) */
+	bool closed;
+};
+
+/* Resolves and diffs one ABI: a copy of its set's versions, or the versions themselves. */
+static void
+job_run(struct pool *p, struct abi_job *j)
+{
+	struct arch_set *s = j->set;
+	struct ud_api_version oc, nc, *ov = &s->o, *nv = &s->n;
+	bool last;
+
+	/*
+	 * Resolving reads the models for one ABI, in place: a copy, but for
+	 * the last of its set to start, which waits until the others have
+	 * theirs (a tenth of the run's CPU was copies).  The others started
+	 * before it, on other workers or this one: none waits for it.
+	 */
+	uv_mutex_lock(&p->lock);
+	last = ++s->started == s->njobs;
+	while (last && s->copied < s->njobs - 1)
+		uv_cond_wait(&p->done, &p->lock);
+	uv_mutex_unlock(&p->lock);
+	if (!last) {
+		ud_api_version_copy(&oc, &s->o);
+		ud_api_version_copy(&nc, &s->n);
+		ov = &oc;
+		nv = &nc;
+		uv_mutex_lock(&p->lock);
+		s->copied++;
+		uv_cond_broadcast(&p->done);
+		uv_mutex_unlock(&p->lock);
+	}
+	ud_api_versions_resolve(ov, nv, j->abi, api_thread_start);
+	memset(&j->d, 0, sizeof(j->d));
+	ud_api_versions_diff(ov, nv, &j->d);
+	if (ov == &oc)
+		ud_api_versions_free(&oc, &nc, NULL, NULL);
+}
+
+static void
+worker_cb(void *arg)
+{
+	struct pool *p = arg;
+
+	uv_mutex_lock(&p->lock);
+	for (;;) {
+		struct abi_job *j;
+		struct arch_set *s;
+
+		while (p->next == p->njobs && !p->closed)
+			uv_cond_wait(&p->work, &p->lock);
+		if (p->next == p->njobs)
+			break;
+		j = &p->jobs[p->next++];
+		uv_mutex_unlock(&p->lock);
+		/* its heap once a version is read: whether of huge pages is decided then */
+		api_thread_start(UD_API_THREAD_RESOLVE);
+		job_run(p, j);
+		uv_mutex_lock(&p->lock);
+		s = j->set;
+		if (--s->pending == 0) {
+			/* the last of its set: done once the versions are gone (then s may be) */
+			uv_mutex_unlock(&p->lock);
+			ud_api_versions_free(&s->o, &s->n, NULL, NULL);
+			uv_mutex_lock(&p->lock);
+			p->live--;
+		}
+		j->done = true;
+		uv_cond_broadcast(&p->done);
+	}
+	uv_mutex_unlock(&p->lock);
+}
+
+/* Adds string p to a change's key: its length, then its bytes (no two keys alike). */
+static void
+key_add(struct ud_buf *b, const char *p)
+{
+	char n[24];
+	size_t len = p != NULL ? strlen(p) : 0;
+
+	if (p == NULL) {
+		ud_buf_addch(b, '-'); /* absent, as JSON leaves the key out */
+		return;
+	}
+	snprintf(n, sizeof(n), "%zu:", len);
+	ud_buf_addstr(b, n);
+	ud_buf_add(b, p, len);
+}
+
+/*
+ * What a change's JSON (ud_json_api_diff's) says, as a key: two changes
+ * have the same key when their JSON is the same.  Made from the change,
+ * not from its JSON: 126,000 changes of 28 ABIs are looked up, 6,000 of
+ * them distinct, and JSON is made for these only.
+ */
+static void
+change_key(const struct ud_api_change *c, struct ud_buf *b)
+{
+	char lines[48];
+	size_t x;
+
+	ud_buf_reset(b);
+	key_add(b, c->header);
+	key_add(b, c->symbol[0] ? c->symbol : NULL);
+	key_add(b, c->symbol[0] ? ud_api_kind_name(c->kind) : NULL);
+	key_add(b, ud_api_what_name(c->what));
+	key_add(b, ud_api_verdict_name(c->verdict));
+	key_add(b, ud_api_rule_name(c->rule));
+	key_add(b, c->reason);
+	for (x = 0; x < UD_API__AXES; x++) {
+		key_add(b, ud_api_verdict_name(c->axis[x]));
+		key_add(b, ud_api_rule_name(c->axis_rule[x]));
+	}
+	snprintf(lines, sizeof(lines), "%u,%u", c->old_line, c->new_line);
+	ud_buf_addstr(b, lines);
+}
+
+/* Change c as --json gives it (an element of ud_json_api_diff's "changes"). */
+static json_t *
+change_json(const struct ud_api_change *c)
+{
+	struct ud_api_diff one;
+	json_t *j, *ch;
+
+	memset(&one, 0, sizeof(one));
+	one.v = (struct ud_api_change *)(uintptr_t)c; /* read only */
+	one.n = 1;
+	j = ud_json_api_diff(&one);
+	ch = json_incref(json_array_get(json_object_get(j, "changes"), 0));
+	json_decref(j);
+	return ch;
+}
+
 /* Adds the changes of d, found on ABI number k, to the report. */
 static void
 merge(struct all_run *r, const struct ud_api_diff *d, size_t k)
 {
-	json_t *j = ud_json_api_diff(d), *changes = json_object_get(j, "changes");
+	struct ud_buf key = UD_BUF_INIT;
 	size_t i;
 
 	for (i = 0; i < d->n; i++) {
-		json_t *c = json_array_get(changes, i);
-		char *key = json_dumps(c, JSON_COMPACT | JSON_SORT_KEYS);
-		struct merged *m = ud_map_get(&r->by_key, key);
+		struct merged *m;
 
+		change_key(&d->v[i], &key);
+		m = ud_map_get(&r->by_key, ud_buf_str(&key));
 		if (m == NULL) {
 			m = ud_xcalloc(1, sizeof(*m));
-			m->json = json_incref(c);
+			m->json = change_json(&d->v[i]);
 			m->line = change_line(&d->v[i]);
 			m->header = ud_xstrdup(d->v[i].header);
 			m->symbol = ud_xstrdup(d->v[i].symbol);
-			ud_map_put(&r->by_key, key, m);
+			ud_map_put(&r->by_key, ud_buf_str(&key), m);
 			r->v = ud_xgrow(r->v, &r->alloc, r->n + 1, sizeof(*r->v));
 			r->v[r->n++] = m;
 		}
 		m->on[k] = true;
-		free(key);
 	}
-	json_decref(j);
+	ud_buf_free(&key);
 }
 
 /* The summary of one ABI's diff, as a line and as JSON. */
@@ -146,15 +327,58 @@ abi_summary(struct all_run *r, const char *arch, const struct ud_abi *abi,
 			 d->verdicts[UD_API_REVIEW], "compatible", d->verdicts[UD_API_COMPATIBLE]);
 }
 
-/* Reads arch's two versions once and diffs them at each of its ABIs. */
+/*
+ * Merges the architectures' jobs in table order as they finish (all of
+ * them with wait, else those finished so far), each set's summary once
+ * its last is; frees what is merged.  Called by the main thread between
+ * reads, so that the changes of 28 ABIs are not all held at once.
+ */
+static void
+merge_sets(struct all_run *r, struct pool *p, bool wait)
+{
+	for (; p->merged < p->nsets; p->merged++) {
+		struct arch_set *s = p->sets[p->merged];
+
+		if (s->summaries == NULL)
+			s->summaries = json_array();
+		for (; s->nmerged < s->njobs; s->nmerged++) {
+			struct abi_job *j = &p->jobs[s->first + s->nmerged];
+			bool done;
+
+			uv_mutex_lock(&p->lock);
+			while (wait && !j->done)
+				uv_cond_wait(&p->done, &p->lock);
+			done = j->done;
+			uv_mutex_unlock(&p->lock);
+			if (!done)
+				return;
+			r->abis[r->nabis] = j->abi;
+			merge(r, &j->d, r->nabis++);
+			json_array_append_new(s->summaries, abi_summary(r, s->arch, j->abi, &j->d));
+			ud_api_diff_free(&j->d);
+		}
+		json_array_append_new(r->archs, json_pack("{s:s, s:s, s:s, s:o}", "arch", s->arch,
+							  "old", s->old_what, "new", s->new_what,
+							  "abis", s->summaries));
+		s->summaries = NULL;
+		set_free(s);
+		p->sets[p->merged] = NULL;
+	}
+}
+
+/*
+ * Reads arch's two versions once and queues a job per ABI of it; waits
+ * first while SETS_AHEAD architectures are held.  -1 when a version
+ * cannot be read (its error said).
+ */
 static int
-diff_arch(struct all_run *r, const char *old_spec, const char *new_spec, const char *arch)
+queue_arch(struct all_run *r, struct pool *p, const char *old_spec, const char *new_spec,
+	   const char *arch)
 {
 	const char *why = NULL, *failed = NULL;
 	char *os = spec_for(old_spec, arch, &why), *ns = NULL;
 	struct ud_progress *none[2] = {NULL, NULL};
-	struct ud_api_version o, n;
-	json_t *summaries;
+	struct arch_set *s;
 	size_t i;
 
 	ns = spec_for(new_spec, arch, &why);
@@ -167,47 +391,45 @@ diff_arch(struct all_run *r, const char *old_spec, const char *new_spec, const c
 		free(ns);
 		return 0;
 	}
-	if (api_side_load_pair(&o, os, &n, ns, arch, none, r->known, &failed) < 0) {
-		ud_api_version_free(&o);
-		ud_api_version_free(&n);
+	uv_mutex_lock(&p->lock);
+	while (p->live >= SETS_AHEAD) {
+		uv_cond_wait(&p->done, &p->lock);
+		uv_mutex_unlock(&p->lock);
+		merge_sets(r, p, false); /* what finished meanwhile */
+		uv_mutex_lock(&p->lock);
+	}
+	uv_mutex_unlock(&p->lock);
+	s = ud_xcalloc(1, sizeof(*s));
+	if (api_side_load_pair(&s->o, os, &s->n, ns, arch, none, r->known, &failed) < 0) {
+		ud_api_version_free(&s->o);
+		ud_api_version_free(&s->n);
+		free(s);
 		free(os);
 		free(ns);
 		return -1;
 	}
-	summaries = json_array();
-	for (i = 0; ud_abi_at(i) != NULL; i++) {
-		const struct ud_abi *abi = ud_abi_at(i);
-		struct ud_api_version oc, nc, *ov = &o, *nv = &n;
-		struct ud_api_diff d;
-		size_t later;
-
-		if (strcmp(abi->arch, arch) != 0 || r->nabis == MAX_ABIS)
-			continue;
-		for (later = i + 1; ud_abi_at(later) != NULL; later++)
-			if (strcmp(ud_abi_at(later)->arch, arch) == 0)
-				break;
-		/* resolving reads the models for one ABI, in place: a copy, but for the last */
-		if (ud_abi_at(later) != NULL) {
-			ud_api_version_copy(&oc, &o);
-			ud_api_version_copy(&nc, &n);
-			ov = &oc;
-			nv = &nc;
-		}
-		ud_api_versions_resolve(ov, nv, abi, api_thread_start);
-		memset(&d, 0, sizeof(d));
-		ud_api_versions_diff(ov, nv, &d);
-		if (ov == &oc)
-			ud_api_versions_free(&oc, &nc, NULL, NULL);
-		r->abis[r->nabis] = abi;
-		merge(r, &d, r->nabis++);
-		json_array_append_new(summaries, abi_summary(r, arch, abi, &d));
-		ud_api_diff_free(&d);
-	}
-	json_array_append_new(r->archs, json_pack("{s:s, s:s, s:s, s:o}", "arch", arch, "old",
-						  o.what, "new", n.what, "abis", summaries));
-	ud_api_versions_free(&o, &n, NULL, NULL);
 	free(os);
 	free(ns);
+	s->arch = ud_xstrdup(arch);
+	s->old_what = ud_xstrdup(s->o.what);
+	s->new_what = ud_xstrdup(s->n.what);
+	uv_mutex_lock(&p->lock);
+	s->first = p->njobs;
+	for (i = 0; ud_abi_at(i) != NULL; i++)
+		if (strcmp(ud_abi_at(i)->arch, arch) == 0 && s->first + s->njobs < MAX_ABIS) {
+			p->jobs[s->first + s->njobs].abi = ud_abi_at(i);
+			p->jobs[s->first + s->njobs++].set = s;
+		}
+	s->pending = s->njobs;
+	p->sets[p->nsets++] = s;
+	if (s->njobs > 0) {
+		p->live++;
+		p->njobs += s->njobs;
+		uv_cond_broadcast(&p->work);
+	}
+	uv_mutex_unlock(&p->lock);
+	if (s->njobs == 0)
+		ud_api_versions_free(&s->o, &s->n, NULL, NULL);
 	return 0;
 }
 
@@ -323,17 +545,42 @@ merged_free(void *v)
 	free(m);
 }
 
+/* Frees what a run that stopped left unmerged: its jobs' results, its sets. */
+static void
+pool_drop(struct pool *p)
+{
+	size_t k, i;
+
+	for (k = p->merged; k < p->nsets; k++) {
+		struct arch_set *s = p->sets[k];
+
+		for (i = s->first + s->nmerged; i < s->first + s->njobs; i++) {
+			ud_api_diff_free(&p->jobs[i].d);
+		}
+		set_free(s);
+	}
+	p->nsets = p->merged = 0;
+}
+
 int
 api_diff_all(const char *old_spec, const char *new_spec, bool json)
 {
 	struct all_run r;
-	size_t i, k, breaking;
+	struct pool *p = ud_xcalloc(1, sizeof(*p));
+	uv_thread_t tids[WORKERS];
+	size_t i, k, breaking, started = 0;
 	int rc = 0;
 
 	memset(&r, 0, sizeof(r));
 	r.archs = json_array();
 	r.skipped = json_array();
 	r.known = ud_api_models_new();
+	uv_mutex_init(&p->lock);
+	uv_cond_init(&p->work);
+	uv_cond_init(&p->done);
+	for (i = 0; i < WORKERS; i++)
+		if (uv_thread_create(&tids[started], worker_cb, p) == 0)
+			started++;
 	for (i = 0; ud_abi_at(i) != NULL && rc == 0; i++) {
 		const char *arch = ud_abi_at(i)->arch;
 
@@ -341,8 +588,31 @@ api_diff_all(const char *old_spec, const char *new_spec, bool json)
 		for (k = 0; k < i && strcmp(ud_abi_at(k)->arch, arch) != 0; k++)
 			;
 		if (k == i)
-			rc = diff_arch(&r, old_spec, new_spec, arch);
+			rc = queue_arch(&r, p, old_spec, new_spec, arch);
+		if (rc == 0)
+			merge_sets(&r, p, false);
+		if (started == 0) {
+			/* no thread could start: this one runs the jobs queued */
+			uv_mutex_lock(&p->lock);
+			p->closed = true;
+			uv_mutex_unlock(&p->lock);
+			worker_cb(p);
+			p->closed = false;
+		}
 	}
+	uv_mutex_lock(&p->lock);
+	p->closed = true;
+	uv_cond_broadcast(&p->work);
+	uv_mutex_unlock(&p->lock);
+	if (rc == 0)
+		merge_sets(&r, p, true);
+	for (i = 0; i < started; i++)
+		uv_thread_join(&tids[i]);
+	pool_drop(p);
+	uv_cond_destroy(&p->work);
+	uv_cond_destroy(&p->done);
+	uv_mutex_destroy(&p->lock);
+	free(p);
 	if (rc == 0 && r.nabis == 0) {
 		report_error("%s, %s: no architecture in both (kernel trees, REPO:REV, or what "
 			     "uapid install --arch all writes)",

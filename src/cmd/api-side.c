@@ -224,13 +224,18 @@ api_thread_start(enum ud_api_thread role)
 static void
 heap_start(size_t releases)
 {
-	size_t threads = ud_api_threads();
+	size_t threads = ud_api_threads(), heap = releases * RELEASE_HEAP / threads;
 
-	thread_heap = releases * RELEASE_HEAP / threads;
-	if (thread_heap < THREAD_HEAP_MIN)
-		thread_heap = THREAD_HEAP_MIN;
-	if (thread_heap > THREAD_HEAP_MAX)
-		thread_heap = THREAD_HEAP_MAX;
+	if (heap < THREAD_HEAP_MIN)
+		heap = THREAD_HEAP_MIN;
+	if (heap > THREAD_HEAP_MAX)
+		heap = THREAD_HEAP_MAX;
+	/*
+	 * written only when it changes: api-diff --arch all reads each
+	 * architecture with this while the threads of the last one read it
+	 */
+	if (thread_heap != heap)
+		thread_heap = heap;
 	/* this one, the parsing threads (one fewer), and one resolving thread at half */
 	ud_hugeheap_start(threads + 1, thread_heap);
 }

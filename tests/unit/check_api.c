@@ -68,6 +68,7 @@ START_TEST(test_model)
 	ck_assert_ptr_null(sym(&h, UD_API_MACRO, "_LINUX_T_H", NULL)); /* the guard is not API */
 	ck_assert_uint_eq(h.nincludes, 1);
 	ck_assert_str_eq(h.includes[0], "linux/types.h");
+	ck_assert_uint_eq(h.include_lines[0], 3); /* its line: what a condition after it sees */
 	s = sym(&h, UD_API_MACRO, "T_FLAG", "");
 	ck_assert_ptr_nonnull(s);
 	ck_assert(s->has_value);
@@ -1614,14 +1615,16 @@ START_TEST(test_layout_u64_32bit)
 }
 END_TEST
 
-/* The value of symbol name in the header at path of v, read for abi. */
-static long long
-value_on(const struct file *files, size_t nfiles, const char *abi, const char *path,
-	 const char *name)
+/*
+ * Whether the header at path of files, read for abi, defines macro name
+ * (on the target, whatever conditions it leaves), and its value in *value.
+ */
+static bool
+macro_on(const struct file *files, size_t nfiles, const char *abi, const char *path,
+	 const char *name, long long *value)
 {
 	struct ud_api_header v[16];
 	size_t n, i, j;
-	long long value = 0;
 	bool found = false;
 
 	ck_assert_uint_le(nfiles, ARRAY_SIZE(v));
@@ -1634,14 +1637,65 @@ value_on(const struct file *files, size_t nfiles, const char *abi, const char *p
 			if (strcmp(v[i].v[j].name, name) == 0 && v[i].v[j].kind == UD_API_MACRO) {
 				ck_assert_msg(v[i].v[j].has_value, "%s: %s has no value", abi,
 					      name);
-				value = v[i].v[j].value;
+				*value = v[i].v[j].value;
 				found = true;
 			}
 	for (i = 0; i < n; i++)
 		ud_api_header_free(&v[i]);
-	ck_assert_msg(found, "%s: macro %s not read", abi, name);
+	return found;
+}
+
+/* The value of macro name in the header at path of files, read for abi. */
+static long long
+value_on(const struct file *files, size_t nfiles, const char *abi, const char *path,
+	 const char *name)
+{
+	long long value = 0;
+
+	ck_assert_msg(macro_on(files, nfiles, abi, path, name, &value), "%s: macro %s not read",
+		      abi, name);
 	return value;
 }
+
+/*
+ * A condition sees what was included before its line, not after (issue 37,
+ * cause G): mips' asm/fcntl.h tests __BITS_PER_LONG before it includes
+ * asm-generic/fcntl.h, which brings asm/bitsperlong.h, so for the compiler
+ * F_GETLK64 is not its 33 (but asm-generic's 12) on o32 and n32.  A header
+ * that includes asm/bitsperlong.h first sees __BITS_PER_LONG, and so does
+ * a condition or a macro's value after the #include.
+ */
+START_TEST(test_include_order)
+{
+	static const struct file f[] = {
+		{"asm/bitsperlong.h", "#ifndef __ASM_BPL\n#define __ASM_BPL\n"
+				      "#define __BITS_PER_LONG 32\n#endif\n"},
+		{"asm-generic/fcntl.h", "#include <asm/bitsperlong.h>\n"
+					"#ifndef F_GETLK64\n#define F_GETLK64 12\n#endif\n"},
+		{"asm/fcntl.h", "#ifndef _ASM_FCNTL_H\n#define _ASM_FCNTL_H\n"
+				"#if __BITS_PER_LONG == 32\n#define F_GETLK64 33\n#endif\n"
+				"#define F_BPL __BITS_PER_LONG\n"
+				"#include <asm-generic/fcntl.h>\n"
+				"#if __BITS_PER_LONG == 32\n#define F_AFTER 1\n#endif\n"
+				"#endif\n"},
+		{"linux/zz.h", "#include <asm/bitsperlong.h>\n"
+			       "#if __BITS_PER_LONG == 32\n#define ZZ_32 1\n#endif\n"},
+	};
+	static const char *const abis[] = {"mips-o32", "mips-n32", "arm"};
+	long long value = 0;
+	size_t a;
+
+	for (a = 0; a < ARRAY_SIZE(abis); a++) {
+		ck_assert_msg(
+			!macro_on(f, ARRAY_SIZE(f), abis[a], "asm/fcntl.h", "F_GETLK64", &value),
+			"%s: F_GETLK64 %lld: its #if saw a header included after it", abis[a],
+			value);
+		ck_assert_int_eq(value_on(f, ARRAY_SIZE(f), abis[a], "asm/fcntl.h", "F_AFTER"), 1);
+		ck_assert_int_eq(value_on(f, ARRAY_SIZE(f), abis[a], "asm/fcntl.h", "F_BPL"), 32);
+		ck_assert_int_eq(value_on(f, ARRAY_SIZE(f), abis[a], "linux/zz.h", "ZZ_32"), 1);
+	}
+}
+END_TEST
 
 /*
  * A macro's value where it is used (issue 37): powerpc's asm/ioctl.h
@@ -1732,6 +1786,54 @@ START_TEST(test_typedef_in_view)
 	}
 	for (i = 0; i < n; i++)
 		ud_api_header_free(&v[i]);
+}
+END_TEST
+
+/*
+ * A typedef whose name a macro of its view rewrites declares the name the
+ * macro gives (issue 37, cause K): sparc's asm/signal.h defines
+ * __old_sigset_t as sigset_t outside __KERNEL__, so "typedef unsigned long
+ * __old_sigset_t;" is sigset_t's typedef, and a member written
+ * __old_sigset_t (sigset_t once expanded) is that unsigned long, not
+ * another header's sigset_t: struct __old_sigaction is 16 bytes, not 20.
+ */
+START_TEST(test_typedef_renamed)
+{
+	static const struct file f[] = {
+		{"asm-generic/signal.h", "typedef struct { unsigned long sig[2]; } sigset_t;\n"},
+		{"asm/signal.h",
+		 "#ifdef __KERNEL__\n#define __old_sigset_t old_sigset_t\n"
+		 "#define __new_sigset_t sigset_t\n"
+		 "#else\n#define __old_sigset_t sigset_t\n#endif\n"
+		 "typedef unsigned long __old_sigset_t;\n"
+		 "typedef struct { unsigned long sig[2]; } __new_sigset_t;\n"
+		 "struct zz_old { void *h; __old_sigset_t m; unsigned long f; };\n"},
+	};
+	static const struct {
+		const char *abi;
+		uint64_t size;
+	} want[] = {{"sparc", 12}, {"arm", 12}, {"sparc64", 24}, {"x86_64", 24}};
+	struct ud_api_header v[ARRAY_SIZE(f)];
+	size_t n, i, k, w;
+
+	for (w = 0; w < ARRAY_SIZE(want); w++) {
+		const struct ud_api_layout *l = NULL;
+
+		for (n = 0; n < ARRAY_SIZE(f); n++)
+			ud_api_parse(f[n].path, f[n].text, strlen(f[n].text), &v[n]);
+		ud_api_sort_headers(v, n);
+		ud_api_resolve(v, n, ud_abi_find(want[w].abi));
+		for (i = 0; i < n; i++)
+			for (k = 0; k < v[i].n; k++)
+				if (strcmp(v[i].v[k].name, "struct zz_old") == 0)
+					l = v[i].v[k].layout;
+		ck_assert_msg(l != NULL, "%s: struct zz_old has no layout", want[w].abi);
+		ck_assert_msg(l->size == want[w].size, "%s: struct zz_old: size %llu, want %llu",
+			      want[w].abi, (unsigned long long)l->size,
+			      (unsigned long long)want[w].size);
+		for (i = 0; i < n; i++)
+			ud_api_header_free(&v[i]);
+	}
 }
 END_TEST
 
@@ -1952,6 +2054,7 @@ same_copy(const struct ud_api_header *h)
 	for (i = 0; i < h->nincludes; i++) {
 		same_str(c.includes[i], h->includes[i], "include");
 		same_str(c.include_conds[i], h->include_conds[i], "include cond");
+		ck_assert_uint_eq(c.include_lines[i], h->include_lines[i]);
 	}
 	ud_api_header_free(&c);
 }
@@ -2086,6 +2189,8 @@ main(void)
 	tcase_add_test(tc, test_abi_predefined);
 	tcase_add_test(tc, test_typedef_in_view);
 	tcase_add_test(tc, test_value_in_view);
+	tcase_add_test(tc, test_include_order);
+	tcase_add_test(tc, test_typedef_renamed);
 	tcase_add_test(tc, test_in_place);
 	tcase_add_test(tc, test_copy);
 	tcase_add_test(tc, test_refinish);

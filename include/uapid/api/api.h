@@ -143,6 +143,11 @@ struct ud_api_header {
 	uint64_t fingerprint; /* over its symbols, in key order */
 	char **includes;      /* the headers it includes (<linux/types.h> as "linux/types.h") */
 	char **include_conds; /* the conditions of each #include ("" at top level) */
+	/*
+	 * the line of each #include: a condition or an expansion in place
+	 * sees only the headers included before its line, as a compiler does
+	 */
+	unsigned *include_lines;
 	size_t nincludes;
 	const struct ud_abi *abi; /* the ABI ud_api_resolve read it for, or NULL */
 	/*
