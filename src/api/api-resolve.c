@@ -7,11 +7,12 @@
  * header's own definitions, then its #includes' breadth first (an
  * #include under a condition the target decides false is not followed;
  * a condition, an enumerator or an expansion in place sees only the
- * #includes written before its line), and for values and types (not for conditions) any header of the
- * version where the header itself leaves a name undefined.  A definition
- * whose conditions are false on the target is skipped; one whose
- * conditions the target does not decide stops the look-up (the answer
- * depends on the program), except a default ("#ifndef X / #define X").
+ * #includes written before its line), and for values and types (not
+ * for conditions) any header of the version where the header itself
+ * leaves a name undefined.  A definition whose conditions are false on
+ * the target is skipped; one whose conditions the target does not decide
+ * stops the look-up (the answer depends on the program), except a
+ * default ("#ifndef X / #define X").
  *
  * A condition is split at its top-level &&; each term is evaluated as
  * the preprocessor would on the target (api-eval.c): a false term makes
