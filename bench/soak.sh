@@ -20,7 +20,9 @@ B=${3:-$K/linux-6.12}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/uapid-soak.XXXXXX")
 pid=
-trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+# a git of the soak's may still be writing into .git as it ends: removal tried again after it
+trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work" 2>/dev/null ||
+	{ sleep 2; rm -rf "$work"; }' EXIT
 R=$work/tree
 
 # put TREE: the parts of TREE the daemon reads, in place of R's
@@ -37,6 +39,10 @@ mkdir -p "$R"
 git -C "$R" init -q
 git -C "$R" config user.email soak@uapid
 git -C "$R" config user.name soak
+# no gc or maintenance detached in the background by a commit or checkout: it would write into
+# .git after the soak ends (the full tier's bench smoke once failed removing it)
+git -C "$R" config gc.auto 0
+git -C "$R" config maintenance.auto false
 put "$A"
 git -C "$R" add -A && git -C "$R" commit -q -m a && git -C "$R" branch -q a
 put "$B"
