@@ -92,19 +92,30 @@ lsp_baseline_accept_path(const struct lsp_baseline *b, const char *tree)
 	return ud_xasprintf("%s/%s", tree, b->accept);
 }
 
+/* The accept file's modification time for a tree's buffers, 0 when none is set or it is gone. */
+static long long
+accept_mtime(const struct lsp_baseline *b, const char *tree)
+{
+	char *path = lsp_baseline_accept_path(b, tree);
+	struct stat st;
+	long long ns = 0;
+
+	if (path != NULL && stat(path, &st) == 0)
+		ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+	free(path);
+	return ns;
+}
+
 int
 lsp_baseline_accept_text(const struct lsp_baseline *b, const char *tree, struct ud_buf *text,
 			 long long *mtime_ns, char **why)
 {
 	char *path = lsp_baseline_accept_path(b, tree);
-	struct stat st;
 	int rc;
 
-	*mtime_ns = 0;
+	*mtime_ns = accept_mtime(b, tree);
 	if (path == NULL)
 		return 0;
-	if (stat(path, &st) == 0)
-		*mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
 	rc = ud_read_file(path, text, why);
 	if (rc < 0) {
 		free(path);
@@ -236,9 +247,6 @@ lsp_poll_baselines(struct lsp *s)
 	s->poll_ms = 0;
 	for (size_t i = 0; i < s->ndocs; i++) {
 		struct doc *d = &s->docs[i];
-		struct ud_buf acc = UD_BUF_INIT;
-		long long mtime = 0;
-		char *why = NULL;
 		json_t *r = NULL, *commit;
 		bool due = false;
 
@@ -261,12 +269,9 @@ lsp_poll_baselines(struct lsp *s)
 			if (due)
 				d->no_rev = false;
 		}
-		/* written, replaced or removed (0: none, or unreadable) */
-		lsp_baseline_accept_text(&s->base, d->tree, &acc, &mtime, &why);
-		if (mtime != d->accept_mtime_ns)
+		/* written, replaced or removed (0: none, or unreadable): a stat, not a read */
+		if (accept_mtime(&s->base, d->tree) != d->accept_mtime_ns)
 			due = true;
-		free(why);
-		ud_buf_free(&acc);
 		if (due && d->due_ms == 0)
 			d->due_ms = ud_now_ms();
 	}
