@@ -67,11 +67,13 @@ bench bench-api-diff BENCH_API_OLD="$work/api-old" BENCH_API_NEW="$work/api-new"
 
 # the ABI table against the cross compilers installed (CI has the host's alone)
 bench bench-abi
-# the soak (issue 38): a few edits and two checkouts between the small tree and a copy
-# of it with one header more
+# a copy of the small tree with one header more: the soak's second tree (issue 38) and
+# api-diff --arch all's new side (x86 alone here, at its three ABIs)
 cp -a "$S" "$work/linux-soak-b"
 printf '#ifndef _UAPI_SOAK_H\n#define _UAPI_SOAK_H\n#define SOAK 1\n#endif\n' \
 	>"$work/linux-soak-b/include/uapi/linux/soak.h"
+bench bench-api-diff-all BENCH_API_OLD="$S" BENCH_API_NEW="$work/linux-soak-b"
+# the soak: a few edits and two checkouts between the two trees
 SOAK_EDITS=40 SOAK_CHECKOUTS=2 SOAK_RATE=40 bench bench-soak BENCH_SOAK_A="$S" BENCH_SOAK_B="$work/linux-soak-b"
 # every bench target of the Makefile ran
 missing=0
