@@ -27,7 +27,10 @@ export HOME=$WORK/home # no user's init files or git configuration
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 mkdir -p "$HOME"
 unset UAPID_SOCKET GIT_DIR GIT_WORK_TREE
-G="git -c user.email=t@uapid -c user.name=t"
+# every git this test starts commits (the editors' scripts too): an identity that a
+# machine without a configured one (or a host name git cannot make an address of) lacks
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@uapid GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@uapid
+G=git
 
 # repo DIR: a fixture tree as a repository, its first commit tagged v1
 repo() {
