@@ -125,6 +125,7 @@ ud_api_header_copy(struct ud_api_header *dst, const struct ud_api_header *src)
 	size_t i;
 
 	*dst = *src;
+	dst->names = api_names_hold(src->names); /* read-only: shared */
 	dst->path = dup_or_null(src->path);
 	/* the original's bytes, some replaced ones among them: one chunk holds the copy's */
 	ud_strarena_init(&dst->strs, src->strs.used + 1);

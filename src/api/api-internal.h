@@ -476,6 +476,22 @@ long api_find_member(const struct ud_api_sym *s, const char *name);
 /* Moves more's changes into d after each header's own (more is left empty). */
 void api_diff_merge(struct ud_api_diff *d, struct ud_api_diff *more);
 
+/*
+ * The symbols a diff cannot see change (api-quiet.c): api_quiet_scan reads
+ * one version v against the other (the two on two threads), what each
+ * symbol names; api_quiet_decide reads both, sets quiet[0] and quiet[1]
+ * (per header of each, NULL or per symbol; calloc'd, the caller's) and
+ * frees the two.
+ */
+struct api_quiet_side *api_quiet_scan(const struct ud_api_header *v, size_t n,
+				      const struct ud_api_header *other, size_t nother);
+void api_quiet_decide(struct api_quiet_side *side[2], bool **quiet[2]);
+void api_quiet_free(struct api_quiet_side *q);
+/* A model's names (ud_api_header.names): made, held once more by a copy, let go. */
+struct ud_api_names *api_names_make(const struct ud_api_header *hd);
+struct ud_api_names *api_names_hold(struct ud_api_names *q);
+void api_names_release(struct ud_api_names *q);
+
 /* Whether k is a kind of type (api-through.c's users and api-includes.c's closures). */
 static inline bool
 is_type_kind(enum ud_api_kind k)

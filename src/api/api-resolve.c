@@ -929,11 +929,13 @@ placeholder_expansion(struct api_ctx *c, unsigned h, const struct ud_api_sym *s)
 
 /*
  * Values (of the symbols want marks, or all when want is NULL) and the
- * layout of every type present on the target.
+ * layout of every type present on the target, but of the symbols quiet
+ * marks (when not NULL, of the count[h] first of each header): their
+ * conditions only.
  */
 static void
 resolve_values(struct api_ctx *c, const bool *const *want, const bool *const *expand,
-	       const size_t *count)
+	       const size_t *count, const bool *const *quiet)
 {
 	size_t h, i;
 
@@ -942,7 +944,8 @@ resolve_values(struct api_ctx *c, const bool *const *want, const bool *const *ex
 			struct api_ref r = {(unsigned)h, (unsigned)i};
 			struct ud_api_sym *s = &c->v[h].v[i];
 
-			if (api_sym_cond(c, r) == UD_FALSE)
+			if (api_sym_cond(c, r) == UD_FALSE ||
+			    (quiet != NULL && quiet[h] != NULL && i < count[h] && quiet[h][i]))
 				continue;
 			if (want == NULL || want[h][i])
 				api_eval_sym(c, r);
@@ -1066,8 +1069,12 @@ resolve_end(struct api_ctx *c)
 	size_t n = c->n, h;
 	struct redo *redo = ud_xcalloc(n + 1, sizeof(*redo));
 
-	for (h = 0; h < n; h++)
+	for (h = 0; h < n; h++) {
+		/* what it names as read: no longer this model's */
+		api_names_release(v[h].names);
+		v[h].names = NULL;
 		prune_header(c, (unsigned)h);
+	}
 	for (h = 0; h < n; h++)
 		drop_absent(c, (unsigned)h, &redo[h]);
 	ctx_free(c);
@@ -1088,7 +1095,7 @@ ud_api_resolve(struct ud_api_header *v, size_t n, const struct ud_abi *abi)
 	struct api_ctx c;
 
 	resolve_begin(&c, v, n, abi);
-	resolve_values(&c, NULL, NULL, NULL);
+	resolve_values(&c, NULL, NULL, NULL, NULL);
 	resolve_end(&c);
 }
 
@@ -1333,6 +1340,8 @@ ud_api_wanted_own(const struct ud_api_header *v, size_t n, const struct ud_api_h
 	w->expand = wanted_expansions(v, n, other, nother);
 	w->n = n;
 	w->users = users_index(v, n);
+	w->names = api_quiet_scan(v, n, other, nother);
+	w->quiet = NULL;
 }
 
 void
@@ -1348,6 +1357,15 @@ ud_api_wanted_users(const struct ud_api_header *old, size_t nold, const struct u
 	users_free(wold->users);
 	users_free(wnew->users);
 	wold->users = wnew->users = NULL;
+	if (wold->names != NULL && wnew->names != NULL) {
+		struct api_quiet_side *names[2] = {wold->names, wnew->names};
+		bool **quiet[2];
+
+		api_quiet_decide(names, quiet);
+		wold->quiet = quiet[0];
+		wnew->quiet = quiet[1];
+		wold->names = wnew->names = NULL;
+	}
 }
 
 void
@@ -1360,23 +1378,74 @@ ud_api_resolve_wanted(const struct ud_api_header *old, size_t nold,
 	ud_api_wanted_users(old, nold, new_, nnew, wold, wnew);
 }
 
+/* A symbol's value as the reader left it. */
+struct was {
+	long long value;
+	bool has_value, value_unsigned;
+};
+
+static struct was *
+values_kept(const struct ud_api_header *hd, const bool *quiet)
+{
+	struct was *was = ud_xcalloc(hd->n + 1, sizeof(*was));
+	size_t i;
+
+	for (i = 0; i < hd->n; i++)
+		if (quiet[i]) {
+			was[i].value = hd->v[i].value;
+			was[i].has_value = hd->v[i].has_value;
+			was[i].value_unsigned = hd->v[i].value_unsigned;
+		}
+	return was;
+}
+
+/*
+ * The quiet symbols' values as the reader left them: those that the
+ * evaluation of other symbols gave some of them on the way (a symbol's
+ * fingerprint holds its value) would make one differ where one version
+ * happened to need it and the other not.
+ */
+static void
+values_restore(struct ud_api_header *hd, const struct was *was, const bool *quiet, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (quiet[i]) {
+			hd->v[i].value = was[i].value;
+			hd->v[i].has_value = was[i].has_value;
+			hd->v[i].value_unsigned = was[i].value_unsigned;
+		}
+}
+
 void
 ud_api_resolve_wanted_version(struct ud_api_header *v, size_t n, struct ud_api_wanted *w,
 			      const struct ud_abi *abi)
 {
 	struct api_ctx c;
 	size_t *count = ud_xcalloc(n + 1, sizeof(*count));
+	struct was **was = ud_xcalloc(n + 1, sizeof(*was));
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		count[i] = v[i].n;
+		if (w->quiet != NULL && w->quiet[i] != NULL)
+			was[i] = values_kept(&v[i], w->quiet[i]);
+	}
 	resolve_begin(&c, v, n, abi);
 	/* enums macros wrote may have grown (their constants have their values) */
 	for (i = 0; i < n; i++) {
 		w->v[i] = ud_xrealloc(w->v[i], (v[i].n + 1) * sizeof(**w->v));
 		memset(w->v[i] + count[i], 0, (v[i].n + 1 - count[i]) * sizeof(**w->v));
 	}
-	resolve_values(&c, (const bool *const *)w->v, (const bool *const *)w->expand, count);
+	resolve_values(&c, (const bool *const *)w->v, (const bool *const *)w->expand, count,
+		       (const bool *const *)w->quiet);
+	for (i = 0; i < n; i++)
+		if (was[i] != NULL) {
+			values_restore(&v[i], was[i], w->quiet[i], count[i]);
+			free(was[i]);
+		}
+	free(was);
 	free(count);
 	resolve_end(&c);
 	ud_api_wanted_free(w);
@@ -1391,13 +1460,19 @@ ud_api_wanted_free(struct ud_api_wanted *w)
 		free(w->v[i]);
 		if (w->expand != NULL)
 			free(w->expand[i]);
+		if (w->quiet != NULL)
+			free(w->quiet[i]);
 	}
 	free(w->v);
 	free(w->expand);
 	users_free(w->users);
+	api_quiet_free(w->names);
+	free(w->quiet);
 	w->v = NULL;
 	w->expand = NULL;
 	w->users = NULL;
+	w->names = NULL;
+	w->quiet = NULL;
 	w->n = 0;
 }
 

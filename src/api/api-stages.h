@@ -26,6 +26,7 @@ void ud_api_header_copy(struct ud_api_header *dst, const struct ud_api_header *s
  * version, so the two may run on two threads.
  */
 struct ud_api_users;
+struct api_quiet_side;
 struct ud_api_wanted {
 	bool **v; /* per header, per symbol */
 	/*
@@ -37,6 +38,14 @@ struct ud_api_wanted {
 	size_t n;
 	/* which macros and enum constants name each name (ud_api_wanted_own), or NULL */
 	struct ud_api_users *users;
+	/* who names what, for quiet (ud_api_wanted_own; ud_api_wanted_users frees it) */
+	struct api_quiet_side *names;
+	/*
+	 * Per header, NULL or per symbol: one the diff cannot see change
+	 * (api-quiet.c), whose value and layout are not made.  NULL
+	 * (ud_api_wanted_users not called): every symbol's are.
+	 */
+	bool **quiet;
 };
 void ud_api_resolve_wanted(const struct ud_api_header *old, size_t nold,
 			   const struct ud_api_header *new_, size_t nnew,

@@ -509,6 +509,8 @@ ud_api_parse(const char *path, const char *text, size_t len, struct ud_api_heade
 		api_pop_cond(&r);
 	late_values(&r);
 	api_finish(out);
+	/* with the model: a diff of many ABIs reads one text's names once */
+	out->names = api_names_make(out);
 	for (i = 0; i < r.npoints; i++)
 		free(r.points[i].cond);
 	free(r.points);
@@ -561,5 +563,6 @@ ud_api_header_free(struct ud_api_header *h)
 	free(h->include_lines);
 	free(h->v);
 	free(h->path);
+	api_names_release(h->names);
 	memset(h, 0, sizeof(*h));
 }

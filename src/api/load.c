@@ -396,7 +396,10 @@ ud_api_versions_resolve(struct ud_api_version *o, struct ud_api_version *n,
 			const struct ud_abi *abi, ud_api_thread_fn *on_thread)
 {
 	struct resolve_job j = {
-		{o, n}, {{NULL, NULL, 0, NULL}, {NULL, NULL, 0, NULL}}, abi, on_thread};
+		{o, n},
+		{{NULL, NULL, 0, NULL, NULL, NULL}, {NULL, NULL, 0, NULL, NULL, NULL}},
+		abi,
+		on_thread};
 
 	/* ud_api_resolve_wanted, its two versions' own marks on two threads */
 	run_parallel(2, wanted_one, &j);

@@ -2149,6 +2149,121 @@ START_TEST(test_refinish)
 }
 END_TEST
 
+/*
+ * The symbols a diff cannot see change are not evaluated nor laid out
+ * (api-quiet.c): what a diff reports is what resolving every symbol would,
+ * through types and #includes alike, and no symbol is reported for a value
+ * the other version only happened to compute on the way.
+ */
+struct quiet_file {
+	const char *path, *old, *new_; /* new_ NULL: the same as old */
+};
+
+static void
+quiet_version(const struct quiet_file *f, size_t nf, bool new_, struct ud_api_header *v, size_t *n)
+{
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < NCOMMON; i++, (*n)++)
+		ud_api_parse(common[i].path, common[i].text, strlen(common[i].text), &v[*n]);
+	for (i = 0; i < nf; i++) {
+		const char *text = new_ && f[i].new_ != NULL ? f[i].new_ : f[i].old;
+
+		ud_api_parse(f[i].path, text, strlen(text), &v[(*n)++]);
+	}
+	ud_api_sort_headers(v, *n);
+}
+
+START_TEST(test_quiet)
+{
+	static const struct quiet_file files[] = {
+		/* a struct that grows, and one that holds it in a header of the same text */
+		{"linux/qa.h", "#include <linux/types.h>\nstruct qa_in { __u32 a; };\n",
+		 "#include <linux/types.h>\nstruct qa_in { __u32 a; __u32 b; };\n"},
+		{"linux/qb.h",
+		 "#include <linux/types.h>\n#include <asm-generic/ioctl.h>\n#include <linux/qa.h>\n"
+		 "struct qb_out { struct qa_in in; __u32 x; };\n"
+		 "#define QB_IOC _IOR('q', 1, struct qb_out)\n",
+		 NULL},
+		/* nothing it names changed: quiet, and nothing said of it */
+		{"linux/qc.h",
+		 "#include <linux/types.h>\n#include <asm-generic/ioctl.h>\n"
+		 "struct qc { __u32 y; };\n#define QC_IOC _IOR('q', 2, struct qc)\n",
+		 NULL},
+		/* QD_STD's value is needed by the old QD_LAST only: not a change of QD_STD */
+		{"linux/qd.h", "#define QD_STD ((int)0)\n#define QD_LAST QD_STD\n",
+		 "#define QD_STD ((int)0)\n#define QD_NEW 3\n#define QD_LAST QD_NEW\n"},
+		/* the same text, but what its #include brings moved: QM is another macro's */
+		{"linux/qi.h", "#include <linux/qx.h>\n", "#include <linux/qy.h>\n"},
+		{"linux/qx.h", "#define QM 4\n", NULL},
+		{"linux/qy.h", "#define QM 8\n", NULL},
+		{"linux/qh.h",
+		 "#include <linux/types.h>\n#include <asm-generic/ioctl.h>\n#include <linux/qi.h>\n"
+		 "struct qh_s { char a[QM]; };\n#define QH_IOC _IOR('q', 3, struct qh_s)\n",
+		 NULL},
+		/* a struct's name made by pasting tokens: no text spells it (DRM_IOCTL_PVR) */
+		{"linux/qp.h",
+		 "#include <linux/types.h>\n#include <asm-generic/ioctl.h>\n#include <linux/qq.h>\n"
+		 "#define QP_IOC(n, d) _IOR('p', n, struct qp_##d##_args)\n"
+		 "#define QP_GET QP_IOC(1, get)\n",
+		 NULL},
+		{"linux/qq.h", "#include <linux/types.h>\nstruct qp_get_args { __u32 a; };\n",
+		 "#include <linux/types.h>\nstruct qp_get_args { __u32 a; __u32 b; };\n"},
+		/* a tag a macro renames: programs name it qr_s (sound/asound.h's
+		   __snd_pcm_sync_ptr) */
+		{"linux/qr.h",
+		 "#include <linux/types.h>\n#include <asm-generic/ioctl.h>\n#define __qr_s qr_s\n"
+		 "struct __qr_s { __u32 a; };\n#define QR_IOC _IOR('r', 1, struct qr_s)\n",
+		 "#include <linux/types.h>\n#include <asm-generic/ioctl.h>\n#define __qr_s qr_s\n"
+		 "struct __qr_s { __u32 a; __u32 b; };\n#define QR_IOC _IOR('r', 1, struct qr_s)\n"},
+	};
+	struct ud_api_header o[NCOMMON + ARRAY_SIZE(files)], n[NCOMMON + ARRAY_SIZE(files)];
+	struct ud_api_wanted wo, wn;
+	const struct ud_api_header *qc;
+	struct ud_api_diff d;
+	size_t no, nn, i, k;
+
+	quiet_version(files, ARRAY_SIZE(files), false, o, &no);
+	quiet_version(files, ARRAY_SIZE(files), true, n, &nn);
+	/* the steps' own answer: linux/qc.h quiet, the holder of the grown struct not */
+	ud_api_resolve_wanted(o, no, n, nn, &wo, &wn);
+	ck_assert_ptr_nonnull(wo.quiet);
+	for (i = 0; i < no; i++) {
+		bool some = false;
+
+		for (k = 0; wo.quiet[i] != NULL && k < o[i].n; k++)
+			some |= wo.quiet[i][k];
+		if (strcmp(o[i].path, "linux/qc.h") == 0 || strcmp(o[i].path, "linux/types.h") == 0)
+			ck_assert_msg(some, "%s: no symbol quiet", o[i].path);
+		if (strcmp(o[i].path, "linux/qb.h") == 0 || strcmp(o[i].path, "linux/qh.h") == 0)
+			ck_assert_msg(!some, "%s: a symbol quiet", o[i].path);
+	}
+	ud_api_resolve_wanted_version(o, no, &wo, ud_abi_find("x86_64"));
+	ud_api_resolve_wanted_version(n, nn, &wn, ud_abi_find("x86_64"));
+	memset(&d, 0, sizeof(d));
+	ud_api_diff_versions(o, no, n, nn, &d);
+	want_change(&d, "linux/qb.h", "struct qb_out", UD_API_BREAKING, "member x: offset 4 -> 8");
+	want_change(&d, "linux/qb.h", "QB_IOC", UD_API_BREAKING, "size 8 -> 12");
+	want_change(&d, "linux/qd.h", "QD_LAST", UD_API_REVIEW, "replacement 0 -> 3");
+	ck_assert_ptr_null(change_of(&d, "linux/qd.h", "QD_STD"));
+	want_change(&d, "linux/qh.h", "QH_IOC", UD_API_BREAKING, "size 4 -> 8");
+	want_change(&d, "linux/qp.h", "QP_GET", UD_API_BREAKING, "0x80047001 -> 0x80087001");
+	want_change(&d, "linux/qr.h", "QR_IOC", UD_API_BREAKING, "size 4 -> 8");
+	ck_assert_ptr_null(change_of(&d, "linux/qc.h", "QC_IOC"));
+	/* a quiet header's values are the reader's: none made for a diff that reads none */
+	qc = ud_api_find_header(n, nn, "linux/qc.h");
+	for (i = 0; i < qc->n; i++)
+		if (strcmp(qc->v[i].name, "QC_IOC") == 0)
+			ck_assert(!qc->v[i].has_value);
+	ud_api_diff_free(&d);
+	for (i = 0; i < no; i++)
+		ud_api_header_free(&o[i]);
+	for (i = 0; i < nn; i++)
+		ud_api_header_free(&n[i]);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -2194,6 +2309,7 @@ main(void)
 	tcase_add_test(tc, test_in_place);
 	tcase_add_test(tc, test_copy);
 	tcase_add_test(tc, test_refinish);
+	tcase_add_test(tc, test_quiet);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }

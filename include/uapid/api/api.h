@@ -136,6 +136,7 @@ struct ud_api_sym {
 	bool value_unsigned; /* with has_value: the value's C type is unsigned */
 };
 
+struct ud_api_names;
 struct ud_api_header {
 	char *path; /* installed name: "linux/foo.h" */
 	struct ud_api_sym *v;
@@ -156,6 +157,12 @@ struct ud_api_header {
 	 * and one stored in it is copied here first.
 	 */
 	struct ud_strarena strs;
+	/*
+	 * What its symbols name, as read (api-quiet.c): made with the model,
+	 * shared by its copies, let go when a resolve changes it (NULL: made
+	 * again where a diff needs it).
+	 */
+	struct ud_api_names *names;
 };
 
 /*
