@@ -260,6 +260,10 @@ spawn full kernel-refs niced kernel_refs
 # the labelled set, the summary and its time)
 spawn full api-kernel niced run_test kernel/api-kernel UD_KERNEL_61="$UD_KERNEL_TREES/linux-6.1" \
 	UD_KERNEL_612="$UD_KERNEL_TREES/linux-6.12"
+# api-diff's shortcut (src/api/api-quiet.c) against resolving every symbol: 6.1 -> 6.12 and
+# planted edits on ten ABIs, and --arch all (tests/kernel/api-quiet-oracle.sh)
+spawn full api-quiet-oracle niced run_test kernel/api-quiet-oracle \
+	UD_KERNEL_61="$UD_KERNEL_TREES/linux-6.1" UD_KERNEL_612="$UD_KERNEL_TREES/linux-6.12"
 # the api-diff report of 6.1 -> 6.12 in each form, and its HTML page in headless chromium
 # (tests/kernel/api-report-browser.sh: the page's counts against --json, a screenshot)
 spawn full api-report-browser niced run_test kernel/api-report-browser \

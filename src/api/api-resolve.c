@@ -1369,6 +1369,13 @@ ud_api_wanted_users(const struct ud_api_header *old, size_t nold, const struct u
 }
 
 void
+ud_api_wanted_every_symbol(struct ud_api_wanted *w)
+{
+	api_quiet_free(w->names);
+	w->names = NULL;
+}
+
+void
 ud_api_resolve_wanted(const struct ud_api_header *old, size_t nold,
 		      const struct ud_api_header *new_, size_t nnew, struct ud_api_wanted *wold,
 		      struct ud_api_wanted *wnew)

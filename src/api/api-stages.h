@@ -64,6 +64,8 @@ void ud_api_wanted_users(const struct ud_api_header *old, size_t nold,
 			 struct ud_api_wanted *wnew);
 void ud_api_resolve_wanted_version(struct ud_api_header *v, size_t n, struct ud_api_wanted *w,
 				   const struct ud_abi *abi);
+/* Between the two steps: no symbol quiet, every one resolved (load.h's every_symbol). */
+void ud_api_wanted_every_symbol(struct ud_api_wanted *w);
 /* Frees marks not used. */
 void ud_api_wanted_free(struct ud_api_wanted *w);
 /* The header at path in v (sorted by path), or NULL. */

@@ -391,6 +391,16 @@ resolve_one(size_t i, void *ctx)
 	ud_api_resolve_wanted_version(j->version[i]->v, j->version[i]->n, &j->want[i], j->abi);
 }
 
+static bool every_symbol;
+
+void
+ud_api_resolve_every_symbol(bool on)
+{
+	/* written only when it changes: a caller may say it again while others resolve */
+	if (every_symbol != on)
+		every_symbol = on;
+}
+
 void
 ud_api_versions_resolve(struct ud_api_version *o, struct ud_api_version *n,
 			const struct ud_abi *abi, ud_api_thread_fn *on_thread)
@@ -403,6 +413,10 @@ ud_api_versions_resolve(struct ud_api_version *o, struct ud_api_version *n,
 
 	/* ud_api_resolve_wanted, its two versions' own marks on two threads */
 	run_parallel(2, wanted_one, &j);
+	if (every_symbol) {
+		ud_api_wanted_every_symbol(&j.want[0]);
+		ud_api_wanted_every_symbol(&j.want[1]);
+	}
 	ud_api_wanted_users(o->v, o->n, n->v, n->n, &j.want[0], &j.want[1]);
 	run_parallel(2, resolve_one, &j);
 }

@@ -225,6 +225,7 @@ static void
 heap_start(size_t releases)
 {
 	size_t threads = ud_api_threads(), heap = releases * RELEASE_HEAP / threads;
+	const char *every = getenv("UAPID_RESOLVE_ALL");
 
 	if (heap < THREAD_HEAP_MIN)
 		heap = THREAD_HEAP_MIN;
@@ -238,6 +239,8 @@ heap_start(size_t releases)
 		thread_heap = heap;
 	/* this one, the parsing threads (one fewer), and one resolving thread at half */
 	ud_hugeheap_start(threads + 1, thread_heap);
+	/* every symbol resolved, as before api-quiet.c: how the full tier checks it */
+	ud_api_resolve_every_symbol(every != NULL && strcmp(every, "1") == 0);
 }
 
 int

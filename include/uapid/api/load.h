@@ -41,6 +41,15 @@ typedef void ud_api_thread_fn(enum ud_api_thread role);
 /* The threads a model is made on, the caller's included: the processors, at most 8. */
 size_t ud_api_threads(void);
 
+/*
+ * Whether ud_api_versions_resolve reads every symbol for its ABI (on), or
+ * only those a diff can see change (off, the default; api-quiet.c): the
+ * same report but for values one version computed on the way.  For
+ * checking the second against the first (UAPID_RESOLVE_ALL=1, the full
+ * test tier).  Set before the threads that resolve start.
+ */
+void ud_api_resolve_every_symbol(bool on);
+
 struct ud_api_load;
 /*
  * Starts the parsing threads (none on one processor: then all is parsed

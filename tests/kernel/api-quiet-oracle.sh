@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The diff's shortcut (src/api/api-quiet.c: symbols it cannot see change are
+# left as read) against resolving every symbol (UAPID_RESOLVE_ALL=1), on real
+# kernels (the full tier; not part of make check): Debian's linux-source-6.1
+# and 6.12 installed for every architecture, ten ABIs of every kind of layout,
+# each 6.1 -> 6.12 and 6.12 against itself with planted edits, both ways, and
+# `api-diff --arch all`: the same changes, but for values of the same text
+# that one version computed on the way (tests/kernel/api-quiet-oracle.py).
+# The trees: $UD_KERNEL_61 and $UD_KERNEL_612 when set (kernel trees, read
+# only), else Debian's /usr/src/linux-source-6.1.tar.xz and 6.12 unpacked.
+. "${top_srcdir:-.}/tests/lib/lib.sh"
+
+command -v python3 >/dev/null || { echo "api-quiet-oracle: python3 missing" >&2; exit 77; }
+
+# tree VER GIVEN: a kernel tree of VER, given or unpacked
+tree() {
+	if [ -n "$2" ]; then
+		echo "$2"
+		return
+	fi
+	tarball=/usr/src/linux-source-$1.tar.xz
+	if [ ! -f "$tarball" ]; then
+		echo "api-quiet-oracle: $tarball missing (apt-get install linux-source-$1)" >&2
+		exit 2
+	fi
+	mkdir -p "$WORK/linux-$1"
+	tar -xJf "$tarball" -C "$WORK/linux-$1" --strip-components=1 --wildcards \
+		'*/Makefile' '*/Kbuild' '*/include/*' '*/arch/*' '*/scripts/*' '*/usr/*'
+	echo "$WORK/linux-$1"
+}
+
+K61=$(tree 6.1 "${UD_KERNEL_61:-}") || exit 2
+K612=$(tree 6.12 "${UD_KERNEL_612:-}") || exit 2
+if python3 "$top_srcdir/tests/kernel/api-quiet-oracle.py" --uapid "$UAPID" "$WORK" "$K61" "$K612"; then
+	pass
+else
+	fail "api-diff with and without its shortcut differ (above)"
+fi
+finish
