@@ -7,6 +7,7 @@
 #     check_watch, check_sched, check_store),
 #   - the daemon suites: cli-watch.sh, cli-rpc.sh, cli-ctl.sh, cli-editors.sh,
 #     cli-branch.sh, with this build's uapid and uapictl,
+#   - uapid api-diff --arch all on the sample tree (its ABIs on two workers),
 #   - tests/kernel/tsan-stress.sh on linux-source-6.1 (KERNEL, or its defaults),
 # and fails unless every suite passes and ThreadSanitizer reported nothing.
 # Part of the full test tier (it takes a while: the stress alone is minutes).
@@ -63,6 +64,24 @@ for t in cli-watch cli-rpc cli-ctl cli-editors cli-branch; do
 		failed=1
 	fi
 done
+# api-diff --arch all: its ABIs on two workers, each on a copy of its architecture's
+# models (their names shared, api-quiet.c) while the next architecture is read; the
+# sample tree's three architectures, six ABIs, against a copy where a struct grew
+cp -R "$top/tests/trees/mini" "$logs/mini-old"
+cp -R "$top/tests/trees/mini" "$logs/mini-new"
+sed 's/^\t__u64 addr;$/\t__u64 addr;\n\t__u32 more;/' "$top/tests/trees/mini/include/uapi/linux/mini.h" \
+	>"$logs/mini-new/include/uapi/linux/mini.h"
+rc=0
+"$build/src/uapid" api-diff --arch all "$logs/mini-old" "$logs/mini-new" >"$logs/api-diff-all.out" 2>&1 ||
+	rc=$?
+if [ "$rc" = 0 ] && grep -q 'compared: 6 ABIs' "$logs/api-diff-all.out" &&
+	grep -q 'struct mini_req: grew at its end' "$logs/api-diff-all.out"; then
+	echo "tsan: api-diff --arch all passed"
+else
+	echo "tsan: api-diff --arch all FAILED (exit $rc)" >&2
+	tail -20 "$logs/api-diff-all.out" >&2
+	failed=1
+fi
 if [ "${TSAN_STRESS:-1}" != 0 ]; then
 	# the stress script collects its daemon's reports itself
 	if top_srcdir=$top UAPID=$build/src/uapid UAPICTL=$build/src/uapictl \
