@@ -1,28 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The headers a diff of two versions cannot see change (api-stages.h's
- * ud_api_wanted.quiet): resolving them for values and layouts is work
+ * The symbols a diff of two versions cannot see change (api-stages.h's
+ * ud_api_wanted.quiet): evaluating and laying them out for an ABI is work
  * whose answer nobody reads.  Between two kernel releases two years apart
- * 700 of 970 installed headers are the same text, and evaluating and
- * laying out their symbols for every ABI was a fifth of `api-diff --arch
- * all`.
+ * 700 of 970 installed headers hold no other symbol, and resolving them
+ * for every ABI was a quarter of `api-diff --arch all`.
  *
- * A header is quiet when, in both versions, it is the same model
- * (fingerprint), no symbol of it names (in its conditions, text, members,
- * or enum body) a name whose definition changed, directly or through
- * other names (a macro that uses a changed macro changes; a struct that
- * holds a changed struct changes), and no header it includes, directly or
- * not, includes other headers than before (which definition of a name
- * defined twice a header sees follows the order of its #includes).
- * Everything else a quiet header's look-ups reach is then the same in
- * both versions, so its values and layouts would be too: the diff, which
- * finds no change in a header whose fingerprint did not change, and whose
- * changes "through a type" start from changed names, reads none of them.
+ * A symbol is quiet when it has a twin in the other version (the same
+ * key and model: text, members, conditions as written), names (in its
+ * conditions, text, members or enum body) no name whose definition
+ * changed, directly or through other names (a macro that uses a changed
+ * macro changes; a struct that holds a changed struct changes), and its
+ * header's #includes, however deep, include the same headers as before
+ * (which definition of a name defined twice a header sees follows their
+ * order; a name a header uses without including it is looked up as
+ * linux/types.h sees it, so that one's #includes count for all).  Two
+ * ways a name is spelled where no text shows it: a macro that pastes
+ * tokens (a struct drm_pvr_ioctl_##data##_args) counts as changed, and a
+ * macro renaming a tag (#define __snd_pcm_sync_ptr snd_pcm_sync_ptr)
+ * links its two names.  Everything a quiet symbol's look-ups reach is
+ * then the same in both versions, and so would its value and layout be:
+ * the diff compares only symbols whose fingerprints differ, and its
+ * changes "through a type" start from changed names.  A quiet symbol's
+ * value is the reader's after the resolve (api-resolve.c): one the
+ * evaluation of another symbol gave it on the way, in one version only,
+ * would make the same text differ.
  *
  * Names are compared as 64-bit FNV-1a hashes of their spelling, every
  * namespace at once: two names of one hash count as one, which can only
- * make fewer headers quiet.  Pure; each version's half is made on its own
- * (two threads), the decision reads both.
+ * make fewer symbols quiet.  Pure; each version's half is made on its own
+ * (two threads), the decision reads both.  UAPID_RESOLVE_ALL=1 turns it
+ * off (load.h), and the full test tier compares the two.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -328,9 +336,10 @@ api_quiet_free(struct api_quiet_side *q)
 	free(q);
 }
 
-/* A set of name hashes: open addressing, 0 standing for the hash 0's place. */
-/* The filter before it: 2^18 bits, 32 KiB, as the first level of cache holds */
+/* The filter before the set of names: 2^18 bits, 32 KiB, what the first level of cache holds. */
 #define FILTER_WORDS 4096
+
+/* A set of name hashes: open addressing, 0 standing for the hash 0's place. */
 struct hashset {
 	uint64_t *v;
 	size_t cap, n;
@@ -504,14 +513,17 @@ api_quiet_decide(struct api_quiet_side *side[2], bool **quiet[2])
 {
 	struct hashset names = {NULL, 0, 0};
 	uint64_t *filter = ud_xcalloc(FILTER_WORDS, sizeof(*filter));
-	bool *bad[2];
+	bool *bad[2], more;
 	size_t s, h;
 
 	/* the names whose definitions changed, then those of their users, to the end */
 	do {
 		for (s = 0; s < 2; s++)
 			add_defined(side[s], &names, filter);
-	} while (mark_users(side[0], &names, filter) | mark_users(side[1], &names, filter));
+		/* both versions' users marked each round, whatever the first found */
+		more = mark_users(side[0], &names, filter);
+		more = mark_users(side[1], &names, filter) || more;
+	} while (more);
 	free(filter);
 	for (s = 0; s < 2; s++) {
 		bad[s] = reordered_closures(side[s]);

@@ -75,8 +75,11 @@ def main():
     inst = {}
     for side, tree in (("old", a.old), ("new", a.new)):
         inst[side] = os.path.join(a.work, side)
-        subprocess.run([a.uapid, "install", "--arch", "all", "--quiet", tree, inst[side]],
-                       check=True, stdout=subprocess.DEVNULL)
+        p = subprocess.run([a.uapid, "install", "--arch", "all", "--quiet", tree, inst[side]],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if p.returncode != 0:
+            sys.exit("api-quiet-oracle: uapid install --arch all %s: exit %d\n%s" %
+                     (tree, p.returncode, p.stderr))
     problems, pairs, gone = [], 0, 0
     planted = {}
     for arch, abi in ABIS:

@@ -8,30 +8,14 @@
 # `api-diff --arch all`: the same changes, but for values of the same text
 # that one version computed on the way (tests/kernel/api-quiet-oracle.py).
 # The trees: $UD_KERNEL_61 and $UD_KERNEL_612 when set (kernel trees, read
-# only), else Debian's /usr/src/linux-source-6.1.tar.xz and 6.12 unpacked.
+# only), else Debian's /usr/src/linux-source-6.1.tar.xz and 6.12 (kernel-lib.sh).
 . "${top_srcdir:-.}/tests/lib/lib.sh"
+. "$top_srcdir/tests/kernel/kernel-lib.sh"
 
 command -v python3 >/dev/null || { echo "api-quiet-oracle: python3 missing" >&2; exit 77; }
 
-# tree VER GIVEN: a kernel tree of VER, given or unpacked
-tree() {
-	if [ -n "$2" ]; then
-		echo "$2"
-		return
-	fi
-	tarball=/usr/src/linux-source-$1.tar.xz
-	if [ ! -f "$tarball" ]; then
-		echo "api-quiet-oracle: $tarball missing (apt-get install linux-source-$1)" >&2
-		exit 2
-	fi
-	mkdir -p "$WORK/linux-$1"
-	tar -xJf "$tarball" -C "$WORK/linux-$1" --strip-components=1 --wildcards \
-		'*/Makefile' '*/Kbuild' '*/include/*' '*/arch/*' '*/scripts/*' '*/usr/*'
-	echo "$WORK/linux-$1"
-}
-
-K61=$(tree 6.1 "${UD_KERNEL_61:-}") || exit 2
-K612=$(tree 6.12 "${UD_KERNEL_612:-}") || exit 2
+K61=${UD_KERNEL_61:-$(kernel_tree 6.1)} || exit 2
+K612=${UD_KERNEL_612:-$(kernel_tree 6.12)} || exit 2
 if python3 "$top_srcdir/tests/kernel/api-quiet-oracle.py" --uapid "$UAPID" "$WORK" "$K61" "$K612"; then
 	pass
 else
