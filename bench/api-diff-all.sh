@@ -6,7 +6,9 @@
 # of BENCH_RUNS, default 3), the user and system seconds and the peak RSS of
 # that run, the CPU over wall ratio (how much of the two workers' overlap the
 # run got) and the load average before and after, beside which a wall time
-# means something; asserts nothing (timing is never asserted).
+# means something; the same with every symbol resolved (UAPID_RESOLVE_ALL=1,
+# without the diff's shortcut) and the ratio of the two; asserts nothing
+# (timing is never asserted).
 #
 #   bench/api-diff-all.sh [UAPID]
 #
@@ -69,6 +71,10 @@ text=$(best sh -c '"$0" api-diff --arch all "$1" "$2"; [ $? -le 1 ]' "$uapid" "$
 # shellcheck disable=SC2016
 json=$(best sh -c '"$0" api-diff --arch all --json "$1" "$2"; [ $? -le 1 ]' "$uapid" "$old" \
 	"$new")
+# every symbol resolved, as before the diff's shortcut (src/api/api-quiet.c): its gain
+# shellcheck disable=SC2016
+every=$(UAPID_RESOLVE_ALL=1 best sh -c '"$0" api-diff --arch all "$1" "$2"; [ $? -le 1 ]' \
+	"$uapid" "$old" "$new")
 after=$(load)
 abis=$("$uapid" api-diff --arch all "$old" "$new" | sed -n 's/^compared: \([0-9]*\) ABIs.*/\1/p' ||
 	true)
@@ -81,4 +87,6 @@ row() { # row LABEL "wall user sys rss_kb"
 }
 row "uapid api-diff --arch all" "$text"
 row "uapid api-diff --arch all --json" "$json"
+row "  every symbol (UAPID_RESOLVE_ALL=1)" "$every"
+printf 'every symbol / the shortcut: %.2fx wall\n' "$(echo "${every%% *} / ${text%% *}" | bc -l)"
 echo "ABIs compared: ${abis:-?}; load average before: $before, after: $after"
