@@ -226,7 +226,6 @@ struct api_quiet_side {
 	struct ud_api_names **names; /* per header: its model's, or one made here */
 	size_t *sym0;		     /* per header: the number of its first symbol; [n]: all */
 	unsigned char *mark;	     /* per symbol: 0, CHANGED (its names to add), DONE */
-	bool *changed;		     /* per header: another model in the other version, or none */
 	bool *reorders;		     /* per header: its #includes are not the other version's */
 	unsigned **includes; /* per header: its #includes' indexes (UINT32_MAX: none here) */
 };
@@ -293,15 +292,14 @@ api_quiet_scan(const struct ud_api_header *v, size_t n, const struct ud_api_head
 	}
 	q->sym0[n] = nsyms;
 	q->mark = ud_xcalloc(nsyms + 1, sizeof(*q->mark));
-	q->changed = ud_xcalloc(n + 1, sizeof(*q->changed));
 	q->reorders = ud_xcalloc(n + 1, sizeof(*q->reorders));
 	q->includes = ud_xcalloc(n + 1, sizeof(*q->includes));
 	for (h = 0; h < n; h++) {
 		const struct ud_api_header *o = ud_api_find_header(other, nother, v[h].path);
 
-		q->changed[h] = o == NULL || o->fingerprint != v[h].fingerprint;
 		q->reorders[h] = o == NULL || !same_includes(&v[h], o);
-		if (q->changed[h])
+		/* a header of the same model has a twin of every symbol: none changed */
+		if (o == NULL || o->fingerprint != v[h].fingerprint)
 			mark_changed(q, h, o);
 		for (i = 0; i < v[h].n; i++)
 			if (q->names[h]->pastes[i])
@@ -331,7 +329,6 @@ api_quiet_free(struct api_quiet_side *q)
 	free(q->includes);
 	free(q->sym0);
 	free(q->mark);
-	free(q->changed);
 	free(q->reorders);
 	free(q);
 }
